@@ -10,6 +10,9 @@ const swc = [
       parser: { syntax: 'typescript', decorators: true },
       transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
       target: 'es2022',
+      // Rewrites @tcg/* to relative paths, also for globalSetup (which ignores moduleNameMapper).
+      baseUrl: __dirname,
+      paths: require('./tsconfig.base.json').compilerOptions.paths,
     },
     module: { type: 'commonjs' },
   },

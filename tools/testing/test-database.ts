@@ -1,4 +1,24 @@
-/** Migrates the fresh test database once per run (filled in with libs/persistence). */
-export async function prepareTestDatabase(_url: string): Promise<void> {
-  return;
+import { createDataSource, migrate } from '@tcg/persistence';
+import { DataSource } from 'typeorm';
+
+/** Migrates the fresh test database once per run. */
+export async function prepareTestDatabase(url: string): Promise<void> {
+  const ds = await createDataSource({ url, poolSize: 1, applicationName: 'test-setup' }).initialize();
+  try {
+    await migrate(ds);
+  } finally {
+    await ds.destroy();
+  }
+}
+
+/** A data source on the run's test database (see global-setup.ts); destroy it in afterAll. */
+export function testDataSource(): Promise<DataSource> {
+  const url = process.env['TEST_DATABASE_URL'];
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest.config.js');
+  return createDataSource({ url, poolSize: 4, applicationName: 'test' }).initialize();
+}
+
+/** Empties every catalogue, price and key table (plans stay: they come from a migration). */
+export async function truncateAll(ds: DataSource): Promise<void> {
+  await ds.query('TRUNCATE price_series, variant_prices, variants, cards, sets, games, api_keys CASCADE');
 }

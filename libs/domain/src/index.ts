@@ -9,3 +9,4 @@ export * from './lib/plans';
 export * from './lib/regions';
 export * from './lib/slug';
 export * from './lib/uuid';
+export * from './lib/ports';

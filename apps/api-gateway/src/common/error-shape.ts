@@ -1,0 +1,34 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Errors the gateway itself produces, in the shape of the API version the path names:
+ * v2 gets RFC 7807 problem details, everything else the v1 `{ error, code }` body.
+ */
+export function sendError(
+  res: ServerResponse,
+  path: string,
+  status: number,
+  code: string,
+  message: string,
+  docsUrl = 'https://docs.example.com/errors',
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const isV2 = path === '/v2' || path.startsWith('/v2/');
+  const body = isV2
+    ? { type: `${docsUrl}#${code.toLowerCase().replace(/_/g, '-')}`, title: titleOf(status), status, detail: message, code }
+    : { error: message, code };
+  res.statusCode = status;
+  res.setHeader('content-type', isV2 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
+}
+
+function titleOf(status: number): string {
+  return (
+    { 401: 'Unauthorized', 404: 'Not found', 429: 'Too many requests', 502: 'Bad gateway', 503: 'Service unavailable', 504: 'Gateway timeout' }[
+      status
+    ] ?? 'Error'
+  );
+}

@@ -1,0 +1,25 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { sendError } from './error-shape';
+
+/** Errors raised inside the gateway (unknown paths, bugs), in the shape of the path's version. */
+@Catch()
+export class GatewayExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('GatewayExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    if (exception instanceof HttpException && exception.getStatus() === 404) {
+      sendError(res, req.path, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}.`);
+      return;
+    }
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      sendError(res, req.path, exception.getStatus(), 'INVALID_REQUEST', exception.message);
+      return;
+    }
+    this.logger.error({ msg: 'unhandled error', error: String(exception) }, (exception as Error)?.stack);
+    sendError(res, req.path, 500, 'INTERNAL_ERROR', 'Internal server error.');
+  }
+}

@@ -1,0 +1,34 @@
+import { plainToInstance, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, validateSync } from 'class-validator';
+
+/** Every variable the gateway reads; validated once at boot (see .env.example). */
+export class Environment {
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(65535)
+  PORT = 8080;
+
+  @IsOptional() @IsString()
+  HOST = '0.0.0.0';
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http'] })
+  API_V1_URL = 'http://127.0.0.1:8081';
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http'] })
+  API_V2_URL = 'http://127.0.0.1:8082';
+
+  /** How long an upstream may take before the client gets a 504. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(120_000)
+  UPSTREAM_TIMEOUT_MS = 10_000;
+
+  @IsOptional() @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+}
+
+export function validateEnvironment(raw: Record<string, unknown>): Environment {
+  const env = plainToInstance(Environment, raw, { exposeDefaultValues: true });
+  const errors = validateSync(env);
+  if (errors.length > 0) {
+    const detail = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`).join('; ');
+    throw new Error(`Invalid configuration: ${detail}`);
+  }
+  return env;
+}

@@ -1,0 +1,41 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@tcg/domain';
+import type { Response } from 'express';
+
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'INVALID_REQUEST',
+  401: 'INVALID_API_KEY',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'RATE_LIMIT_EXCEEDED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Every error leaves api-v1 as `{ error, code }`; unknown errors are a generic 500, logged with their stack. */
+@Catch()
+export class V1ExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('V1ExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
+    let body: { error: string; code: string } = { error: 'Internal server error.', code: 'INTERNAL_ERROR' };
+    if (exception instanceof DomainError) {
+      status = exception.status;
+      body = { error: exception.message, code: exception.code };
+    } else if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      body = { error: messageOf(exception), code: CODE_BY_STATUS[status] ?? 'INVALID_REQUEST' };
+    } else {
+      this.logger.error({ msg: 'unhandled error', error: String(exception) }, (exception as Error)?.stack);
+    }
+    res.status(status).json(body);
+  }
+}
+
+function messageOf(e: HttpException): string {
+  const r = e.getResponse();
+  if (typeof r === 'string') return r;
+  const m = (r as { message?: unknown }).message;
+  return Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : e.message;
+}

@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import { ConsoleLogger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+import { configureApp } from './configure-app';
+
+async function bootstrap(): Promise<void> {
+  const logger = new ConsoleLogger({ json: true, colors: false, prefix: 'api-v1' });
+  const app = await NestFactory.create(AppModule, { logger });
+  configureApp(app);
+  const config = app.get(ConfigService);
+  const port = config.getOrThrow<number>('PORT');
+  await app.listen(port, config.getOrThrow<string>('HOST'));
+  logger.log({ msg: 'listening', port }, 'Bootstrap');
+}
+
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(`${JSON.stringify({ level: 'fatal', service: 'api-v1', msg: String(error) })}\n`);
+  process.exit(1);
+});

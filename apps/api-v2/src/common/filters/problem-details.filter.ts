@@ -1,0 +1,46 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { DomainError, ErrorCode } from '@tcg/domain';
+import type { Response } from 'express';
+
+const BY_STATUS: Record<number, { code: ErrorCode; slug: string; title: string }> = {
+  400: { code: 'INVALID_REQUEST', slug: 'invalid-request', title: 'Invalid request' },
+  401: { code: 'INVALID_API_KEY', slug: 'invalid-api-key', title: 'Unauthorized' },
+  404: { code: 'NOT_FOUND', slug: 'not-found', title: 'Not found' },
+  429: { code: 'RATE_LIMIT_EXCEEDED', slug: 'rate-limit-exceeded', title: 'Too many requests' },
+  500: { code: 'INTERNAL_ERROR', slug: 'internal-error', title: 'Internal server error' },
+  503: { code: 'SERVICE_UNAVAILABLE', slug: 'service-unavailable', title: 'Service unavailable' },
+};
+
+/** Every error leaves api-v2 as RFC 7807 `application/problem+json`. */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemDetailsFilter');
+
+  constructor(@Inject(ConfigService) private readonly config: ConfigService) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
+    let detail = 'An unexpected error occurred.';
+    let code: string | undefined;
+    if (exception instanceof DomainError) {
+      status = exception.status;
+      detail = exception.message;
+      code = exception.code;
+    } else if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      const r = exception.getResponse();
+      const m = typeof r === 'string' ? r : (r as { message?: unknown }).message;
+      detail = Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : exception.message;
+    } else {
+      this.logger.error({ msg: 'unhandled error', error: String(exception) }, (exception as Error)?.stack);
+    }
+    const kind = BY_STATUS[status] ?? BY_STATUS[status >= 500 ? 500 : 400]!;
+    const docsUrl = this.config.get<string>('DOCS_URL') ?? 'https://docs.example.com/errors';
+    res
+      .status(status)
+      .type('application/problem+json')
+      .json({ type: `${docsUrl}#${kind.slug}`, title: kind.title, status, detail, code: code ?? kind.code });
+  }
+}

@@ -1,0 +1,101 @@
+import { Card, CardSet, Game, Variant } from '@tcg/domain';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { copyInto, copyLine } from './copy';
+
+export interface CatalogueData {
+  readonly games: readonly Game[];
+  readonly sets: readonly CardSet[];
+  readonly cards: readonly Card[];
+  readonly variants: readonly Variant[];
+}
+
+/**
+ * Bulk-writes a catalogue with COPY, in one transaction. Rows that already exist (same UUID) are
+ * left as they are, so writing the same catalogue twice changes nothing.
+ */
+export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promise<void> {
+  const setUuidOf = new Map<string, string>();
+  for (const s of data.sets) {
+    setUuidOf.set(s.id, s.uuid);
+    setUuidOf.set(s.uuid, s.uuid);
+  }
+  const runner = ds.createQueryRunner();
+  const client = (await runner.connect()) as PoolClient;
+  try {
+    await client.query('BEGIN');
+    await upsert(client, 'games', ['id', 'name'], 'id', data.games.map((g) => [g.id, g.name]));
+    await upsert(
+      client,
+      'sets',
+      ['uuid', 'id', 'game_id', 'name', 'code', 'release_date'],
+      'uuid',
+      data.sets.map((s) => [s.uuid, s.id, s.gameId, s.name, s.code, s.releaseDate]),
+    );
+    await upsert(
+      client,
+      'cards',
+      ['uuid', 'id', 'game_id', 'set_uuid', 'name', 'number', 'rarity', 'details', 'vendor_id', 'openset_id', 'imagedb_id', 'sealed'],
+      'uuid',
+      data.cards.map((c) => {
+        const setUuid = setUuidOf.get(c.setId);
+        if (!setUuid) throw new Error(`card ${c.id} names unknown set ${c.setId}`);
+        return [c.uuid, c.id, c.gameId, setUuid, c.name, c.number, c.rarity, c.details, c.vendorId, c.opensetId, c.imagedbId, c.sealed];
+      }),
+    );
+    await upsert(
+      client,
+      'variants',
+      [
+        'uuid',
+        'id',
+        'card_uuid',
+        'type',
+        'condition',
+        'printing',
+        'language',
+        'vendor_sku_id',
+        'grading_company',
+        'grade',
+        'grade_label',
+        'grading_qualifier',
+      ],
+      'uuid',
+      data.variants.map((v) => [
+        v.uuid,
+        v.id,
+        v.cardUuid,
+        v.type,
+        v.condition,
+        v.printing,
+        v.language,
+        v.vendorSkuId,
+        v.grading?.company ?? null,
+        v.grading?.grade ?? null,
+        v.grading?.gradeLabel ?? null,
+        v.grading?.qualifier ?? null,
+      ]),
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await runner.release();
+  }
+}
+
+async function upsert(
+  client: PoolClient,
+  table: string,
+  columns: readonly string[],
+  key: string,
+  rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const tmp = `load_${table}`;
+  const cols = columns.join(', ');
+  await client.query(`CREATE TEMP TABLE ${tmp} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DROP`);
+  await copyInto(client, `${tmp} (${cols})`, rows.map((r) => copyLine(r)));
+  await client.query(`INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${tmp} ON CONFLICT (${key}) DO NOTHING`);
+}

@@ -1,0 +1,36 @@
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** One field in PostgreSQL's COPY text format. */
+export function copyField(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value !== 'string') return String(value);
+  return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+export function copyLine(fields: ReadonlyArray<string | number | boolean | null | undefined>): string {
+  return `${fields.map(copyField).join('\t')}\n`;
+}
+
+/** An integer array literal (`{1,2,3}`) for a COPY text field. */
+export function intArrayLiteral(values: ArrayLike<number>): string {
+  return `{${Array.prototype.join.call(values, ',')}}`;
+}
+
+/** Streams lines into `COPY <target> FROM STDIN` on the given client, in ~256 KiB writes. */
+export async function copyInto(client: PoolClient, target: string, lines: Iterable<string>): Promise<void> {
+  function* chunks(): Generator<string> {
+    let buf = '';
+    for (const line of lines) {
+      buf += line;
+      if (buf.length >= 262_144) {
+        yield buf;
+        buf = '';
+      }
+    }
+    if (buf) yield buf;
+  }
+  await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
+}

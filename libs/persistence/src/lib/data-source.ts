@@ -1,0 +1,34 @@
+import { DataSource } from 'typeorm';
+import { ENTITIES } from './entities';
+import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
+
+export const MIGRATIONS = [InitialSchema1763800000000];
+
+export interface DataSourceConfig {
+  readonly url: string;
+  /** Connections in this process's pool. */
+  readonly poolSize?: number;
+  readonly applicationName?: string;
+}
+
+/** A TypeORM data source over PostgreSQL. The schema comes from migrations only. */
+export function createDataSource(config: DataSourceConfig): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: config.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'typeorm_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    applicationName: config.applicationName ?? 'tcg-pricing',
+    extra: { max: config.poolSize ?? 10 },
+  });
+}
+
+/** Applies pending migrations; returns the names applied. */
+export async function migrate(ds: DataSource): Promise<string[]> {
+  const applied = await ds.runMigrations({ transaction: 'each' });
+  return applied.map((m) => m.name);
+}

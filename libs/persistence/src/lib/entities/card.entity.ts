@@ -1,0 +1,17 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity('cards')
+export class CardEntity {
+  @PrimaryColumn('uuid') uuid!: string;
+  @Column('text') id!: string;
+  @Column('text', { name: 'game_id' }) gameId!: string;
+  @Column('uuid', { name: 'set_uuid' }) setUuid!: string;
+  @Column('text') name!: string;
+  @Column('text', { nullable: true }) number!: string | null;
+  @Column('text', { nullable: true }) rarity!: string | null;
+  @Column('text', { nullable: true }) details!: string | null;
+  @Column('text', { name: 'vendor_id', nullable: true }) vendorId!: string | null;
+  @Column('text', { name: 'openset_id', nullable: true }) opensetId!: string | null;
+  @Column('text', { name: 'imagedb_id', nullable: true }) imagedbId!: string | null;
+  @Column('boolean') sealed!: boolean;
+}

@@ -1,0 +1,95 @@
+/**
+ * A price series is stored one row per UTC month: `offsets` are seconds since the month's first
+ * instant, `prices` integer minor units, both ascending by time. These functions convert between
+ * that layout and plain parallel arrays, and merge incoming observations idempotently.
+ */
+export interface MonthChunk {
+  /** Unix seconds of the month's first instant (UTC). */
+  readonly monthStart: number;
+  readonly offsets: number[];
+  readonly prices: number[];
+}
+
+export function monthStartOf(t: number): number {
+  const d = new Date(t * 1000);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+}
+
+/** `YYYY-MM-01` for a month start, as stored in the `month` date column. */
+export function monthKey(monthStart: number): string {
+  return new Date(monthStart * 1000).toISOString().slice(0, 10);
+}
+
+export function splitIntoMonths(t: ArrayLike<number>, p: ArrayLike<number>): MonthChunk[] {
+  const chunks: MonthChunk[] = [];
+  let current: MonthChunk | undefined;
+  for (let i = 0; i < t.length; i++) {
+    const ti = t[i]!;
+    if (!current || ti >= nextMonthStart(current.monthStart)) {
+      current = { monthStart: monthStartOf(ti), offsets: [], prices: [] };
+      chunks.push(current);
+    }
+    current.offsets.push(ti - current.monthStart);
+    current.prices.push(p[i]!);
+  }
+  return chunks;
+}
+
+function nextMonthStart(monthStart: number): number {
+  const d = new Date(monthStart * 1000);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
+}
+
+/** Concatenates chunks (any order) into one ascending series. */
+export function joinChunks(chunks: readonly MonthChunk[]): { t: number[]; p: number[] } {
+  const sorted = [...chunks].sort((a, b) => a.monthStart - b.monthStart);
+  const t: number[] = [];
+  const p: number[] = [];
+  for (const c of sorted) {
+    for (let i = 0; i < c.offsets.length; i++) {
+      t.push(c.monthStart + c.offsets[i]!);
+      p.push(c.prices[i]!);
+    }
+  }
+  return { t, p };
+}
+
+export interface MergeResult {
+  readonly t: number[];
+  readonly p: number[];
+  readonly inserted: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  /** Month starts whose stored row must be rewritten. */
+  readonly changedMonths: Set<number>;
+}
+
+/**
+ * Merges observations into a series. An observation at a new time is inserted; at an existing
+ * time with another price it replaces it (the feed corrected itself); with the same price it is
+ * unchanged — so applying the same observations twice changes nothing.
+ */
+export function mergeObservations(
+  existing: { t: readonly number[]; p: readonly number[] },
+  incoming: ReadonlyMap<number, number>,
+): MergeResult {
+  const byTime = new Map<number, number>();
+  for (let i = 0; i < existing.t.length; i++) byTime.set(existing.t[i]!, existing.p[i]!);
+  let inserted = 0;
+  let updated = 0;
+  let unchanged = 0;
+  const changedMonths = new Set<number>();
+  for (const [t, price] of incoming) {
+    const before = byTime.get(t);
+    if (before === undefined) inserted++;
+    else if (before !== price) updated++;
+    else {
+      unchanged++;
+      continue;
+    }
+    byTime.set(t, price);
+    changedMonths.add(monthStartOf(t));
+  }
+  const times = [...byTime.keys()].sort((a, b) => a - b);
+  return { t: times, p: times.map((t) => byTime.get(t)!), inserted, updated, unchanged, changedMonths };
+}

@@ -1,0 +1,76 @@
+import { DataSource } from 'typeorm';
+import { testDataSource, truncateAll } from '../../../../../tools/testing/test-database';
+import { tinyCatalogue } from '../../../../../tools/testing/fixtures';
+import { writeCatalogue } from '../catalogue-writer';
+import { PriceIngestRepository } from './price-ingest.repository';
+
+const DAY = 86_400;
+const T0 = Date.UTC(2026, 0, 30) / 1000; // spans a month boundary below
+
+describe('PriceIngestRepository (PostgreSQL)', () => {
+  let ds: DataSource;
+  let repo: PriceIngestRepository;
+  const cat = tinyCatalogue();
+  const nm = cat.variants[0]!.uuid;
+
+  beforeAll(async () => {
+    ds = await testDataSource();
+    repo = new PriceIngestRepository(ds);
+  });
+  beforeEach(async () => {
+    await truncateAll(ds);
+    await writeCatalogue(ds, cat);
+  });
+  afterAll(async () => {
+    await ds.destroy();
+  });
+
+  const obs = (days: number[], prices: number[]) =>
+    days.map((d, i) => ({ variantUuid: nm, region: 'NA', t: T0 + d * DAY, price: prices[i]! }));
+
+  it('stores observations in month rows and precomputes the statistics', async () => {
+    const result = await repo.ingest(obs([0, 1, 2, 3], [1000, 1100, 1100, 1200]));
+    expect(result).toEqual({ observations: 4, inserted: 4, updated: 0, unchanged: 0, seriesRefreshed: 1 });
+
+    const months = await ds.query(`SELECT month::text, offsets, prices FROM price_series ORDER BY month`);
+    expect(months).toEqual([
+      { month: '2026-01-01', offsets: [29 * DAY, 30 * DAY], prices: [1000, 1100] },
+      { month: '2026-02-01', offsets: [0, DAY], prices: [1100, 1200] },
+    ]);
+    const [row] = await ds.query(`SELECT currency, price::int, updated_at::int, change_24h, stats FROM variant_prices`);
+    expect(row.currency).toBe('USD');
+    expect(row.price).toBe(1200);
+    expect(row.updated_at).toBe(T0 + 3 * DAY);
+    expect(row.change_24h).toBeCloseTo(((1200 - 1100) / 1100) * 100, 10);
+    expect(row.stats['7d'].avg).toBeCloseTo(1100, 10);
+    expect(row.stats.allTime).toMatchObject({ min: 1000, max: 1200, minDate: '2026-01-30', maxDate: '2026-02-02' });
+  });
+
+  it('changes nothing when the same observations arrive twice, and applies corrections', async () => {
+    await repo.ingest(obs([0, 1], [1000, 1100]));
+    const before = await ds.query(`SELECT * FROM price_series ORDER BY month`);
+    const again = await repo.ingest(obs([0, 1], [1000, 1100]));
+    expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 2, seriesRefreshed: 0 });
+    expect(await ds.query(`SELECT * FROM price_series ORDER BY month`)).toEqual(before);
+
+    const corrected = await repo.ingest(obs([1, 2], [1150, 1300]));
+    expect(corrected).toMatchObject({ inserted: 1, updated: 1, unchanged: 0 });
+    const [row] = await ds.query(`SELECT price::int FROM variant_prices`);
+    expect(row.price).toBe(1300);
+  });
+
+  it('applies nothing of a batch that fails part-way', async () => {
+    await repo.ingest(obs([0], [1000]));
+    const unknownVariant = { variantUuid: '00000000-0000-5000-8000-000000000000', region: 'NA', t: T0, price: 5 };
+    await expect(repo.ingest([...obs([1, 2], [1100, 1200]), unknownVariant])).rejects.toThrow();
+    const [{ n }] = await ds.query(`SELECT sum(cardinality(offsets))::int AS n FROM price_series`);
+    expect(n).toBe(1);
+    const [row] = await ds.query(`SELECT price::int FROM variant_prices`);
+    expect(row.price).toBe(1000);
+  });
+
+  it('resolves vendor SKUs and known variants', async () => {
+    expect(await repo.resolveVendorSkus(['SKU-NM', 'nope'])).toEqual(new Map([['SKU-NM', nm]]));
+    expect(await repo.knownVariants([nm, '00000000-0000-5000-8000-000000000000'])).toEqual(new Set([nm]));
+  });
+});

@@ -1,0 +1,188 @@
+import { parseRegion } from '@tcg/domain';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { copyInto, copyLine, intArrayLiteral } from '../copy';
+import { joinChunks, MonthChunk, mergeObservations, monthKey, monthStartOf, splitIntoMonths } from './month-chunks';
+import { statsRowOf } from './stats-row';
+
+/** An observation resolved to a variant: Unix seconds and integer minor units of the region's currency. */
+export interface IngestObservation {
+  readonly variantUuid: string;
+  readonly region: string;
+  readonly t: number;
+  readonly price: number;
+}
+
+export interface IngestResult {
+  readonly observations: number;
+  readonly inserted: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  /** Variant-region series whose statistics were refreshed. */
+  readonly seriesRefreshed: number;
+}
+
+/**
+ * Writes price observations and refreshes the statistics of every series they touch, one batch
+ * per transaction: either the whole batch lands or none of it. The importer and the sample-data
+ * loader both come through here, so a simulated feed and a real one take the same path.
+ */
+export class PriceIngestRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** Maps vendor SKU ids to variant UUIDs; unknown SKUs are absent from the result. */
+  async resolveVendorSkus(skus: readonly string[]): Promise<Map<string, string>> {
+    if (skus.length === 0) return new Map();
+    const rows: { uuid: string; vendor_sku_id: string }[] = await this.ds.query(
+      `SELECT uuid, vendor_sku_id FROM variants WHERE vendor_sku_id = ANY($1::text[])`,
+      [[...new Set(skus)]],
+    );
+    return new Map(rows.map((r) => [r.vendor_sku_id, r.uuid]));
+  }
+
+  /** The subset of the given UUIDs that are known variants. */
+  async knownVariants(uuids: readonly string[]): Promise<Set<string>> {
+    if (uuids.length === 0) return new Set();
+    const rows: { uuid: string }[] = await this.ds.query(`SELECT uuid FROM variants WHERE uuid = ANY($1::uuid[])`, [
+      [...new Set(uuids)],
+    ]);
+    return new Set(rows.map((r) => r.uuid));
+  }
+
+  async ingest(batch: readonly IngestObservation[]): Promise<IngestResult> {
+    const incoming = groupBySeries(batch);
+    const runner = this.ds.createQueryRunner();
+    const client = (await runner.connect()) as PoolClient;
+    try {
+      await client.query('BEGIN');
+      // Importers are serialised against each other (readers are not blocked): two concurrent
+      // merges of the same month row would otherwise lose one side's observations.
+      await client.query('LOCK TABLE price_series IN SHARE ROW EXCLUSIVE MODE');
+      const existing = await this.loadSeries(client, [...incoming.keys()]);
+
+      let inserted = 0;
+      let updated = 0;
+      let unchanged = 0;
+      const chunkLines: string[] = [];
+      const statsLines: string[] = [];
+      for (const [key, points] of incoming) {
+        const [variantUuid, region] = splitKey(key);
+        const merged = mergeObservations(joinChunks(existing.get(key) ?? []), points);
+        inserted += merged.inserted;
+        updated += merged.updated;
+        unchanged += merged.unchanged;
+        if (merged.changedMonths.size === 0) continue;
+        for (const chunk of splitIntoMonths(merged.t, merged.p)) {
+          if (!merged.changedMonths.has(chunk.monthStart)) continue;
+          chunkLines.push(
+            copyLine([variantUuid, region, monthKey(chunk.monthStart), intArrayLiteral(chunk.offsets), intArrayLiteral(chunk.prices)]),
+          );
+        }
+        const row = statsRowOf(merged.t, merged.p)!;
+        statsLines.push(
+          copyLine([
+            variantUuid,
+            region,
+            currencyOf(region),
+            row.price,
+            row.updatedAt,
+            row.change24h,
+            row.change7d,
+            row.change30d,
+            row.change90d,
+            JSON.stringify(row.stats),
+          ]),
+        );
+      }
+
+      if (chunkLines.length > 0) {
+        await client.query(
+          `CREATE TEMP TABLE ingest_series (LIKE price_series INCLUDING DEFAULTS) ON COMMIT DROP`,
+        );
+        await copyInto(client, 'ingest_series (variant_uuid, region, month, offsets, prices)', chunkLines);
+        await client.query(`
+          INSERT INTO price_series (variant_uuid, region, month, offsets, prices)
+          SELECT variant_uuid, region, month, offsets, prices FROM ingest_series
+          ON CONFLICT (variant_uuid, region, month)
+          DO UPDATE SET offsets = EXCLUDED.offsets, prices = EXCLUDED.prices`);
+        await client.query(`CREATE TEMP TABLE ingest_stats (LIKE variant_prices INCLUDING DEFAULTS) ON COMMIT DROP`);
+        await copyInto(
+          client,
+          'ingest_stats (variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats)',
+          statsLines,
+        );
+        await client.query(`
+          INSERT INTO variant_prices AS v
+            (variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats)
+          SELECT variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats
+          FROM ingest_stats
+          ON CONFLICT (variant_uuid, region) DO UPDATE SET
+            currency = EXCLUDED.currency, price = EXCLUDED.price, updated_at = EXCLUDED.updated_at,
+            change_24h = EXCLUDED.change_24h, change_7d = EXCLUDED.change_7d,
+            change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d, stats = EXCLUDED.stats`);
+      }
+      await client.query('COMMIT');
+      return { observations: batch.length, inserted, updated, unchanged, seriesRefreshed: statsLines.length };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async loadSeries(client: PoolClient, keys: readonly string[]): Promise<Map<string, MonthChunk[]>> {
+    const result = new Map<string, MonthChunk[]>();
+    if (keys.length === 0) return result;
+    const variants = keys.map((k) => splitKey(k)[0]);
+    const regions = keys.map((k) => splitKey(k)[1]);
+    const { rows } = await client.query<{
+      variant_uuid: string;
+      region: string;
+      month_start: string;
+      offsets: number[];
+      prices: number[];
+    }>(
+      `SELECT s.variant_uuid, s.region, extract(epoch FROM s.month)::bigint AS month_start, s.offsets, s.prices
+       FROM price_series s
+       JOIN unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
+         ON s.variant_uuid = k.variant_uuid AND s.region = k.region`,
+      [variants, regions],
+    );
+    for (const r of rows) {
+      const key = seriesKey(r.variant_uuid, r.region);
+      const list = result.get(key) ?? [];
+      list.push({ monthStart: Number(r.month_start), offsets: r.offsets, prices: r.prices });
+      result.set(key, list);
+    }
+    return result;
+  }
+}
+
+function seriesKey(variantUuid: string, region: string): string {
+  return `${variantUuid}|${region}`;
+}
+
+function splitKey(key: string): [string, string] {
+  const i = key.indexOf('|');
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+function groupBySeries(batch: readonly IngestObservation[]): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>();
+  for (const o of batch) {
+    const key = seriesKey(o.variantUuid, o.region);
+    let points = out.get(key);
+    if (!points) out.set(key, (points = new Map()));
+    points.set(o.t, o.price); // within one batch, the later row for the same time wins
+  }
+  return out;
+}
+
+function currencyOf(region: string): string {
+  const r = parseRegion(region);
+  if (!r) throw new Error(`unknown region ${region}`);
+  return r.currency;
+}
+
+export { monthStartOf };

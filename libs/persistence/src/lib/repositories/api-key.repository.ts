@@ -1,0 +1,79 @@
+import { ApiKeyRecord, ApiKeyRepository, isPlanName, isUuid, PlanName } from '@tcg/domain';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ApiKeyEntity } from '../entities';
+
+/** SHA-256 is enough for keys with 190 bits of entropy; a slow hash protects low-entropy passwords. */
+export function hashApiKey(clearKey: string): Buffer {
+  return createHash('sha256').update(clearKey, 'utf8').digest();
+}
+
+/** `tcg_` + 32 base62 characters. */
+export function generateApiKey(): string {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const bytes = randomBytes(64);
+  let out = '';
+  for (const b of bytes) {
+    if (b < 248) out += alphabet[b % 62]; // 248 = 4 × 62: no modulo bias
+    if (out.length === 32) break;
+  }
+  return `tcg_${out}`;
+}
+
+function toRecord(e: ApiKeyEntity): ApiKeyRecord {
+  if (!isPlanName(e.plan)) throw new Error(`api key ${e.id} has unknown plan ${e.plan}`);
+  return { id: e.id, prefix: e.keyPrefix, plan: e.plan, label: e.label, createdAt: e.createdAt, revokedAt: e.revokedAt };
+}
+
+export class TypeOrmApiKeyRepository implements ApiKeyRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  private get repo() {
+    return this.ds.getRepository(ApiKeyEntity);
+  }
+
+  async create(plan: PlanName, label: string, clearKey = generateApiKey()): Promise<{ key: string; record: ApiKeyRecord }> {
+    const entity = this.repo.create({
+      id: randomUUID(),
+      keyHash: hashApiKey(clearKey),
+      keyPrefix: clearKey.slice(0, 8),
+      plan,
+      label,
+      createdAt: new Date(),
+      revokedAt: null,
+    });
+    await this.repo.insert(entity);
+    return { key: clearKey, record: toRecord(entity) };
+  }
+
+  async findActiveByKey(clearKey: string): Promise<ApiKeyRecord | null> {
+    const row = await this.repo.findOneBy({ keyHash: hashApiKey(clearKey) });
+    return row && !row.revokedAt ? toRecord(row) : null;
+  }
+
+  /** Creates the key with this clear value unless it exists; sets its plan either way. */
+  async ensure(clearKey: string, plan: PlanName, label: string): Promise<ApiKeyRecord> {
+    const row = await this.repo.findOneBy({ keyHash: hashApiKey(clearKey) });
+    if (!row) return (await this.create(plan, label, clearKey)).record;
+    await this.repo.update({ id: row.id }, { plan, revokedAt: null });
+    return toRecord({ ...row, plan, revokedAt: null });
+  }
+
+  async list(): Promise<ApiKeyRecord[]> {
+    return (await this.repo.find({ order: { createdAt: 'ASC' } })).map(toRecord);
+  }
+
+  async revoke(idOrPrefix: string): Promise<boolean> {
+    const result = await this.repo.update(this.match(idOrPrefix), { revokedAt: new Date() });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async changePlan(idOrPrefix: string, plan: PlanName): Promise<boolean> {
+    const result = await this.repo.update(this.match(idOrPrefix), { plan });
+    return (result.affected ?? 0) > 0;
+  }
+
+  private match(idOrPrefix: string): { id: string } | { keyPrefix: string } {
+    return isUuid(idOrPrefix) ? { id: idOrPrefix } : { keyPrefix: idOrPrefix };
+  }
+}

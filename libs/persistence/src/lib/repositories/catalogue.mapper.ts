@@ -1,0 +1,52 @@
+import { Card, CardSet, Condition, Game, GradingCompany, Language, Variant } from '@tcg/domain';
+import { CardEntity, GameEntity, SetEntity, VariantEntity } from '../entities';
+
+export function toGame(e: GameEntity): Game {
+  return { id: e.id, name: e.name };
+}
+
+export function toSet(e: SetEntity): CardSet {
+  return { uuid: e.uuid, id: e.id, gameId: e.gameId, name: e.name, code: e.code, releaseDate: e.releaseDate };
+}
+
+export function toCard(e: CardEntity): Card {
+  return {
+    uuid: e.uuid,
+    id: e.id,
+    gameId: e.gameId,
+    setId: e.setUuid,
+    name: e.name,
+    number: e.number,
+    rarity: e.rarity,
+    details: e.details,
+    vendorId: e.vendorId,
+    opensetId: e.opensetId,
+    imagedbId: e.imagedbId,
+    sealed: e.sealed,
+  };
+}
+
+export function toVariant(e: VariantEntity): Variant {
+  const base = {
+    uuid: e.uuid,
+    id: e.id,
+    cardUuid: e.cardUuid,
+    printing: e.printing,
+    language: e.language as Language,
+    vendorSkuId: e.vendorSkuId,
+  };
+  if (e.type === 'graded') {
+    return {
+      ...base,
+      type: 'graded',
+      condition: null,
+      grading: {
+        company: e.gradingCompany as GradingCompany,
+        grade: e.grade === null ? null : Number(e.grade),
+        gradeLabel: e.gradeLabel,
+        qualifier: e.gradingQualifier,
+      },
+    };
+  }
+  return { ...base, type: 'raw', condition: e.condition as Condition, grading: null };
+}
