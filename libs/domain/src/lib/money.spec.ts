@@ -1,4 +1,4 @@
-import { roundTo, toMajor, toMinor } from './money';
+import { parseDecimalAmount, roundTo, toMajor, toMinor } from './money';
 
 describe('money', () => {
   it.each([
@@ -17,5 +17,23 @@ describe('money', () => {
     expect(toMinor(19.99)).toBe(1999);
     expect(toMinor(0.29)).toBe(29);
     expect(() => toMinor(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('parseDecimalAmount', () => {
+  it.each([
+    ['12.34', 100, 1234],
+    ['0.29', 100, 29],
+    ['7', 100, 700],
+    ['7.5', 100, 750],
+    ['7.500', 100, 750],
+    ['1500', 1, 1500],
+    ['1500.0', 1, 1500],
+  ])('%s (x%p) = %p', (text, per, expected) => {
+    expect(parseDecimalAmount(text, per)).toBe(expected);
+  });
+
+  it.each(['', 'abc', '-1', '1e3', '1.234', '12,34', ' . ', '1.5'])('rejects %p where it does not fit', (text) => {
+    expect(parseDecimalAmount(text, text === '1.5' ? 1 : 100)).toBeUndefined();
   });
 });

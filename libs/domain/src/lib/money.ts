@@ -30,3 +30,18 @@ export const roundMoney = (v: number | null): number | null => (v === null ? nul
 export const roundPct = roundMoney;
 /** cov, range_position, trend_slope: 4 decimals (decisions.md). */
 export const roundRatio = (v: number | null): number | null => (v === null ? null : roundTo(v, 4));
+
+/**
+ * Parses a decimal amount written by a feed or a client ("12.34", "7", "0.5") into integer minor
+ * units without going through a binary float. Returns undefined for anything else, including
+ * more decimals than the currency has, signs, exponents and empty strings.
+ */
+export function parseDecimalAmount(text: string, perMajor = 100): MinorUnits | undefined {
+  const m = /^(\d{1,12})(?:\.(\d+))?$/.exec(text.trim());
+  if (!m) return undefined;
+  const decimals = perMajor === 1 ? 0 : 2;
+  const frac = m[2] ?? '';
+  if (frac.length > decimals && !/^0*$/.test(frac.slice(decimals))) return undefined;
+  const fracPart = decimals === 0 ? 0 : Number(frac.slice(0, decimals).padEnd(decimals, '0'));
+  return Number(m[1]) * perMajor + fracPart;
+}

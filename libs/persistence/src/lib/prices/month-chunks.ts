@@ -65,31 +65,52 @@ export interface MergeResult {
 }
 
 /**
- * Merges observations into a series. An observation at a new time is inserted; at an existing
- * time with another price it replaces it (the feed corrected itself); with the same price it is
- * unchanged — so applying the same observations twice changes nothing.
+ * Merges incoming observations (ascending, unique times) into a stored series (ascending). An
+ * observation at a new time is inserted; at an existing time with another price it replaces it
+ * (the feed corrected itself); with the same price it is unchanged — so applying the same
+ * observations twice changes nothing. Linear in the two lengths.
  */
-export function mergeObservations(
-  existing: { t: readonly number[]; p: readonly number[] },
-  incoming: ReadonlyMap<number, number>,
+export function mergeSeries(
+  existing: { t: ArrayLike<number>; p: ArrayLike<number> },
+  incoming: { t: ArrayLike<number>; p: ArrayLike<number> },
 ): MergeResult {
-  const byTime = new Map<number, number>();
-  for (let i = 0; i < existing.t.length; i++) byTime.set(existing.t[i]!, existing.p[i]!);
+  const t: number[] = [];
+  const p: number[] = [];
   let inserted = 0;
   let updated = 0;
   let unchanged = 0;
   const changedMonths = new Set<number>();
-  for (const [t, price] of incoming) {
-    const before = byTime.get(t);
-    if (before === undefined) inserted++;
-    else if (before !== price) updated++;
-    else {
-      unchanged++;
+  let i = 0;
+  let j = 0;
+  while (i < existing.t.length || j < incoming.t.length) {
+    const te = i < existing.t.length ? existing.t[i]! : Infinity;
+    const ti = j < incoming.t.length ? incoming.t[j]! : Infinity;
+    if (te < ti) {
+      t.push(te);
+      p.push(existing.p[i++]!);
       continue;
     }
-    byTime.set(t, price);
-    changedMonths.add(monthStartOf(t));
+    const price = incoming.p[j++]!;
+    if (te === ti) {
+      if (existing.p[i++] === price) unchanged++;
+      else {
+        updated++;
+        changedMonths.add(monthStartOf(ti));
+      }
+    } else {
+      inserted++;
+      changedMonths.add(monthStartOf(ti));
+    }
+    t.push(ti);
+    p.push(price);
   }
-  const times = [...byTime.keys()].sort((a, b) => a - b);
-  return { t: times, p: times.map((t) => byTime.get(t)!), inserted, updated, unchanged, changedMonths };
+  return { t, p, inserted, updated, unchanged, changedMonths };
+}
+
+/** Sorts observations by time; for a repeated time the later one in input order wins. */
+export function normaliseSeries(points: ReadonlyArray<readonly [number, number]>): { t: number[]; p: number[] } {
+  const byTime = new Map<number, number>();
+  for (const [t, price] of points) byTime.set(t, price);
+  const t = [...byTime.keys()].sort((a, b) => a - b);
+  return { t, p: t.map((x) => byTime.get(x)!) };
 }

@@ -69,8 +69,14 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
     expect(row.price).toBe(1000);
   });
 
-  it('resolves vendor SKUs and known variants', async () => {
+  it('resolves vendor SKUs and variant UUIDs or slugs', async () => {
     expect(await repo.resolveVendorSkus(['SKU-NM', 'nope'])).toEqual(new Map([['SKU-NM', nm]]));
-    expect(await repo.knownVariants([nm, '00000000-0000-5000-8000-000000000000'])).toEqual(new Set([nm]));
+    const slug = cat.variants[0]!.id;
+    expect(await repo.resolveVariantRefs([nm, slug, '00000000-0000-5000-8000-000000000000'])).toEqual(
+      new Map([
+        [nm, nm],
+        [slug, nm],
+      ]),
+    );
   });
 });

@@ -1,8 +1,8 @@
-import { parseRegion } from '@tcg/domain';
+import { isUuid, parseRegion } from '@tcg/domain';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { copyInto, copyLine, intArrayLiteral } from '../copy';
-import { joinChunks, MonthChunk, mergeObservations, monthKey, monthStartOf, splitIntoMonths } from './month-chunks';
+import { joinChunks, MonthChunk, mergeSeries, monthKey, normaliseSeries, splitIntoMonths } from './month-chunks';
 import { statsRowOf } from './stats-row';
 
 /** An observation resolved to a variant: Unix seconds and integer minor units of the region's currency. */
@@ -11,6 +11,14 @@ export interface IngestObservation {
   readonly region: string;
   readonly t: number;
   readonly price: number;
+}
+
+/** A series of one variant in one region: ascending unique Unix seconds and minor units. */
+export interface IngestSeries {
+  readonly variantUuid: string;
+  readonly region: string;
+  readonly t: ArrayLike<number>;
+  readonly p: ArrayLike<number>;
 }
 
 export interface IngestResult {
@@ -40,17 +48,43 @@ export class PriceIngestRepository {
     return new Map(rows.map((r) => [r.vendor_sku_id, r.uuid]));
   }
 
-  /** The subset of the given UUIDs that are known variants. */
-  async knownVariants(uuids: readonly string[]): Promise<Set<string>> {
-    if (uuids.length === 0) return new Set();
-    const rows: { uuid: string }[] = await this.ds.query(`SELECT uuid FROM variants WHERE uuid = ANY($1::uuid[])`, [
-      [...new Set(uuids)],
-    ]);
-    return new Set(rows.map((r) => r.uuid));
+  /** Maps variant references (UUID or slug) to variant UUIDs; unknown references are absent. */
+  async resolveVariantRefs(refs: readonly string[]): Promise<Map<string, string>> {
+    if (refs.length === 0) return new Map();
+    const unique = [...new Set(refs)];
+    const uuids = unique.filter(isUuid).map((u) => u.toLowerCase());
+    const rows: { uuid: string; id: string }[] = await this.ds.query(
+      `SELECT uuid, id FROM variants WHERE uuid = ANY($1::uuid[]) OR id = ANY($2::text[])`,
+      [uuids, unique],
+    );
+    const known = new Map<string, string>();
+    for (const r of rows) {
+      known.set(r.uuid, r.uuid);
+      known.set(r.id, r.uuid);
+    }
+    const out = new Map<string, string>();
+    for (const ref of unique) {
+      const uuid = known.get(ref) ?? known.get(ref.toLowerCase());
+      if (uuid) out.set(ref, uuid);
+    }
+    return out;
   }
 
+  /** Observations in any order; for a repeated variant, region and time the later row wins. */
   async ingest(batch: readonly IngestObservation[]): Promise<IngestResult> {
-    const incoming = groupBySeries(batch);
+    return this.ingestSeries(groupBySeries(batch));
+  }
+
+  /** Whole series at once (each ascending with unique times), as a bulk feed or the loader sends them. */
+  async ingestSeries(batch: readonly IngestSeries[]): Promise<IngestResult> {
+    const incoming = new Map<string, IngestSeries>();
+    let observations = 0;
+    for (const s of batch) {
+      const key = seriesKey(s.variantUuid, s.region);
+      if (incoming.has(key)) throw new Error(`series ${key} appears twice in one batch`);
+      incoming.set(key, s);
+      observations += s.t.length;
+    }
     const runner = this.ds.createQueryRunner();
     const client = (await runner.connect()) as PoolClient;
     try {
@@ -65,9 +99,9 @@ export class PriceIngestRepository {
       let unchanged = 0;
       const chunkLines: string[] = [];
       const statsLines: string[] = [];
-      for (const [key, points] of incoming) {
-        const [variantUuid, region] = splitKey(key);
-        const merged = mergeObservations(joinChunks(existing.get(key) ?? []), points);
+      for (const [key, series] of incoming) {
+        const { variantUuid, region } = series;
+        const merged = mergeSeries(joinChunks(existing.get(key) ?? []), series);
         inserted += merged.inserted;
         updated += merged.updated;
         unchanged += merged.unchanged;
@@ -122,7 +156,7 @@ export class PriceIngestRepository {
             change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d, stats = EXCLUDED.stats`);
       }
       await client.query('COMMIT');
-      return { observations: batch.length, inserted, updated, unchanged, seriesRefreshed: statsLines.length };
+      return { observations, inserted, updated, unchanged, seriesRefreshed: statsLines.length };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -168,15 +202,15 @@ function splitKey(key: string): [string, string] {
   return [key.slice(0, i), key.slice(i + 1)];
 }
 
-function groupBySeries(batch: readonly IngestObservation[]): Map<string, Map<number, number>> {
-  const out = new Map<string, Map<number, number>>();
+function groupBySeries(batch: readonly IngestObservation[]): IngestSeries[] {
+  const groups = new Map<string, { variantUuid: string; region: string; points: [number, number][] }>();
   for (const o of batch) {
     const key = seriesKey(o.variantUuid, o.region);
-    let points = out.get(key);
-    if (!points) out.set(key, (points = new Map()));
-    points.set(o.t, o.price); // within one batch, the later row for the same time wins
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { variantUuid: o.variantUuid, region: o.region, points: [] }));
+    g.points.push([o.t, o.price]);
   }
-  return out;
+  return [...groups.values()].map((g) => ({ variantUuid: g.variantUuid, region: g.region, ...normaliseSeries(g.points) }));
 }
 
 function currencyOf(region: string): string {
@@ -185,4 +219,3 @@ function currencyOf(region: string): string {
   return r.currency;
 }
 
-export { monthStartOf };

@@ -1,0 +1,25 @@
+/** Structured logs for the command-line tools: one JSON object per line on stderr. */
+export type Level = 'info' | 'warn' | 'error';
+
+export function log(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
+}
+
+/** Parses `--name value` and `--flag` arguments. */
+export function parseArgs(argv: readonly string[]): { positional: string[]; options: Map<string, string | true> } {
+  const positional: string[] = [];
+  const options = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    const next = argv[i + 1];
+    if (inline !== undefined) options.set(name, inline);
+    else if (next !== undefined && !next.startsWith('--')) options.set(name, argv[++i]!);
+    else options.set(name, true);
+  }
+  return { positional, options };
+}

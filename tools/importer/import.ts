@@ -1,0 +1,48 @@
+import { PriceIngestRepository } from '@tcg/persistence';
+import { openDatabase, resolveDatabase } from '../common/database';
+import { log, parseArgs } from '../common/log';
+import { PriceImporter } from './price-importer';
+import { FileFormat, formatOf, readRecords } from './read-records';
+
+const USAGE = `usage: npm run import-prices -- <file.ndjson|file.csv> [--format ndjson|csv] [--batch-size 5000]
+
+Each record: variant_id (UUID or slug) or vendor_sku, region, time (Unix seconds or ISO 8601),
+price (decimal, in the region's currency), currency. Exit code 0 when every row was applied,
+1 when some rows were rejected (the valid ones are applied), 2 on a usage or database error.`;
+
+async function main(): Promise<number> {
+  const { positional, options } = parseArgs(process.argv.slice(2));
+  const file = positional[0];
+  const format = (options.get('format') as FileFormat | undefined) ?? (file ? formatOf(file) : undefined);
+  const batchSize = Number(options.get('batch-size') ?? 5000);
+  if (!file || !format || !['ndjson', 'csv'].includes(format) || !Number.isInteger(batchSize) || batchSize < 1) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const db = await resolveDatabase();
+  const ds = await openDatabase(db.url);
+  const started = Date.now();
+  try {
+    const importer = new PriceImporter(new PriceIngestRepository(ds));
+    const report = await importer.run(readRecords(file, format), {
+      batchSize,
+      nowSeconds: Math.floor(Date.now() / 1000),
+      onBatch: (p) => log('info', 'import progress', { file, ...p, rowsPerSecond: Math.round(p.applied / ((Date.now() - started) / 1000)) }),
+    });
+    for (const r of report.rejectedRows) log('warn', 'row rejected', { file, line: r.line, reason: r.reason });
+    const { rejectedRows: _listed, ...summary } = report;
+    log('info', 'import done', { file, ...summary, seconds: (Date.now() - started) / 1000 });
+    return report.rejected > 0 ? 1 : 0;
+  } finally {
+    await ds.destroy();
+    await db.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log('error', 'import failed', { error: (error as Error).message });
+    process.exit(2);
+  },
+);

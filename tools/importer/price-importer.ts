@@ -1,0 +1,99 @@
+import { IngestObservation, PriceIngestRepository } from '@tcg/persistence';
+import { parseObservation, ParsedRow } from './observation-row';
+import { NumberedRecord } from './read-records';
+
+export interface RejectedRow {
+  readonly line: number;
+  readonly reason: string;
+}
+
+export interface ImportProgress {
+  readonly lines: number;
+  readonly applied: number;
+  readonly rejected: number;
+  readonly batches: number;
+}
+
+export interface ImportReport extends ImportProgress {
+  readonly inserted: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  readonly seriesRefreshed: number;
+  /** The first rejected rows (all of them are counted in `rejected`). */
+  readonly rejectedRows: RejectedRow[];
+}
+
+export interface ImportOptions {
+  readonly batchSize: number;
+  readonly nowSeconds: number;
+  readonly onBatch?: (progress: ImportProgress) => void;
+  readonly maxRejectedListed?: number;
+}
+
+/**
+ * Reads price records, rejects malformed rows with their line number and reason, and applies the
+ * valid rows in batches: each batch is one transaction (all of it or none of it), and re-applying
+ * a file changes nothing.
+ */
+export class PriceImporter {
+  constructor(private readonly repo: PriceIngestRepository) {}
+
+  async run(records: AsyncIterable<NumberedRecord>, opts: ImportOptions): Promise<ImportReport> {
+    const maxListed = opts.maxRejectedListed ?? 1000;
+    const rejectedRows: RejectedRow[] = [];
+    let rejected = 0;
+    const reject = (line: number, reason: string) => {
+      rejected++;
+      if (rejectedRows.length < maxListed) rejectedRows.push({ line, reason });
+    };
+    const totals = { lines: 0, applied: 0, batches: 0, inserted: 0, updated: 0, unchanged: 0, seriesRefreshed: 0 };
+    let batch: { line: number; row: ParsedRow }[] = [];
+
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const variants = await this.repo.resolveVariantRefs(batch.flatMap((b) => (b.row.variantRef ? [b.row.variantRef] : [])));
+      const skus = await this.repo.resolveVendorSkus(batch.flatMap((b) => (b.row.vendorSku ? [b.row.vendorSku] : [])));
+      const observations: IngestObservation[] = [];
+      for (const { line, row } of batch) {
+        const uuid = row.variantRef ? variants.get(row.variantRef) : skus.get(row.vendorSku!);
+        if (!uuid) {
+          reject(line, row.variantRef ? `unknown variant_id '${row.variantRef}'` : `unknown vendor_sku '${row.vendorSku}'`);
+          continue;
+        }
+        observations.push({ variantUuid: uuid, region: row.region, t: row.t, price: row.price });
+      }
+      const lines = `${batch[0]!.line}-${batch[batch.length - 1]!.line}`;
+      batch = [];
+      if (observations.length === 0) return;
+      try {
+        const result = await this.repo.ingest(observations);
+        totals.applied += observations.length;
+        totals.inserted += result.inserted;
+        totals.updated += result.updated;
+        totals.unchanged += result.unchanged;
+        totals.seriesRefreshed += result.seriesRefreshed;
+        totals.batches++;
+      } catch (error) {
+        throw new Error(`batch of lines ${lines} was not applied (rolled back): ${(error as Error).message}`, { cause: error });
+      }
+      opts.onBatch?.({ lines: totals.lines, applied: totals.applied, rejected, batches: totals.batches });
+    };
+
+    for await (const rec of records) {
+      totals.lines = rec.line;
+      if (rec.error || !rec.record) {
+        reject(rec.line, rec.error ?? 'unreadable');
+        continue;
+      }
+      const parsed = parseObservation(rec.record, opts.nowSeconds);
+      if (!parsed.ok) {
+        reject(rec.line, parsed.reason);
+        continue;
+      }
+      batch.push({ line: rec.line, row: parsed.row });
+      if (batch.length >= opts.batchSize) await flush();
+    }
+    await flush();
+    return { ...totals, rejected, rejectedRows };
+  }
+}
