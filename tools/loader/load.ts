@@ -1,0 +1,43 @@
+import { openDatabase, resolveDatabase } from '../common/database';
+import { log, parseArgs } from '../common/log';
+import { CATALOGUE_SIZES, CatalogueSize } from './catalogue';
+import { currentHour, loadSample } from './sample-loader';
+
+const USAGE = 'usage: npm run load -- [--size small|medium|full] [--reset]';
+
+/** Loads the sample catalogue and simulated prices into DATABASE_URL (or the embedded PostgreSQL). */
+async function main(): Promise<number> {
+  const { options } = parseArgs(process.argv.slice(2));
+  const size = (options.get('size') ?? 'medium') as CatalogueSize;
+  if (!(size in CATALOGUE_SIZES)) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const db = await resolveDatabase();
+  const ds = await openDatabase(db.url);
+  try {
+    if (options.has('reset')) {
+      await ds.query('TRUNCATE price_series, variant_prices, variants, cards, sets, games CASCADE');
+      log('info', 'catalogue and prices removed (--reset)');
+    }
+    log('info', 'loading sample', { size });
+    const report = await loadSample(ds, size, {
+      asOf: currentHour(),
+      onProgress: (p) =>
+        log('info', 'load progress', { ...p, percent: Math.round((100 * p.variantsDone) / p.variantsTotal) }),
+    });
+    log('info', 'load done', { ...report });
+    return 0;
+  } finally {
+    await ds.destroy();
+    await db.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log('error', 'load failed', { error: (error as Error).message, stack: (error as Error).stack });
+    process.exit(2);
+  },
+);

@@ -1,0 +1,95 @@
+import { IngestSeries, PriceIngestRepository, writeCatalogue } from '@tcg/persistence';
+import { DataSource } from 'typeorm';
+import { buildCatalogue, CatalogueSize } from './catalogue';
+import { simulateSeries } from './prices';
+
+export interface LoadProgress {
+  readonly variantsDone: number;
+  readonly variantsTotal: number;
+  readonly observations: number;
+  readonly seconds: number;
+}
+
+export interface LoadReport {
+  readonly size: CatalogueSize;
+  readonly games: number;
+  readonly sets: number;
+  readonly cards: number;
+  readonly rawVariants: number;
+  readonly gradedVariants: number;
+  readonly pricedVariants: number;
+  readonly observations: number;
+  readonly catalogueSeconds: number;
+  readonly pricesSeconds: number;
+}
+
+/**
+ * Loads the real catalogue of the given size and its simulated NA price history. Prices go through
+ * PriceIngestRepository — the importer's own path — a batch of whole series per transaction; the
+ * next batch is simulated while PostgreSQL writes the previous one.
+ */
+export async function loadSample(
+  ds: DataSource,
+  size: CatalogueSize,
+  opts: { asOf: number; batchVariants?: number; onProgress?: (p: LoadProgress) => void },
+): Promise<LoadReport> {
+  const started = Date.now();
+  const catalogue = buildCatalogue(size);
+  await writeCatalogue(ds, catalogue);
+  const catalogueSeconds = (Date.now() - started) / 1000;
+
+  const repo = new PriceIngestRepository(ds);
+  const cardByUuid = new Map(catalogue.cards.map((c) => [c.uuid, c]));
+  const releaseOfSet = new Map<string, string | null>();
+  for (const s of catalogue.sets) {
+    releaseOfSet.set(s.uuid, s.releaseDate);
+    releaseOfSet.set(s.id, s.releaseDate);
+  }
+  const batchSize = opts.batchVariants ?? 500;
+  const pricesStarted = Date.now();
+  let observations = 0;
+  let priced = 0;
+  let done = 0;
+  let pending: Promise<unknown> = Promise.resolve();
+  for (let i = 0; i < catalogue.variants.length; i += batchSize) {
+    const batch: IngestSeries[] = [];
+    for (const variant of catalogue.variants.slice(i, i + batchSize)) {
+      const card = cardByUuid.get(variant.cardUuid)!;
+      const series = simulateSeries({ variant, card, setReleaseDate: releaseOfSet.get(card.setId) ?? null }, opts.asOf);
+      if (!series || series.t.length === 0) continue;
+      batch.push({ variantUuid: variant.uuid, region: 'NA', t: series.t, p: series.p });
+      observations += series.t.length;
+      priced++;
+    }
+    await pending;
+    done = Math.min(i + batchSize, catalogue.variants.length);
+    const doneNow = done;
+    const obsNow = observations;
+    pending = repo.ingestSeries(batch).then(() =>
+      opts.onProgress?.({
+        variantsDone: doneNow,
+        variantsTotal: catalogue.variants.length,
+        observations: obsNow,
+        seconds: (Date.now() - started) / 1000,
+      }),
+    );
+  }
+  await pending;
+  return {
+    size,
+    games: catalogue.games.length,
+    sets: catalogue.sets.length,
+    cards: catalogue.cards.length,
+    rawVariants: catalogue.variants.filter((v) => v.type === 'raw').length,
+    gradedVariants: catalogue.variants.filter((v) => v.type === 'graded').length,
+    pricedVariants: priced,
+    observations,
+    catalogueSeconds,
+    pricesSeconds: (Date.now() - pricesStarted) / 1000,
+  };
+}
+
+/** The simulation's "now": the start of the current UTC hour, so a reload within the hour is identical. */
+export function currentHour(): number {
+  return Math.floor(Date.now() / 3_600_000) * 3600;
+}

@@ -1,0 +1,28 @@
+import { isPlanName, PlanName } from '@tcg/domain';
+import { generateApiKey, TypeOrmApiKeyRepository } from '@tcg/persistence';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { DATA_DIR } from '../common/database';
+
+/**
+ * The demo key: DEMO_API_KEY when given, else one generated on first start and kept in
+ * `.data/demo-api-key` (git-ignored) so it survives restarts. Stored hashed like any key.
+ */
+export async function ensureDemoKey(ds: DataSource, env: NodeJS.ProcessEnv): Promise<{ key: string; plan: PlanName }> {
+  const plan = env['DEMO_API_PLAN'] ?? 'starter';
+  if (!isPlanName(plan)) throw new Error(`DEMO_API_PLAN must be one of free, starter, professional, enterprise (got '${plan}')`);
+  let key = env['DEMO_API_KEY'];
+  if (!key) {
+    const file = join(DATA_DIR, 'demo-api-key');
+    if (existsSync(file)) key = (await readFile(file, 'utf8')).trim();
+    else {
+      key = generateApiKey();
+      await mkdir(DATA_DIR, { recursive: true });
+      await writeFile(file, `${key}\n`, { mode: 0o600 });
+    }
+  }
+  await new TypeOrmApiKeyRepository(ds).ensure(key, plan, 'demo');
+  return { key, plan };
+}

@@ -1,0 +1,108 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
+import { log } from '../common/log';
+import { CATALOGUE_SIZES, CatalogueSize } from '../loader/catalogue';
+import { currentHour, loadSample } from '../loader/sample-loader';
+import { ensureDemoKey } from './demo-key';
+
+/**
+ * `npm start`: PostgreSQL (DATABASE_URL, else embedded), migrations, the sample catalogue on first
+ * start, the demo key, then api-v1, api-v2 and the gateway as child processes.
+ */
+async function main(): Promise<void> {
+  const env = process.env;
+  const db = await resolveDatabase(env);
+  const ds = await openDatabase(db.url);
+  const [{ n }] = await ds.query('SELECT count(*)::int AS n FROM cards');
+  if (n === 0) {
+    const size = (env['SAMPLE_SIZE'] ?? 'medium') as CatalogueSize;
+    if (!(size in CATALOGUE_SIZES)) throw new Error(`SAMPLE_SIZE must be small, medium or full (got '${size}')`);
+    log('info', 'empty database: loading the sample catalogue (first start only)', { size });
+    const report = await loadSample(ds, size, {
+      asOf: currentHour(),
+      onProgress: (p) => log('info', 'load progress', { ...p, percent: Math.round((100 * p.variantsDone) / p.variantsTotal) }),
+    });
+    log('info', 'sample loaded', { ...report });
+  }
+  const demo = await ensureDemoKey(ds, env);
+  await ds.destroy();
+
+  const gatewayPort = Number(env['PORT'] ?? 8080);
+  const v1Port = Number(env['API_V1_PORT'] ?? 8081);
+  const v2Port = Number(env['API_V2_PORT'] ?? 8082);
+  const common = { ...env, DATABASE_URL: db.url };
+  const services: [string, string, NodeJS.ProcessEnv][] = [
+    ['api-v1', 'apps/api-v1/src/main.js', { ...common, PORT: String(v1Port) }],
+    ['api-v2', 'apps/api-v2/src/main.js', { ...common, PORT: String(v2Port) }],
+    [
+      'api-gateway',
+      'apps/api-gateway/src/main.js',
+      {
+        ...common,
+        PORT: String(gatewayPort),
+        API_V1_URL: `http://127.0.0.1:${v1Port}`,
+        API_V2_URL: `http://127.0.0.1:${v2Port}`,
+      },
+    ],
+  ];
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+    await db.stop();
+    process.exit(code);
+  };
+  for (const [name, script, childEnv] of services) {
+    const child = spawn(process.execPath, ['--enable-source-maps', join(REPO_ROOT, 'dist', script)], {
+      env: childEnv,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.once('exit', (code) => {
+      if (!stopping) {
+        log('error', 'service exited; stopping', { service: name, code });
+        void stop(1);
+      }
+    });
+    children.push(child);
+  }
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+
+  const base = `http://localhost:${gatewayPort}`;
+  await waitForHealth(`${base}/health`, 60_000);
+  process.stdout.write(
+    [
+      '',
+      `  Trading-card pricing API is up at ${base}`,
+      `  Demo API key (${demo.plan} plan): ${demo.key}`,
+      '',
+      `  curl ${base}/health`,
+      `  curl -H 'x-api-key: ${demo.key}' '${base}/v1/games'`,
+      '',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+}
+
+async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`services did not become healthy within ${timeoutMs / 1000}s (${url})`);
+}
+
+main().catch((error: unknown) => {
+  log('error', 'start failed', { error: (error as Error).message, stack: (error as Error).stack });
+  process.exit(1);
+});
