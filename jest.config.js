@@ -29,6 +29,7 @@ const config = {
     '^@tcg/domain$': '<rootDir>/libs/domain/src/index.ts',
     '^@tcg/pricing-stats$': '<rootDir>/libs/pricing-stats/src/index.ts',
     '^@tcg/persistence$': '<rootDir>/libs/persistence/src/index.ts',
+    '^@tcg/persistence/testing$': '<rootDir>/libs/persistence/src/testing/index.ts',
   },
   globalSetup: '<rootDir>/tools/testing/global-setup.ts',
   globalTeardown: '<rootDir>/tools/testing/global-teardown.ts',

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())));
     await db.stop();
     process.exit(code);
   };

@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
-import { testDataSource, truncateAll } from '../../../../../tools/testing/test-database';
-import { tinyCatalogue } from '../../../../../tools/testing/fixtures';
+import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from './price-ingest.repository';
 

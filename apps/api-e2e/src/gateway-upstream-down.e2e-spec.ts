@@ -1,12 +1,10 @@
-import { freePort } from '../../../tools/common/ports';
-import { startStack, Stack } from '../../../tools/testing/e2e-stack';
+import { startStack, Stack } from './stack';
 
-describe('gateway with a service down', () => {
+describe('gateway with api-v1 down', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    // Nothing listens on this port: api-v1 is "down".
-    stack = await startStack({ v1Url: `http://127.0.0.1:${await freePort()}` });
+    stack = await startStack({ v1Down: true });
   });
   afterAll(async () => {
     await stack.close();

@@ -1,4 +1,4 @@
-import { createDataSource, migrate } from '@tcg/persistence';
+import { createDataSource, migrate } from '../lib/data-source';
 import { DataSource } from 'typeorm';
 
 /** Migrates the fresh test database once per run. */

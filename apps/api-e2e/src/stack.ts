@@ -1,0 +1,86 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '../../..');
+
+export interface Stack {
+  readonly gatewayUrl: string;
+  readonly v1Url: string;
+  readonly v2Url: string;
+  close(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? done(addr.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: service exited with ${child.exitCode}`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(500) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/**
+ * Starts the built api-v1, api-v2 and gateway (`dist/`, made by `npm run build`, which `npm test`
+ * runs first) as separate processes on free ports, exactly as `npm start` does, over real HTTP.
+ * `v1Down` points the gateway at a port where nothing listens.
+ */
+export async function startStack(opts: { v1Down?: boolean } = {}): Promise<Stack> {
+  const databaseUrl = process.env['TEST_DATABASE_URL'];
+  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run through jest.config.js');
+  const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
+  if (!existsSync(main('api-gateway'))) throw new Error('dist/ is missing: run `npm run build` first');
+
+  const [v1Port, v2Port, gwPort, deadPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const children: ChildProcess[] = [];
+  const run = (app: string, env: Record<string, string>) => {
+    const child = spawn(process.execPath, [main(app)], {
+      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    return child;
+  };
+  const v1Url = `http://127.0.0.1:${v1Port}`;
+  const v2Url = `http://127.0.0.1:${v2Port}`;
+  const gatewayUrl = `http://127.0.0.1:${gwPort}`;
+  const v1 = opts.v1Down ? undefined : run('api-v1', { PORT: String(v1Port) });
+  const v2 = run('api-v2', { PORT: String(v2Port) });
+  const gw = run('api-gateway', {
+    PORT: String(gwPort),
+    HOST: '127.0.0.1',
+    API_V1_URL: opts.v1Down ? `http://127.0.0.1:${deadPort}` : v1Url,
+    API_V2_URL: v2Url,
+    UPSTREAM_TIMEOUT_MS: '2000',
+  });
+  const close = async () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())));
+  };
+  try {
+    if (v1) await waitFor(`${v1Url}/health`, v1);
+    await waitFor(`${v2Url}/health`, v2);
+    await waitFor(`${gatewayUrl}/health`, gw);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { gatewayUrl, v1Url, v2Url, close };
+}

@@ -1,0 +1,3 @@
+// Test support (a migrated test database, fixtures); imported by test files only, as @tcg/persistence/testing.
+export * from './fixtures';
+export * from './test-database';
