@@ -3,8 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { tinyCatalogue } from '../testing/fixtures';
-import { testDataSource, truncateAll } from '../testing/test-database';
+import { testDataSource, tinyCatalogue, truncateAll } from '@tcg/persistence/testing';
 import { PriceImporter } from './price-importer';
 import { readRecords } from './read-records';
 
