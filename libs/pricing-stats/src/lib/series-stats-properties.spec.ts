@@ -23,12 +23,17 @@ const priceStep: fc.Arbitrary<PriceStep> = fc.oneof(
   { arbitrary: set(0, 100), weight: 1 },
   { arbitrary: set(0, MAX_PRICE), weight: 2 },
   { arbitrary: set(MAX_PRICE - 10, MAX_PRICE), weight: 1 },
-  { arbitrary: fc.integer({ min: -1000, max: 1000 }).map((delta): PriceStep => ({ kind: 'step', delta })), weight: 3 },
+  {
+    arbitrary: fc.integer({ min: -1000, max: 1000 }).map((delta): PriceStep => ({ kind: 'step', delta })),
+    weight: 3,
+  },
 );
 
-// Each series has its own cadence, from seconds apart to weeks apart, or a mix.
+// Each series has its own cadence, from seconds apart to weeks apart, or a mix. Whole days put
+// observations exactly on window boundaries (t_now - W), which must fall outside the window.
 const gap: fc.Arbitrary<fc.Arbitrary<number>> = fc.constantFrom(
   fc.integer({ min: 1, max: 600 }),
+  fc.integer({ min: 1, max: 10 }).map((days) => days * D),
   fc.integer({ min: 60, max: 14_400 }),
   fc.integer({ min: 3600, max: 3 * D }),
   fc.integer({ min: D, max: 42 * D }),
@@ -37,6 +42,7 @@ const gap: fc.Arbitrary<fc.Arbitrary<number>> = fc.constantFrom(
     fc.integer({ min: 60, max: 6 * 3600 }),
     fc.integer({ min: 3600, max: 2 * D }),
     fc.integer({ min: D, max: 21 * D }),
+    fc.constantFrom(D, 7 * D, 30 * D),
   ),
 );
 
@@ -72,7 +78,13 @@ function timeSpreadDays(s: Series, seconds: number): number {
   return Math.sqrt(days.reduce((a, b) => a + (b - mean) ** 2, 0) / days.length);
 }
 
-function expectClose(path: string, actual: number | null, expected: number | null, rel: number, abs: number): void {
+function expectClose(
+  path: string,
+  actual: number | null,
+  expected: number | null,
+  rel: number,
+  abs: number,
+): void {
   if (actual === null || expected === null) {
     if (actual !== expected) throw new Error(`${path}: got ${actual}, expected ${expected}`);
     return;

@@ -4,10 +4,13 @@ const H = 3600;
 const D = 86_400;
 /** 2023-11-14T22:13:20Z */
 const T = 1_700_000_000;
-const utc = (y: number, m: number, d: number, hh = 0, mm = 0, ss = 0) => Date.UTC(y, m - 1, d, hh, mm, ss) / 1000;
+const utc = (y: number, m: number, d: number, hh = 0, mm = 0, ss = 0) =>
+  Date.UTC(y, m - 1, d, hh, mm, ss) / 1000;
 const near = (v: number): number => expect.closeTo(v, 9) as number;
 
-type Expected = { [K in keyof SeriesStats]?: SeriesStats[K] extends object | null ? Partial<SeriesStats[K]> : SeriesStats[K] };
+type Expected = {
+  [K in keyof SeriesStats]?: SeriesStats[K] extends object | null ? Partial<SeriesStats[K]> : SeriesStats[K];
+};
 
 interface Case {
   name: string;
@@ -141,7 +144,13 @@ const cases: Case[] = [
     p: [0, 0, 300],
     expected: {
       '24h': { change: null },
-      '7d': { change: null, avg: 100, stddev: near(Math.sqrt(20_000)), cov: near(Math.SQRT2), changesCount: 1 },
+      '7d': {
+        change: null,
+        avg: 100,
+        stddev: near(Math.sqrt(20_000)),
+        cov: near(Math.SQRT2),
+        changesCount: 1,
+      },
       '30d': { rangePosition: 1 },
     },
   },

@@ -13,6 +13,8 @@
  * `t_now - W < t <= t_now`; windows are therefore nested suffixes of the series.
  */
 
+import { interquartileRange } from './quartiles';
+
 /** Window lengths in seconds. 1y is 365 days. */
 export const WINDOW_SECONDS = Object.freeze({
   '24h': 86_400,
@@ -135,60 +137,27 @@ export function computeSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>): 
   let changes = 0;
   let i = last - 1;
 
-  for (; i >= start7d; i--) {
-    const pi = p[i];
-    sumP += pi;
-    sumDt += t[i] - tNow;
-    // `<=` / `>=` while walking backward: ties move to the earlier observation.
-    if (pi <= min) {
-      min = pi;
-      minAt = i;
+  // 7d, 30d, 90d: everything, snapshotted as the walk crosses each boundary.
+  const full: FullWindowStats[] = [];
+  for (const start of [start7d, start30d, start90d]) {
+    for (; i >= start; i--) {
+      const pi = p[i];
+      sumP += pi;
+      sumDt += t[i] - tNow;
+      // `<=` / `>=` while walking backward: ties move to the earlier observation.
+      if (pi <= min) {
+        min = pi;
+        minAt = i;
+      }
+      if (pi >= max) {
+        max = pi;
+        maxAt = i;
+      }
+      if (pi !== p[i + 1]) changes++;
     }
-    if (pi >= max) {
-      max = pi;
-      maxAt = i;
-    }
-    if (pi !== p[i + 1]) changes++;
+    full.push(finishWindow(t, p, start, sumP, sumDt, min, max, changes));
   }
-  const w7d = finishWindow(t, p, start7d, sumP, sumDt, min, max, changes + (start7d > 0 ? 1 : 0));
-
-  for (; i >= start30d; i--) {
-    const pi = p[i];
-    sumP += pi;
-    sumDt += t[i] - tNow;
-    if (pi <= min) {
-      min = pi;
-      minAt = i;
-    }
-    if (pi >= max) {
-      max = pi;
-      maxAt = i;
-    }
-    if (pi !== p[i + 1]) changes++;
-  }
-  const w30d: RangeWindowStats = {
-    ...finishWindow(t, p, start30d, sumP, sumDt, min, max, changes),
-    rangePosition: rangePosition(pNow, min, max),
-  };
-
-  for (; i >= start90d; i--) {
-    const pi = p[i];
-    sumP += pi;
-    sumDt += t[i] - tNow;
-    if (pi <= min) {
-      min = pi;
-      minAt = i;
-    }
-    if (pi >= max) {
-      max = pi;
-      maxAt = i;
-    }
-    if (pi !== p[i + 1]) changes++;
-  }
-  const w90d: RangeWindowStats = {
-    ...finishWindow(t, p, start90d, sumP, sumDt, min, max, changes),
-    rangePosition: rangePosition(pNow, min, max),
-  };
+  const [w7d, w30d, w90d] = full;
 
   // Beyond 90 days only the extremes are needed.
   for (; i >= start1y; i--) {
@@ -222,8 +191,8 @@ export function computeSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>): 
     count,
     '24h': { change: changeSince(p, start24h, last) },
     '7d': w7d,
-    '30d': w30d,
-    '90d': w90d,
+    '30d': { ...w30d, rangePosition: rangePosition(pNow, w30d.min, w30d.max) },
+    '90d': { ...w90d, rangePosition: rangePosition(pNow, w90d.min, w90d.max) },
     '1y': { min: min1y, max: max1y },
     allTime: { min, max, minDate: utcDate(t[minAt]), maxDate: utcDate(t[maxAt]) },
   };
@@ -253,12 +222,12 @@ function changeSince(p: ArrayLike<number>, start: number, last: number): number 
 }
 
 /** Where the current price sits in the window's range: 0 at the low, 1 at the high. */
-function rangePosition(pNow: number, min: number, max: number): number | null {
-  return max === min ? null : (pNow - min) / (max - min);
+function rangePosition(pNow: number, min: number | null, max: number | null): number | null {
+  return min === null || max === null || max === min ? null : (pNow - min) / (max - min);
 }
 
-// Reused across calls so the quartiles allocate nothing but a view; grows by doubling.
-let sortBuffer = new Float64Array(1024);
+// Scratch space for the quartiles, reused across calls; grows by doubling.
+let scratch = new Float64Array(1024);
 
 /**
  * The window [start, last] from the backward pass's snapshot, plus a second pass over it:
@@ -282,12 +251,12 @@ function finishWindow(
   const meanP = sumP / n;
   const meanDt = sumDt / n;
 
-  if (sortBuffer.length < n) {
-    let size = sortBuffer.length;
+  if (scratch.length < n) {
+    let size = scratch.length;
     while (size < n) size *= 2;
-    sortBuffer = new Float64Array(size);
+    scratch = new Float64Array(size);
   }
-  const buf = sortBuffer;
+  const buf = scratch;
 
   let sumDevP = 0;
   let sumDevT = 0;
@@ -312,7 +281,6 @@ function finishWindow(
   stp -= (sumDevT * sumDevP) / n;
 
   const stddev = Math.sqrt(spp / n);
-  const sorted = buf.subarray(0, n).sort();
   return {
     change: changeSince(p, start, last),
     avg: meanP,
@@ -320,20 +288,11 @@ function finishWindow(
     max,
     stddev,
     cov: meanP === 0 ? null : stddev / meanP,
-    iqr: quantileSorted(sorted, n, 0.75) - quantileSorted(sorted, n, 0.25),
+    iqr: interquartileRange(buf, n),
     // Per second, times 86400: per day. stt > 0 whenever there are two distinct times.
     trendSlope: n >= 2 && stt > 0 ? (stp / stt) * SECONDS_PER_DAY : null,
     changesCount: changes,
   };
-}
-
-/** Linear interpolation between order statistics at position (n - 1) * q (numpy's default). */
-function quantileSorted(sorted: Float64Array, n: number, q: number): number {
-  const pos = (n - 1) * q;
-  const lo = Math.floor(pos);
-  const frac = pos - lo;
-  const a = sorted[lo];
-  return frac === 0 ? a : a + (sorted[lo + 1] - a) * frac;
 }
 
 /** UTC calendar date of Unix seconds, `YYYY-MM-DD` (days-to-civil, proleptic Gregorian). */
@@ -342,7 +301,9 @@ function utcDate(seconds: number): string {
   const z = Math.floor(seconds / SECONDS_PER_DAY) + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
