@@ -97,23 +97,28 @@ export class PriceIngestRepository {
       let inserted = 0;
       let updated = 0;
       let unchanged = 0;
-      const chunkLines: string[] = [];
-      const statsLines: string[] = [];
+      let seriesRefreshed = 0;
+      // Series with nothing stored yet (every series of a first load) are COPYed straight into
+      // the tables; the others go through a temp table and an upsert. The table lock above makes
+      // "nothing stored" stable for the whole transaction.
+      const lines = { newSeries: [] as string[], newStats: [] as string[], series: [] as string[], stats: [] as string[] };
       for (const [key, series] of incoming) {
         const { variantUuid, region } = series;
-        const merged = mergeSeries(joinChunks(existing.get(key) ?? []), series);
+        const stored = existing.get(key);
+        const merged = mergeSeries(joinChunks(stored ?? []), series);
         inserted += merged.inserted;
         updated += merged.updated;
         unchanged += merged.unchanged;
         if (merged.changedMonths.size === 0) continue;
+        const seriesOut = stored ? lines.series : lines.newSeries;
         for (const chunk of splitIntoMonths(merged.t, merged.p)) {
           if (!merged.changedMonths.has(chunk.monthStart)) continue;
-          chunkLines.push(
+          seriesOut.push(
             copyLine([variantUuid, region, monthKey(chunk.monthStart), intArrayLiteral(chunk.offsets), intArrayLiteral(chunk.prices)]),
           );
         }
         const row = statsRowOf(merged.t, merged.p)!;
-        statsLines.push(
+        (stored ? lines.stats : lines.newStats).push(
           copyLine([
             variantUuid,
             region,
@@ -128,35 +133,35 @@ export class PriceIngestRepository {
           ]),
         );
       }
+      seriesRefreshed = lines.stats.length + lines.newStats.length;
 
-      if (chunkLines.length > 0) {
-        await client.query(
-          `CREATE TEMP TABLE ingest_series (LIKE price_series INCLUDING DEFAULTS) ON COMMIT DROP`,
-        );
-        await copyInto(client, 'ingest_series (variant_uuid, region, month, offsets, prices)', chunkLines);
+      const SERIES_COLUMNS = 'variant_uuid, region, month, offsets, prices';
+      const STATS_COLUMNS =
+        'variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats';
+      if (lines.newSeries.length > 0) await copyInto(client, `price_series (${SERIES_COLUMNS})`, lines.newSeries);
+      if (lines.newStats.length > 0) await copyInto(client, `variant_prices (${STATS_COLUMNS})`, lines.newStats);
+      if (lines.series.length > 0) {
+        await client.query(`CREATE TEMP TABLE ingest_series (LIKE price_series INCLUDING DEFAULTS) ON COMMIT DROP`);
+        await copyInto(client, `ingest_series (${SERIES_COLUMNS})`, lines.series);
         await client.query(`
-          INSERT INTO price_series (variant_uuid, region, month, offsets, prices)
-          SELECT variant_uuid, region, month, offsets, prices FROM ingest_series
+          INSERT INTO price_series (${SERIES_COLUMNS})
+          SELECT ${SERIES_COLUMNS} FROM ingest_series
           ON CONFLICT (variant_uuid, region, month)
           DO UPDATE SET offsets = EXCLUDED.offsets, prices = EXCLUDED.prices`);
+      }
+      if (lines.stats.length > 0) {
         await client.query(`CREATE TEMP TABLE ingest_stats (LIKE variant_prices INCLUDING DEFAULTS) ON COMMIT DROP`);
-        await copyInto(
-          client,
-          'ingest_stats (variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats)',
-          statsLines,
-        );
+        await copyInto(client, `ingest_stats (${STATS_COLUMNS})`, lines.stats);
         await client.query(`
-          INSERT INTO variant_prices AS v
-            (variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats)
-          SELECT variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats
-          FROM ingest_stats
+          INSERT INTO variant_prices AS v (${STATS_COLUMNS})
+          SELECT ${STATS_COLUMNS} FROM ingest_stats
           ON CONFLICT (variant_uuid, region) DO UPDATE SET
             currency = EXCLUDED.currency, price = EXCLUDED.price, updated_at = EXCLUDED.updated_at,
             change_24h = EXCLUDED.change_24h, change_7d = EXCLUDED.change_7d,
             change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d, stats = EXCLUDED.stats`);
       }
       await client.query('COMMIT');
-      return { observations, inserted, updated, unchanged, seriesRefreshed: statsLines.length };
+      return { observations, inserted, updated, unchanged, seriesRefreshed };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
