@@ -1,5 +1,11 @@
 import { cardSlug, isUuid, uuidV5, variantSlug, type Variant } from '@tcg/domain';
-import { buildCatalogue, CATALOGUE_SIZES, isCatalogueSize, type Catalogue, type CatalogueSize } from './index';
+import {
+  buildCatalogue,
+  CATALOGUE_SIZES,
+  isCatalogueSize,
+  type Catalogue,
+  type CatalogueSize,
+} from './index';
 import { projectUuid, variantId } from './fast-ids';
 
 const catalogues = new Map<CatalogueSize, Catalogue>();
@@ -27,7 +33,13 @@ function checkInvariants(c: Catalogue): void {
   expect(duplicates(c.sets.map((s) => s.id))).toEqual([]);
   expect(duplicates(c.cards.map((x) => x.id))).toEqual([]);
   expect(duplicates(c.variants.map((v) => v.id))).toEqual([]);
-  expect(duplicates([...c.sets.map((s) => s.uuid), ...c.cards.map((x) => x.uuid), ...c.variants.map((v) => v.uuid)])).toEqual([]);
+  expect(
+    duplicates([
+      ...c.sets.map((s) => s.uuid),
+      ...c.cards.map((x) => x.uuid),
+      ...c.variants.map((v) => v.uuid),
+    ]),
+  ).toEqual([]);
   expect(duplicates(c.variants.flatMap((v) => (v.vendorSkuId ? [v.vendorSkuId] : [])))).toEqual([]);
   for (const s of c.sets) {
     expect(s.uuid).toBe(projectUuid(`set:${s.id}`));
@@ -62,8 +74,14 @@ function checkInvariants(c: Catalogue): void {
         ? v.condition !== null &&
           v.grading === null &&
           (card.sealed ? v.condition === 'Sealed' && v.printing === 'Normal' : v.condition !== 'Sealed')
-        : v.condition === null && v.grading !== null && !card.sealed && v.language === 'English' && v.vendorSkuId === null) &&
-      (card.gameId === 'magic-the-gathering' ? v.vendorSkuId === null : (v.vendorSkuId === null) === (card.vendorId === null || v.type === 'graded'));
+        : v.condition === null &&
+          v.grading !== null &&
+          !card.sealed &&
+          v.language === 'English' &&
+          v.vendorSkuId === null) &&
+      (card.gameId === 'magic-the-gathering'
+        ? v.vendorSkuId === null
+        : (v.vendorSkuId === null) === (card.vendorId === null || v.type === 'graded'));
     if (!ok) badVariants.push(v);
   }
   expect(badVariants.slice(0, 5)).toEqual([]);
@@ -80,9 +98,12 @@ describe('buildCatalogue', () => {
     expect(buildCatalogue('small')).toEqual(catalogue('small'));
   });
 
-  it.each(['small', 'medium'] as const)('%s: unique slugs and UUIDs, raw/graded/sealed rules hold', (size) => {
-    checkInvariants(catalogue(size));
-  });
+  it.each(['small', 'medium'] as const)(
+    '%s: unique slugs and UUIDs, raw/graded/sealed rules hold',
+    (size) => {
+      checkInvariants(catalogue(size));
+    },
+  );
 
   it('full: the same invariants over every set of both games', () => {
     const c = catalogue('full');
@@ -100,7 +121,10 @@ describe('buildCatalogue', () => {
       name: 'Aether Revolt',
       releaseDate: '2017-01-20',
     });
-    expect(byCode.get('magic-the-gathering:LEA')).toMatchObject({ name: 'Limited Edition Alpha', releaseDate: '1993-08-05' });
+    expect(byCode.get('magic-the-gathering:LEA')).toMatchObject({
+      name: 'Limited Edition Alpha',
+      releaseDate: '1993-08-05',
+    });
     expect(byCode.get('flesh-and-blood:WTR')).toMatchObject({
       id: 'flesh-and-blood-welcome-to-rathe',
       name: 'Welcome to Rathe',
@@ -112,18 +136,29 @@ describe('buildCatalogue', () => {
   it('builds card slugs as game-set-name-rarity, numbered only on a collision', () => {
     const c = catalogue('small');
     const lotus = c.cards.find((x) => x.id === 'magic-the-gathering-limited-edition-alpha-black-lotus-rare');
-    expect(lotus).toMatchObject({ name: 'Black Lotus', rarity: 'Rare', vendorId: null, imagedbId: null, details: 'Artifact' });
+    expect(lotus).toMatchObject({
+      name: 'Black Lotus',
+      rarity: 'Rare',
+      vendorId: null,
+      imagedbId: null,
+      details: 'Artifact',
+    });
     expect(lotus?.opensetId).toMatch(/^[0-9a-f]{40}$/);
     expect(lotus?.uuid).toBe(uuidV5(lotus!.id));
     // Alpha has two Forests with no number: ordinals
-    const forests = c.cards.filter((x) => x.setId === 'magic-the-gathering-limited-edition-alpha' && x.name === 'Forest');
+    const forests = c.cards.filter(
+      (x) => x.setId === 'magic-the-gathering-limited-edition-alpha' && x.name === 'Forest',
+    );
     expect(forests.map((x) => x.id)).toEqual([
       'magic-the-gathering-limited-edition-alpha-forest-basic-land-1',
       'magic-the-gathering-limited-edition-alpha-forest-basic-land-2',
     ]);
     // Aether Revolt cards are unique by name and rarity, so none carries a number
     const aer = c.cards.filter((x) => x.setId === 'magic-the-gathering-aether-revolt' && !x.sealed);
-    for (const x of aer) expect(x.id).toBe(cardSlug({ game: 'magic-the-gathering', set: 'Aether Revolt', name: x.name, rarity: x.rarity! }));
+    for (const x of aer)
+      expect(x.id).toBe(
+        cardSlug({ game: 'magic-the-gathering', set: 'Aether Revolt', name: x.name, rarity: x.rarity! }),
+      );
   });
 
   it('gives Flesh and Blood cards their marketplace product, printings and synthetic SKUs', () => {
@@ -131,10 +166,17 @@ describe('buildCatalogue', () => {
     const heart = c.cards.find((x) => x.gameId === 'flesh-and-blood' && x.name === 'Heart of Fyendal');
     expect(heart).toMatchObject({ number: 'WTR000', rarity: 'Fabled', vendorId: '225013', opensetId: null });
     const variants = c.variants.filter((v) => v.cardUuid === heart!.uuid);
-    expect([...new Set(variants.map((v) => v.printing))]).toEqual(['Unlimited Edition Rainbow Foil', '1st Edition Cold Foil']);
-    const nm = variants.find((v) => v.type === 'raw' && v.condition === 'Near Mint' && v.printing === '1st Edition Cold Foil');
+    expect([...new Set(variants.map((v) => v.printing))]).toEqual([
+      'Unlimited Edition Rainbow Foil',
+      '1st Edition Cold Foil',
+    ]);
+    const nm = variants.find(
+      (v) => v.type === 'raw' && v.condition === 'Near Mint' && v.printing === '1st Edition Cold Foil',
+    );
     expect(nm?.vendorSkuId).toBe('225013010200'); // product 225013, NM 01, 2nd printing 02, English 00
-    expect(variants.filter((v) => v.type === 'graded').every((v) => v.printing === '1st Edition Cold Foil')).toBe(true);
+    expect(
+      variants.filter((v) => v.type === 'graded').every((v) => v.printing === '1st Edition Cold Foil'),
+    ).toBe(true);
     // red/yellow/blue versions of a card are separate products named with their colour
     expect(c.cards.filter((x) => x.name.startsWith('Snatch (')).map((x) => x.name)).toEqual([
       'Snatch (Red)',
@@ -149,10 +191,13 @@ describe('buildCatalogue', () => {
     const foreign = c.variants.filter((v) => v.language !== 'English');
     expect(foreign.length).toBeGreaterThan(0);
     const rarities = new Set(foreign.map((v) => cardByUuid.get(v.cardUuid)!.rarity));
-    for (const r of rarities) expect(['Rare', 'Mythic Rare', 'Majestic', 'Legendary', 'Fabled', 'Marvel']).toContain(r);
+    for (const r of rarities)
+      expect(['Rare', 'Mythic Rare', 'Majestic', 'Legendary', 'Fabled', 'Marvel']).toContain(r);
     expect(foreign.every((v) => v.type === 'raw')).toBe(true);
     // Alpha was English only
-    const alphaUuids = new Set(c.cards.filter((x) => x.setId === 'magic-the-gathering-limited-edition-alpha').map((x) => x.uuid));
+    const alphaUuids = new Set(
+      c.cards.filter((x) => x.setId === 'magic-the-gathering-limited-edition-alpha').map((x) => x.uuid),
+    );
     expect(foreign.some((v) => alphaUuids.has(v.cardUuid))).toBe(false);
   });
 

@@ -16,13 +16,23 @@ import { MAGIC_GAME, magicDraftSets } from './magic-drafts';
 import { projectUuid, variantId } from './fast-ids';
 import { mostValuablePrinting } from './printing';
 
-const RAW_CONDITIONS: readonly Condition[] = ['Near Mint', 'Lightly Played', 'Moderately Played', 'Heavily Played', 'Damaged'];
+const RAW_CONDITIONS: readonly Condition[] = [
+  'Near Mint',
+  'Lightly Played',
+  'Moderately Played',
+  'Heavily Played',
+  'Damaged',
+];
 const SEALED_CONDITIONS: readonly Condition[] = ['Sealed'];
 const ENGLISH: Language = 'English';
 
 /** Two-digit codes for the synthetic SKU: condition position in CONDITIONS and language in LANGUAGES. */
-const CONDITION_CODE = new Map<Condition, string>(CONDITIONS.map((c, i) => [c.long, String(i + 1).padStart(2, '0')]));
-const LANGUAGE_CODE = new Map<Language, string>(LANGUAGES.map((l, i) => [l.name, String(i).padStart(2, '0')]));
+const CONDITION_CODE = new Map<Condition, string>(
+  CONDITIONS.map((c, i) => [c.long, String(i + 1).padStart(2, '0')]),
+);
+const LANGUAGE_CODE = new Map<Language, string>(
+  LANGUAGES.map((l, i) => [l.name, String(i).padStart(2, '0')]),
+);
 
 /**
  * Synthetic marketplace SKU (the real SKU ids are not in the sources): the product id followed by a
@@ -30,7 +40,12 @@ const LANGUAGE_CODE = new Map<Language, string>(LANGUAGES.map((l, i) => [l.name,
  * index within the card and a two-digit language code (00 English, 01 Japanese, … in the order of
  * the domain's LANGUAGES). The suffix has a fixed width, so distinct product ids never collide.
  */
-export function syntheticSku(productId: string, condition: Condition, printingIndex: number, language: Language): string {
+export function syntheticSku(
+  productId: string,
+  condition: Condition,
+  printingIndex: number,
+  language: Language,
+): string {
   return `${productId}${CONDITION_CODE.get(condition)!}${String(printingIndex + 1).padStart(2, '0')}${LANGUAGE_CODE.get(language)!}`;
 }
 
@@ -51,11 +66,14 @@ function setIds(drafts: readonly DraftSet[]): string[] {
  * order. `taken` guards uniqueness across the whole catalogue.
  */
 function cardIds(setId: string, cards: readonly DraftCard[], taken: Set<string>): string[] {
-  const slug = (c: DraftCard, number?: string) => cardSlug({ game: '', set: setId, name: c.name, rarity: c.rarity, number });
+  const slug = (c: DraftCard, number?: string) =>
+    cardSlug({ game: '', set: setId, name: c.name, rarity: c.rarity, number });
   const base = cards.map((c) => slug(c));
   const baseCount = new Map<string, number>();
   for (const b of base) baseCount.set(b, (baseCount.get(b) ?? 0) + 1);
-  const second = cards.map((c, i) => ((baseCount.get(base[i]!) ?? 0) > 1 && c.number ? slug(c, c.number) : base[i]!));
+  const second = cards.map((c, i) =>
+    (baseCount.get(base[i]!) ?? 0) > 1 && c.number ? slug(c, c.number) : base[i]!,
+  );
   const secondCount = new Map<string, number>();
   for (const s of second) secondCount.set(s, (secondCount.get(s) ?? 0) + 1);
   const ordinal = new Map<string, number>();

@@ -4,7 +4,9 @@ import { fabDraftSets, fabPrintingName } from './fab-drafts';
 
 describe('fabPrintingName', () => {
   it('reads the marketplace printing from the product URL', () => {
-    const p = { tcgplayer: { url: 'https://www.tcgplayer.com/product/551703?Language=English&Printing=Rainbow+Foil' } } as Printing;
+    const p = {
+      tcgplayer: { url: 'https://www.tcgplayer.com/product/551703?Language=English&Printing=Rainbow+Foil' },
+    } as Printing;
     expect(fabPrintingName(p)).toBe('Rainbow Foil');
   });
 
@@ -15,7 +17,8 @@ describe('fabPrintingName', () => {
       for (const p of c.printings) {
         if (!p.tcgplayer?.url || !/Printing=[^&]/.test(p.tcgplayer.url)) continue;
         const derived = fabPrintingName({ ...p, tcgplayer: undefined });
-        if (derived !== fabPrintingName(p)) mismatches.push(`${p.print}: ${derived} vs ${fabPrintingName(p)}`);
+        if (derived !== fabPrintingName(p))
+          mismatches.push(`${p.print}: ${derived} vs ${fabPrintingName(p)}`);
       }
     }
     expect(mismatches.slice(0, 5)).toEqual([]);

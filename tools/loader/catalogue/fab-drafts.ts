@@ -1,5 +1,10 @@
 import { cards as fabCards } from '@flesh-and-blood/cards';
-import { releases, type Card as FabCard, type Printing as FabPrinting, type ReleaseInfo } from '@flesh-and-blood/types';
+import {
+  releases,
+  type Card as FabCard,
+  type Printing as FabPrinting,
+  type ReleaseInfo,
+} from '@flesh-and-blood/types';
 import { slugify, type Language } from '@tcg/domain';
 import type { DraftCard, DraftSet } from './catalogue.model';
 import { gradingsFor } from './grading-ladder';
@@ -58,7 +63,11 @@ export function fabPrintingName(p: FabPrinting): string {
   const fromUrl = match?.[1] ? decodeURIComponent(match[1].replace(/\+/g, ' ')).trim() : '';
   if (fromUrl) return fromUrl;
   const edition =
-    p.edition === 'Alpha' || p.edition === 'First' ? '1st Edition ' : p.edition === 'Unlimited' ? 'Unlimited Edition ' : '';
+    p.edition === 'Alpha' || p.edition === 'First'
+      ? '1st Edition '
+      : p.edition === 'Unlimited'
+        ? 'Unlimited Edition '
+        : '';
   return edition + (p.foiling ? `${p.foiling} Foil` : 'Normal');
 }
 
@@ -77,7 +86,8 @@ interface Product {
 
 function byIdentifierThenRank(a: Entry, b: Entry): number {
   if (a.back !== b.back) return a.back ? 1 : -1;
-  if (a.printing.identifier !== b.printing.identifier) return a.printing.identifier < b.printing.identifier ? -1 : 1;
+  if (a.printing.identifier !== b.printing.identifier)
+    return a.printing.identifier < b.printing.identifier ? -1 : 1;
   return printingRank(a.printingName) - printingRank(b.printingName);
 }
 
@@ -101,7 +111,12 @@ function products(releaseByName: ReadonlyMap<string, ReleaseInfo>): Product[] {
         group = { release, productId, entries: [] };
         groups.set(key, group);
       }
-      group.entries.push({ card, printing, printingName: fabPrintingName(printing), back: /-Back$/.test(printing.print) });
+      group.entries.push({
+        card,
+        printing,
+        printingName: fabPrintingName(printing),
+        back: /-Back$/.test(printing.print),
+      });
     }
   }
   return [...groups.values()];
@@ -167,7 +182,11 @@ export function fabDraftSets(selection: readonly string[] | 'all'): DraftSet[] {
   }
   const ordered = [...bySet.keys()]
     .map((name) => releaseByName.get(name)!)
-    .map((release) => ({ release, code: (release.setIdentifiers[0] ?? release.release).toUpperCase(), date: isoDate(release.releaseDate) }))
+    .map((release) => ({
+      release,
+      code: (release.setIdentifiers[0] ?? release.release).toUpperCase(),
+      date: isoDate(release.releaseDate),
+    }))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.code < b.code ? -1 : 1));
 
   let chosen = ordered;
@@ -194,18 +213,28 @@ export function fabDraftSets(selection: readonly string[] | 'all'): DraftSet[] {
     });
     items.sort(
       (a, b) =>
-        (a.first.printing.identifier < b.first.printing.identifier ? -1 : a.first.printing.identifier > b.first.printing.identifier ? 1 : 0) ||
+        (a.first.printing.identifier < b.first.printing.identifier
+          ? -1
+          : a.first.printing.identifier > b.first.printing.identifier
+            ? 1
+            : 0) ||
         printingRank(a.first.printingName) - printingRank(b.first.printingName) ||
         (a.p.productId ?? '').localeCompare(b.p.productId ?? ''),
     );
-    const languagePool = release.languages.map((l) => LANGUAGE_BY_ENDONYM[l]).filter((l): l is Language => l !== undefined);
-    const setLanguages = BOOSTER_RELEASE_TYPES.has(release.releaseType) ? pickLanguages(languagePool, 3, `fab:${code}`) : [];
+    const languagePool = release.languages
+      .map((l) => LANGUAGE_BY_ENDONYM[l])
+      .filter((l): l is Language => l !== undefined);
+    const setLanguages = BOOSTER_RELEASE_TYPES.has(release.releaseType)
+      ? pickLanguages(languagePool, 3, `fab:${code}`)
+      : [];
     for (const { p, entries, first } of items) {
       const front = entries.filter((e) => !e.back);
       const named = front.length > 0 ? front : entries;
       const names = [...new Set(named.map((e) => nameOf(e.card)))];
       const printingsBySlug = new Map<string, string>();
-      for (const e of [...entries].sort((a, b) => printingRank(a.printingName) - printingRank(b.printingName))) {
+      for (const e of [...entries].sort(
+        (a, b) => printingRank(a.printingName) - printingRank(b.printingName),
+      )) {
         const slug = slugify(e.printingName);
         if (!printingsBySlug.has(slug)) printingsBySlug.set(slug, e.printingName);
       }
@@ -217,14 +246,18 @@ export function fabDraftSets(selection: readonly string[] | 'all'): DraftSet[] {
         name: names.join(' // '),
         number: first.printing.identifier,
         rarity,
-        details: first.card.typeText ? first.card.typeText + (treatments.length ? ` (${treatments.join(', ')})` : '') : null,
+        details: first.card.typeText
+          ? first.card.typeText + (treatments.length ? ` (${treatments.join(', ')})` : '')
+          : null,
         vendorId: p.productId && productOwner.get(p.productId) === release.release ? p.productId : null,
         opensetId: null,
         sealed: false,
         valueTier,
         printings: [...printingsBySlug.values()],
         languages: SLAB_RARITIES.has(rarity) ? setLanguages : [],
-        gradings: SLAB_RARITIES.has(rarity) ? gradingsFor({ key: `fab:${key}`, valueTier, vintage: false }) : [],
+        gradings: SLAB_RARITIES.has(rarity)
+          ? gradingsFor({ key: `fab:${key}`, valueTier, vintage: false })
+          : [],
       });
     }
     cards.push(...sealedProducts(release, release.release, date));

@@ -25,7 +25,9 @@ const suffixCache = new Map<string, string>();
  */
 export function variantId(
   cardId: string,
-  v: { printing: string; language: Language } & ({ condition: Condition; grading?: null } | { condition?: null; grading: Grading }),
+  v: { printing: string; language: Language } & (
+    { condition: Condition; grading?: null } | { condition?: null; grading: Grading }
+  ),
 ): string {
   const key = v.grading
     ? `g|${v.printing}|${v.language}|${v.grading.company}|${v.grading.grade}|${v.grading.gradeLabel}|${v.grading.qualifier}`

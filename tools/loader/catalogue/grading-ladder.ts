@@ -1,7 +1,12 @@
 import type { Grading, GradingCompany } from '@tcg/domain';
 import { hash32 } from './stable-hash';
 
-function g(company: GradingCompany, grade: number | null, gradeLabel: string | null = null, qualifier: string | null = null): Grading {
+function g(
+  company: GradingCompany,
+  grade: number | null,
+  gradeLabel: string | null = null,
+  qualifier: string | null = null,
+): Grading {
   return { company, grade, gradeLabel, qualifier };
 }
 

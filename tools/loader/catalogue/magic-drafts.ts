@@ -57,10 +57,14 @@ export function magicDraftSets(selection: readonly string[] | 'all'): DraftSet[]
       return set;
     });
   }
-  sets.sort((a, b) => (a.releaseDate < b.releaseDate ? -1 : a.releaseDate > b.releaseDate ? 1 : a.code < b.code ? -1 : 1));
+  sets.sort((a, b) =>
+    a.releaseDate < b.releaseDate ? -1 : a.releaseDate > b.releaseDate ? 1 : a.code < b.code ? -1 : 1,
+  );
   return sets.map((set) => {
     const languages = magicSetLanguages(set);
-    const cards: DraftCard[] = set.cards.filter((c) => !isSecondaryFace(c)).map((c) => magicCard(set, c, languages));
+    const cards: DraftCard[] = set.cards
+      .filter((c) => !isSecondaryFace(c))
+      .map((c) => magicCard(set, c, languages));
     for (const product of magicSealedProducts(set)) {
       cards.push({
         name: product.name,

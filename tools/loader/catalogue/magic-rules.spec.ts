@@ -45,8 +45,12 @@ describe('multi-face cards', () => {
     expect(isSecondaryFace(card('Common', { layout: 'double-faced', number: '51b', names }))).toBe(true);
     expect(isSecondaryFace(card('Common', { layout: 'normal', number: '51b' }))).toBe(false);
     expect(isSecondaryFace(card('Common', { layout: 'flip', name: 'B', names: ['A', 'B'] }))).toBe(true);
-    expect(magicCardName(card('Uncommon', { layout: 'split', name: 'Alive', names: ['Alive', 'Well'] }))).toBe('Alive // Well');
-    expect(magicCardName(card('Rare', { layout: 'double-faced', name: 'Delver of Secrets', names }))).toBe('Delver of Secrets');
+    expect(
+      magicCardName(card('Uncommon', { layout: 'split', name: 'Alive', names: ['Alive', 'Well'] })),
+    ).toBe('Alive // Well');
+    expect(magicCardName(card('Rare', { layout: 'double-faced', name: 'Delver of Secrets', names }))).toBe(
+      'Delver of Secrets',
+    );
   });
 });
 
@@ -79,24 +83,63 @@ describe('magicValueTier', () => {
     ['modern common', set('expansion', '2017-01-20'), card('Common'), 0],
     ['modern mythic', set('expansion', '2017-01-20'), card('Mythic Rare'), 4],
     ['Alpha rare', set('core', '1993-08-05', { code: 'LEA' }), card('Rare'), 8],
-    ['Alpha Black Lotus', set('core', '1993-08-05', { code: 'LEA' }), card('Rare', { name: 'Black Lotus' }), 12],
+    [
+      'Alpha Black Lotus',
+      set('core', '1993-08-05', { code: 'LEA' }),
+      card('Rare', { name: 'Black Lotus' }),
+      12,
+    ],
     ['Unlimited Mox', set('core', '1993-12-01', { code: '2ED' }), card('Rare', { name: 'Mox Jet' }), 9],
-    ['Revised dual land', set('core', '1994-04-01', { code: '3ED' }), card('Rare', { name: 'Underground Sea' }), 7],
-    ['modern reprint of a famous card stays normal', set('commander', '2013-11-01'), card('Uncommon', { name: 'Sol Ring' }), 1],
+    [
+      'Revised dual land',
+      set('core', '1994-04-01', { code: '3ED' }),
+      card('Rare', { name: 'Underground Sea' }),
+      7,
+    ],
+    [
+      'modern reprint of a famous card stays normal',
+      set('commander', '2013-11-01'),
+      card('Uncommon', { name: 'Sol Ring' }),
+      1,
+    ],
     ['masterpiece', set('masterpiece', '2015-10-02'), card('Mythic Rare'), 6],
-  ])('%s → %i', (_label, s, c, tier) => {
+  ])('%s', (_label, s, c, tier) => {
     expect(magicValueTier(s, c)).toBe(tier);
   });
 });
 
 describe('magicSealedProducts', () => {
   it.each([
-    ['Alpha', set('core', '1993-08-05', { name: 'Alpha', booster: [] }), ['Alpha Booster Pack', 'Alpha Booster Box']],
-    ['Tempest (before Fat Packs)', set('expansion', '1997-10-14', { name: 'Tempest', booster: [] }), ['Tempest Booster Pack', 'Tempest Booster Box']],
-    ['Innistrad', set('expansion', '2011-09-30', { name: 'Innistrad', booster: [] }), ['Innistrad Booster Pack', 'Innistrad Booster Box', 'Innistrad Fat Pack']],
-    ['Kaladesh', set('expansion', '2016-09-30', { name: 'Kaladesh', booster: [] }), ['Kaladesh Booster Pack', 'Kaladesh Booster Box', 'Kaladesh Bundle']],
-    ['Modern Masters', set('reprint', '2013-06-07', { name: 'Modern Masters', booster: [] }), ['Modern Masters Booster Pack', 'Modern Masters Booster Box']],
-    ['a duel deck', set('duel deck', '2008-11-07', { name: 'Duel Decks: Jace vs. Chandra' }), ['Duel Decks: Jace vs. Chandra']],
+    [
+      'Alpha',
+      set('core', '1993-08-05', { name: 'Alpha', booster: [] }),
+      ['Alpha Booster Pack', 'Alpha Booster Box'],
+    ],
+    [
+      'Tempest (before Fat Packs)',
+      set('expansion', '1997-10-14', { name: 'Tempest', booster: [] }),
+      ['Tempest Booster Pack', 'Tempest Booster Box'],
+    ],
+    [
+      'Innistrad',
+      set('expansion', '2011-09-30', { name: 'Innistrad', booster: [] }),
+      ['Innistrad Booster Pack', 'Innistrad Booster Box', 'Innistrad Fat Pack'],
+    ],
+    [
+      'Kaladesh',
+      set('expansion', '2016-09-30', { name: 'Kaladesh', booster: [] }),
+      ['Kaladesh Booster Pack', 'Kaladesh Booster Box', 'Kaladesh Bundle'],
+    ],
+    [
+      'Modern Masters',
+      set('reprint', '2013-06-07', { name: 'Modern Masters', booster: [] }),
+      ['Modern Masters Booster Pack', 'Modern Masters Booster Box'],
+    ],
+    [
+      'a duel deck',
+      set('duel deck', '2008-11-07', { name: 'Duel Decks: Jace vs. Chandra' }),
+      ['Duel Decks: Jace vs. Chandra'],
+    ],
     ['promos', set('promo', '2000-02-01', { name: 'Friday Night Magic' }), []],
     ['the Timeshifted sheet', set('expansion', '2006-10-06', { code: 'TSB', booster: [] }), []],
   ])('%s', (_label, s, names) => {
@@ -119,14 +162,25 @@ describe('gradingsFor', () => {
     expect(cheap.some((g) => g.startsWith('BVG') || g.startsWith('BCCG'))).toBe(false);
     const trophy = gradingsFor({ key: 'k1', valueTier: 12, vintage: true }).map(canonicalGrade);
     expect(trophy).toEqual(
-      expect.arrayContaining(['BGS 10 Black Label', 'BGS 10 Pristine', 'CGC 10 Pristine', 'SGC 10', 'SGC 9.5', 'PSA Authentic', 'BVG 8', 'BCCG 9']),
+      expect.arrayContaining([
+        'BGS 10 Black Label',
+        'BGS 10 Pristine',
+        'CGC 10 Pristine',
+        'SGC 10',
+        'SGC 9.5',
+        'PSA Authentic',
+        'BVG 8',
+        'BCCG 9',
+      ]),
     );
     expect(new Set(trophy).size).toBe(trophy.length);
   });
 
   it('adds the rare off-centre qualifier to about one card in eight', () => {
     const keys = Array.from({ length: 4000 }, (_, i) => `card-${i}`);
-    const oc = keys.filter((key) => gradingsFor({ key, valueTier: 4, vintage: false }).some((g) => g.qualifier === 'OC')).length;
+    const oc = keys.filter((key) =>
+      gradingsFor({ key, valueTier: 4, vintage: false }).some((g) => g.qualifier === 'OC'),
+    ).length;
     expect(oc / keys.length).toBeGreaterThan(0.09);
     expect(oc / keys.length).toBeLessThan(0.16);
   });
@@ -135,7 +189,15 @@ describe('gradingsFor', () => {
 describe('printing rank', () => {
   it.each([
     [['Normal', 'Foil'], 'Foil'],
-    [['Unlimited Edition Normal', 'Unlimited Edition Rainbow Foil', '1st Edition Normal', '1st Edition Rainbow Foil'], '1st Edition Rainbow Foil'],
+    [
+      [
+        'Unlimited Edition Normal',
+        'Unlimited Edition Rainbow Foil',
+        '1st Edition Normal',
+        '1st Edition Rainbow Foil',
+      ],
+      '1st Edition Rainbow Foil',
+    ],
     [['Normal', 'Rainbow Foil', 'Cold Foil'], 'Cold Foil'],
     [['Cold Foil', 'Gold Foil'], 'Gold Foil'],
     [['Normal'], 'Normal'],

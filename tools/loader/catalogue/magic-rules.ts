@@ -246,7 +246,8 @@ export function magicSealedProducts(set: MtgJsonSet): SealedProduct[] {
   ];
   if (set.type === 'core' || set.type === 'expansion') {
     if (set.releaseDate >= BUNDLE_ERA_START) out.push({ name: `${set.name} Bundle`, valueTier: 5 + age });
-    else if (set.releaseDate >= FAT_PACK_ERA_START) out.push({ name: `${set.name} Fat Pack`, valueTier: 5 + age });
+    else if (set.releaseDate >= FAT_PACK_ERA_START)
+      out.push({ name: `${set.name} Fat Pack`, valueTier: 5 + age });
   }
   return out;
 }

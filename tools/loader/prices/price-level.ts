@@ -54,7 +54,17 @@ const GEM_GRADED_FLOOR_CENTS = 3000;
 
 export function gradeMultiplier(grading: Grading, vintage: boolean): number {
   let m = GRADE_MULTIPLIER[canonicalGrade(grading)];
-  if (m === undefined) m = grading.grade === null ? 0.6 : grading.grade >= 10 ? 3 : grading.grade >= 9.5 ? 1.8 : grading.grade >= 9 ? 1.3 : 1;
+  if (m === undefined)
+    m =
+      grading.grade === null
+        ? 0.6
+        : grading.grade >= 10
+          ? 3
+          : grading.grade >= 9.5
+            ? 1.8
+            : grading.grade >= 9
+              ? 1.3
+              : 1;
   // Gem-mint copies of 20th-century cards are scarce: top grades fetch far more.
   if (vintage && grading.grade !== null && grading.grade >= 9.5) m *= 3;
   else if (vintage && grading.grade !== null && grading.grade >= 9) m *= 1.5;
@@ -80,7 +90,12 @@ const MAGIC_LANGUAGE: Readonly<Record<Language, number>> = {
  * and Russian foils (before 2004) ×2 more; the 1994–95 foreign black-bordered printings ×0.6.
  * Flesh and Blood: Japanese +20 %, other languages −30 %.
  */
-export function languageMultiplier(gameId: string, language: Language, foil: boolean, releaseDate: string | null): number {
+export function languageMultiplier(
+  gameId: string,
+  language: Language,
+  foil: boolean,
+  releaseDate: string | null,
+): number {
   if (language === 'English') return 1;
   if (gameId === 'flesh-and-blood') return language === 'Japanese' ? 1.2 : 0.7;
   let m = MAGIC_LANGUAGE[language];
@@ -95,7 +110,11 @@ export function languageMultiplier(gameId: string, language: Language, foil: boo
  * Edition, 2003-07-28, whose foils were scarce), times a per-card factor 0.7–1.4. Flesh and Blood:
  * Rainbow ×2.5, Cold ×7, Gold ×20; `1st Edition` ×1.8 on top.
  */
-export function printingMultiplier(card: CatalogueCard, printing: string, releaseDate: string | null): number {
+export function printingMultiplier(
+  card: CatalogueCard,
+  printing: string,
+  releaseDate: string | null,
+): number {
   const t = printingTraits(printing);
   let m = 1;
   if (t.foil === 'foil') {
