@@ -40,11 +40,7 @@ export async function loadSample(
 
   const repo = new PriceIngestRepository(ds);
   const cardByUuid = new Map(catalogue.cards.map((c) => [c.uuid, c]));
-  const releaseOfSet = new Map<string, string | null>();
-  for (const s of catalogue.sets) {
-    releaseOfSet.set(s.uuid, s.releaseDate);
-    releaseOfSet.set(s.id, s.releaseDate);
-  }
+  const releaseOfSet = new Map(catalogue.sets.map((s) => [s.id, s.releaseDate]));
   const batchSize = opts.batchVariants ?? 500;
   const pricesStarted = Date.now();
   let observations = 0;

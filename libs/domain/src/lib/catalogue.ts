@@ -26,6 +26,7 @@ export interface Card {
   /** Slug `game-set-name-rarity` (decisions.md). */
   readonly id: string;
   readonly gameId: string;
+  /** The set's slug (`CardSet.id`), as v1 returns it in `set`. */
   readonly setId: string;
   readonly name: string;
   readonly number: string | null;

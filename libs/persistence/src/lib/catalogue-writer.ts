@@ -15,11 +15,7 @@ export interface CatalogueData {
  * left as they are, so writing the same catalogue twice changes nothing.
  */
 export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promise<void> {
-  const setUuidOf = new Map<string, string>();
-  for (const s of data.sets) {
-    setUuidOf.set(s.id, s.uuid);
-    setUuidOf.set(s.uuid, s.uuid);
-  }
+  const setUuidOf = new Map(data.sets.map((s) => [s.id, s.uuid]));
   const runner = ds.createQueryRunner();
   const client = (await runner.connect()) as PoolClient;
   try {

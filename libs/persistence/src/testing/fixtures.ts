@@ -10,7 +10,7 @@ export function tinyCatalogue(): { games: Game[]; sets: CardSet[]; cards: Card[]
     uuid: uuidV5(id),
     id,
     gameId: game.id,
-    setId: set.uuid,
+    setId: set.id,
     name: 'Test Dragon',
     number: '7',
     rarity: 'Rare',

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { SetEntity } from './set.entity';
 
 @Entity('cards')
 export class CardEntity {
@@ -6,6 +7,9 @@ export class CardEntity {
   @Column('text') id!: string;
   @Column('text', { name: 'game_id' }) gameId!: string;
   @Column('uuid', { name: 'set_uuid' }) setUuid!: string;
+  @ManyToOne(() => SetEntity)
+  @JoinColumn({ name: 'set_uuid', referencedColumnName: 'uuid' })
+  set?: SetEntity;
   @Column('text') name!: string;
   @Column('text', { nullable: true }) number!: string | null;
   @Column('text', { nullable: true }) rarity!: string | null;

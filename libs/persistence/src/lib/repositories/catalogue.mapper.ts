@@ -9,12 +9,14 @@ export function toSet(e: SetEntity): CardSet {
   return { uuid: e.uuid, id: e.id, gameId: e.gameId, name: e.name, code: e.code, releaseDate: e.releaseDate };
 }
 
+/** `e` must be loaded with its `set` relation: a card names its set by slug. */
 export function toCard(e: CardEntity): Card {
+  if (!e.set) throw new Error(`card ${e.id} was loaded without its set`);
   return {
     uuid: e.uuid,
     id: e.id,
     gameId: e.gameId,
-    setId: e.setUuid,
+    setId: e.set.id,
     name: e.name,
     number: e.number,
     rarity: e.rarity,

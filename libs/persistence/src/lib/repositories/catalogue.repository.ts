@@ -22,7 +22,8 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
 
   async findCardByUuidOrSlug(idOrSlug: string): Promise<Card | null> {
     const repo = this.ds.getRepository(CardEntity);
-    const row = isUuid(idOrSlug) ? await repo.findOneBy({ uuid: idOrSlug.toLowerCase() }) : await repo.findOneBy({ id: idOrSlug });
+    const where = isUuid(idOrSlug) ? { uuid: idOrSlug.toLowerCase() } : { id: idOrSlug };
+    const row = await repo.findOne({ where, relations: { set: true } });
     return row ? toCard(row) : null;
   }
 
