@@ -3,6 +3,7 @@ import {
   LANGUAGES,
   cardSlug,
   slugify,
+  uuidV5,
   type CardSet,
   type Condition,
   type Game,
@@ -13,7 +14,7 @@ import type { Catalogue, CatalogueCard, DraftCard, DraftSet } from './catalogue.
 import { CATALOGUE_SIZES, type CatalogueSize } from './catalogue-sizes';
 import { FAB_GAME, fabDraftSets } from './fab-drafts';
 import { MAGIC_GAME, magicDraftSets } from './magic-drafts';
-import { projectUuid, variantId } from './fast-ids';
+import { variantId } from './fast-ids';
 import { mostValuablePrinting } from './printing';
 
 const RAW_CONDITIONS: readonly Condition[] = [
@@ -100,7 +101,7 @@ function variantsOf(card: CatalogueCard, draft: DraftCard): Variant[] {
         const id = variantId(card.id, { printing, language, condition });
         out.push({
           type: 'raw',
-          uuid: projectUuid(id),
+          uuid: uuidV5(id),
           id,
           cardUuid: card.uuid,
           printing,
@@ -118,7 +119,7 @@ function variantsOf(card: CatalogueCard, draft: DraftCard): Variant[] {
       const id = variantId(card.id, { printing, language: ENGLISH, grading });
       out.push({
         type: 'graded',
-        uuid: projectUuid(id),
+        uuid: uuidV5(id),
         id,
         cardUuid: card.uuid,
         printing,
@@ -142,7 +143,7 @@ export function assembleCatalogue(games: readonly Game[], drafts: readonly Draft
   drafts.forEach((draft, i) => {
     const setId = ids[i]!;
     const set: CardSet = {
-      uuid: projectUuid(`set:${setId}`),
+      uuid: uuidV5(`set:${setId}`),
       id: setId,
       gameId: draft.gameId,
       name: draft.name,
@@ -154,7 +155,7 @@ export function assembleCatalogue(games: readonly Game[], drafts: readonly Draft
     draft.cards.forEach((d, j) => {
       const id = cardSlugs[j]!;
       const card: CatalogueCard = {
-        uuid: projectUuid(id),
+        uuid: uuidV5(id),
         id,
         gameId: draft.gameId,
         setId,

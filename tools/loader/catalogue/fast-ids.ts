@@ -1,21 +1,10 @@
-import { createHash } from 'node:crypto';
-import { TCG_UUID_NAMESPACE, variantSlug, type Condition, type Grading, type Language } from '@tcg/domain';
+import { variantSlug, type Condition, type Grading, type Language } from '@tcg/domain';
 
 /**
- * Bulk versions of the domain's id functions, for catalogues of a million variants. They compute
- * exactly what `uuidV5` and `variantSlug` of `@tcg/domain` compute (the spec checks that), minus the
- * per-call parsing of the namespace and re-slugging of the same few printing names.
+ * A bulk version of the domain's `variantSlug`, for catalogues of a million variants: it computes
+ * exactly what `variantSlug` computes (the spec checks that) without re-slugging the same few
+ * printing, language and condition names for every variant.
  */
-const NAMESPACE_BYTES = Buffer.from(TCG_UUID_NAMESPACE.replace(/-/g, ''), 'hex');
-
-/** RFC 9562 version-5 UUID of `name` under the project namespace (same result as the domain's `uuidV5`). */
-export function projectUuid(name: string): string {
-  const hash = createHash('sha1').update(NAMESPACE_BYTES).update(name, 'utf8').digest();
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const h = hash.toString('hex', 0, 16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-}
 
 const suffixCache = new Map<string, string>();
 
