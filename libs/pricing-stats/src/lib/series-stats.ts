@@ -159,32 +159,13 @@ export function computeSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>): 
   }
   const [w7d, w30d, w90d] = full;
 
-  // Beyond 90 days only the extremes are needed.
-  for (; i >= start1y; i--) {
-    const pi = p[i];
-    if (pi <= min) {
-      min = pi;
-      minAt = i;
-    }
-    if (pi >= max) {
-      max = pi;
-      maxAt = i;
-    }
-  }
-  const min1y = min;
-  const max1y = max;
-
-  for (; i >= 0; i--) {
-    const pi = p[i];
-    if (pi <= min) {
-      min = pi;
-      minAt = i;
-    }
-    if (pi >= max) {
-      max = pi;
-      maxAt = i;
-    }
-  }
+  // Beyond 90 days only the extremes are needed: up to the 1y boundary, then to the first point.
+  const extremes: Extremes = { min, max, minAt, maxAt };
+  i = extendExtremes(p, i, start1y, extremes);
+  const min1y = extremes.min;
+  const max1y = extremes.max;
+  extendExtremes(p, i, 0, extremes);
+  ({ min, max, minAt, maxAt } = extremes);
 
   return {
     current: { t: tNow, p: pNow },
@@ -310,4 +291,31 @@ function utcDate(seconds: number): string {
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
   return `${String(year).padStart(4, '0')}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
+}
+
+interface Extremes {
+  min: number;
+  max: number;
+  minAt: number;
+  maxAt: number;
+}
+
+/**
+ * Walks backward from index `from` down to `to` (inclusive), extending the running extremes; ties
+ * move to the earlier observation. Returns the next index to take in.
+ */
+function extendExtremes(p: ArrayLike<number>, from: number, to: number, e: Extremes): number {
+  let i = from;
+  for (; i >= to; i--) {
+    const pi = p[i];
+    if (pi <= e.min) {
+      e.min = pi;
+      e.minAt = i;
+    }
+    if (pi >= e.max) {
+      e.max = pi;
+      e.maxAt = i;
+    }
+  }
+  return i;
 }
