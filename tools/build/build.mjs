@@ -4,11 +4,11 @@
 import { transformFile } from '@swc/core';
 import { mkdir, readdir, writeFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 const out = join(root, 'dist');
-const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
+const swcOptions = createRequire(import.meta.url)('./swc-options.cjs');
 const isTest = (f) => /\.(spec|integration-spec|e2e-spec)\.ts$/.test(f) || f.endsWith('.d.ts');
 
 async function walk(dir) {
@@ -28,17 +28,7 @@ await rm(out, { recursive: true, force: true });
 const files = (await Promise.all(['apps', 'libs', 'tools'].map((d) => walk(join(root, d))))).flat();
 await Promise.all(
   files.map(async (file) => {
-    const { code, map } = await transformFile(file, {
-      sourceMaps: true,
-      jsc: {
-        parser: { syntax: 'typescript', decorators: true },
-        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-        target: 'es2022',
-        baseUrl: root,
-        paths: tsconfig.compilerOptions.paths,
-      },
-      module: { type: 'commonjs' },
-    });
+    const { code, map } = await transformFile(file, { ...swcOptions, sourceMaps: true });
     const target = join(out, relative(root, file)).replace(/\.ts$/, '.js');
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, `${code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);

@@ -2,6 +2,7 @@ import { createDataSource, migrate } from '@tcg/persistence';
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { log } from './log';
@@ -45,7 +46,6 @@ export async function resolveDatabase(env: NodeJS.ProcessEnv = process.env): Pro
   if (await portOpen(port)) return { url, embedded: true, stop: async () => undefined };
   log('info', 'DATABASE_URL not set: starting embedded PostgreSQL', { dataDir: join(DATA_DIR, 'postgres'), port });
   const server = await startEmbeddedPostgres({ dataDir: join(DATA_DIR, 'postgres'), port, persistent: true });
-  const { Client } = await import('pg');
   const admin = new Client({ connectionString: server.url('postgres') });
   await admin.connect();
   const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);

@@ -3,8 +3,6 @@ import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-export { freePort } from './ports';
-
 export interface EmbeddedServer {
   readonly url: (database: string) => string;
   readonly port: number;

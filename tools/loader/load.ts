@@ -1,7 +1,7 @@
 import { openDatabase, resolveDatabase } from '../common/database';
 import { log, parseArgs } from '../common/log';
 import { CATALOGUE_SIZES, CatalogueSize } from './catalogue';
-import { currentHour, loadSample } from './sample-loader';
+import { currentHour, loadSample, logLoadProgress } from './sample-loader';
 
 const USAGE = 'usage: npm run load -- [--size small|medium|full] [--reset]';
 
@@ -21,11 +21,7 @@ async function main(): Promise<number> {
       log('info', 'catalogue and prices removed (--reset)');
     }
     log('info', 'loading sample', { size });
-    const report = await loadSample(ds, size, {
-      asOf: currentHour(),
-      onProgress: (p) =>
-        log('info', 'load progress', { ...p, percent: Math.round((100 * p.variantsDone) / p.variantsTotal) }),
-    });
+    const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
     log('info', 'load done', { ...report });
     return 0;
   } finally {

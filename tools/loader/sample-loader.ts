@@ -1,5 +1,6 @@
 import { IngestSeries, PriceIngestRepository, writeCatalogue } from '@tcg/persistence';
 import { DataSource } from 'typeorm';
+import { log } from '../common/log';
 import { buildCatalogue, CatalogueSize } from './catalogue';
 import { simulateSeries } from './prices';
 
@@ -83,6 +84,11 @@ export async function loadSample(
     catalogueSeconds,
     pricesSeconds: (Date.now() - pricesStarted) / 1000,
   };
+}
+
+/** Progress as one structured log line per batch (used by `npm run load` and `npm start`). */
+export function logLoadProgress(p: LoadProgress): void {
+  log('info', 'load progress', { ...p, percent: Math.round((100 * p.variantsDone) / p.variantsTotal) });
 }
 
 /** The simulation's "now": the start of the current UTC hour, so a reload within the hour is identical. */

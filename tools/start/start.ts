@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
 import { log } from '../common/log';
 import { CATALOGUE_SIZES, CatalogueSize } from '../loader/catalogue';
-import { currentHour, loadSample } from '../loader/sample-loader';
+import { currentHour, loadSample, logLoadProgress } from '../loader/sample-loader';
 import { ensureDemoKey } from './demo-key';
 
 /**
@@ -19,10 +19,7 @@ async function main(): Promise<void> {
     const size = (env['SAMPLE_SIZE'] ?? 'medium') as CatalogueSize;
     if (!(size in CATALOGUE_SIZES)) throw new Error(`SAMPLE_SIZE must be small, medium or full (got '${size}')`);
     log('info', 'empty database: loading the sample catalogue (first start only)', { size });
-    const report = await loadSample(ds, size, {
-      asOf: currentHour(),
-      onProgress: (p) => log('info', 'load progress', { ...p, percent: Math.round((100 * p.variantsDone) / p.variantsTotal) }),
-    });
+    const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
     log('info', 'sample loaded', { ...report });
   }
   const demo = await ensureDemoKey(ds, env);

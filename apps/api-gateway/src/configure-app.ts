@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { GatewayExceptionFilter } from './common/gateway-exception.filter';
 
 /**
@@ -6,7 +7,7 @@ import { GatewayExceptionFilter } from './common/gateway-exception.filter';
  * `bodyParser: false` (see GATEWAY_APP_OPTIONS) so request bodies stream to the services unparsed.
  */
 export function configureApp(app: INestApplication): void {
-  app.useGlobalFilters(new GatewayExceptionFilter());
+  app.useGlobalFilters(new GatewayExceptionFilter(app.get(ConfigService)));
   app.enableShutdownHooks();
   (app.getHttpAdapter().getInstance() as { disable(setting: string): void }).disable('x-powered-by');
 }

@@ -10,7 +10,7 @@ export function sendError(
   status: number,
   code: string,
   message: string,
-  docsUrl = 'https://docs.example.com/errors',
+  docsUrl: string,
 ): void {
   if (res.headersSent) {
     res.destroy();

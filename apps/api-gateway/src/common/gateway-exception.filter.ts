@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import { sendError } from './error-shape';
 
@@ -7,19 +8,22 @@ import { sendError } from './error-shape';
 export class GatewayExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('GatewayExceptionFilter');
 
+  constructor(private readonly config: ConfigService) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
+    const docsUrl = this.config.getOrThrow<string>('DOCS_URL');
     if (exception instanceof HttpException && exception.getStatus() === 404) {
-      sendError(res, req.path, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}.`);
+      sendError(res, req.path, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}.`, docsUrl);
       return;
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
-      sendError(res, req.path, exception.getStatus(), 'INVALID_REQUEST', exception.message);
+      sendError(res, req.path, exception.getStatus(), 'INVALID_REQUEST', exception.message, docsUrl);
       return;
     }
     this.logger.error({ msg: 'unhandled error', error: String(exception) }, (exception as Error)?.stack);
-    sendError(res, req.path, 500, 'INTERNAL_ERROR', 'Internal server error.');
+    sendError(res, req.path, 500, 'INTERNAL_ERROR', 'Internal server error.', docsUrl);
   }
 }

@@ -19,6 +19,10 @@ export class Environment {
   @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(120_000)
   UPSTREAM_TIMEOUT_MS = 10_000;
 
+  /** Base address of the problem-type documentation, for the gateway's own v2 errors. */
+  @IsOptional() @IsString()
+  DOCS_URL = 'https://docs.example.com/errors';
+
   @IsOptional() @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 }

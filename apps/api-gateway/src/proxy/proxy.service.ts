@@ -32,9 +32,11 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly logger = new Logger('Proxy');
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
   private readonly timeoutMs: number;
+  private readonly docsUrl: string;
 
   constructor(@Inject(ConfigService) config: ConfigService) {
     this.timeoutMs = config.getOrThrow<number>('UPSTREAM_TIMEOUT_MS');
+    this.docsUrl = config.getOrThrow<string>('DOCS_URL');
   }
 
   forward(req: IncomingMessage, res: ServerResponse, upstream: Upstream): void {
@@ -66,12 +68,12 @@ export class ProxyService implements OnApplicationShutdown {
     upstreamReq.on('timeout', () => {
       upstreamReq.destroy();
       this.logger.warn({ msg: 'upstream timeout', upstream: upstream.name, path, requestId });
-      sendError(res, path, 504, 'GATEWAY_TIMEOUT', `The ${upstream.name} service did not answer in time.`);
+      sendError(res, path, 504, 'GATEWAY_TIMEOUT', `The ${upstream.name} service did not answer in time.`, this.docsUrl);
     });
     upstreamReq.on('error', (error: Error) => {
       if (res.writableEnded) return;
       this.logger.warn({ msg: 'upstream unavailable', upstream: upstream.name, path, requestId, error: error.message });
-      sendError(res, path, 503, 'SERVICE_UNAVAILABLE', `The ${upstream.name} service is unavailable.`);
+      sendError(res, path, 503, 'SERVICE_UNAVAILABLE', `The ${upstream.name} service is unavailable.`, this.docsUrl);
     });
     req.pipe(upstreamReq);
   }

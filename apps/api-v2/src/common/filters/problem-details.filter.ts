@@ -37,7 +37,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       this.logger.error({ msg: 'unhandled error', error: String(exception) }, (exception as Error)?.stack);
     }
     const kind = BY_STATUS[status] ?? BY_STATUS[status >= 500 ? 500 : 400]!;
-    const docsUrl = this.config.get<string>('DOCS_URL') ?? 'https://docs.example.com/errors';
+    const docsUrl = this.config.getOrThrow<string>('DOCS_URL');
     res
       .status(status)
       .type('application/problem+json')

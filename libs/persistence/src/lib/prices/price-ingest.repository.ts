@@ -92,7 +92,7 @@ export class PriceIngestRepository {
       // Importers are serialised against each other (readers are not blocked): two concurrent
       // merges of the same month row would otherwise lose one side's observations.
       await client.query('LOCK TABLE price_series IN SHARE ROW EXCLUSIVE MODE');
-      const existing = await this.loadSeries(client, [...incoming.keys()]);
+      const existing = await this.loadSeries(client, [...incoming.values()]);
 
       let inserted = 0;
       let updated = 0;
@@ -170,11 +170,12 @@ export class PriceIngestRepository {
     }
   }
 
-  private async loadSeries(client: PoolClient, keys: readonly string[]): Promise<Map<string, MonthChunk[]>> {
+  /** The stored month rows of the given series, by series key. */
+  private async loadSeries(client: PoolClient, series: readonly IngestSeries[]): Promise<Map<string, MonthChunk[]>> {
     const result = new Map<string, MonthChunk[]>();
-    if (keys.length === 0) return result;
-    const variants = keys.map((k) => splitKey(k)[0]);
-    const regions = keys.map((k) => splitKey(k)[1]);
+    if (series.length === 0) return result;
+    const variants = series.map((s) => s.variantUuid);
+    const regions = series.map((s) => s.region);
     const { rows } = await client.query<{
       variant_uuid: string;
       region: string;
@@ -200,11 +201,6 @@ export class PriceIngestRepository {
 
 function seriesKey(variantUuid: string, region: string): string {
   return `${variantUuid}|${region}`;
-}
-
-function splitKey(key: string): [string, string] {
-  const i = key.indexOf('|');
-  return [key.slice(0, i), key.slice(i + 1)];
 }
 
 function groupBySeries(batch: readonly IngestObservation[]): IngestSeries[] {

@@ -1,0 +1,69 @@
+import {
+  Controller,
+  DynamicModule,
+  Get,
+  Global,
+  Inject,
+  Module,
+  OnApplicationShutdown,
+  ServiceUnavailableException,
+} from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '../lib/data-source';
+
+const SERVICE_NAME = Symbol('SERVICE_NAME');
+
+@Controller('health')
+class DatabaseHealthController {
+  constructor(
+    private readonly ds: DataSource,
+    @Inject(SERVICE_NAME) private readonly service: string,
+  ) {}
+
+  /** Liveness and database reachability; the gateway reports it and needs no API key for it. */
+  @Get()
+  async health(): Promise<{ status: 'ok'; service: string; database: 'up' }> {
+    try {
+      await this.ds.query('SELECT 1');
+    } catch {
+      throw new ServiceUnavailableException('database unreachable');
+    }
+    return { status: 'ok', service: this.service, database: 'up' };
+  }
+}
+
+/**
+ * The NestJS wiring of a catalogue service's database: a TypeORM data source from the validated
+ * `DATABASE_URL` / `DATABASE_POOL_SIZE`, closed on shutdown, and `GET /health` with a database check.
+ */
+@Global()
+@Module({})
+export class PersistenceModule implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly ds: DataSource) {}
+
+  static forService(serviceName: string): DynamicModule {
+    return {
+      module: PersistenceModule,
+      controllers: [DatabaseHealthController],
+      providers: [
+        { provide: SERVICE_NAME, useValue: serviceName },
+        {
+          provide: DataSource,
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) =>
+            createDataSource({
+              url: config.getOrThrow<string>('DATABASE_URL'),
+              poolSize: config.get<number>('DATABASE_POOL_SIZE'),
+              applicationName: serviceName,
+            }).initialize(),
+        },
+      ],
+      exports: [DataSource],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.ds.isInitialized) await this.ds.destroy();
+  }
+}
