@@ -1,3 +1,4 @@
+export * from './lib/binary-copy';
 export * from './lib/catalogue-writer';
 export * from './lib/copy';
 export * from './lib/data-source';

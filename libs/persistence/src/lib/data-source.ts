@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
+import { SeriesIntegrityByTrigger1763900000000 } from './migrations/1763900000000-series-integrity-by-trigger';
 
-export const MIGRATIONS = [InitialSchema1763800000000];
+export const MIGRATIONS = [InitialSchema1763800000000, SeriesIntegrityByTrigger1763900000000];
 
 export interface DataSourceConfig {
   readonly url: string;

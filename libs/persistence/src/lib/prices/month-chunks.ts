@@ -23,10 +23,12 @@ export function monthKey(monthStart: number): string {
 export function splitIntoMonths(t: ArrayLike<number>, p: ArrayLike<number>): MonthChunk[] {
   const chunks: MonthChunk[] = [];
   let current: MonthChunk | undefined;
+  let currentEnd = -Infinity; // the next month's start: a Date only once per month, not per point
   for (let i = 0; i < t.length; i++) {
     const ti = t[i]!;
-    if (!current || ti >= nextMonthStart(current.monthStart)) {
+    if (!current || ti >= currentEnd) {
       current = { monthStart: monthStartOf(ti), offsets: [], prices: [] };
+      currentEnd = nextMonthStart(current.monthStart);
       chunks.push(current);
     }
     current.offsets.push(ti - current.monthStart);
@@ -80,6 +82,15 @@ export function mergeSeries(
   let updated = 0;
   let unchanged = 0;
   const changedMonths = new Set<number>();
+  // The month of the last change, cached so consecutive changes cost no Date arithmetic.
+  let monthLo = Infinity;
+  let monthHi = -Infinity;
+  const markChanged = (time: number) => {
+    if (time >= monthLo && time < monthHi) return;
+    monthLo = monthStartOf(time);
+    monthHi = nextMonthStart(monthLo);
+    changedMonths.add(monthLo);
+  };
   let i = 0;
   let j = 0;
   while (i < existing.t.length || j < incoming.t.length) {
@@ -95,11 +106,11 @@ export function mergeSeries(
       if (existing.p[i++] === price) unchanged++;
       else {
         updated++;
-        changedMonths.add(monthStartOf(ti));
+        markChanged(ti);
       }
     } else {
       inserted++;
-      changedMonths.add(monthStartOf(ti));
+      markChanged(ti);
     }
     t.push(ti);
     p.push(price);

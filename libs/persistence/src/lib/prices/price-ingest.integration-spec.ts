@@ -68,6 +68,13 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
     expect(row.price).toBe(1000);
   });
 
+  it('removes a series with its variant: no month row outlives its statistics row', async () => {
+    await repo.ingest(obs([0, 1, 2], [1000, 1100, 1200]));
+    await ds.query(`DELETE FROM variants WHERE uuid = $1`, [nm]);
+    expect(await ds.query(`SELECT count(*)::int AS n FROM variant_prices`)).toEqual([{ n: 0 }]);
+    expect(await ds.query(`SELECT count(*)::int AS n FROM price_series`)).toEqual([{ n: 0 }]);
+  });
+
   it('resolves vendor SKUs and variant UUIDs or slugs', async () => {
     expect(await repo.resolveVendorSkus(['SKU-NM', 'nope'])).toEqual(new Map([['SKU-NM', nm]]));
     const slug = cat.variants[0]!.id;

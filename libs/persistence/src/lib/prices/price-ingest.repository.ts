@@ -1,8 +1,9 @@
 import { isUuid, parseRegion } from '@tcg/domain';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
-import { copyInto, copyLine, intArrayLiteral } from '../copy';
-import { joinChunks, MonthChunk, mergeSeries, monthKey, normaliseSeries, splitIntoMonths } from './month-chunks';
+import { BinaryCopyRows, copyBinaryInto } from '../binary-copy';
+import { copyInto, copyLine } from '../copy';
+import { joinChunks, MonthChunk, mergeSeries, normaliseSeries, splitIntoMonths } from './month-chunks';
 import { statsRowOf } from './stats-row';
 
 /** An observation resolved to a variant: Unix seconds and integer minor units of the region's currency. */
@@ -101,7 +102,7 @@ export class PriceIngestRepository {
       // Series with nothing stored yet (every series of a first load) are COPYed straight into
       // the tables; the others go through a temp table and an upsert. The table lock above makes
       // "nothing stored" stable for the whole transaction.
-      const lines = { newSeries: [] as string[], newStats: [] as string[], series: [] as string[], stats: [] as string[] };
+      const lines = { newSeries: new BinaryCopyRows(), newStats: [] as string[], series: new BinaryCopyRows(), stats: [] as string[] };
       for (const [key, series] of incoming) {
         const { variantUuid, region } = series;
         const stored = existing.get(key);
@@ -113,9 +114,7 @@ export class PriceIngestRepository {
         const seriesOut = stored ? lines.series : lines.newSeries;
         for (const chunk of splitIntoMonths(merged.t, merged.p)) {
           if (!merged.changedMonths.has(chunk.monthStart)) continue;
-          seriesOut.push(
-            copyLine([variantUuid, region, monthKey(chunk.monthStart), intArrayLiteral(chunk.offsets), intArrayLiteral(chunk.prices)]),
-          );
+          seriesOut.row(5).uuid(variantUuid).text(region).date(chunk.monthStart).int4Array(chunk.offsets).int4Array(chunk.prices);
         }
         const row = statsRowOf(merged.t, merged.p)!;
         (stored ? lines.stats : lines.newStats).push(
@@ -138,11 +137,11 @@ export class PriceIngestRepository {
       const SERIES_COLUMNS = 'variant_uuid, region, month, offsets, prices';
       const STATS_COLUMNS =
         'variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats';
-      if (lines.newSeries.length > 0) await copyInto(client, `price_series (${SERIES_COLUMNS})`, lines.newSeries);
+      await copyBinaryInto(client, `price_series (${SERIES_COLUMNS})`, lines.newSeries);
       if (lines.newStats.length > 0) await copyInto(client, `variant_prices (${STATS_COLUMNS})`, lines.newStats);
-      if (lines.series.length > 0) {
+      if (lines.series.count > 0) {
         await client.query(`CREATE TEMP TABLE ingest_series (LIKE price_series INCLUDING DEFAULTS) ON COMMIT DROP`);
-        await copyInto(client, `ingest_series (${SERIES_COLUMNS})`, lines.series);
+        await copyBinaryInto(client, `ingest_series (${SERIES_COLUMNS})`, lines.series);
         await client.query(`
           INSERT INTO price_series (${SERIES_COLUMNS})
           SELECT ${SERIES_COLUMNS} FROM ingest_series
