@@ -46,32 +46,45 @@ export async function loadSample(
   const pricesStarted = Date.now();
   let observations = 0;
   let priced = 0;
-  let done = 0;
-  let pending: Promise<unknown> = Promise.resolve();
+  // Two batches in flight: Node merges and encodes one while PostgreSQL writes the other (the
+  // batches hold disjoint series, so their locks never meet).
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
   for (let i = 0; i < catalogue.variants.length; i += batchSize) {
     const batch: IngestSeries[] = [];
     for (const variant of catalogue.variants.slice(i, i + batchSize)) {
       const card = cardByUuid.get(variant.cardUuid)!;
-      const series = simulateSeries({ variant, card, setReleaseDate: releaseOfSet.get(card.setId) ?? null }, opts.asOf);
+      const series = simulateSeries(
+        { variant, card, setReleaseDate: releaseOfSet.get(card.setId) ?? null },
+        opts.asOf,
+      );
       if (!series || series.t.length === 0) continue;
       batch.push({ variantUuid: variant.uuid, region: 'NA', t: series.t, p: series.p });
       observations += series.t.length;
       priced++;
     }
-    await pending;
-    done = Math.min(i + batchSize, catalogue.variants.length);
-    const doneNow = done;
-    const obsNow = observations;
-    pending = repo.ingestSeries(batch).then(() =>
-      opts.onProgress?.({
-        variantsDone: doneNow,
-        variantsTotal: catalogue.variants.length,
-        observations: obsNow,
-        seconds: (Date.now() - started) / 1000,
-      }),
+    if (inFlight.size >= 2) await Promise.race(inFlight).catch(() => undefined);
+    if (failure) break;
+    const progress = { variantsDone: Math.min(i + batchSize, catalogue.variants.length), observations };
+    const write: Promise<void> = repo.ingestSeries(batch).then(
+      () => {
+        inFlight.delete(write);
+        opts.onProgress?.({
+          variantsDone: progress.variantsDone,
+          variantsTotal: catalogue.variants.length,
+          observations: progress.observations,
+          seconds: (Date.now() - started) / 1000,
+        });
+      },
+      (error: unknown) => {
+        inFlight.delete(write);
+        failure ??= error;
+      },
     );
+    inFlight.add(write);
   }
-  await pending;
+  await Promise.all(inFlight);
+  if (failure) throw failure;
   return {
     size,
     games: catalogue.games.length,

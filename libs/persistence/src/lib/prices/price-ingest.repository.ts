@@ -90,9 +90,15 @@ export class PriceIngestRepository {
     const client = (await runner.connect()) as PoolClient;
     try {
       await client.query('BEGIN');
-      // Importers are serialised against each other (readers are not blocked): two concurrent
-      // merges of the same month row would otherwise lose one side's observations.
-      await client.query('LOCK TABLE price_series IN SHARE ROW EXCLUSIVE MODE');
+      // Two ingests touching the same series are serialised (two merges of one month row would
+      // otherwise lose one side's observations); ingests of other series run side by side and
+      // readers are never blocked. Series hash into 256 lock buckets, taken in ascending order
+      // so that two ingests cannot deadlock; the locks end with the transaction.
+      await client.query(
+        `SELECT count(pg_advisory_xact_lock(${SERIES_LOCK_CLASS}, b))
+         FROM (SELECT DISTINCT hashtext(k) & 255 AS b FROM unnest($1::text[]) AS k ORDER BY 1) AS buckets`,
+        [[...incoming.keys()]],
+      );
       const existing = await this.loadSeries(client, [...incoming.values()]);
 
       let inserted = 0;
@@ -100,7 +106,7 @@ export class PriceIngestRepository {
       let unchanged = 0;
       let seriesRefreshed = 0;
       // Series with nothing stored yet (every series of a first load) are COPYed straight into
-      // the tables; the others go through a temp table and an upsert. The table lock above makes
+      // the tables; the others go through a temp table and an upsert. The series locks above make
       // "nothing stored" stable for the whole transaction.
       const lines = { newSeries: new BinaryCopyRows(), newStats: [] as string[], series: new BinaryCopyRows(), stats: [] as string[] };
       for (const [key, series] of incoming) {
@@ -197,6 +203,9 @@ export class PriceIngestRepository {
     return result;
   }
 }
+
+/** Advisory-lock class of the series buckets (the first key of the two-key lock form). */
+const SERIES_LOCK_CLASS = 7_310;
 
 function seriesKey(variantUuid: string, region: string): string {
   return `${variantUuid}|${region}`;
