@@ -1,0 +1,20 @@
+import { validateEnvironment } from './environment';
+
+describe('api-gateway configuration', () => {
+  it('needs nothing and defaults to the local services', () => {
+    expect(validateEnvironment({})).toMatchObject({
+      PORT: 8080,
+      API_V1_URL: 'http://127.0.0.1:8081',
+      API_V2_URL: 'http://127.0.0.1:8082',
+      UPSTREAM_TIMEOUT_MS: 10_000,
+    });
+  });
+
+  it.each([
+    [{ API_V1_URL: 'not a url' }, 'API_V1_URL'],
+    [{ API_V2_URL: 'ftp://host' }, 'API_V2_URL'],
+    [{ UPSTREAM_TIMEOUT_MS: '5' }, 'UPSTREAM_TIMEOUT_MS'],
+  ])('refuses to boot on %o, naming %s', (raw, variable) => {
+    expect(() => validateEnvironment(raw)).toThrow(new RegExp(`Invalid configuration: .*${variable}`));
+  });
+});
