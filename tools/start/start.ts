@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
 import { log } from '../common/log';
@@ -28,7 +29,9 @@ async function main(): Promise<void> {
   const gatewayPort = Number(env['PORT'] ?? 8080);
   const v1Port = Number(env['API_V1_PORT'] ?? 8081);
   const v2Port = Number(env['API_V2_PORT'] ?? 8082);
-  const common = { ...env, DATABASE_URL: db.url };
+  // The credential the services require from the gateway: fresh for every start unless given.
+  const internalToken = env['INTERNAL_TOKEN'] ?? randomBytes(24).toString('base64url');
+  const common = { ...env, DATABASE_URL: db.url, INTERNAL_TOKEN: internalToken };
   const services: [string, string, NodeJS.ProcessEnv][] = [
     ['api-v1', 'apps/api-v1/src/main.js', { ...common, PORT: String(v1Port) }],
     ['api-v2', 'apps/api-v2/src/main.js', { ...common, PORT: String(v2Port) }],

@@ -1,10 +1,13 @@
+import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
 describe('gateway routing (real HTTP to the real services)', () => {
   let stack: Stack;
+  let key: string;
 
   beforeAll(async () => {
     stack = await startStack();
+    key = await newKey('enterprise');
   });
   afterAll(async () => {
     await stack.close();
@@ -17,23 +20,23 @@ describe('gateway routing (real HTTP to the real services)', () => {
   });
 
   it('routes /v1/* to api-v1, whose unknown paths are 404 in the v1 error shape', async () => {
-    const res = await fetch(`${stack.gatewayUrl}/v1/no-such-endpoint`);
+    const res = await fetch(`${stack.gatewayUrl}/v1/no-such-endpoint`, { headers: { 'x-api-key': key } });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual({ error: expect.stringContaining('/v1/no-such-endpoint'), code: 'NOT_FOUND' });
   });
 
   it('routes /v2/* to api-v2, whose errors are problem+json', async () => {
-    const res = await fetch(`${stack.gatewayUrl}/v2/no-such-endpoint`);
+    const res = await fetch(`${stack.gatewayUrl}/v2/no-such-endpoint`, { headers: { 'x-api-key': key } });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await res.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', type: expect.stringMatching(/#not-found$/) });
   });
 
   it('passes an x-request-id through, or creates one', async () => {
-    const given = await fetch(`${stack.gatewayUrl}/v1/x`, { headers: { 'x-request-id': 'abc-123' } });
+    const given = await fetch(`${stack.gatewayUrl}/v1/x`, { headers: { 'x-request-id': 'abc-123', 'x-api-key': key } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');
-    const created = await fetch(`${stack.gatewayUrl}/v1/x`);
+    const created = await fetch(`${stack.gatewayUrl}/v1/x`, { headers: { 'x-api-key': key } });
     expect(created.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -41,7 +44,7 @@ describe('gateway routing (real HTTP to the real services)', () => {
     const res = await fetch(`${stack.gatewayUrl}/v1/no-such-endpoint`, {
       method: 'POST',
       body: JSON.stringify([{ cardId: 'x' }]),
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
     });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });

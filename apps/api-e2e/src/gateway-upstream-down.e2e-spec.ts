@@ -1,3 +1,4 @@
+import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
 describe('gateway with api-v1 down', () => {
@@ -11,7 +12,10 @@ describe('gateway with api-v1 down', () => {
   });
 
   it('gives 503 in the v1 error shape at once, never a hang', async () => {
-    const res = await fetch(`${stack.gatewayUrl}/v1/games`, { signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${stack.gatewayUrl}/v1/games`, {
+      headers: { 'x-api-key': await newKey('starter') },
+      signal: AbortSignal.timeout(5000),
+    });
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ error: 'The api-v1 service is unavailable.', code: 'SERVICE_UNAVAILABLE' });
   });

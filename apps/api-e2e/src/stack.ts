@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../../..');
 
+export const INTERNAL_TOKEN = 'e2e-internal-credential-0123456789';
+
 export interface Stack {
   readonly gatewayUrl: string;
   readonly v1Url: string;
@@ -40,9 +42,12 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 20_000): Pr
 /**
  * Starts the built api-v1, api-v2 and gateway (`dist/`, made by `npm run build`, which `npm test`
  * runs first) as separate processes on free ports, exactly as `npm start` does, over real HTTP.
- * `v1Down` points the gateway at a port where nothing listens.
+ * `v1Down` points the gateway at a port where nothing listens; `v1Url` at another upstream (an
+ * echo server, to see what the gateway sends); `redis` gives the gateway REDIS_URL when set.
  */
-export async function startStack(opts: { v1Down?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { v1Down?: boolean; v1Url?: string; redis?: boolean; gatewayEnv?: Record<string, string> } = {},
+): Promise<Stack> {
   const databaseUrl = process.env['TEST_DATABASE_URL'];
   if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run through jest.config.js');
   const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
@@ -52,7 +57,14 @@ export async function startStack(opts: { v1Down?: boolean } = {}): Promise<Stack
   const children: ChildProcess[] = [];
   const run = (app: string, env: Record<string, string>) => {
     const child = spawn(process.execPath, [main(app)], {
-      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4', LOG_LEVEL: 'warn', ...env },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DATABASE_URL: databaseUrl,
+        DATABASE_POOL_SIZE: '4',
+        INTERNAL_TOKEN,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(child);
@@ -61,14 +73,17 @@ export async function startStack(opts: { v1Down?: boolean } = {}): Promise<Stack
   const v1Url = `http://127.0.0.1:${v1Port}`;
   const v2Url = `http://127.0.0.1:${v2Port}`;
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
-  const v1 = opts.v1Down ? undefined : run('api-v1', { PORT: String(v1Port) });
+  const v1 = opts.v1Down || opts.v1Url ? undefined : run('api-v1', { PORT: String(v1Port) });
   const v2 = run('api-v2', { PORT: String(v2Port) });
   const gw = run('api-gateway', {
     PORT: String(gwPort),
     HOST: '127.0.0.1',
-    API_V1_URL: opts.v1Down ? `http://127.0.0.1:${deadPort}` : v1Url,
+    API_V1_URL: opts.v1Down ? `http://127.0.0.1:${deadPort}` : (opts.v1Url ?? v1Url),
     API_V2_URL: v2Url,
     UPSTREAM_TIMEOUT_MS: '2000',
+    KEY_CACHE_TTL_MS: '300',
+    ...(opts.redis && process.env['REDIS_URL'] ? { REDIS_URL: process.env['REDIS_URL'] } : {}),
+    ...opts.gatewayEnv,
   });
   const close = async () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');

@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
+import { PersistenceModule } from '@tcg/persistence/nest';
 import { HealthModule } from './health/health.module';
 import { ProxyModule } from './proxy/proxy.module';
 
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
+    PersistenceModule.forService('api-gateway', { health: false }),
     HealthModule,
     ProxyModule,
   ],

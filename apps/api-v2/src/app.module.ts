@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { InternalCredentialMiddleware } from './common/middleware/internal-credential.middleware';
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { PersistenceModule } from '@tcg/persistence/nest';
@@ -11,4 +12,8 @@ import { ProblemDetailsFilter } from './common/filters/problem-details.filter';
   ],
   providers: [ProblemDetailsFilter],
 })
-export class AppModule {}
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(InternalCredentialMiddleware).forRoutes('{*path}');
+  }
+}

@@ -10,3 +10,4 @@ export * from './lib/regions';
 export * from './lib/slug';
 export * from './lib/uuid';
 export * from './lib/ports';
+export * from './lib/gateway-contract';

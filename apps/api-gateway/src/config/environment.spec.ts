@@ -1,8 +1,10 @@
 import { validateEnvironment } from './environment';
 
 describe('api-gateway configuration', () => {
-  it('needs nothing and defaults to the local services', () => {
-    expect(validateEnvironment({})).toMatchObject({
+  const required = { DATABASE_URL: 'postgres://x/y', INTERNAL_TOKEN: 'x'.repeat(32) };
+
+  it('needs a database and the internal token, and defaults to the local services', () => {
+    expect(validateEnvironment(required)).toMatchObject({
       PORT: 8080,
       API_V1_URL: 'http://127.0.0.1:8081',
       API_V2_URL: 'http://127.0.0.1:8082',
@@ -14,7 +16,9 @@ describe('api-gateway configuration', () => {
     [{ API_V1_URL: 'not a url' }, 'API_V1_URL'],
     [{ API_V2_URL: 'ftp://host' }, 'API_V2_URL'],
     [{ UPSTREAM_TIMEOUT_MS: '5' }, 'UPSTREAM_TIMEOUT_MS'],
+    [{ INTERNAL_TOKEN: 'short' }, 'INTERNAL_TOKEN'],
+    [{ KEY_CACHE_TTL_MS: '-1' }, 'KEY_CACHE_TTL_MS'],
   ])('refuses to boot on %o, naming %s', (raw, variable) => {
-    expect(() => validateEnvironment(raw)).toThrow(new RegExp(`Invalid configuration: .*${variable}`));
+    expect(() => validateEnvironment({ ...required, ...raw })).toThrow(new RegExp(`Invalid configuration: .*${variable}`));
   });
 });

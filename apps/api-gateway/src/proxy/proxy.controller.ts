@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import { ProxyService, Upstream } from './proxy.service';
 
-/** Routes `/v1/*` to api-v1 and `/v2/*` to api-v2. */
+/** Routes `/v1/*` to api-v1 and `/v2/*` to api-v2, behind the key and quota checks. */
 @Controller()
 export class ProxyController {
   private readonly v1: Upstream;
@@ -18,12 +18,12 @@ export class ProxyController {
   }
 
   @All(['v1', 'v1/*path'])
-  v1Route(@Req() req: Request, @Res() res: Response): void {
-    this.proxy.forward(req, res, this.v1);
+  v1Route(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.proxy.handle(req, res, this.v1);
   }
 
   @All(['v2', 'v2/*path'])
-  v2Route(@Req() req: Request, @Res() res: Response): void {
-    this.proxy.forward(req, res, this.v2);
+  v2Route(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.proxy.handle(req, res, this.v2);
   }
 }

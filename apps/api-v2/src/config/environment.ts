@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 
 /** Every variable this service reads; validated once at boot (see .env.example). */
 export class Environment {
@@ -12,6 +12,10 @@ export class Environment {
 
   @IsString()
   DATABASE_URL!: string;
+
+  /** The gateway's shared credential; requests without it are refused. */
+  @IsString() @MinLength(16)
+  INTERNAL_TOKEN!: string;
 
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(200)
   DATABASE_POOL_SIZE = 10;

@@ -42,10 +42,11 @@ class DatabaseHealthController {
 export class PersistenceModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly ds: DataSource) {}
 
-  static forService(serviceName: string): DynamicModule {
+  /** `health: false` leaves `/health` to the app (the gateway reports its services instead). */
+  static forService(serviceName: string, options: { health?: boolean } = {}): DynamicModule {
     return {
       module: PersistenceModule,
-      controllers: [DatabaseHealthController],
+      controllers: options.health === false ? [] : [DatabaseHealthController],
       providers: [
         { provide: SERVICE_NAME, useValue: serviceName },
         {

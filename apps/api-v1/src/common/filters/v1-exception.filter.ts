@@ -5,6 +5,7 @@ import type { Response } from 'express';
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   400: 'INVALID_REQUEST',
   401: 'INVALID_API_KEY',
+  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   429: 'RATE_LIMIT_EXCEEDED',

@@ -6,6 +6,7 @@ import type { Response } from 'express';
 const BY_STATUS: Record<number, { code: ErrorCode; slug: string; title: string }> = {
   400: { code: 'INVALID_REQUEST', slug: 'invalid-request', title: 'Invalid request' },
   401: { code: 'INVALID_API_KEY', slug: 'invalid-api-key', title: 'Unauthorized' },
+  403: { code: 'FORBIDDEN', slug: 'forbidden', title: 'Forbidden' },
   404: { code: 'NOT_FOUND', slug: 'not-found', title: 'Not found' },
   429: { code: 'RATE_LIMIT_EXCEEDED', slug: 'rate-limit-exceeded', title: 'Too many requests' },
   500: { code: 'INTERNAL_ERROR', slug: 'internal-error', title: 'Internal server error' },

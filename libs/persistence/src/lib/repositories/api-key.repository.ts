@@ -36,7 +36,7 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     const entity = this.repo.create({
       id: randomUUID(),
       keyHash: hashApiKey(clearKey),
-      keyPrefix: clearKey.slice(0, 8),
+      keyPrefix: clearKey.slice(0, 12),
       plan,
       label,
       createdAt: new Date(),
@@ -64,13 +64,20 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
   }
 
   async revoke(idOrPrefix: string): Promise<boolean> {
-    const result = await this.repo.update(this.match(idOrPrefix), { revokedAt: new Date() });
-    return (result.affected ?? 0) > 0;
+    const id = await this.resolve(idOrPrefix);
+    return id !== undefined && ((await this.repo.update({ id }, { revokedAt: new Date() })).affected ?? 0) > 0;
   }
 
   async changePlan(idOrPrefix: string, plan: PlanName): Promise<boolean> {
-    const result = await this.repo.update(this.match(idOrPrefix), { plan });
-    return (result.affected ?? 0) > 0;
+    const id = await this.resolve(idOrPrefix);
+    return id !== undefined && ((await this.repo.update({ id }, { plan })).affected ?? 0) > 0;
+  }
+
+  /** The one key an id or displayed prefix names; an ambiguous prefix is an error, not a mass update. */
+  private async resolve(idOrPrefix: string): Promise<string | undefined> {
+    const rows = await this.repo.find({ where: this.match(idOrPrefix), select: { id: true }, take: 2 });
+    if (rows.length > 1) throw new Error(`'${idOrPrefix}' matches several keys; use the key's id`);
+    return rows[0]?.id;
   }
 
   private match(idOrPrefix: string): { id: string } | { keyPrefix: string } {

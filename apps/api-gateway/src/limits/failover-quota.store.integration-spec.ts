@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import type Redis from 'ioredis';
+import { FailoverQuotaStore, REDIS_BACK_MESSAGE, REDIS_UNREACHABLE_MESSAGE } from './failover-quota.store';
+import { MemoryQuotaStore } from './memory-quota.store';
+import type { QuotaDecision, QuotaLimits } from './quota';
+import { createQuotaRedis, RedisQuotaStore } from './redis-quota.store';
+
+const REDIS_URL = process.env['REDIS_URL'];
+if (!REDIS_URL) console.log('REDIS_URL not set: Redis failover tests skipped');
+
+/**
+ * A TCP relay between the client and Redis that a test can cut (`stop`: Redis is gone) or hold
+ * (`pause`: Redis is there but answers nothing), then restore on the same port.
+ */
+class TcpProxy {
+  port = 0;
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private readonly held: (() => void)[] = [];
+  private paused = false;
+
+  constructor(private readonly target: URL) {}
+
+  async start(): Promise<void> {
+    const server = createServer((downstream) => {
+      const upstream = connect(Number(this.target.port || 6379), this.target.hostname);
+      const relay = (from: Socket, to: Socket): void => {
+        from.on('data', (chunk: Buffer) => {
+          if (this.paused) this.held.push(() => to.write(chunk));
+          else to.write(chunk);
+        });
+        from.on('close', () => to.destroy());
+        from.on('error', () => to.destroy());
+      };
+      relay(downstream, upstream);
+      relay(upstream, downstream);
+      for (const s of [downstream, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+      }
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const s of this.sockets) s.destroy();
+    this.held.length = 0;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    for (const write of this.held.splice(0)) write();
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+(REDIS_URL ? describe : describe.skip)('FailoverQuotaStore (Redis at REDIS_URL behind a proxy)', () => {
+  const run = `test-${randomBytes(6).toString('hex')}`;
+  let n = 0;
+  const newKeyId = (): string => `${run}-${++n}`;
+  // Same windows throughout, whatever the wall clock does during the test.
+  const now = Date.now();
+  const limits: QuotaLimits = { minute: 5, day: 1000, month: 1000 };
+  const roomy: QuotaLimits = { minute: 1_000_000, day: 1_000_000, month: 1_000_000 };
+
+  let admin: Redis;
+  let proxy: TcpProxy;
+  let client: Redis;
+  let redisStore: RedisQuotaStore;
+  let store: FailoverQuotaStore;
+  let logs: string[];
+
+  beforeAll(async () => {
+    admin = createQuotaRedis(REDIS_URL!, undefined, { lazyConnect: true });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    const keys: string[] = [];
+    for await (const batch of admin.scanStream({ match: `quota:{${run}-*`, count: 1000 }) as AsyncIterable<
+      string[]
+    >)
+      keys.push(...batch);
+    if (keys.length > 0) await admin.del(...keys);
+    await admin.quit();
+  });
+
+  beforeEach(async () => {
+    proxy = new TcpProxy(new URL(REDIS_URL!));
+    await proxy.start();
+    const viaProxy = new URL(REDIS_URL!);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    client = createQuotaRedis(viaProxy.toString(), undefined, { lazyConnect: true });
+    await client.connect();
+    redisStore = new RedisQuotaStore(client);
+    logs = [];
+    store = new FailoverQuotaStore(redisStore, new MemoryQuotaStore(), (_level, msg) => logs.push(msg), {
+      retryIntervalMs: 200,
+    });
+  });
+
+  afterEach(async () => {
+    client.disconnect();
+    await proxy.stop();
+  });
+
+  /** Consumes and checks the answer came back promptly, whatever state Redis is in. */
+  async function promptly(keyId: string, cost = 1, lim = limits): Promise<QuotaDecision> {
+    const started = Date.now();
+    const decision = await store.consume(keyId, cost, lim, now);
+    expect(Date.now() - started).toBeLessThan(2000);
+    return decision;
+  }
+
+  async function redisCount(keyId: string): Promise<number> {
+    return Number((await admin.get(redisStore.keysFor(keyId, now).minute)) ?? 0);
+  }
+
+  /** Sends requests for another key until the store counts in Redis again (or gives up). */
+  async function untilBackInRedis(): Promise<void> {
+    const probe = newKeyId();
+    for (let i = 0; i < 100 && !store.countingInRedis; i++) {
+      await promptly(probe, 1, roomy);
+      await sleep(100);
+    }
+  }
+
+  it('counts in memory while Redis is gone, still enforcing limits, and returns to Redis', async () => {
+    const keyId = newKeyId();
+    expect((await promptly(keyId)).admitted).toBe(true);
+    expect((await promptly(keyId)).admitted).toBe(true);
+    expect(await redisCount(keyId)).toBe(2);
+
+    await proxy.stop();
+    const during = [
+      await promptly(keyId),
+      await promptly(keyId),
+      await promptly(keyId),
+      await promptly(keyId),
+    ];
+    // Memory carries on from the 2 Redis had counted: 3 more fit under the limit of 5.
+    expect(during.map((d) => d.admitted)).toEqual([true, true, true, false]);
+    expect(during[3]).toMatchObject({ exceeded: 'minute' });
+    expect(store.countingInRedis).toBe(false);
+    expect(logs).toEqual([REDIS_UNREACHABLE_MESSAGE]);
+
+    await proxy.start();
+    await untilBackInRedis();
+    expect(store.countingInRedis).toBe(true);
+    expect(logs).toEqual([REDIS_UNREACHABLE_MESSAGE, REDIS_BACK_MESSAGE]);
+
+    // Counted in Redis again (the units counted in memory are not carried over).
+    const before = await redisCount(keyId);
+    const after = await promptly(keyId);
+    expect(after.usage.minute.used).toBe(before + 1);
+    expect(await redisCount(keyId)).toBe(before + 1);
+  });
+
+  it('answers from memory when Redis hangs, and returns when it answers again', async () => {
+    const keyId = newKeyId();
+    expect((await promptly(keyId)).admitted).toBe(true);
+
+    proxy.pause();
+    const during = [await promptly(keyId), await promptly(keyId)];
+    expect(during.map((d) => [d.admitted, d.usage.minute.used])).toEqual([
+      [true, 2],
+      [true, 3],
+    ]);
+    expect(logs).toEqual([REDIS_UNREACHABLE_MESSAGE]);
+
+    proxy.resume();
+    await untilBackInRedis();
+    expect(store.countingInRedis).toBe(true);
+    expect(logs).toEqual([REDIS_UNREACHABLE_MESSAGE, REDIS_BACK_MESSAGE]);
+  });
+});

@@ -1,0 +1,181 @@
+import Redis, { type Cluster, type RedisOptions } from 'ioredis';
+import {
+  QUOTA_WINDOWS,
+  type QuotaDecision,
+  type QuotaLimits,
+  type QuotaStore,
+  type QuotaWindow,
+} from './quota';
+import { assertConsumeArguments, buildQuotaDecision, quotaWindows } from './quota-windows';
+
+/**
+ * One atomic step over the three counters of a key id (minute, day, month).
+ * KEYS: the three counters. ARGV: cost, the three limits, the three TTLs in seconds.
+ * Reply: { admitted (0|1), used x3, exceeded (0|1) x3 } — the new counters when admitted, the
+ * unchanged ones when refused.
+ *
+ * The expiry is set only when the script creates a key: the TTL then runs to the end of the
+ * window (plus a margin) as seen by whichever instance opened the window, and an admitted request
+ * costs no extra write. A key that exists always has its TTL, since the script creates and
+ * expires it in one atomic step. A cost of 0 writes nothing, so it never creates a key.
+ */
+const CONSUME_SCRIPT = `
+local cost = tonumber(ARGV[1])
+local used = {}
+local existed = {}
+local exceeded = {0, 0, 0}
+local refused = false
+for i = 1, 3 do
+  local current = redis.call('GET', KEYS[i])
+  existed[i] = current ~= false
+  used[i] = tonumber(current or '0')
+  if used[i] + cost > tonumber(ARGV[1 + i]) then
+    exceeded[i] = 1
+    refused = true
+  end
+end
+if refused then
+  return {0, used[1], used[2], used[3], exceeded[1], exceeded[2], exceeded[3]}
+end
+if cost > 0 then
+  for i = 1, 3 do
+    used[i] = redis.call('INCRBY', KEYS[i], cost)
+    if not existed[i] then
+      redis.call('EXPIRE', KEYS[i], ARGV[4 + i])
+    end
+  end
+end
+return {1, used[1], used[2], used[3], 0, 0, 0}
+`;
+
+/** Named so it cannot clash with another `defineCommand` on a shared client. */
+const COMMAND = 'tcgQuotaConsume';
+
+type QuotaScriptClient = Record<
+  typeof COMMAND,
+  (
+    m: string,
+    d: string,
+    M: string,
+    cost: number,
+    lm: number,
+    ld: number,
+    lM: number,
+    tm: number,
+    td: number,
+    tM: number,
+  ) => Promise<unknown>
+>;
+
+export type QuotaRedisClient = Redis | Cluster;
+
+export interface RedisQuotaStoreOptions {
+  /** Prefix of every counter key. Default `quota:`. */
+  readonly keyPrefix?: string;
+  /**
+   * Seconds a counter outlives its window, so an instance whose clock runs a little behind still
+   * finds the window's counter instead of opening a fresh one. Default 10.
+   */
+  readonly ttlMarginSeconds?: number;
+}
+
+/**
+ * Quota counters shared by every gateway instance, in Redis (or Redis Cluster). One Lua script
+ * checks and counts all three windows, so under any concurrency a quota of N admits exactly N
+ * units. The three keys of a key id share the hash tag `{<keyId>}`, hence one cluster slot:
+ * `quota:{<keyId>}:m:29611234`, `quota:{<keyId>}:d:20261122`, `quota:{<keyId>}:M:202611`.
+ * (If a key id contained `}` the tag would stop early, but identically in all three keys, so they
+ * would still share a slot.)
+ *
+ * Failures (connection lost, client not ready) reject; `FailoverQuotaStore` turns them into
+ * in-memory counting.
+ */
+export class RedisQuotaStore implements QuotaStore {
+  private readonly keyPrefix: string;
+  private readonly ttlMarginSeconds: number;
+
+  constructor(
+    private readonly client: QuotaRedisClient,
+    options: RedisQuotaStoreOptions = {},
+  ) {
+    this.keyPrefix = options.keyPrefix ?? 'quota:';
+    this.ttlMarginSeconds = options.ttlMarginSeconds ?? 10;
+    // defineCommand runs the script by EVALSHA and loads it on NOSCRIPT, so it survives a restart.
+    client.defineCommand(COMMAND, { numberOfKeys: 3, lua: CONSUME_SCRIPT });
+  }
+
+  /** Whether the client is connected; while it is not, commands fail at once (see `createQuotaRedis`). */
+  isReady(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  /** The counter keys of a key id at an instant, minute, day and month. */
+  keysFor(keyId: string, nowMs: number): Readonly<Record<QuotaWindow, string>> {
+    const spans = quotaWindows(nowMs);
+    const key = (w: QuotaWindow): string => `${this.keyPrefix}{${keyId}}:${spans[w].id}`;
+    return { minute: key('minute'), day: key('day'), month: key('month') };
+  }
+
+  async consume(keyId: string, cost: number, limits: QuotaLimits, nowMs: number): Promise<QuotaDecision> {
+    assertConsumeArguments(keyId, cost, limits);
+    const spans = quotaWindows(nowMs);
+    const keys = this.keysFor(keyId, nowMs);
+    const ttl = (w: QuotaWindow): number => spans[w].resetSeconds + this.ttlMarginSeconds;
+    const script = this.client as unknown as QuotaScriptClient;
+    const reply = await script[COMMAND](
+      keys.minute,
+      keys.day,
+      keys.month,
+      cost,
+      limits.minute,
+      limits.day,
+      limits.month,
+      ttl('minute'),
+      ttl('day'),
+      ttl('month'),
+    );
+    const [admitted, usedMinute, usedDay, usedMonth, ...flags] = parseReply(reply);
+    const used = { minute: usedMinute!, day: usedDay!, month: usedMonth! };
+    const exceeded = admitted === 1 ? [] : QUOTA_WINDOWS.filter((_, i) => flags[i] === 1);
+    if (admitted !== 1 && exceeded.length === 0)
+      throw new Error('quota script refused without naming a window');
+    return buildQuotaDecision(used, exceeded, limits, spans);
+  }
+}
+
+function parseReply(reply: unknown): number[] {
+  if (
+    !Array.isArray(reply) ||
+    reply.length !== 7 ||
+    !reply.every((v): v is number => Number.isSafeInteger(v))
+  ) {
+    throw new Error(`unexpected quota script reply: ${JSON.stringify(reply)}`);
+  }
+  return reply;
+}
+
+/**
+ * The client the quota stores expect: it fails fast while disconnected instead of queueing
+ * commands (`enableOfflineQueue: false`, one retry per command, a short connect timeout), and
+ * keeps reconnecting in the background, backing off up to 2 s, so `FailoverQuotaStore` notices
+ * both the outage and the recovery quickly.
+ *
+ * Connection errors surface as failed commands, which `FailoverQuotaStore` logs once per outage;
+ * the `error` listener only stops ioredis from printing every reconnect attempt. Pass
+ * `onError` to see them anyway.
+ */
+export function createQuotaRedis(
+  url: string,
+  onError?: (err: Error) => void,
+  overrides: RedisOptions = {},
+): Redis {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1000,
+    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+    ...overrides,
+  });
+  client.on('error', (err: Error) => onError?.(err));
+  return client;
+}

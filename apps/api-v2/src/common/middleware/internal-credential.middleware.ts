@@ -1,0 +1,27 @@
+import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { credentialMatches, DomainError, INTERNAL_HEADERS } from '@tcg/domain';
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * The service trusts the gateway and nothing else: any request without the gateway's internal
+ * credential is refused (403) — known path or not — so nobody can bypass keys and quotas by
+ * calling the service directly. `/health` stays open for orchestrators' probes; it reveals nothing.
+ */
+@Injectable()
+export class InternalCredentialMiddleware implements NestMiddleware {
+  private readonly credential: string;
+
+  constructor(@Inject(ConfigService) config: ConfigService) {
+    this.credential = config.getOrThrow<string>('INTERNAL_TOKEN');
+  }
+
+  use(req: Request, _res: Response, next: NextFunction): void {
+    // req.path is relative to the middleware's mount point; the original URL is the real path.
+    const path = req.originalUrl.split('?', 1)[0];
+    if (path !== '/health' && !credentialMatches(this.credential, req.header(INTERNAL_HEADERS.credential))) {
+      throw new DomainError('FORBIDDEN', 'Requests must come through the API gateway.');
+    }
+    next();
+  }
+}

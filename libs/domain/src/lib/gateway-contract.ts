@@ -1,0 +1,71 @@
+import { timingSafeEqual } from 'node:crypto';
+
+/**
+ * What passes between the gateway and the services behind it. Clients can never set these: the
+ * gateway strips every incoming header that starts with `x-tcg-` before adding its own.
+ */
+export const INTERNAL_HEADER_PREFIX = 'x-tcg-';
+export const INTERNAL_HEADERS = {
+  /** The gateway's shared credential; services refuse requests without it. */
+  credential: 'x-tcg-internal-credential',
+  /** The caller's plan and usage after this request (JSON of `UsageReport`), for v1 `_metadata`. */
+  usage: 'x-tcg-usage',
+} as const;
+
+export interface UsageWindow {
+  readonly limit: number;
+  readonly used: number;
+  readonly resetSeconds: number;
+}
+
+export interface UsageReport {
+  readonly plan: string;
+  readonly minute: UsageWindow;
+  readonly day: UsageWindow;
+  readonly month: UsageWindow;
+}
+
+export function encodeUsage(report: UsageReport): string {
+  return JSON.stringify(report);
+}
+
+/** The usage report of a request, or undefined when the header is absent or malformed. */
+export function decodeUsage(header: string | undefined): UsageReport | undefined {
+  if (!header) return undefined;
+  try {
+    const value = JSON.parse(header) as UsageReport;
+    const ok = (w: UsageWindow | undefined) =>
+      !!w && [w.limit, w.used, w.resetSeconds].every((n) => Number.isInteger(n) && n >= 0);
+    return typeof value.plan === 'string' && ok(value.minute) && ok(value.day) && ok(value.month) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Constant-time comparison of a presented credential with the expected one. */
+export function credentialMatches(expected: string, presented: string | undefined): boolean {
+  if (!presented) return false;
+  const a = Buffer.from(expected, 'utf8');
+  const b = Buffer.from(presented, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The quota units a request costs (interface.md "Request cost on v2", decisions.md): 1, plus 1 for
+ * `graded=include` and 1 per region beyond the first on v2. Computed from the raw query so the
+ * gateway can charge before the service parses anything; repeated regions count once.
+ */
+export function requestCost(path: string, query: URLSearchParams): number {
+  if (!(path === '/v2' || path.startsWith('/v2/'))) return 1;
+  let cost = 1;
+  if (query.getAll('graded').some((g) => g.trim().toLowerCase() === 'include')) cost += 1;
+  const regions = new Set(
+    query
+      .getAll('regions')
+      .flatMap((r) => r.split(','))
+      .map((r) => r.trim().toUpperCase())
+      .filter(Boolean),
+  );
+  if (regions.size > 1) cost += regions.size - 1;
+  return cost;
+}

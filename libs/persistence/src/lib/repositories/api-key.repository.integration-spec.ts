@@ -1,0 +1,41 @@
+import { DataSource } from 'typeorm';
+import { testDataSource, truncateAll } from '../../testing';
+import { hashApiKey, TypeOrmApiKeyRepository } from './api-key.repository';
+
+describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
+  let ds: DataSource;
+  let keys: TypeOrmApiKeyRepository;
+
+  beforeAll(async () => {
+    ds = await testDataSource();
+    keys = new TypeOrmApiKeyRepository(ds);
+  });
+  beforeEach(async () => {
+    await truncateAll(ds);
+  });
+  afterAll(async () => {
+    await ds.destroy();
+  });
+
+  it('stores only a hash, finds the key by its clear value, and shows a prefix', async () => {
+    const { key, record } = await keys.create('starter', 'shop');
+    expect(key).toMatch(/^tcg_[0-9A-Za-z]{32}$/);
+    expect(record.prefix).toBe(key.slice(0, 12));
+    const [row] = await ds.query('SELECT key_hash, key_prefix FROM api_keys');
+    expect(row.key_hash).toEqual(hashApiKey(key));
+    expect(JSON.stringify(row)).not.toContain(key);
+    expect(await keys.findActiveByKey(key)).toMatchObject({ id: record.id, plan: 'starter', label: 'shop' });
+    expect(await keys.findActiveByKey(`${key}x`)).toBeNull();
+  });
+
+  it('revokes and changes plans by id or prefix, and refuses an ambiguous prefix', async () => {
+    const a = await keys.create('free', 'a', 'tcg_SAMEPREFIX_one');
+    await keys.create('free', 'b', 'tcg_SAMEPREFIX_two');
+    await expect(keys.revoke('tcg_SAMEPREF')).rejects.toThrow('several keys');
+    expect(await keys.changePlan(a.record.id, 'enterprise')).toBe(true);
+    expect((await keys.findActiveByKey('tcg_SAMEPREFIX_one'))?.plan).toBe('enterprise');
+    expect(await keys.revoke(a.record.id)).toBe(true);
+    expect(await keys.findActiveByKey('tcg_SAMEPREFIX_one')).toBeNull();
+    expect(await keys.revoke('tcg_nothing')).toBe(false);
+  });
+});

@@ -1,0 +1,70 @@
+import { isPlanName, PLAN_NAMES } from '@tcg/domain';
+import { TypeOrmApiKeyRepository } from '@tcg/persistence';
+import { openDatabase, resolveDatabase } from '../common/database';
+import { log, parseArgs } from '../common/log';
+
+const USAGE = `usage: npm run keys -- <command>
+  create --plan <${PLAN_NAMES.join('|')}> [--label text]   create a key; the key is printed once
+  list                                               every key: id, prefix, plan, label, created, revoked
+  revoke <id|prefix>                                 the key stops working within KEY_CACHE_TTL_MS
+  plan <id|prefix> <${PLAN_NAMES.join('|')}>              move a key to another plan`;
+
+async function main(): Promise<number> {
+  const { positional, options } = parseArgs(process.argv.slice(2));
+  const [command, target, planArg] = positional;
+  const usage = () => {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  };
+  if (!command || !['create', 'list', 'revoke', 'plan'].includes(command)) return usage();
+  const db = await resolveDatabase();
+  const ds = await openDatabase(db.url, 1);
+  try {
+    const keys = new TypeOrmApiKeyRepository(ds);
+    switch (command) {
+      case 'create': {
+        const plan = options.get('plan');
+        if (typeof plan !== 'string' || !isPlanName(plan)) return usage();
+        const label = options.get('label');
+        const { key, record } = await keys.create(plan, typeof label === 'string' ? label : '');
+        process.stdout.write(`${key}\n`);
+        log('info', 'key created; it is shown only this once', { id: record.id, prefix: record.prefix, plan });
+        return 0;
+      }
+      case 'list':
+        for (const k of await keys.list()) {
+          process.stdout.write(
+            `${[k.id, k.prefix, k.plan, JSON.stringify(k.label), k.createdAt.toISOString(), k.revokedAt?.toISOString() ?? '-'].join('\t')}\n`,
+          );
+        }
+        return 0;
+      case 'revoke':
+        if (!target) return usage();
+        if (!(await keys.revoke(target))) return notFound(target);
+        log('info', 'key revoked', { key: target });
+        return 0;
+      default: {
+        if (!target || !planArg || !isPlanName(planArg)) return usage();
+        if (!(await keys.changePlan(target, planArg))) return notFound(target);
+        log('info', 'plan changed', { key: target, plan: planArg });
+        return 0;
+      }
+    }
+  } finally {
+    await ds.destroy();
+    await db.stop();
+  }
+}
+
+function notFound(target: string): number {
+  log('error', 'no key with that id or prefix', { key: target });
+  return 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log('error', 'keys failed', { error: (error as Error).message });
+    process.exit(2);
+  },
+);
