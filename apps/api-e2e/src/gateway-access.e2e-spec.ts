@@ -1,4 +1,5 @@
 import { decodeUsage } from '@tcg/domain';
+import { withinOneMinute } from './clock';
 import { startEchoUpstream } from './echo-upstream';
 import { newKey, withKeys } from './keys';
 import { INTERNAL_TOKEN, startStack, Stack } from './stack';
@@ -79,6 +80,7 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
 
   it('charges v2 surcharges and reports usage in the RateLimit headers', async () => {
     const key = await newKey('free');
+    await withinOneMinute();
     const res = await get(`${stack.gatewayUrl}/v2/cards?regions=NA,EU,JP&graded=include`, key);
     // cost 1 + 1 (graded=include) + 2 (two extra regions) = 4 of the free plan's 10 per minute
     expect(res.headers.get('ratelimit')).toMatch(/^limit=10, remaining=6, reset=\d+$/);
@@ -91,6 +93,7 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
 
   it('refuses past the per-minute limit with 429, its code and Retry-After, and charges nothing for it', async () => {
     const key = await newKey('free');
+    await withinOneMinute();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await get(`${stack.gatewayUrl}/v1/x`, key)).status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
@@ -108,6 +111,7 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
 
   it('admits exactly the quota under 1,000 concurrent requests', async () => {
     const key = await newKey('free'); // 10 per minute
+    await withinOneMinute();
     const statuses = await Promise.all(
       Array.from({ length: 1000 }, () => get(`${stack.gatewayUrl}/v1/x`, key).then(async (r) => (await r.arrayBuffer(), r.status))),
     );

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { createQuotaRedis } from '../limits/redis-quota.store';
+import { QuotaRedisConnection } from '../limits/quota-redis.connection';
 
 const WINDOW_MS = 60_000;
 
@@ -16,14 +16,14 @@ const WINDOW_MS = 60_000;
 export class AuthFailureThrottle implements OnApplicationShutdown {
   private readonly logger = new Logger('AuthFailureThrottle');
   private readonly memory = new ThrottlerStorageService();
-  private readonly redis?: ThrottlerStorage & { onModuleDestroy(): void };
+  private readonly redis?: ThrottlerStorage;
   private readonly limit: number;
   private redisFailing = false;
 
-  constructor(@Inject(ConfigService) config: ConfigService) {
+  constructor(@Inject(ConfigService) config: ConfigService, connection: QuotaRedisConnection) {
     this.limit = config.getOrThrow<number>('AUTH_FAILURES_PER_MINUTE');
-    const url = config.get<string>('REDIS_URL');
-    if (url) this.redis = new ThrottlerStorageRedisService(createQuotaRedis(url));
+    // Shares the gateway's Redis connection, which QuotaRedisConnection closes on shutdown.
+    if (connection.client) this.redis = new ThrottlerStorageRedisService(connection.client);
   }
 
   /** Counts one failure; returns the seconds to wait when the address is now blocked. */
@@ -50,6 +50,5 @@ export class AuthFailureThrottle implements OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     this.memory.onApplicationShutdown();
-    this.redis?.onModuleDestroy();
   }
 }

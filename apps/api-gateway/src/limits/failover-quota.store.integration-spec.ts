@@ -7,7 +7,7 @@ import type { QuotaDecision, QuotaLimits } from './quota';
 import { createQuotaRedis, RedisQuotaStore } from './redis-quota.store';
 
 const REDIS_URL = process.env['REDIS_URL'];
-if (!REDIS_URL) console.log('REDIS_URL not set: Redis failover tests skipped');
+if (!REDIS_URL) process.stdout.write('REDIS_URL not set: Redis failover tests skipped\n');
 
 /**
  * A TCP relay between the client and Redis that a test can cut (`stop`: Redis is gone) or hold

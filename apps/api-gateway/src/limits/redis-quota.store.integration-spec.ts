@@ -5,7 +5,7 @@ import { describeQuotaStoreContract } from './quota-store.contract';
 import { createQuotaRedis, RedisQuotaStore } from './redis-quota.store';
 
 const REDIS_URL = process.env['REDIS_URL'];
-if (!REDIS_URL) console.log('REDIS_URL not set: Redis quota tests skipped');
+if (!REDIS_URL) process.stdout.write('REDIS_URL not set: Redis quota tests skipped\n');
 
 (REDIS_URL ? describe : describe.skip)('RedisQuotaStore (Redis at REDIS_URL)', () => {
   // Every key of this run carries the run id, so parallel runs do not collide and cleanup is exact.
