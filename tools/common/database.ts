@@ -44,7 +44,10 @@ export async function resolveDatabase(env: NodeJS.ProcessEnv = process.env): Pro
   const port = Number(env['EMBEDDED_PG_PORT'] ?? 54329);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
   if (await portOpen(port)) return { url, embedded: true, stop: async () => undefined };
-  log('info', 'DATABASE_URL not set: starting embedded PostgreSQL', { dataDir: join(DATA_DIR, 'postgres'), port });
+  log('info', 'DATABASE_URL not set: starting embedded PostgreSQL', {
+    dataDir: join(DATA_DIR, 'postgres'),
+    port,
+  });
   const server = await startEmbeddedPostgres({
     dataDir: join(DATA_DIR, 'postgres'),
     port,

@@ -6,7 +6,10 @@ export function log(level: Level, msg: string, fields: Record<string, unknown> =
 }
 
 /** Parses `--name value` and `--flag` arguments. */
-export function parseArgs(argv: readonly string[]): { positional: string[]; options: Map<string, string | true> } {
+export function parseArgs(argv: readonly string[]): {
+  positional: string[];
+  options: Map<string, string | true>;
+} {
   const positional: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {

@@ -15,7 +15,13 @@ async function main(): Promise<number> {
   const file = positional[0];
   const format = (options.get('format') as FileFormat | undefined) ?? (file ? formatOf(file) : undefined);
   const batchSize = Number(options.get('batch-size') ?? 5000);
-  if (!file || !format || !['ndjson', 'csv'].includes(format) || !Number.isInteger(batchSize) || batchSize < 1) {
+  if (
+    !file ||
+    !format ||
+    !['ndjson', 'csv'].includes(format) ||
+    !Number.isInteger(batchSize) ||
+    batchSize < 1
+  ) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -27,9 +33,15 @@ async function main(): Promise<number> {
     const report = await importer.run(readRecords(file, format), {
       batchSize,
       nowSeconds: Math.floor(Date.now() / 1000),
-      onBatch: (p) => log('info', 'import progress', { file, ...p, rowsPerSecond: Math.round(p.applied / ((Date.now() - started) / 1000)) }),
+      onBatch: (p) =>
+        log('info', 'import progress', {
+          file,
+          ...p,
+          rowsPerSecond: Math.round(p.applied / ((Date.now() - started) / 1000)),
+        }),
     });
-    for (const r of report.rejectedRows) log('warn', 'row rejected', { file, line: r.line, reason: r.reason });
+    for (const r of report.rejectedRows)
+      log('warn', 'row rejected', { file, line: r.line, reason: r.reason });
     const { rejectedRows: _listed, ...summary } = report;
     log('info', 'import done', { file, ...summary, seconds: (Date.now() - started) / 1000 });
     return report.rejected > 0 ? 1 : 0;

@@ -17,7 +17,13 @@ export type RowResult = { ok: true; row: ParsedRow } | { ok: false; reason: stri
 
 const EARLIEST = Date.UTC(1993, 0, 1) / 1000; // before the first trading card game was sold
 const text = (v: unknown): string | undefined =>
-  v === undefined || v === null || v === '' ? undefined : typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : undefined;
+  v === undefined || v === null || v === ''
+    ? undefined
+    : typeof v === 'number'
+      ? String(v)
+      : typeof v === 'string'
+        ? v.trim()
+        : undefined;
 
 /**
  * Validates one record: exactly one of `variant_id` / `vendor_sku`, a known `region`, a `time`
@@ -33,19 +39,26 @@ export function parseObservation(record: RawRecord, nowSeconds: number): RowResu
   const regionText = text(record['region']);
   if (!regionText) return fail('region is missing');
   const region = parseRegion(regionText);
-  if (!region) return fail(`unknown region '${regionText}' (a market code NA, EU, UK, JP, OCE, LATAM, OTHER or an ISO country code)`);
+  if (!region)
+    return fail(
+      `unknown region '${regionText}' (a market code NA, EU, UK, JP, OCE, LATAM, OTHER or an ISO country code)`,
+    );
 
   const t = parseTime(record['time']);
-  if (t === undefined) return fail(`time '${String(record['time'] ?? '')}' is not Unix seconds or an ISO 8601 timestamp`);
+  if (t === undefined)
+    return fail(`time '${String(record['time'] ?? '')}' is not Unix seconds or an ISO 8601 timestamp`);
   if (t < EARLIEST || t > nowSeconds + 3600) return fail(`time ${t} is outside 1993-01-01 .. now`);
 
   const currency = text(record['currency'])?.toUpperCase();
   if (!currency) return fail('currency is missing');
-  if (currency !== region.currency) return fail(`currency ${currency} does not match region ${region.code} (${region.currency})`);
+  if (currency !== region.currency)
+    return fail(`currency ${currency} does not match region ${region.code} (${region.currency})`);
 
   const priceText = text(record['price']);
-  const price = priceText === undefined ? undefined : parseDecimalAmount(priceText, minorUnitsPerMajor(currency));
-  if (price === undefined) return fail(`price '${priceText ?? ''}' is not a non-negative decimal amount in ${currency}`);
+  const price =
+    priceText === undefined ? undefined : parseDecimalAmount(priceText, minorUnitsPerMajor(currency));
+  if (price === undefined)
+    return fail(`price '${priceText ?? ''}' is not a non-negative decimal amount in ${currency}`);
 
   return { ok: true, row: { variantRef, vendorSku, region: region.storageRegion, t, price } };
 }
@@ -55,7 +68,8 @@ function parseTime(v: unknown): number | undefined {
   if (typeof v !== 'string' || v.trim() === '') return undefined;
   const s = v.trim();
   if (/^\d{1,12}$/.test(s)) return Number(s);
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s))
+    return undefined;
   const ms = Date.parse(/[T ]/.test(s) && !/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? `${s}Z` : s);
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }

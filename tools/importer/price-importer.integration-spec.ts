@@ -28,21 +28,60 @@ describe('PriceImporter (PostgreSQL)', () => {
   });
 
   const run = (file: string, format: 'ndjson' | 'csv', batchSize = 2) =>
-    new PriceImporter(new PriceIngestRepository(ds)).run(readRecords(file, format), { batchSize, nowSeconds: NOW });
+    new PriceImporter(new PriceIngestRepository(ds)).run(readRecords(file, format), {
+      batchSize,
+      nowSeconds: NOW,
+    });
 
   it('imports NDJSON, reports malformed rows by line, and changes nothing the second time', async () => {
     const file = join(dir, 'prices.ndjson');
     await writeFile(
       file,
       [
-        JSON.stringify({ variant_id: nm.uuid, region: 'NA', time: '2026-10-01T00:00:00Z', price: '10.50', currency: 'USD' }),
-        JSON.stringify({ vendor_sku: 'SKU-NM', region: 'us', time: Date.UTC(2026, 9, 2) / 1000, price: 11, currency: 'usd' }),
+        JSON.stringify({
+          variant_id: nm.uuid,
+          region: 'NA',
+          time: '2026-10-01T00:00:00Z',
+          price: '10.50',
+          currency: 'USD',
+        }),
+        JSON.stringify({
+          vendor_sku: 'SKU-NM',
+          region: 'us',
+          time: Date.UTC(2026, 9, 2) / 1000,
+          price: 11,
+          currency: 'usd',
+        }),
         '{not json',
-        JSON.stringify({ variant_id: nm.id, region: 'NA', time: '2026-10-03', price: '12.345', currency: 'USD' }),
-        JSON.stringify({ variant_id: nm.id, region: 'EU', time: '2026-10-03', price: '12.00', currency: 'USD' }),
-        JSON.stringify({ variant_id: 'no-such-variant', region: 'NA', time: '2026-10-03', price: '1', currency: 'USD' }),
+        JSON.stringify({
+          variant_id: nm.id,
+          region: 'NA',
+          time: '2026-10-03',
+          price: '12.345',
+          currency: 'USD',
+        }),
+        JSON.stringify({
+          variant_id: nm.id,
+          region: 'EU',
+          time: '2026-10-03',
+          price: '12.00',
+          currency: 'USD',
+        }),
+        JSON.stringify({
+          variant_id: 'no-such-variant',
+          region: 'NA',
+          time: '2026-10-03',
+          price: '1',
+          currency: 'USD',
+        }),
         '',
-        JSON.stringify({ variant_id: nm.id, region: 'NA', time: '2026-10-04T00:00:00Z', price: '12', currency: 'USD' }),
+        JSON.stringify({
+          variant_id: nm.id,
+          region: 'NA',
+          time: '2026-10-04T00:00:00Z',
+          price: '12',
+          currency: 'USD',
+        }),
       ].join('\n'),
     );
     const first = await run(file, 'ndjson');
@@ -53,8 +92,14 @@ describe('PriceImporter (PostgreSQL)', () => {
       { line: 5, reason: 'currency USD does not match region EU (EUR)' },
       { line: 6, reason: "unknown variant_id 'no-such-variant'" },
     ]);
-    const [row] = await ds.query(`SELECT price::int, region, stats->'allTime' AS all_time FROM variant_prices`);
-    expect(row).toEqual({ price: 1200, region: 'NA', all_time: { min: 1050, max: 1200, minDate: '2026-10-01', maxDate: '2026-10-04' } });
+    const [row] = await ds.query(
+      `SELECT price::int, region, stats->'allTime' AS all_time FROM variant_prices`,
+    );
+    expect(row).toEqual({
+      price: 1200,
+      region: 'NA',
+      all_time: { min: 1050, max: 1200, minDate: '2026-10-01', maxDate: '2026-10-04' },
+    });
 
     const before = await ds.query('SELECT * FROM price_series');
     const second = await run(file, 'ndjson');

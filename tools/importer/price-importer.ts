@@ -46,18 +46,35 @@ export class PriceImporter {
       rejected++;
       if (rejectedRows.length < maxListed) rejectedRows.push({ line, reason });
     };
-    const totals = { lines: 0, applied: 0, batches: 0, inserted: 0, updated: 0, unchanged: 0, seriesRefreshed: 0 };
+    const totals = {
+      lines: 0,
+      applied: 0,
+      batches: 0,
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      seriesRefreshed: 0,
+    };
     let batch: { line: number; row: ParsedRow }[] = [];
 
     const flush = async () => {
       if (batch.length === 0) return;
-      const variants = await this.repo.resolveVariantRefs(batch.flatMap((b) => (b.row.variantRef ? [b.row.variantRef] : [])));
-      const skus = await this.repo.resolveVendorSkus(batch.flatMap((b) => (b.row.vendorSku ? [b.row.vendorSku] : [])));
+      const variants = await this.repo.resolveVariantRefs(
+        batch.flatMap((b) => (b.row.variantRef ? [b.row.variantRef] : [])),
+      );
+      const skus = await this.repo.resolveVendorSkus(
+        batch.flatMap((b) => (b.row.vendorSku ? [b.row.vendorSku] : [])),
+      );
       const observations: IngestObservation[] = [];
       for (const { line, row } of batch) {
         const uuid = row.variantRef ? variants.get(row.variantRef) : skus.get(row.vendorSku!);
         if (!uuid) {
-          reject(line, row.variantRef ? `unknown variant_id '${row.variantRef}'` : `unknown vendor_sku '${row.vendorSku}'`);
+          reject(
+            line,
+            row.variantRef
+              ? `unknown variant_id '${row.variantRef}'`
+              : `unknown vendor_sku '${row.vendorSku}'`,
+          );
           continue;
         }
         observations.push({ variantUuid: uuid, region: row.region, t: row.t, price: row.price });
@@ -74,7 +91,10 @@ export class PriceImporter {
         totals.seriesRefreshed += result.seriesRefreshed;
         totals.batches++;
       } catch (error) {
-        throw new Error(`batch of lines ${lines} was not applied (rolled back): ${(error as Error).message}`, { cause: error });
+        throw new Error(
+          `batch of lines ${lines} was not applied (rolled back): ${(error as Error).message}`,
+          { cause: error },
+        );
       }
       opts.onBatch?.({ lines: totals.lines, applied: totals.applied, rejected, batches: totals.batches });
     };

@@ -27,7 +27,8 @@ export async function* readRecords(path: string, format: FileFormat): AsyncGener
       if (text.trim() === '') continue;
       try {
         const value: unknown = JSON.parse(text);
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { line, error: 'not a JSON object' };
+        if (value === null || typeof value !== 'object' || Array.isArray(value))
+          yield { line, error: 'not a JSON object' };
         else yield { line, record: value as RawRecord };
       } catch {
         yield { line, error: 'malformed JSON' };
@@ -37,10 +38,20 @@ export async function* readRecords(path: string, format: FileFormat): AsyncGener
   }
   // Header row names the columns; relax_column_count lets a short row be reported rather than abort the file.
   const parser = createReadStream(path).pipe(
-    parse({ columns: true, skip_empty_lines: true, trim: true, relax_column_count: true, info: true, bom: true }),
+    parse({
+      columns: true,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      info: true,
+      bom: true,
+    }),
   );
   let invalidSoFar = 0; // csv-parse counts short or long rows cumulatively
-  for await (const { record, info } of parser as AsyncIterable<{ record: RawRecord; info: { lines: number; invalid_field_length: number } }>) {
+  for await (const { record, info } of parser as AsyncIterable<{
+    record: RawRecord;
+    info: { lines: number; invalid_field_length: number };
+  }>) {
     if (info.invalid_field_length > invalidSoFar) {
       invalidSoFar = info.invalid_field_length;
       yield { line: info.lines, error: 'wrong number of columns' };

@@ -28,7 +28,11 @@ async function main(): Promise<number> {
         const label = options.get('label');
         const { key, record } = await keys.create(plan, typeof label === 'string' ? label : '');
         process.stdout.write(`${key}\n`);
-        log('info', 'key created; it is shown only this once', { id: record.id, prefix: record.prefix, plan });
+        log('info', 'key created; it is shown only this once', {
+          id: record.id,
+          prefix: record.prefix,
+          plan,
+        });
         return 0;
       }
       case 'list':

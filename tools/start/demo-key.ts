@@ -10,9 +10,13 @@ import { DATA_DIR } from '../common/database';
  * The demo key: DEMO_API_KEY when given, else one generated on first start and kept in
  * `.data/demo-api-key` (git-ignored) so it survives restarts. Stored hashed like any key.
  */
-export async function ensureDemoKey(ds: DataSource, env: NodeJS.ProcessEnv): Promise<{ key: string; plan: PlanName }> {
+export async function ensureDemoKey(
+  ds: DataSource,
+  env: NodeJS.ProcessEnv,
+): Promise<{ key: string; plan: PlanName }> {
   const plan = env['DEMO_API_PLAN'] ?? 'starter';
-  if (!isPlanName(plan)) throw new Error(`DEMO_API_PLAN must be one of free, starter, professional, enterprise (got '${plan}')`);
+  if (!isPlanName(plan))
+    throw new Error(`DEMO_API_PLAN must be one of free, starter, professional, enterprise (got '${plan}')`);
   let key = env['DEMO_API_KEY'];
   if (!key) {
     const file = join(DATA_DIR, 'demo-api-key');

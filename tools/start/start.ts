@@ -18,7 +18,8 @@ async function main(): Promise<void> {
   const [{ n }] = await ds.query('SELECT count(*)::int AS n FROM cards');
   if (n === 0) {
     const size = (env['SAMPLE_SIZE'] ?? 'medium') as CatalogueSize;
-    if (!(size in CATALOGUE_SIZES)) throw new Error(`SAMPLE_SIZE must be small, medium or full (got '${size}')`);
+    if (!(size in CATALOGUE_SIZES))
+      throw new Error(`SAMPLE_SIZE must be small, medium or full (got '${size}')`);
     log('info', 'empty database: loading the sample catalogue (first start only)', { size });
     const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
     log('info', 'sample loaded', { ...report });
@@ -52,7 +53,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())));
+    await Promise.all(
+      children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())),
+    );
     await db.stop();
     process.exit(code);
   };

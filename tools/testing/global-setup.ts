@@ -16,7 +16,11 @@ export default async function globalSetup(): Promise<void> {
   if (!adminUrl) {
     const dir = await mkdtemp(join(tmpdir(), 'tcg-test-pg-'));
     await chmod(dir, 0o755); // as root the server runs as the postgres user, which must reach it
-    const server = await startEmbeddedPostgres({ dataDir: join(dir, 'data'), port: await freePort(), persistent: false });
+    const server = await startEmbeddedPostgres({
+      dataDir: join(dir, 'data'),
+      port: await freePort(),
+      persistent: false,
+    });
     (globalThis as Record<string, unknown>)['__EMBEDDED_PG__'] = server;
     adminUrl = server.url('postgres');
     process.stdout.write(`\n[test] DATABASE_URL not set: embedded PostgreSQL on port ${server.port}\n`);

@@ -2,7 +2,11 @@ import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A stand-in upstream that records what the gateway sent it and answers 200 `{"ok":true}`. */
-export async function startEchoUpstream(): Promise<{ url: string; received: IncomingHttpHeaders[]; close(): Promise<void> }> {
+export async function startEchoUpstream(): Promise<{
+  url: string;
+  received: IncomingHttpHeaders[];
+  close(): Promise<void>;
+}> {
   const received: IncomingHttpHeaders[] = [];
   const server: Server = createServer((req, res) => {
     received.push(req.headers);

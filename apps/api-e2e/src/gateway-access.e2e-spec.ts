@@ -32,7 +32,11 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
     const missingV2 = await get(`${stack.gatewayUrl}/v2/cards`);
     expect(missingV2.status).toBe(401);
     expect(missingV2.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await missingV2.json()).toMatchObject({ status: 401, code: 'MISSING_API_KEY', type: expect.stringMatching(/#missing-api-key$/) });
+    expect(await missingV2.json()).toMatchObject({
+      status: 401,
+      code: 'MISSING_API_KEY',
+      type: expect.stringMatching(/#missing-api-key$/),
+    });
   });
 
   it('sends the service its credential and the usage after this request, never what the client claims', async () => {
@@ -58,9 +62,13 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
     const v2 = await get(`${stack.v2Url}/v2/cards`);
     expect(v2.status).toBe(403);
     expect(await v2.json()).toMatchObject({ code: 'FORBIDDEN', status: 403 });
-    const forged = await get(`${stack.v2Url}/v2/cards`, undefined, { 'x-tcg-internal-credential': 'guess-guess-guess-guess' });
+    const forged = await get(`${stack.v2Url}/v2/cards`, undefined, {
+      'x-tcg-internal-credential': 'guess-guess-guess-guess',
+    });
     expect(forged.status).toBe(403);
-    const withCredential = await get(`${stack.v2Url}/v2/cards`, undefined, { 'x-tcg-internal-credential': INTERNAL_TOKEN });
+    const withCredential = await get(`${stack.v2Url}/v2/cards`, undefined, {
+      'x-tcg-internal-credential': INTERNAL_TOKEN,
+    });
     expect(withCredential.status).toBe(404); // past the guard: no such endpoint yet
     expect((await get(`${stack.v2Url}/health`)).status).toBe(200);
   });
@@ -86,7 +94,9 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
     expect(res.headers.get('ratelimit')).toMatch(/^limit=10, remaining=6, reset=\d+$/);
     expect(res.headers.get('ratelimit-remaining')).toBe('6');
     expect(res.headers.get('ratelimit-limit')).toBe('10');
-    expect(res.headers.get('ratelimit-policy')).toBe('"minute";q=10;w=60, "day";q=100;w=86400, "month";q=1000;w=2592000');
+    expect(res.headers.get('ratelimit-policy')).toBe(
+      '"minute";q=10;w=60, "day";q=100;w=86400, "month";q=1000;w=2592000',
+    );
     const plain = await get(`${stack.gatewayUrl}/v2/cards`, key);
     expect(plain.headers.get('ratelimit-remaining')).toBe('5');
   });
@@ -113,7 +123,9 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
     const key = await newKey('free'); // 10 per minute
     await withinOneMinute();
     const statuses = await Promise.all(
-      Array.from({ length: 1000 }, () => get(`${stack.gatewayUrl}/v1/x`, key).then(async (r) => (await r.arrayBuffer(), r.status))),
+      Array.from({ length: 1000 }, () =>
+        get(`${stack.gatewayUrl}/v1/x`, key).then(async (r) => (await r.arrayBuffer(), r.status)),
+      ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(990);

@@ -14,13 +14,18 @@ describe('gateway: repeated key failures from one address', () => {
 
   it('are slowed down with 429 and Retry-After, while valid keys keep working', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await fetch(`${stack.gatewayUrl}/v1/x`, { headers: { 'x-api-key': `guess-${i}` } })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await fetch(`${stack.gatewayUrl}/v1/x`, { headers: { 'x-api-key': `guess-${i}` } })).status,
+      );
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
     const blocked = await fetch(`${stack.gatewayUrl}/v1/x`);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await blocked.json()).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
-    const valid = await fetch(`${stack.gatewayUrl}/v1/x`, { headers: { 'x-api-key': await newKey('starter') } });
+    const valid = await fetch(`${stack.gatewayUrl}/v1/x`, {
+      headers: { 'x-api-key': await newKey('starter') },
+    });
     expect(valid.status).toBe(404);
   });
 });

@@ -23,7 +23,10 @@ describeWithRedis('gateway quotas on Redis (real Redis, cut mid-test)', () => {
     proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
     await proxy.start();
     echo = await startEchoUpstream();
-    stack = await startStack({ v1Url: echo.url, gatewayEnv: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` } });
+    stack = await startStack({
+      v1Url: echo.url,
+      gatewayEnv: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` },
+    });
     redis = new Redis(redisUrl!);
   });
   afterAll(async () => {
@@ -50,7 +53,8 @@ describeWithRedis('gateway quotas on Redis (real Redis, cut mid-test)', () => {
     const res = await call(key);
     expect(res.status).toBe(429);
     expect(await res.json()).toMatchObject({ code: 'DAILY_LIMIT_EXCEEDED' });
-    const toMidnight = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000;
+    const toMidnight =
+      (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000;
     expect(Math.abs(Number(res.headers.get('retry-after')) - toMidnight)).toBeLessThan(5);
     expect(await redis.get(`quota:{${id}}:d:${dayId}`)).toBe('100'); // refused: charged nothing
   });
@@ -93,5 +97,4 @@ describeWithRedis('gateway quotas on Redis (real Redis, cut mid-test)', () => {
     }
     expect(usage?.minute).toMatchObject({ limit: 10, used: 4 });
   });
-
 });

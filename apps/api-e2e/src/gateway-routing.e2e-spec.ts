@@ -16,25 +16,38 @@ describe('gateway routing (real HTTP to the real services)', () => {
   it('answers /health without a key and reports both services', async () => {
     const res = await fetch(`${stack.gatewayUrl}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', service: 'api-gateway', services: { 'api-v1': 'up', 'api-v2': 'up' } });
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      service: 'api-gateway',
+      services: { 'api-v1': 'up', 'api-v2': 'up' },
+    });
   });
 
   it('routes /v1/* to api-v1, whose unknown paths are 404 in the v1 error shape', async () => {
     const res = await fetch(`${stack.gatewayUrl}/v1/no-such-endpoint`, { headers: { 'x-api-key': key } });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toEqual({ error: expect.stringContaining('/v1/no-such-endpoint'), code: 'NOT_FOUND' });
+    expect(await res.json()).toEqual({
+      error: expect.stringContaining('/v1/no-such-endpoint'),
+      code: 'NOT_FOUND',
+    });
   });
 
   it('routes /v2/* to api-v2, whose errors are problem+json', async () => {
     const res = await fetch(`${stack.gatewayUrl}/v2/no-such-endpoint`, { headers: { 'x-api-key': key } });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await res.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', type: expect.stringMatching(/#not-found$/) });
+    expect(await res.json()).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      type: expect.stringMatching(/#not-found$/),
+    });
   });
 
   it('passes an x-request-id through, or creates one', async () => {
-    const given = await fetch(`${stack.gatewayUrl}/v1/x`, { headers: { 'x-request-id': 'abc-123', 'x-api-key': key } });
+    const given = await fetch(`${stack.gatewayUrl}/v1/x`, {
+      headers: { 'x-request-id': 'abc-123', 'x-api-key': key },
+    });
     expect(given.headers.get('x-request-id')).toBe('abc-123');
     const created = await fetch(`${stack.gatewayUrl}/v1/x`, { headers: { 'x-api-key': key } });
     expect(created.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

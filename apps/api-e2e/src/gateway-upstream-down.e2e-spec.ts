@@ -17,12 +17,18 @@ describe('gateway with api-v1 down', () => {
       signal: AbortSignal.timeout(5000),
     });
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: 'The api-v1 service is unavailable.', code: 'SERVICE_UNAVAILABLE' });
+    expect(await res.json()).toEqual({
+      error: 'The api-v1 service is unavailable.',
+      code: 'SERVICE_UNAVAILABLE',
+    });
   });
 
   it('reports the degraded service on /health', async () => {
     const res = await fetch(`${stack.gatewayUrl}/health`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ status: 'degraded', services: { 'api-v1': 'down', 'api-v2': 'up' } });
+    expect(await res.json()).toMatchObject({
+      status: 'degraded',
+      services: { 'api-v1': 'down', 'api-v2': 'up' },
+    });
   });
 });

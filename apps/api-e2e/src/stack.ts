@@ -53,7 +53,12 @@ export async function startStack(
   const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
   if (!existsSync(main('api-gateway'))) throw new Error('dist/ is missing: run `npm run build` first');
 
-  const [v1Port, v2Port, gwPort, deadPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [v1Port, v2Port, gwPort, deadPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const children: ChildProcess[] = [];
   const run = (app: string, env: Record<string, string>) => {
     const child = spawn(process.execPath, [main(app)], {
@@ -87,7 +92,9 @@ export async function startStack(
   });
   const close = async () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())));
+    await Promise.all(
+      children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())),
+    );
   };
   try {
     if (v1) await waitFor(`${v1Url}/health`, v1);

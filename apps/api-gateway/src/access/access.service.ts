@@ -12,13 +12,21 @@ export type Admission =
   | {
       readonly admitted: false;
       readonly status: 401 | 429;
-      readonly code: 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'RATE_LIMIT_EXCEEDED' | 'DAILY_LIMIT_EXCEEDED' | 'REQUEST_LIMIT_EXCEEDED';
+      readonly code:
+        | 'MISSING_API_KEY'
+        | 'INVALID_API_KEY'
+        | 'RATE_LIMIT_EXCEEDED'
+        | 'DAILY_LIMIT_EXCEEDED'
+        | 'REQUEST_LIMIT_EXCEEDED';
       readonly message: string;
       readonly retryAfterSeconds?: number;
       readonly usage?: UsageReport;
     };
 
-const CODE_OF_WINDOW: Record<QuotaWindow, 'RATE_LIMIT_EXCEEDED' | 'DAILY_LIMIT_EXCEEDED' | 'REQUEST_LIMIT_EXCEEDED'> = {
+const CODE_OF_WINDOW: Record<
+  QuotaWindow,
+  'RATE_LIMIT_EXCEEDED' | 'DAILY_LIMIT_EXCEEDED' | 'REQUEST_LIMIT_EXCEEDED'
+> = {
   minute: 'RATE_LIMIT_EXCEEDED',
   day: 'DAILY_LIMIT_EXCEEDED',
   month: 'REQUEST_LIMIT_EXCEEDED',
@@ -51,7 +59,12 @@ export class AccessService {
       }
       return clearKey
         ? { admitted: false, status: 401, code: 'INVALID_API_KEY', message: 'The API key is not valid.' }
-        : { admitted: false, status: 401, code: 'MISSING_API_KEY', message: 'Send your API key in the x-api-key header.' };
+        : {
+            admitted: false,
+            status: 401,
+            code: 'MISSING_API_KEY',
+            message: 'Send your API key in the x-api-key header.',
+          };
     }
 
     const plan = PLANS[key.plan];

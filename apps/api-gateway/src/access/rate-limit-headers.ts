@@ -17,7 +17,9 @@ export function rateLimitHeaders(usage: UsageReport): Record<string, string> {
   }).w;
   return {
     RateLimit: `limit=${closest.limit}, remaining=${remaining(closest)}, reset=${closest.resetSeconds}`,
-    'RateLimit-Policy': windows.map(({ name, w }) => `"${name}";q=${w.limit};w=${POLICY_WINDOW_SECONDS[name]}`).join(', '),
+    'RateLimit-Policy': windows
+      .map(({ name, w }) => `"${name}";q=${w.limit};w=${POLICY_WINDOW_SECONDS[name]}`)
+      .join(', '),
     'RateLimit-Limit': String(closest.limit),
     'RateLimit-Remaining': String(remaining(closest)),
     'RateLimit-Reset': String(closest.resetSeconds),

@@ -18,17 +18,31 @@ export function sendError(
   }
   const isV2 = path === '/v2' || path.startsWith('/v2/');
   const body = isV2
-    ? { type: `${docsUrl}#${code.toLowerCase().replace(/_/g, '-')}`, title: titleOf(status), status, detail: message, code }
+    ? {
+        type: `${docsUrl}#${code.toLowerCase().replace(/_/g, '-')}`,
+        title: titleOf(status),
+        status,
+        detail: message,
+        code,
+      }
     : { error: message, code };
   res.statusCode = status;
-  res.setHeader('content-type', isV2 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8');
+  res.setHeader(
+    'content-type',
+    isV2 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8',
+  );
   res.end(JSON.stringify(body));
 }
 
 function titleOf(status: number): string {
   return (
-    { 401: 'Unauthorized', 404: 'Not found', 429: 'Too many requests', 502: 'Bad gateway', 503: 'Service unavailable', 504: 'Gateway timeout' }[
-      status
-    ] ?? 'Error'
+    {
+      401: 'Unauthorized',
+      404: 'Not found',
+      429: 'Too many requests',
+      502: 'Bad gateway',
+      503: 'Service unavailable',
+      504: 'Gateway timeout',
+    }[status] ?? 'Error'
   );
 }

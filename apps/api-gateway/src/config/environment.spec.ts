@@ -19,6 +19,8 @@ describe('api-gateway configuration', () => {
     [{ INTERNAL_TOKEN: 'short' }, 'INTERNAL_TOKEN'],
     [{ KEY_CACHE_TTL_MS: '-1' }, 'KEY_CACHE_TTL_MS'],
   ])('refuses to boot on %o, naming %s', (raw, variable) => {
-    expect(() => validateEnvironment({ ...required, ...raw })).toThrow(new RegExp(`Invalid configuration: .*${variable}`));
+    expect(() => validateEnvironment({ ...required, ...raw })).toThrow(
+      new RegExp(`Invalid configuration: .*${variable}`),
+    );
   });
 });

@@ -19,7 +19,10 @@ export class HealthController {
   @Get()
   async health(@Res() res: Response): Promise<void> {
     const entries = await Promise.all(
-      Object.entries(this.upstreams).map(async ([name, base]): Promise<[string, State]> => [name, await probe(base)]),
+      Object.entries(this.upstreams).map(async ([name, base]): Promise<[string, State]> => [
+        name,
+        await probe(base),
+      ]),
     );
     const services = Object.fromEntries(entries);
     const ok = entries.every(([, s]) => s === 'up');

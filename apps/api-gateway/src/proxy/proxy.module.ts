@@ -28,8 +28,11 @@ import { ProxyService } from './proxy.service';
           return new MemoryQuotaStore();
         }
         await redis.ready();
-        return new FailoverQuotaStore(new RedisQuotaStore(redis.client), new MemoryQuotaStore(), (level, msg, fields) =>
-          level === 'warn' ? logger.warn({ msg, ...fields }) : logger.log({ msg, ...fields }),
+        return new FailoverQuotaStore(
+          new RedisQuotaStore(redis.client),
+          new MemoryQuotaStore(),
+          (level, msg, fields) =>
+            level === 'warn' ? logger.warn({ msg, ...fields }) : logger.log({ msg, ...fields }),
         );
       },
     },

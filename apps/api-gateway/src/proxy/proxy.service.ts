@@ -57,8 +57,10 @@ export class ProxyService implements OnApplicationShutdown {
 
     const admission = await this.access.admit(req, url);
     if (!admission.admitted) {
-      if (admission.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(admission.retryAfterSeconds));
-      if (isV2 && admission.usage) for (const [k, v] of Object.entries(rateLimitHeaders(admission.usage))) res.setHeader(k, v);
+      if (admission.retryAfterSeconds !== undefined)
+        res.setHeader('Retry-After', String(admission.retryAfterSeconds));
+      if (isV2 && admission.usage)
+        for (const [k, v] of Object.entries(rateLimitHeaders(admission.usage))) res.setHeader(k, v);
       req.resume(); // drain an unread body so the connection can be reused
       sendError(res, url.pathname, admission.status, admission.code, admission.message, this.docsUrl);
       return;
@@ -67,7 +69,8 @@ export class ProxyService implements OnApplicationShutdown {
 
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined && !HOP_BY_HOP.has(name) && !name.startsWith(INTERNAL_HEADER_PREFIX)) headers[name] = value;
+      if (value !== undefined && !HOP_BY_HOP.has(name) && !name.startsWith(INTERNAL_HEADER_PREFIX))
+        headers[name] = value;
     }
     headers['x-request-id'] = requestId;
     headers[INTERNAL_HEADERS.credential] = this.credential;
@@ -92,12 +95,32 @@ export class ProxyService implements OnApplicationShutdown {
     upstreamReq.on('timeout', () => {
       upstreamReq.destroy();
       this.logger.warn({ msg: 'upstream timeout', upstream: upstream.name, path, requestId });
-      sendError(res, path, 504, 'GATEWAY_TIMEOUT', `The ${upstream.name} service did not answer in time.`, this.docsUrl);
+      sendError(
+        res,
+        path,
+        504,
+        'GATEWAY_TIMEOUT',
+        `The ${upstream.name} service did not answer in time.`,
+        this.docsUrl,
+      );
     });
     upstreamReq.on('error', (error: Error) => {
       if (res.writableEnded) return;
-      this.logger.warn({ msg: 'upstream unavailable', upstream: upstream.name, path, requestId, error: error.message });
-      sendError(res, path, 503, 'SERVICE_UNAVAILABLE', `The ${upstream.name} service is unavailable.`, this.docsUrl);
+      this.logger.warn({
+        msg: 'upstream unavailable',
+        upstream: upstream.name,
+        path,
+        requestId,
+        error: error.message,
+      });
+      sendError(
+        res,
+        path,
+        503,
+        'SERVICE_UNAVAILABLE',
+        `The ${upstream.name} service is unavailable.`,
+        this.docsUrl,
+      );
     });
     req.pipe(upstreamReq);
   }

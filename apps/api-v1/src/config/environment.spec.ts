@@ -2,7 +2,11 @@ import { validateEnvironment } from './environment';
 
 describe('api-v1 configuration', () => {
   it('applies defaults and converts numbers', () => {
-    const env = validateEnvironment({ DATABASE_URL: 'postgres://x/y', INTERNAL_TOKEN: 'x'.repeat(32), DATABASE_POOL_SIZE: '7' });
+    const env = validateEnvironment({
+      DATABASE_URL: 'postgres://x/y',
+      INTERNAL_TOKEN: 'x'.repeat(32),
+      DATABASE_POOL_SIZE: '7',
+    });
     expect(env).toMatchObject({ PORT: 8081, HOST: '127.0.0.1', DATABASE_POOL_SIZE: 7, LOG_LEVEL: 'log' });
   });
 

@@ -4,23 +4,34 @@ import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } 
 
 /** Every variable this service reads; validated once at boot (see .env.example). */
 export class Environment {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(65535)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   PORT = 8081;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   HOST = '127.0.0.1';
 
   @IsString()
   DATABASE_URL!: string;
 
   /** The gateway's shared credential; requests without it are refused. */
-  @IsString() @MinLength(16)
+  @IsString()
+  @MinLength(16)
   INTERNAL_TOKEN!: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(200)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DATABASE_POOL_SIZE = 10;
 
-  @IsOptional() @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  @IsOptional()
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 }
 
@@ -28,7 +39,9 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
   const env = plainToInstance(Environment, raw, { exposeDefaultValues: true });
   const errors = validateSync(env, { skipMissingProperties: false });
   if (errors.length > 0) {
-    const detail = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`).join('; ');
+    const detail = errors
+      .map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`)
+      .join('; ');
     throw new Error(`Invalid configuration: ${detail}`);
   }
   return env;

@@ -71,8 +71,7 @@ export type Variant = RawVariant | GradedVariant;
 export function variantSlug(
   cardSlugValue: string,
   v: { printing: string; language: Language } & (
-    | { condition: Condition; grading?: null }
-    | { condition?: null; grading: Grading }
+    { condition: Condition; grading?: null } | { condition?: null; grading: Grading }
   ),
 ): string {
   const first = v.grading ? gradingSlug(v.grading) : conditionSlug(v.condition!);

@@ -52,9 +52,17 @@ export class DomainError extends Error {
 }
 
 /** 400 naming the parameter and what it accepts. */
-export function invalidParameter(parameter: string, got: string, accepted: readonly string[] | string): DomainError {
+export function invalidParameter(
+  parameter: string,
+  got: string,
+  accepted: readonly string[] | string,
+): DomainError {
   const list = typeof accepted === 'string' ? accepted : accepted.join(', ');
-  return new DomainError('INVALID_REQUEST', `Invalid value '${got}' for '${parameter}'. Accepted: ${list}.`, parameter);
+  return new DomainError(
+    'INVALID_REQUEST',
+    `Invalid value '${got}' for '${parameter}'. Accepted: ${list}.`,
+    parameter,
+  );
 }
 
 export class NotFoundError extends DomainError {

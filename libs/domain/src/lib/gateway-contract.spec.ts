@@ -30,7 +30,9 @@ describe('usage report', () => {
     expect(decodeUsage(encodeUsage(report))).toEqual(report);
     expect(decodeUsage(undefined)).toBeUndefined();
     expect(decodeUsage('{')).toBeUndefined();
-    expect(decodeUsage(JSON.stringify({ ...report, day: { limit: -1, used: 0, resetSeconds: 1 } }))).toBeUndefined();
+    expect(
+      decodeUsage(JSON.stringify({ ...report, day: { limit: -1, used: 0, resetSeconds: 1 } })),
+    ).toBeUndefined();
   });
 
   it('compares credentials exactly', () => {

@@ -36,7 +36,9 @@ export function decodeUsage(header: string | undefined): UsageReport | undefined
     const value = JSON.parse(header) as UsageReport;
     const ok = (w: UsageWindow | undefined) =>
       !!w && [w.limit, w.used, w.resetSeconds].every((n) => Number.isInteger(n) && n >= 0);
-    return typeof value.plan === 'string' && ok(value.minute) && ok(value.day) && ok(value.month) ? value : undefined;
+    return typeof value.plan === 'string' && ok(value.minute) && ok(value.day) && ok(value.month)
+      ? value
+      : undefined;
   } catch {
     return undefined;
   }

@@ -6,7 +6,11 @@ describe('grading', () => {
   it.each([
     [{ company: 'PSA', grade: 10, gradeLabel: null, qualifier: null }, 'PSA 10', 'psa-10'],
     [{ company: 'BGS', grade: 9.5, gradeLabel: null, qualifier: null }, 'BGS 9.5', 'bgs-9-5'],
-    [{ company: 'BGS', grade: 10, gradeLabel: 'Black Label', qualifier: null }, 'BGS 10 Black Label', 'bgs-10-black-label'],
+    [
+      { company: 'BGS', grade: 10, gradeLabel: 'Black Label', qualifier: null },
+      'BGS 10 Black Label',
+      'bgs-10-black-label',
+    ],
     [{ company: 'PSA', grade: 8, gradeLabel: null, qualifier: 'OC' }, 'PSA 8 (OC)', 'psa-8-oc'],
     [{ company: 'PSA', grade: null, gradeLabel: null, qualifier: null }, 'PSA Authentic', 'psa-authentic'],
   ] as const)('%o → %s / %s', (g, canonical, slug) => {

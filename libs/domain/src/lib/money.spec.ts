@@ -33,7 +33,10 @@ describe('parseDecimalAmount', () => {
     expect(parseDecimalAmount(text, per)).toBe(expected);
   });
 
-  it.each(['', 'abc', '-1', '1e3', '1.234', '12,34', ' . ', '1.5'])('rejects %p where it does not fit', (text) => {
-    expect(parseDecimalAmount(text, text === '1.5' ? 1 : 100)).toBeUndefined();
-  });
+  it.each(['', 'abc', '-1', '1e3', '1.234', '12,34', ' . ', '1.5'])(
+    'rejects %p where it does not fit',
+    (text) => {
+      expect(parseDecimalAmount(text, text === '1.5' ? 1 : 100)).toBeUndefined();
+    },
+  );
 });

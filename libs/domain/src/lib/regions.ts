@@ -29,12 +29,26 @@ export function parseRegion(value: string): Region | undefined {
   if (code in MARKETS) return { code, currency: MARKETS[code as MarketCode], storageRegion: code };
   const country = /^[A-Z]{2}$/.test(code) ? countryTable[code] : undefined;
   // A few territories list no currency; their market is still addressable, quoted in USD.
-  if (country) return { code, currency: country.currency[0] ?? 'USD', storageRegion: code === 'US' ? 'NA' : code };
+  if (country)
+    return { code, currency: country.currency[0] ?? 'USD', storageRegion: code === 'US' ? 'NA' : code };
   return undefined;
 }
 
 /** Minor units per major unit for ISO 4217 currencies we quote; JPY and KRW have no minor unit. */
-const ZERO_DECIMAL = new Set(['JPY', 'KRW', 'CLP', 'VND', 'ISK', 'PYG', 'UGX', 'XAF', 'XOF', 'KMF', 'GNF', 'RWF']);
+const ZERO_DECIMAL = new Set([
+  'JPY',
+  'KRW',
+  'CLP',
+  'VND',
+  'ISK',
+  'PYG',
+  'UGX',
+  'XAF',
+  'XOF',
+  'KMF',
+  'GNF',
+  'RWF',
+]);
 export function minorUnitsPerMajor(currency: string): number {
   return ZERO_DECIMAL.has(currency) ? 1 : 100;
 }

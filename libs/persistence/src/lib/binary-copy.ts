@@ -95,7 +95,14 @@ export class BinaryCopyRows {
 }
 
 /** Sends binary COPY rows into `target` (a table with its column list). */
-export async function copyBinaryInto(client: PoolClient, target: string, rows: BinaryCopyRows): Promise<void> {
+export async function copyBinaryInto(
+  client: PoolClient,
+  target: string,
+  rows: BinaryCopyRows,
+): Promise<void> {
   if (rows.count === 0) return;
-  await pipeline(Readable.from([rows.finish()]), client.query(copyFrom(`COPY ${target} FROM STDIN WITH (FORMAT binary)`)));
+  await pipeline(
+    Readable.from([rows.finish()]),
+    client.query(copyFrom(`COPY ${target} FROM STDIN WITH (FORMAT binary)`)),
+  );
 }

@@ -20,7 +20,13 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
   const client = (await runner.connect()) as PoolClient;
   try {
     await client.query('BEGIN');
-    await upsert(client, 'games', ['id', 'name'], 'id', data.games.map((g) => [g.id, g.name]));
+    await upsert(
+      client,
+      'games',
+      ['id', 'name'],
+      'id',
+      data.games.map((g) => [g.id, g.name]),
+    );
     await upsert(
       client,
       'sets',
@@ -31,12 +37,38 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
     await upsert(
       client,
       'cards',
-      ['uuid', 'id', 'game_id', 'set_uuid', 'name', 'number', 'rarity', 'details', 'vendor_id', 'openset_id', 'imagedb_id', 'sealed'],
+      [
+        'uuid',
+        'id',
+        'game_id',
+        'set_uuid',
+        'name',
+        'number',
+        'rarity',
+        'details',
+        'vendor_id',
+        'openset_id',
+        'imagedb_id',
+        'sealed',
+      ],
       'uuid',
       data.cards.map((c) => {
         const setUuid = setUuidOf.get(c.setId);
         if (!setUuid) throw new Error(`card ${c.id} names unknown set ${c.setId}`);
-        return [c.uuid, c.id, c.gameId, setUuid, c.name, c.number, c.rarity, c.details, c.vendorId, c.opensetId, c.imagedbId, c.sealed];
+        return [
+          c.uuid,
+          c.id,
+          c.gameId,
+          setUuid,
+          c.name,
+          c.number,
+          c.rarity,
+          c.details,
+          c.vendorId,
+          c.opensetId,
+          c.imagedbId,
+          c.sealed,
+        ];
       }),
     );
     await upsert(
@@ -92,6 +124,12 @@ async function upsert(
   const tmp = `load_${table}`;
   const cols = columns.join(', ');
   await client.query(`CREATE TEMP TABLE ${tmp} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DROP`);
-  await copyInto(client, `${tmp} (${cols})`, rows.map((r) => copyLine(r)));
-  await client.query(`INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${tmp} ON CONFLICT (${key}) DO NOTHING`);
+  await copyInto(
+    client,
+    `${tmp} (${cols})`,
+    rows.map((r) => copyLine(r)),
+  );
+  await client.query(
+    `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${tmp} ON CONFLICT (${key}) DO NOTHING`,
+  );
 }

@@ -4,7 +4,14 @@ import { Card, CardSet, cardSlug, Game, uuidV5, Variant, variantSlug } from '@tc
 export function tinyCatalogue(): { games: Game[]; sets: CardSet[]; cards: Card[]; variants: Variant[] } {
   const game: Game = { id: 'test-game', name: 'Test Game' };
   const setId = 'test-game-first-edition';
-  const set: CardSet = { uuid: uuidV5(`set:${setId}`), id: setId, gameId: game.id, name: 'First Edition', code: 'FE', releaseDate: '2020-01-31' };
+  const set: CardSet = {
+    uuid: uuidV5(`set:${setId}`),
+    id: setId,
+    gameId: game.id,
+    name: 'First Edition',
+    code: 'FE',
+    releaseDate: '2020-01-31',
+  };
   const id = cardSlug({ game: game.id, set: set.name, name: 'Test Dragon', rarity: 'Rare' });
   const card: Card = {
     uuid: uuidV5(id),
@@ -21,9 +28,23 @@ export function tinyCatalogue(): { games: Game[]; sets: CardSet[]; cards: Card[]
     sealed: false,
   };
   const nm = variantSlug(id, { condition: 'Near Mint', printing: 'Normal', language: 'English' });
-  const psa = variantSlug(id, { grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null }, printing: 'Normal', language: 'English' });
+  const psa = variantSlug(id, {
+    grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
+    printing: 'Normal',
+    language: 'English',
+  });
   const variants: Variant[] = [
-    { uuid: uuidV5(nm), id: nm, cardUuid: card.uuid, type: 'raw', condition: 'Near Mint', grading: null, printing: 'Normal', language: 'English', vendorSkuId: 'SKU-NM' },
+    {
+      uuid: uuidV5(nm),
+      id: nm,
+      cardUuid: card.uuid,
+      type: 'raw',
+      condition: 'Near Mint',
+      grading: null,
+      printing: 'Normal',
+      language: 'English',
+      vendorSkuId: 'SKU-NM',
+    },
     {
       uuid: uuidV5(psa),
       id: psa,

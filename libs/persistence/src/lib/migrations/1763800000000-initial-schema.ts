@@ -138,7 +138,16 @@ export class InitialSchema1763800000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['api_keys', 'plans', 'variant_prices', 'price_series', 'variants', 'cards', 'sets', 'games']) {
+    for (const t of [
+      'api_keys',
+      'plans',
+      'variant_prices',
+      'price_series',
+      'variants',
+      'cards',
+      'sets',
+      'games',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${t}`);
     }
   }

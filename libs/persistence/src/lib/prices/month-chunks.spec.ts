@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { joinChunks, mergeSeries, monthKey, monthStartOf, normaliseSeries, splitIntoMonths } from './month-chunks';
+import {
+  joinChunks,
+  mergeSeries,
+  monthKey,
+  monthStartOf,
+  normaliseSeries,
+  splitIntoMonths,
+} from './month-chunks';
 
 const JAN_31 = Date.UTC(2026, 0, 31, 23, 59, 59) / 1000;
 const FEB_1 = Date.UTC(2026, 1, 1) / 1000;
@@ -30,14 +37,25 @@ describe('mergeSeries', () => {
   it('counts inserts, corrections and repeats, and marks the months to rewrite', () => {
     const existing = { t: [10, 20, FEB_1], p: [1, 2, 3] };
     const merged = mergeSeries(existing, { t: [20, 30, FEB_1], p: [5, 6, 3] });
-    expect(merged).toMatchObject({ t: [10, 20, 30, FEB_1], p: [1, 5, 6, 3], inserted: 1, updated: 1, unchanged: 1 });
+    expect(merged).toMatchObject({
+      t: [10, 20, 30, FEB_1],
+      p: [1, 5, 6, 3],
+      inserted: 1,
+      updated: 1,
+      unchanged: 1,
+    });
     expect([...merged.changedMonths]).toEqual([monthStartOf(20)]);
   });
 
   it('agrees with a map-based reference and is idempotent', () => {
     const series = fc
       .uniqueArray(fc.integer({ min: 0, max: 10_000_000 }), { maxLength: 60 })
-      .chain((ts) => fc.tuple(fc.constant([...ts].sort((a, b) => a - b)), fc.array(fc.integer({ min: 0, max: 5 }), { minLength: ts.length, maxLength: ts.length })));
+      .chain((ts) =>
+        fc.tuple(
+          fc.constant([...ts].sort((a, b) => a - b)),
+          fc.array(fc.integer({ min: 0, max: 5 }), { minLength: ts.length, maxLength: ts.length }),
+        ),
+      );
     fc.assert(
       fc.property(series, series, ([et, ep], [it, ip]) => {
         const merged = mergeSeries({ t: et, p: ep }, { t: it, p: ip });
@@ -54,6 +72,12 @@ describe('mergeSeries', () => {
   });
 
   it('normalises unsorted rows, the later duplicate winning', () => {
-    expect(normaliseSeries([[30, 1], [10, 2], [30, 3]])).toEqual({ t: [10, 30], p: [2, 3] });
+    expect(
+      normaliseSeries([
+        [30, 1],
+        [10, 2],
+        [30, 3],
+      ]),
+    ).toEqual({ t: [10, 30], p: [2, 3] });
   });
 });

@@ -119,7 +119,10 @@ export function mergeSeries(
 }
 
 /** Sorts observations by time; for a repeated time the later one in input order wins. */
-export function normaliseSeries(points: ReadonlyArray<readonly [number, number]>): { t: number[]; p: number[] } {
+export function normaliseSeries(points: ReadonlyArray<readonly [number, number]>): {
+  t: number[];
+  p: number[];
+} {
   const byTime = new Map<number, number>();
   for (const [t, price] of points) byTime.set(t, price);
   const t = [...byTime.keys()].sort((a, b) => a - b);

@@ -36,13 +36,20 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
       { month: '2026-01-01', offsets: [29 * DAY, 30 * DAY], prices: [1000, 1100] },
       { month: '2026-02-01', offsets: [0, DAY], prices: [1100, 1200] },
     ]);
-    const [row] = await ds.query(`SELECT currency, price::int, updated_at::int, change_24h, stats FROM variant_prices`);
+    const [row] = await ds.query(
+      `SELECT currency, price::int, updated_at::int, change_24h, stats FROM variant_prices`,
+    );
     expect(row.currency).toBe('USD');
     expect(row.price).toBe(1200);
     expect(row.updated_at).toBe(T0 + 3 * DAY);
     expect(row.change_24h).toBeCloseTo(((1200 - 1100) / 1100) * 100, 10);
     expect(row.stats['7d'].avg).toBeCloseTo(1100, 10);
-    expect(row.stats.allTime).toMatchObject({ min: 1000, max: 1200, minDate: '2026-01-30', maxDate: '2026-02-02' });
+    expect(row.stats.allTime).toMatchObject({
+      min: 1000,
+      max: 1200,
+      minDate: '2026-01-30',
+      maxDate: '2026-02-02',
+    });
   });
 
   it('changes nothing when the same observations arrive twice, and applies corrections', async () => {
@@ -60,7 +67,12 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
 
   it('applies nothing of a batch that fails part-way', async () => {
     await repo.ingest(obs([0], [1000]));
-    const unknownVariant = { variantUuid: '00000000-0000-5000-8000-000000000000', region: 'NA', t: T0, price: 5 };
+    const unknownVariant = {
+      variantUuid: '00000000-0000-5000-8000-000000000000',
+      region: 'NA',
+      t: T0,
+      price: 5,
+    };
     await expect(repo.ingest([...obs([1, 2], [1100, 1200]), unknownVariant])).rejects.toThrow();
     const [{ n }] = await ds.query(`SELECT sum(cardinality(offsets))::int AS n FROM price_series`);
     expect(n).toBe(1);

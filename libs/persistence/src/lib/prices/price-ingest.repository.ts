@@ -108,7 +108,12 @@ export class PriceIngestRepository {
       // Series with nothing stored yet (every series of a first load) are COPYed straight into
       // the tables; the others go through a temp table and an upsert. The series locks above make
       // "nothing stored" stable for the whole transaction.
-      const lines = { newSeries: new BinaryCopyRows(), newStats: [] as string[], series: new BinaryCopyRows(), stats: [] as string[] };
+      const lines = {
+        newSeries: new BinaryCopyRows(),
+        newStats: [] as string[],
+        series: new BinaryCopyRows(),
+        stats: [] as string[],
+      };
       for (const [key, series] of incoming) {
         const { variantUuid, region } = series;
         const stored = existing.get(key);
@@ -120,7 +125,13 @@ export class PriceIngestRepository {
         const seriesOut = stored ? lines.series : lines.newSeries;
         for (const chunk of splitIntoMonths(merged.t, merged.p)) {
           if (!merged.changedMonths.has(chunk.monthStart)) continue;
-          seriesOut.row(5).uuid(variantUuid).text(region).date(chunk.monthStart).int4Array(chunk.offsets).int4Array(chunk.prices);
+          seriesOut
+            .row(5)
+            .uuid(variantUuid)
+            .text(region)
+            .date(chunk.monthStart)
+            .int4Array(chunk.offsets)
+            .int4Array(chunk.prices);
         }
         const row = statsRowOf(merged.t, merged.p)!;
         (stored ? lines.stats : lines.newStats).push(
@@ -144,9 +155,12 @@ export class PriceIngestRepository {
       const STATS_COLUMNS =
         'variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats';
       await copyBinaryInto(client, `price_series (${SERIES_COLUMNS})`, lines.newSeries);
-      if (lines.newStats.length > 0) await copyInto(client, `variant_prices (${STATS_COLUMNS})`, lines.newStats);
+      if (lines.newStats.length > 0)
+        await copyInto(client, `variant_prices (${STATS_COLUMNS})`, lines.newStats);
       if (lines.series.count > 0) {
-        await client.query(`CREATE TEMP TABLE ingest_series (LIKE price_series INCLUDING DEFAULTS) ON COMMIT DROP`);
+        await client.query(
+          `CREATE TEMP TABLE ingest_series (LIKE price_series INCLUDING DEFAULTS) ON COMMIT DROP`,
+        );
         await copyBinaryInto(client, `ingest_series (${SERIES_COLUMNS})`, lines.series);
         await client.query(`
           INSERT INTO price_series (${SERIES_COLUMNS})
@@ -155,7 +169,9 @@ export class PriceIngestRepository {
           DO UPDATE SET offsets = EXCLUDED.offsets, prices = EXCLUDED.prices`);
       }
       if (lines.stats.length > 0) {
-        await client.query(`CREATE TEMP TABLE ingest_stats (LIKE variant_prices INCLUDING DEFAULTS) ON COMMIT DROP`);
+        await client.query(
+          `CREATE TEMP TABLE ingest_stats (LIKE variant_prices INCLUDING DEFAULTS) ON COMMIT DROP`,
+        );
         await copyInto(client, `ingest_stats (${STATS_COLUMNS})`, lines.stats);
         await client.query(`
           INSERT INTO variant_prices AS v (${STATS_COLUMNS})
@@ -176,7 +192,10 @@ export class PriceIngestRepository {
   }
 
   /** The stored month rows of the given series, by series key. */
-  private async loadSeries(client: PoolClient, series: readonly IngestSeries[]): Promise<Map<string, MonthChunk[]>> {
+  private async loadSeries(
+    client: PoolClient,
+    series: readonly IngestSeries[],
+  ): Promise<Map<string, MonthChunk[]>> {
     const result = new Map<string, MonthChunk[]>();
     if (series.length === 0) return result;
     const variants = series.map((s) => s.variantUuid);
@@ -219,7 +238,11 @@ function groupBySeries(batch: readonly IngestObservation[]): IngestSeries[] {
     if (!g) groups.set(key, (g = { variantUuid: o.variantUuid, region: o.region, points: [] }));
     g.points.push([o.t, o.price]);
   }
-  return [...groups.values()].map((g) => ({ variantUuid: g.variantUuid, region: g.region, ...normaliseSeries(g.points) }));
+  return [...groups.values()].map((g) => ({
+    variantUuid: g.variantUuid,
+    region: g.region,
+    ...normaliseSeries(g.points),
+  }));
 }
 
 function currencyOf(region: string): string {
@@ -227,4 +250,3 @@ function currencyOf(region: string): string {
   if (!r) throw new Error(`unknown region ${region}`);
   return r.currency;
 }
-

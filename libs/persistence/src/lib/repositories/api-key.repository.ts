@@ -22,7 +22,14 @@ export function generateApiKey(): string {
 
 function toRecord(e: ApiKeyEntity): ApiKeyRecord {
   if (!isPlanName(e.plan)) throw new Error(`api key ${e.id} has unknown plan ${e.plan}`);
-  return { id: e.id, prefix: e.keyPrefix, plan: e.plan, label: e.label, createdAt: e.createdAt, revokedAt: e.revokedAt };
+  return {
+    id: e.id,
+    prefix: e.keyPrefix,
+    plan: e.plan,
+    label: e.label,
+    createdAt: e.createdAt,
+    revokedAt: e.revokedAt,
+  };
 }
 
 export class TypeOrmApiKeyRepository implements ApiKeyRepository {
@@ -32,7 +39,11 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     return this.ds.getRepository(ApiKeyEntity);
   }
 
-  async create(plan: PlanName, label: string, clearKey = generateApiKey()): Promise<{ key: string; record: ApiKeyRecord }> {
+  async create(
+    plan: PlanName,
+    label: string,
+    clearKey = generateApiKey(),
+  ): Promise<{ key: string; record: ApiKeyRecord }> {
     const entity = this.repo.create({
       id: randomUUID(),
       keyHash: hashApiKey(clearKey),
@@ -65,7 +76,9 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
 
   async revoke(idOrPrefix: string): Promise<boolean> {
     const id = await this.resolve(idOrPrefix);
-    return id !== undefined && ((await this.repo.update({ id }, { revokedAt: new Date() })).affected ?? 0) > 0;
+    return (
+      id !== undefined && ((await this.repo.update({ id }, { revokedAt: new Date() })).affected ?? 0) > 0
+    );
   }
 
   async changePlan(idOrPrefix: string, plan: PlanName): Promise<boolean> {

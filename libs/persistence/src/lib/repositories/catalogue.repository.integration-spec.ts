@@ -34,6 +34,12 @@ describe('TypeOrmCatalogueRepository (PostgreSQL)', () => {
   it('finds a game by id or by display name, case-insensitively', async () => {
     expect(await repo.findGame('test-game')).toEqual({ id: 'test-game', name: 'Test Game' });
     expect(await repo.findGame('TEST game')).toEqual({ id: 'test-game', name: 'Test Game' });
-    expect(await repo.counts()).toMatchObject({ games: 1, sets: 1, cards: 1, rawVariants: 1, gradedVariants: 1 });
+    expect(await repo.counts()).toMatchObject({
+      games: 1,
+      sets: 1,
+      cards: 1,
+      rawVariants: 1,
+      gradedVariants: 1,
+    });
   });
 });
