@@ -7,7 +7,11 @@ export default async function globalTeardown(): Promise<void> {
   if (adminUrl && testUrl) {
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${new URL(testUrl).pathname.slice(1)} WITH (FORCE)`);
+    const template = new URL(testUrl).pathname.slice(1);
+    const workers = Number(process.env['TEST_DATABASE_WORKERS'] ?? 0);
+    for (let w = 1; w <= workers; w++)
+      await admin.query(`DROP DATABASE IF EXISTS ${template}_w${w} WITH (FORCE)`);
+    await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
     await admin.end();
   }
   const server = (globalThis as Record<string, unknown>)['__EMBEDDED_PG__'] as EmbeddedServer | undefined;

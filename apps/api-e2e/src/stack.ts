@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { workerDatabaseUrl } from '@tcg/persistence/testing';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -48,8 +49,7 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 20_000): Pr
 export async function startStack(
   opts: { v1Down?: boolean; v1Url?: string; redis?: boolean; gatewayEnv?: Record<string, string> } = {},
 ): Promise<Stack> {
-  const databaseUrl = process.env['TEST_DATABASE_URL'];
-  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run through jest.config.js');
+  const databaseUrl = workerDatabaseUrl();
   const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
   if (!existsSync(main('api-gateway'))) throw new Error('dist/ is missing: run `npm run build` first');
 

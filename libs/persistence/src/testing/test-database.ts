@@ -11,11 +11,22 @@ export async function prepareTestDatabase(url: string): Promise<void> {
   }
 }
 
-/** A data source on the run's test database (see global-setup.ts); destroy it in afterAll. */
-export function testDataSource(): Promise<DataSource> {
+/**
+ * This Jest worker's own migrated database (a clone made in global-setup.ts): suites in one worker
+ * run one after the other, so truncating it never races another suite.
+ */
+export function workerDatabaseUrl(): string {
   const url = process.env['TEST_DATABASE_URL'];
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest.config.js');
-  return createDataSource({ url, poolSize: 4, applicationName: 'test' }).initialize();
+  const worker = process.env['JEST_WORKER_ID'] ?? '1';
+  const parsed = new URL(url);
+  parsed.pathname = `${parsed.pathname}_w${worker}`;
+  return parsed.toString();
+}
+
+/** A data source on this worker's test database; destroy it in afterAll. */
+export function testDataSource(): Promise<DataSource> {
+  return createDataSource({ url: workerDatabaseUrl(), poolSize: 4, applicationName: 'test' }).initialize();
 }
 
 /** Empties every catalogue, price and key table (plans stay: they come from a migration). */
