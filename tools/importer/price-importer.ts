@@ -1,4 +1,4 @@
-import { IngestObservation, PriceIngestRepository } from '@tcg/persistence';
+import { IngestObservation, PriceIngestRepository, refreshSummaries } from '@tcg/persistence';
 import { parseObservation, ParsedRow } from './observation-row';
 import { NumberedRecord } from './read-records';
 
@@ -114,6 +114,8 @@ export class PriceImporter {
       if (batch.length >= opts.batchSize) await flush();
     }
     await flush();
+    // Card, set and game values follow the new prices once per import, not per batch.
+    if (totals.inserted + totals.updated > 0) await refreshSummaries(this.repo.dataSource);
     return { ...totals, rejected, rejectedRows };
   }
 }

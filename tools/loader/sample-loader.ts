@@ -1,4 +1,4 @@
-import { IngestSeries, PriceIngestRepository, writeCatalogue } from '@tcg/persistence';
+import { IngestSeries, PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { DataSource } from 'typeorm';
 import { log } from '../common/log';
 import { buildCatalogue, CatalogueSize } from './catalogue';
@@ -85,6 +85,7 @@ export async function loadSample(
   }
   await Promise.all(inFlight);
   if (failure) throw failure;
+  await refreshSummaries(ds);
   return {
     size,
     games: catalogue.games.length,

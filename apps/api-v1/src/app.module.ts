@@ -3,11 +3,17 @@ import { InternalCredentialMiddleware } from './common/middleware/internal-crede
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { PersistenceModule } from '@tcg/persistence/nest';
+import { CatalogueModule } from './catalogue/catalogue.module';
+import { GamesModule } from './games/games.module';
+import { SetsModule } from './sets/sets.module';
 
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
     PersistenceModule.forService('api-v1'),
+    CatalogueModule,
+    GamesModule,
+    SetsModule,
   ],
 })
 export class AppModule implements NestModule {

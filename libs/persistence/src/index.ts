@@ -8,3 +8,4 @@ export * from './lib/prices/price-ingest.repository';
 export * from './lib/prices/stats-row';
 export * from './lib/repositories/api-key.repository';
 export * from './lib/repositories/catalogue.repository';
+export * from './lib/summaries';

@@ -1,4 +1,4 @@
-import { Card, Game, Variant } from './catalogue';
+import { Card, CardSet, Game, Variant } from './catalogue';
 import { PlanName } from './plans';
 
 /** Read side of the catalogue. Implemented in libs/persistence; apps depend on this port. */
@@ -8,6 +8,40 @@ export interface CatalogueRepository {
   findCardByUuidOrSlug(idOrSlug: string): Promise<Card | null>;
   variantsOfCards(cardUuids: readonly string[]): Promise<Map<string, Variant[]>>;
   counts(): Promise<CatalogueCounts>;
+  /** Every game with its precomputed summary, by name. */
+  listGameSummaries(): Promise<GameSummary[]>;
+  /** The sets of one game with their precomputed summaries, optionally filtered by name. */
+  listSetSummaries(gameId: string, query: SetQuery): Promise<SetSummary[]>;
+}
+
+/** A game and its precomputed counts and market index (NA, raw variants). */
+export interface GameSummary {
+  readonly game: Game;
+  readonly cardsCount: number;
+  readonly variantsCount: number;
+  readonly sealedCount: number;
+  readonly setsCount: number;
+  /** Latest observation time (Unix seconds) among the game's prices, or null with none. */
+  readonly lastUpdated: number | null;
+  /** Sum over cards of their highest-priced raw variant, in cents. */
+  readonly valueIndexCents: number;
+  /** The same sum 7 days earlier, from each variant's stored 7d change; null with no prices. */
+  readonly valueIndex7dAgoCents: number | null;
+}
+
+export interface SetQuery {
+  /** Case-insensitive substring of the set name. */
+  readonly q?: string;
+  readonly orderBy: 'name' | 'release_date';
+  readonly order: 'asc' | 'desc';
+}
+
+export interface SetSummary {
+  readonly set: CardSet;
+  readonly gameName: string;
+  readonly cardsCount: number;
+  /** Sum over cards of their highest-priced raw variant, in cents. */
+  readonly valueCents: number;
 }
 
 export interface CatalogueCounts {

@@ -2,8 +2,13 @@ import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
 import { SeriesIntegrityByTrigger1763900000000 } from './migrations/1763900000000-series-integrity-by-trigger';
+import { CatalogueSummaries1764000000000 } from './migrations/1764000000000-catalogue-summaries';
 
-export const MIGRATIONS = [InitialSchema1763800000000, SeriesIntegrityByTrigger1763900000000];
+export const MIGRATIONS = [
+  InitialSchema1763800000000,
+  SeriesIntegrityByTrigger1763900000000,
+  CatalogueSummaries1764000000000,
+];
 
 export interface DataSourceConfig {
   readonly url: string;

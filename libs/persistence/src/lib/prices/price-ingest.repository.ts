@@ -39,6 +39,10 @@ export interface IngestResult {
 export class PriceIngestRepository {
   constructor(private readonly ds: DataSource) {}
 
+  get dataSource(): DataSource {
+    return this.ds;
+  }
+
   /** Maps vendor SKU ids to variant UUIDs; unknown SKUs are absent from the result. */
   async resolveVendorSkus(skus: readonly string[]): Promise<Map<string, string>> {
     if (skus.length === 0) return new Map();

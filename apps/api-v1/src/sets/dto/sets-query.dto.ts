@@ -1,0 +1,30 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const lower = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim().toLowerCase() : value;
+
+/** GET /v1/sets query (interface.md): `game` required; `orderBy` name (default) or release_date; `order` desc (default) or asc. */
+export class SetsQueryDto {
+  @Transform(trim)
+  @IsString({ message: "'game' is required: a game id or display name." })
+  @IsNotEmpty({ message: "'game' is required: a game id or display name." })
+  game!: string;
+
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: "'q' must be a single value." })
+  @MaxLength(200, { message: "'q' may be at most 200 characters." })
+  q?: string;
+
+  @IsOptional()
+  @Transform(lower)
+  @IsIn(['name', 'release_date'], { message: "Invalid value for 'orderBy'. Accepted: name, release_date." })
+  orderBy: 'name' | 'release_date' = 'name';
+
+  @IsOptional()
+  @Transform(lower)
+  @IsIn(['asc', 'desc'], { message: "Invalid value for 'order'. Accepted: asc, desc." })
+  order: 'asc' | 'desc' = 'desc';
+}
