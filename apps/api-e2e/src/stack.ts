@@ -31,7 +31,7 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 20_000): Pr
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url}: service exited with ${child.exitCode}`);
     try {
-      await fetch(url, { signal: AbortSignal.timeout(500) });
+      await fetch(url, { signal: AbortSignal.timeout(3000) }); // any answer will do, even a 503
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 100));
