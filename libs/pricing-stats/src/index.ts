@@ -9,3 +9,4 @@ export {
   type SeriesStats,
   type WindowName,
 } from './lib/series-stats';
+export * from './lib/present';
