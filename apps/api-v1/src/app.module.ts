@@ -3,6 +3,7 @@ import { InternalCredentialMiddleware } from './common/middleware/internal-crede
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { PersistenceModule } from '@tcg/persistence/nest';
+import { CardsModule } from './cards/cards.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { GamesModule } from './games/games.module';
 import { SetsModule } from './sets/sets.module';
@@ -12,6 +13,7 @@ import { SetsModule } from './sets/sets.module';
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
     PersistenceModule.forService('api-v1'),
     CatalogueModule,
+    CardsModule,
     GamesModule,
     SetsModule,
   ],

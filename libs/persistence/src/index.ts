@@ -9,3 +9,4 @@ export * from './lib/prices/stats-row';
 export * from './lib/repositories/api-key.repository';
 export * from './lib/repositories/catalogue.repository';
 export * from './lib/summaries';
+export * from './lib/repositories/card-query.repository';

@@ -53,6 +53,11 @@ export function presentStats(s: SeriesStats, minorPerMajor = 100): PresentedStat
     '30d': win(s['30d']),
     '90d': win(s['90d']),
     '1y': { min: money(s['1y'].min), max: money(s['1y'].max) },
-    allTime: { min: money(s.allTime.min), max: money(s.allTime.max), minDate: s.allTime.minDate, maxDate: s.allTime.maxDate },
+    allTime: {
+      min: money(s.allTime.min),
+      max: money(s.allTime.max),
+      minDate: s.allTime.minDate,
+      maxDate: s.allTime.maxDate,
+    },
   };
 }

@@ -1,0 +1,297 @@
+import { Card, cardSlug, Condition, Language, RawVariant, uuidV5, Variant, variantSlug } from '@tcg/domain';
+import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
+import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { newKey } from './keys';
+import { startStack, Stack } from './stack';
+
+const DAY = 86_400;
+const T_NOW = Date.UTC(2026, 10, 1) / 1000;
+const GAME = { id: 'test-game', name: 'Test Game' };
+const SET = {
+  uuid: uuidV5('set:test-game-first-edition'),
+  id: 'test-game-first-edition',
+  gameId: GAME.id,
+  name: 'First Edition',
+  code: 'FE',
+  releaseDate: '2020-01-31',
+};
+
+function card(name: string, number: string, extra: Partial<Card> = {}): Card {
+  const id = cardSlug({ game: GAME.id, set: SET.name, name, rarity: 'Rare' });
+  return {
+    uuid: uuidV5(id),
+    id,
+    gameId: GAME.id,
+    setId: SET.id,
+    name,
+    number,
+    rarity: 'Rare',
+    details: null,
+    vendorId: null,
+    opensetId: null,
+    imagedbId: null,
+    sealed: false,
+    ...extra,
+  };
+}
+function raw(
+  c: Card,
+  condition: Condition,
+  printing: string,
+  language: Language,
+  sku: string | null = null,
+): RawVariant {
+  const id = variantSlug(c.id, { condition, printing, language });
+  return {
+    uuid: uuidV5(id),
+    id,
+    cardUuid: c.uuid,
+    type: 'raw',
+    condition,
+    grading: null,
+    printing,
+    language,
+    vendorSkuId: sku,
+  };
+}
+
+const dragon = card('Test Dragon', '7', {
+  vendorId: '1007',
+  opensetId: 'abc123',
+  imagedbId: '0000aaaa-0000-4000-8000-000000000001',
+});
+const knight = card('Test Knight', '10');
+const goblin = card('Tiny Goblin', '2');
+const nm = raw(dragon, 'Near Mint', 'Normal', 'English', 'SKU-NM');
+const lp = raw(dragon, 'Lightly Played', 'Normal', 'English', 'SKU-LP');
+const foil = raw(dragon, 'Near Mint', 'Foil', 'English');
+const jp = raw(dragon, 'Near Mint', 'Normal', 'Japanese');
+const psaId = variantSlug(dragon.id, {
+  grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
+  printing: 'Normal',
+  language: 'English',
+});
+const psa: Variant = {
+  uuid: uuidV5(psaId),
+  id: psaId,
+  cardUuid: dragon.uuid,
+  type: 'graded',
+  condition: null,
+  grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
+  printing: 'Normal',
+  language: 'English',
+  vendorSkuId: null,
+};
+const knightNm = raw(knight, 'Near Mint', 'Normal', 'English');
+const goblinNm = raw(goblin, 'Near Mint', 'Normal', 'English');
+
+/** 400 daily points, a deterministic wiggle around 10.00, so every window has something to say. */
+function series(base: number): { t: number[]; p: number[] } {
+  const t: number[] = [];
+  const p: number[] = [];
+  for (let d = -399; d <= 0; d++) {
+    t.push(T_NOW + d * DAY);
+    p.push(base + ((d * 37) % 23) * 5 + (d > -5 ? 40 : 0));
+  }
+  return { t, p };
+}
+
+interface VariantBody extends Record<string, unknown> {
+  id: string;
+  price: number | null;
+  priceHistory: { p: number; t: number }[] | null;
+}
+interface Body {
+  data: { id: string; variants: VariantBody[] }[];
+  meta: { total: number; limit: number; offset: number; hasMore: boolean };
+}
+
+describe('GET /v1/cards through the gateway', () => {
+  let stack: Stack;
+  let key: string;
+
+  beforeAll(async () => {
+    const ds = await testDataSource();
+    try {
+      await truncateAll(ds);
+      await writeCatalogue(ds, {
+        games: [GAME],
+        sets: [SET],
+        cards: [dragon, knight, goblin],
+        variants: [nm, lp, foil, jp, psa, knightNm, goblinNm],
+      });
+      const ingest = new PriceIngestRepository(ds);
+      await ingest.ingestSeries([
+        { variantUuid: nm.uuid, region: 'NA', ...series(1000) },
+        { variantUuid: lp.uuid, region: 'NA', ...series(800) },
+        { variantUuid: foil.uuid, region: 'NA', t: [T_NOW - 10 * DAY], p: [2500] },
+        { variantUuid: psa.uuid, region: 'NA', t: [T_NOW], p: [90_000] },
+        { variantUuid: goblinNm.uuid, region: 'NA', t: [T_NOW - 2 * DAY, T_NOW], p: [30, 35] },
+      ]);
+      await refreshSummaries(ds);
+    } finally {
+      await ds.destroy();
+    }
+    stack = await startStack();
+    key = await newKey('starter');
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const get = async (
+    query: string,
+    k = key,
+  ): Promise<{ status: number; body: Body & { error?: string; code?: string } }> => {
+    const res = await fetch(`${stack.gatewayUrl}/v1/cards?${query}`, { headers: { 'x-api-key': k } });
+    return { status: res.status, body: (await res.json()) as Body & { error?: string; code?: string } };
+  };
+  const ids = (b: Body) => b.data.map((c) => c.id);
+  const variantIds = (b: Body) => b.data.flatMap((c) => c.variants.map((v) => v.id));
+
+  it('looks a card up by slug, UUID, vendor, openset and imagedb id, with its raw variants only', async () => {
+    for (const q of [
+      `cardId=${dragon.id}`,
+      `cardId=${dragon.uuid.toUpperCase()}`,
+      'vendorId=1007',
+      'opensetId=abc123',
+      `imagedbId=${dragon.imagedbId}`,
+    ]) {
+      const { status, body } = await get(q);
+      expect(status).toBe(200);
+      expect(ids(body)).toEqual([dragon.id]);
+      expect(variantIds(body).sort()).toEqual([nm.id, lp.id, foil.id, jp.id].sort());
+    }
+    const { body } = await get(`cardId=${dragon.id}`);
+    expect(body.data[0]).toMatchObject({
+      uuid: dragon.uuid,
+      name: 'Test Dragon',
+      game: GAME.id,
+      set: SET.id,
+      set_name: 'First Edition',
+      number: '7',
+      rarity: 'Rare',
+      details: null,
+    });
+    const japanese = body.data[0]!.variants.find((v) => v.id === jp.id)!;
+    expect(japanese).toMatchObject({
+      printing: 'Normal - Japanese',
+      language: 'Japanese',
+      condition: 'Near Mint',
+      price: null,
+      lastUpdated: null,
+      priceHistory: [],
+    });
+  });
+
+  it('looks up one variant by id or vendor SKU, and the most specific identifier wins', async () => {
+    expect(variantIds((await get(`variantId=${lp.id}`)).body)).toEqual([lp.id]);
+    expect(variantIds((await get(`variantId=${lp.uuid}&language=japanese`)).body)).toEqual([lp.id]); // language ignored
+    expect(variantIds((await get('vendorSkuId=SKU-NM')).body)).toEqual([nm.id]);
+    expect(variantIds((await get(`variantId=${lp.id}&vendorSkuId=SKU-NM&cardId=${goblin.id}`)).body)).toEqual(
+      [lp.id],
+    );
+    expect(ids((await get(`cardId=${goblin.id}&vendorId=1007`)).body)).toEqual([goblin.id]);
+    expect((await get('cardId=no-such-card')).body).toMatchObject({
+      data: [],
+      meta: { total: 0, hasMore: false },
+    });
+  });
+
+  it('browses a set by card number, dropping unpriced cards unless asked, with paging', async () => {
+    const priced = await get(`game=Test%20Game&set=${SET.id}`);
+    expect(ids(priced.body)).toEqual([goblin.id, dragon.id]); // 2 before 7; the unpriced knight is dropped
+    expect(priced.body.meta).toEqual({ total: 2, limit: 20, offset: 0, hasMore: false });
+    const all = await get(`set=${SET.id}&include_null_prices=true&limit=2`);
+    expect(ids(all.body)).toEqual([goblin.id, dragon.id]);
+    expect(all.body.meta).toEqual({ total: 3, limit: 2, offset: 0, hasMore: true });
+    const next = await get(`set=${SET.id}&include_null_prices=true&limit=2&offset=2`);
+    expect(ids(next.body)).toEqual([knight.id]);
+    expect(next.body.meta).toEqual({ total: 3, limit: 2, offset: 2, hasMore: false });
+  });
+
+  it('filters variants by condition (short or long), printing and language, never removing cards for language', async () => {
+    expect(variantIds((await get(`cardId=${dragon.id}&condition=lp`)).body)).toEqual([lp.id]);
+    expect(
+      variantIds(
+        (await get(`cardId=${dragon.id}&condition=Lightly%20Played,NM&printing=normal`)).body,
+      ).sort(),
+    ).toEqual([nm.id, lp.id, jp.id].sort());
+    expect(variantIds((await get(`cardId=${dragon.id}&printing=FOIL`)).body)).toEqual([foil.id]);
+    expect(variantIds((await get(`cardId=${dragon.id}&language=japanese`)).body)).toEqual([jp.id]);
+    const none = await get(`set=${SET.id}&language=Korean`);
+    expect(ids(none.body)).toEqual([goblin.id, dragon.id]);
+    expect(none.body.data.every((c) => c.variants.length === 0)).toBe(true);
+    expect(none.body.meta.total).toBe(2);
+  });
+
+  it('narrows to variants updated after a time and drops cards left with none', async () => {
+    const { body } = await get(`set=${SET.id}&updated_after=${T_NOW - DAY}`);
+    expect(ids(body)).toEqual([goblin.id, dragon.id]);
+    expect(variantIds(body).sort()).toEqual([goblinNm.id, nm.id, lp.id].sort());
+    expect(ids((await get(`set=${SET.id}&updated_after=${T_NOW}`)).body)).toEqual([]);
+  });
+
+  it('returns statistics that agree with the returned one-year history', async () => {
+    const { body } = await get(`variantId=${nm.id}&priceHistoryDuration=1y`);
+    const v = body.data[0]!.variants[0]!;
+    const h = v.priceHistory!;
+    expect(h).toHaveLength(365);
+    expect(h.at(-1)).toEqual({ p: v.price, t: T_NOW });
+    const windowOf = (days: number) => h.filter((x) => x.t > T_NOW - days * DAY).map((x) => x.p);
+    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    for (const [days, suffix] of [
+      [7, ''],
+      [30, '30d'],
+      [90, '90d'],
+    ] as const) {
+      const xs = windowOf(days);
+      expect(v[`avgPrice${suffix}`]).toBeCloseTo(avg(xs), 2);
+      expect(v[`minPrice${days}d`]).toBe(Math.min(...xs));
+      expect(v[`maxPrice${days}d`]).toBe(Math.max(...xs));
+    }
+    expect(v['minPrice1y']).toBe(Math.min(...h.map((x) => x.p)));
+    expect(v['maxPrice1y']).toBe(Math.max(...h.map((x) => x.p)));
+    const ref = h.find((x) => x.t === T_NOW - 7 * DAY)!.p;
+    expect(v['priceChange7d']).toBeCloseTo(((v.price! - ref) / ref) * 100, 2);
+    expect(v.priceHistory30d).toHaveLength(30);
+  });
+
+  it('sends unrequested statistics windows as null and can leave history out', async () => {
+    const { body } = await get(`variantId=${nm.id}&include_statistics=7d&include_price_history=false`);
+    const v = body.data[0]!.variants[0]!;
+    expect(v['avgPrice']).not.toBeNull();
+    expect(v['avgPrice30d']).toBeNull();
+    expect(v['minPriceAllTime']).toBeNull();
+    expect(v.priceHistory).toBeNull();
+  });
+
+  it('finds cards by name, typos included', async () => {
+    expect(ids((await get('q=dragon')).body)).toEqual([dragon.id]);
+    expect(ids((await get('q=Test%20Dragn')).body)[0]).toBe(dragon.id);
+  });
+
+  it('clamps limit to the plan and rejects unrecognised values with 400 naming the parameter', async () => {
+    const free = await get(`set=${SET.id}&limit=500`, await newKey('free'));
+    expect(free.body.meta.limit).toBe(20);
+    for (const [q, message] of [
+      ['language=Klingon', "Invalid value 'Klingon' for 'language'. Accepted: English, Japanese"],
+      ['condition=Mint', "Invalid value 'Mint' for 'condition'. Accepted: Near Mint, NM"],
+      [
+        'priceHistoryDuration=2y',
+        "Invalid value '2y' for 'priceHistoryDuration'. Accepted: 7d, 30d, 90d, 180d, 1y.",
+      ],
+      ['include_statistics=7d,5d', "Invalid value '5d' for 'include_statistics'"],
+      ['limit=abc', "Invalid value 'abc' for 'limit'. Accepted: an integer of at least 1."],
+      [
+        'include_null_prices=maybe',
+        "Invalid value 'maybe' for 'include_null_prices'. Accepted: true, false.",
+      ],
+      ['game=chess', "Invalid value 'chess' for 'game'"],
+    ]) {
+      const { status, body } = await get(q!);
+      expect(status).toBe(400);
+      expect(body).toEqual({ error: expect.stringContaining(message!), code: 'INVALID_REQUEST' });
+    }
+  });
+});

@@ -1,0 +1,140 @@
+import {
+  Condition,
+  CONDITION_NAMES,
+  invalidParameter,
+  Language,
+  LANGUAGE_NAMES,
+  parseCondition,
+  parseLanguage,
+} from '@tcg/domain';
+import { CardSelector, VariantFilter } from '@tcg/persistence';
+
+export const HISTORY_DURATIONS = {
+  '7d': 604_800,
+  '30d': 2_592_000,
+  '90d': 7_776_000,
+  '180d': 15_552_000,
+  '1y': 31_536_000,
+} as const;
+export type HistoryDuration = keyof typeof HISTORY_DURATIONS;
+export const STATISTIC_WINDOWS = ['7d', '30d', '90d', '1y', 'allTime'] as const;
+export type StatisticWindow = (typeof STATISTIC_WINDOWS)[number];
+
+export interface CardsQuery {
+  /** Identifier selector (decisions.md precedence) or a browse/search; `game` is resolved later. */
+  readonly selector: CardSelector;
+  readonly game?: string;
+  readonly q?: string;
+  readonly filter: VariantFilter;
+  readonly historyDuration: HistoryDuration;
+  readonly includeHistory: boolean;
+  readonly statistics: ReadonlySet<StatisticWindow>;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+type Raw = Record<string, unknown>;
+
+/** One value of a query parameter; a repeated parameter counts as its comma-joined values. */
+function one(raw: Raw, name: string): string | undefined {
+  const v = raw[name];
+  if (v === undefined) return undefined;
+  const text = Array.isArray(v) ? v.join(',') : String(v);
+  return text.trim() === '' ? undefined : text.trim();
+}
+
+function list(raw: Raw, name: string): string[] | undefined {
+  const v = one(raw, name);
+  return v
+    ?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+function bool(raw: Raw, name: string, fallback: boolean): boolean {
+  const v = one(raw, name)?.toLowerCase();
+  if (v === undefined) return fallback;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw invalidParameter(name, v, ['true', 'false']);
+}
+
+function int(raw: Raw, name: string, fallback: number, min: number): number {
+  const v = one(raw, name);
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
+    throw invalidParameter(name, v, `an integer of at least ${min}`);
+  }
+  return Number(v);
+}
+
+/**
+ * Parses GET /v1/cards' query (interface.md table). Unknown parameters are ignored (v1 is
+ * lenient); unrecognised values of known ones are a 400 naming the parameter and what it accepts.
+ */
+export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
+  const ident = (name: string) => one(raw, name);
+  const variantId = ident('variantId');
+  const vendorSkuId = ident('vendorSkuId');
+  const cardId = ident('cardId');
+  const vendorId = ident('vendorId');
+  const opensetId = ident('opensetId');
+  const imagedbId = ident('imagedbId');
+  const q = one(raw, 'q');
+  const selector: CardSelector = variantId
+    ? { by: 'variant', ref: variantId }
+    : vendorSkuId
+      ? { by: 'vendorSku', sku: vendorSkuId }
+      : cardId
+        ? { by: 'card', ref: cardId }
+        : vendorId
+          ? { by: 'vendorId', value: vendorId }
+          : opensetId
+            ? { by: 'opensetId', value: opensetId }
+            : imagedbId
+              ? { by: 'imagedbId', value: imagedbId }
+              : { by: 'browse', setId: one(raw, 'set'), number: one(raw, 'number'), q };
+
+  const conditions = list(raw, 'condition')?.map((c) => parseCondition(c) ?? failCondition(c));
+  const languages = list(raw, 'language')?.map((l) => parseLanguage(l) ?? failLanguage(l));
+  // A printing may carry v1's language suffix ("Normal - Japanese"); the print type is what matches.
+  const printings = list(raw, 'printing')?.map((p) => p.replace(/\s+-\s+[^-]+$/, '').toLowerCase());
+
+  const duration = one(raw, 'priceHistoryDuration') ?? '7d';
+  if (!(duration in HISTORY_DURATIONS))
+    throw invalidParameter('priceHistoryDuration', duration, Object.keys(HISTORY_DURATIONS));
+  const windows = list(raw, 'include_statistics') ?? [...STATISTIC_WINDOWS];
+  for (const w of windows) {
+    if (!(STATISTIC_WINDOWS as readonly string[]).includes(w))
+      throw invalidParameter('include_statistics', w, STATISTIC_WINDOWS);
+  }
+  const updatedAfter = one(raw, 'updated_after') === undefined ? undefined : int(raw, 'updated_after', 0, 0);
+  const isSearch = selector.by === 'browse' && q !== undefined;
+
+  return {
+    selector,
+    game: selector.by === 'browse' ? one(raw, 'game') : undefined,
+    q,
+    filter: {
+      printings,
+      conditions: conditions as Condition[] | undefined,
+      languages: languages as Language[] | undefined,
+      updatedAfter,
+      // Ignored with q (interface.md): a search shows cards whether priced or not.
+      includeNullPrices: isSearch ? true : bool(raw, 'include_null_prices', false),
+    },
+    historyDuration: duration as HistoryDuration,
+    includeHistory: bool(raw, 'include_price_history', true),
+    statistics: new Set(windows as StatisticWindow[]),
+    limit: Math.min(int(raw, 'limit', 20, 1), maxLimit),
+    offset: int(raw, 'offset', 0, 0),
+  };
+}
+
+function failCondition(value: string): never {
+  throw invalidParameter('condition', value, CONDITION_NAMES);
+}
+
+function failLanguage(value: string): never {
+  throw invalidParameter('language', value, LANGUAGE_NAMES);
+}
