@@ -294,4 +294,82 @@ describe('GET /v1/cards through the gateway', () => {
       expect(body).toEqual({ error: expect.stringContaining(message!), code: 'INVALID_REQUEST' });
     }
   });
+
+  describe('POST /v1/cards (batch)', () => {
+    const post = async (body: string, k = key, query = '') => {
+      const res = await fetch(`${stack.gatewayUrl}/v1/cards${query}`, {
+        method: 'POST',
+        headers: { 'x-api-key': k, 'content-type': 'application/json' },
+        body,
+      });
+      return { status: res.status, body: (await res.json()) as Body & { error?: string; code?: string } };
+    };
+
+    it('answers in request order, each card once, with per-item filters', async () => {
+      const { status, body } = await post(
+        JSON.stringify([
+          { cardId: goblin.id },
+          { vendorId: '1007', condition: 'LP' },
+          { cardId: goblin.uuid },
+          { cardId: 'no-such-card' },
+        ]),
+      );
+      expect(status).toBe(200);
+      expect(ids(body)).toEqual([goblin.id, dragon.id]);
+      expect(body.data[1]!.variants.map((v) => v.id)).toEqual([lp.id]);
+      expect(body.meta).toEqual({ total: 2, limit: 4, offset: 0, hasMore: false });
+    });
+
+    it('returns just the variant a variant id or vendor SKU names, and drops cards unchanged since updated_after', async () => {
+      const { body } = await post(
+        JSON.stringify([
+          { vendorSkuId: 'SKU-LP' },
+          { variantId: goblinNm.uuid, updated_after: T_NOW + 1 },
+          { cardId: dragon.id, printing: 'foil' },
+        ]),
+      );
+      expect(ids(body)).toEqual([dragon.id]);
+      expect(variantIds(body)).toEqual([lp.id]); // the dragon's first lookup (the SKU) wins; its foil item is a duplicate
+      const changed = await post(JSON.stringify([{ variantId: goblinNm.id, updated_after: T_NOW - 1 }]));
+      expect(variantIds(changed.body)).toEqual([goblinNm.id]);
+    });
+
+    it('takes presentation options from the query string', async () => {
+      const { body } = await post(
+        JSON.stringify([{ variantId: nm.id }]),
+        key,
+        '?priceHistoryDuration=30d&include_statistics=7d',
+      );
+      const v = body.data[0]!.variants[0]!;
+      expect(v.priceHistory).toHaveLength(30);
+      expect(v['avgPrice30d']).toBeNull();
+    });
+
+    it.each([
+      ['[]', 'The batch is empty'],
+      ['{}', 'must be a JSON array'],
+      ['[{"cardId":"a","vendorId":"b"}]', 'item 0 has several identifiers (cardId, vendorId)'],
+      ['[{"printing":"Foil"}]', 'item 0 has no identifier'],
+      ['[{"cardId":"a","condition":"Mint"}]', "Invalid value 'Mint' for 'item 0.condition'"],
+      ['[{"cardId": ', ''],
+    ])('%s is a 400 in the v1 shape', async (payload, message) => {
+      const { status, body } = await post(payload);
+      expect(status).toBe(400);
+      expect(body).toEqual({ error: expect.stringContaining(message), code: 'INVALID_REQUEST' });
+    });
+
+    it('refuses batches over the plan cap or over 200 with 413', async () => {
+      const items = (n: number) => JSON.stringify(Array.from({ length: n }, () => ({ cardId: goblin.id })));
+      expect((await post(items(20), await newKey('free'))).status).toBe(200);
+      const free = await post(items(21), await newKey('free'));
+      expect(free.status).toBe(413);
+      expect(free.body).toEqual({
+        error: 'At most 20 items per batch on the free plan; this batch has 21.',
+        code: 'PAYLOAD_TOO_LARGE',
+      });
+      const enterprise = await newKey('enterprise');
+      expect((await post(items(200), enterprise)).status).toBe(200);
+      expect((await post(items(201), enterprise)).status).toBe(413);
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { CardsService } from './cards.service';
 import { CardsResponseDto } from './dto/card.dto';
@@ -13,5 +13,15 @@ export class CardsController {
     @Usage() usage: UsageMetadataDto,
   ): Promise<CardsResponseDto> {
     return this.cards.search(query, usage);
+  }
+
+  @Post()
+  @HttpCode(200)
+  batch(
+    @Body() body: unknown,
+    @Query() query: Record<string, unknown>,
+    @Usage() usage: UsageMetadataDto,
+  ): Promise<CardsResponseDto> {
+    return this.cards.batch(body, query, usage);
   }
 }

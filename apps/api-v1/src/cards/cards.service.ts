@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CatalogueRepository, invalidParameter, isPlanName, PLANS } from '@tcg/domain';
-import { CardQueryRepository } from '@tcg/persistence';
+import { CardQueryRepository, CardWithVariants } from '@tcg/persistence';
 import { DataSource } from 'typeorm';
 import { CATALOGUE } from '../catalogue/catalogue.module';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
-import { CardsResponseDto, toCardDto, toVariantDto } from './dto/card.dto';
-import { HISTORY_DURATIONS, parseCardsQuery } from './dto/cards-query';
+import { MAX_BATCH_ITEMS, parseBatch } from './dto/batch-items';
+import { CardDto, CardsResponseDto, toCardDto, toVariantDto } from './dto/card.dto';
+import { CardsQuery, HISTORY_DURATIONS, parseCardsQuery } from './dto/cards-query';
 
 const REGION = 'NA'; // v1 prices are NA (US) prices
 
@@ -22,17 +23,17 @@ export class CardsService {
 
   /** GET /v1/cards: three queries per page (cards, variants with statistics, history), whatever its size. */
   async search(raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<CardsResponseDto> {
-    const maxLimit = isPlanName(usage.apiPlan) ? PLANS[usage.apiPlan].maxLimit : PLANS.free.maxLimit;
-    const query = parseCardsQuery(raw, maxLimit);
+    const query = parseCardsQuery(raw, planOf(usage).maxLimit);
     let selector = query.selector;
     if (selector.by === 'browse' && query.game) {
       const game = await this.catalogue.findGame(query.game);
-      if (!game)
+      if (!game) {
         throw invalidParameter(
           'game',
           query.game,
           (await this.catalogue.listGames()).flatMap((g) => [g.id, g.name]),
         );
+      }
       selector = { ...selector, gameId: game.id };
     }
     const page = await this.cards.findCards(
@@ -41,9 +42,71 @@ export class CardsService {
       { limit: query.limit, offset: query.offset },
       REGION,
     );
+    return {
+      data: await this.present(page.cards, query),
+      meta: {
+        total: page.total,
+        limit: query.limit,
+        offset: query.offset,
+        hasMore: query.offset + page.cards.length < page.total,
+      },
+      _metadata: usage,
+    };
+  }
 
+  /**
+   * POST /v1/cards: every lookup of the batch in request order, each card once (at its first
+   * lookup, with that lookup's filters). Three queries whatever the batch size: identifiers,
+   * cards with variants, history. Presentation options come from the query string, as on GET.
+   */
+  async batch(
+    body: unknown,
+    raw: Record<string, unknown>,
+    usage: UsageMetadataDto,
+  ): Promise<CardsResponseDto> {
+    const plan = planOf(usage);
+    const items = parseBatch(body, Math.min(plan.maxBatch, MAX_BATCH_ITEMS), usage.apiPlan);
+    const query = parseCardsQuery(raw, plan.maxLimit);
+    const order: { cardUuid: string; item: (typeof items)[number]; onlyVariant: string | null }[] = [];
+    const seen = new Set<string>();
+    for (const m of await this.cards.resolveIdentifiers(items)) {
+      if (seen.has(m.cardUuid)) continue;
+      seen.add(m.cardUuid);
+      order.push({ cardUuid: m.cardUuid, item: items[m.ordinal]!, onlyVariant: m.variantUuid });
+    }
+    const loaded = new Map(
+      (
+        await this.cards.cardsWithAllVariants(
+          order.map((o) => o.cardUuid),
+          REGION,
+        )
+      ).map((c) => [c.card.uuid, c]),
+    );
+    const cards: CardWithVariants[] = [];
+    for (const { cardUuid, item, onlyVariant } of order) {
+      const c = loaded.get(cardUuid)!;
+      const variants = c.variants.filter(
+        ({ variant: v, stats }) =>
+          (!onlyVariant || v.uuid === onlyVariant) &&
+          (!item.printings || item.printings.includes(v.printing.toLowerCase())) &&
+          (!item.conditions || (v.condition !== null && item.conditions.includes(v.condition))) &&
+          (item.updatedAfter === undefined || (stats?.current?.t ?? -1) > item.updatedAfter),
+      );
+      // Delta sync: a card none of whose variants changed after updated_after is left out.
+      if (item.updatedAfter !== undefined && variants.length === 0) continue;
+      cards.push({ ...c, variants });
+    }
+    return {
+      data: await this.present(cards, query),
+      meta: { total: cards.length, limit: items.length, offset: 0, hasMore: false },
+      _metadata: usage,
+    };
+  }
+
+  /** Cards to v1 DTOs, with one history query for all their variants. */
+  private async present(cards: CardWithVariants[], query: CardsQuery): Promise<CardDto[]> {
     const durationSeconds = HISTORY_DURATIONS[query.historyDuration];
-    const variants = page.cards.flatMap((c) => c.variants);
+    const variants = cards.flatMap((c) => c.variants);
     const latest = variants.map((v) => v.stats?.current?.t).filter((t): t is number => t !== undefined);
     const history =
       query.includeHistory && latest.length > 0
@@ -54,21 +117,15 @@ export class CardsService {
           )
         : new Map<string, { t: number[]; p: number[] }>();
     const opts = { windows: query.statistics, includeHistory: query.includeHistory, durationSeconds };
-
-    return {
-      data: page.cards.map((c) =>
-        toCardDto(
-          c,
-          c.variants.map((v) => toVariantDto(v, history.get(v.variant.uuid), opts)),
-        ),
+    return cards.map((c) =>
+      toCardDto(
+        c,
+        c.variants.map((v) => toVariantDto(v, history.get(v.variant.uuid), opts)),
       ),
-      meta: {
-        total: page.total,
-        limit: query.limit,
-        offset: query.offset,
-        hasMore: query.offset + page.cards.length < page.total,
-      },
-      _metadata: usage,
-    };
+    );
   }
+}
+
+function planOf(usage: UsageMetadataDto) {
+  return isPlanName(usage.apiPlan) ? PLANS[usage.apiPlan] : PLANS.free;
 }

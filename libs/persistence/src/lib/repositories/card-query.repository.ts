@@ -48,6 +48,9 @@ export interface CardPage {
   readonly cards: CardWithVariants[];
 }
 
+/** The identifiers a batch item may carry (interface.md BatchCardRequestItem). */
+export type BatchIdentifier = 'variantId' | 'vendorSkuId' | 'cardId' | 'vendorId' | 'opensetId' | 'imagedbId';
+
 const IDENTIFIER_COLUMN = {
   vendorId: 'c.vendor_id',
   opensetId: 'c.openset_id',
@@ -132,6 +135,41 @@ export class CardQueryRepository {
       selector.by === 'vendorSku' ? selector.sku : undefined,
     );
     return { total, cards };
+  }
+
+  /**
+   * Resolves batch identifiers in one query: for each request ordinal, the cards it names (and the
+   * one variant, for a variant id or vendor SKU). Ordinals that name nothing are absent.
+   */
+  async resolveIdentifiers(
+    items: readonly { ordinal: number; by: BatchIdentifier; value: string }[],
+  ): Promise<{ ordinal: number; cardUuid: string; variantUuid: string | null }[]> {
+    if (items.length === 0) return [];
+    const uuidLike = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+    const kinds = items.map((i) =>
+      i.by === 'cardId' || i.by === 'variantId' ? `${i.by}:${uuidLike(i.value) ? 'uuid' : 'slug'}` : i.by,
+    );
+    const rows: { ordinal: number; card_uuid: string; variant_uuid: string | null }[] = await this.ds.query(
+      `WITH r AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) AS r(ordinal, kind, val))
+       SELECT r.ordinal, c.uuid AS card_uuid, NULL::uuid AS variant_uuid FROM r JOIN cards c ON r.kind = 'cardId:slug' AND c.id = r.val
+       UNION ALL SELECT r.ordinal, c.uuid, NULL FROM r JOIN cards c ON r.kind = 'cardId:uuid' AND c.uuid = lower(r.val)::uuid
+       UNION ALL SELECT r.ordinal, c.uuid, NULL FROM r JOIN cards c ON r.kind = 'vendorId' AND c.vendor_id = r.val
+       UNION ALL SELECT r.ordinal, c.uuid, NULL FROM r JOIN cards c ON r.kind = 'opensetId' AND c.openset_id = r.val
+       UNION ALL SELECT r.ordinal, c.uuid, NULL FROM r JOIN cards c ON r.kind = 'imagedbId' AND c.imagedb_id = r.val
+       UNION ALL SELECT r.ordinal, v.card_uuid, v.uuid FROM r JOIN variants v ON r.kind = 'variantId:slug' AND v.id = r.val
+       UNION ALL SELECT r.ordinal, v.card_uuid, v.uuid FROM r JOIN variants v ON r.kind = 'variantId:uuid' AND v.uuid = lower(r.val)::uuid
+       UNION ALL SELECT r.ordinal, v.card_uuid, v.uuid FROM r JOIN variants v ON r.kind = 'vendorSkuId' AND v.vendor_sku_id = r.val
+       ORDER BY 1, 2`,
+      [items.map((i) => i.ordinal), kinds, items.map((i) => i.value)],
+    );
+    return rows.map((r) => ({ ordinal: r.ordinal, cardUuid: r.card_uuid, variantUuid: r.variant_uuid }));
+  }
+
+  /** Cards with every raw variant and its statistics, in the order given (one query). */
+  cardsWithAllVariants(cardUuids: string[], region: string): Promise<CardWithVariants[]> {
+    return cardUuids.length === 0
+      ? Promise.resolve([])
+      : this.loadCards(cardUuids, { includeNullPrices: true }, region, undefined, undefined);
   }
 
   /** Each variant's observations in `region` from `sinceT` (exclusive) on, ascending. */
