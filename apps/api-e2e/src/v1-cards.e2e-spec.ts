@@ -295,6 +295,32 @@ describe('GET /v1/cards through the gateway', () => {
     }
   });
 
+  it('orders by the highest-priced returned variant, either way, unpriced cards last', async () => {
+    // dragon's top variant is the foil (25.00, one point: no 24h change); goblin's only one is 0.35, +16.67 % in 24h
+    expect(ids((await get(`set=${SET.id}&orderBy=price`)).body)).toEqual([dragon.id, goblin.id]);
+    expect(ids((await get(`set=${SET.id}&orderBy=price&order=asc`)).body)).toEqual([goblin.id, dragon.id]);
+    expect(ids((await get(`set=${SET.id}&orderBy=price&order=asc&include_null_prices=true`)).body)).toEqual([
+      goblin.id,
+      dragon.id,
+      knight.id,
+    ]);
+    expect(ids((await get(`set=${SET.id}&orderBy=24h`)).body)).toEqual([goblin.id, dragon.id]);
+    expect(ids((await get(`set=${SET.id}&orderBy=24h&order=asc`)).body)).toEqual([goblin.id, dragon.id]);
+  });
+
+  it('keeps only cards whose highest-priced returned variant reaches min_price', async () => {
+    expect(ids((await get(`set=${SET.id}&min_price=1`)).body)).toEqual([dragon.id]);
+    expect(ids((await get(`set=${SET.id}&min_price=25`)).body)).toEqual([dragon.id]);
+    expect(ids((await get(`set=${SET.id}&min_price=25&printing=normal`)).body)).toEqual([]); // the foil no longer counts
+    const { body } = await get(`set=${SET.id}&min_price=30`);
+    expect(body).toMatchObject({ data: [], meta: { total: 0 } });
+    for (const q of ['orderBy=name', 'order=sideways', 'min_price=-1', 'min_price=1.234']) {
+      const res = await get(q);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INVALID_REQUEST');
+    }
+  });
+
   describe('POST /v1/cards (batch)', () => {
     const post = async (body: string, k = key, query = '') => {
       const res = await fetch(`${stack.gatewayUrl}/v1/cards${query}`, {

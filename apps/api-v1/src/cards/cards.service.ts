@@ -41,6 +41,7 @@ export class CardsService {
       query.filter,
       { limit: query.limit, offset: query.offset },
       REGION,
+      query.order,
     );
     return {
       data: await this.present(page.cards, query),

@@ -5,9 +5,10 @@ import {
   Language,
   LANGUAGE_NAMES,
   parseCondition,
+  parseDecimalAmount,
   parseLanguage,
 } from '@tcg/domain';
-import { CardSelector, VariantFilter } from '@tcg/persistence';
+import { CardOrder, CardSelector, VariantFilter } from '@tcg/persistence';
 
 export const HISTORY_DURATIONS = {
   '7d': 604_800,
@@ -31,7 +32,10 @@ export interface CardsQuery {
   readonly statistics: ReadonlySet<StatisticWindow>;
   readonly limit: number;
   readonly offset: number;
+  readonly order: CardOrder;
 }
+
+const ORDER_BY = ['price', '24h', '7d', '30d', '90d'] as const;
 
 type Raw = Record<string, unknown>;
 
@@ -128,6 +132,7 @@ export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
     statistics: new Set(windows as StatisticWindow[]),
     limit: Math.min(int(raw, 'limit', 20, 1), maxLimit),
     offset: int(raw, 'offset', 0, 0),
+    order: parseOrder(raw),
   };
 }
 
@@ -137,4 +142,19 @@ function failCondition(value: string): never {
 
 function failLanguage(value: string): never {
   throw invalidParameter('language', value, LANGUAGE_NAMES);
+}
+
+/** decisions.md extensions the official client sends: orderBy, order (default desc), min_price (USD). */
+function parseOrder(raw: Raw): CardOrder {
+  const by = one(raw, 'orderBy')?.toLowerCase();
+  if (by !== undefined && !(ORDER_BY as readonly string[]).includes(by))
+    throw invalidParameter('orderBy', by, ORDER_BY);
+  const direction = one(raw, 'order')?.toLowerCase() ?? 'desc';
+  if (direction !== 'asc' && direction !== 'desc')
+    throw invalidParameter('order', direction, ['asc', 'desc']);
+  const min = one(raw, 'min_price');
+  const minPrice = min === undefined ? undefined : parseDecimalAmount(min);
+  if (min !== undefined && minPrice === undefined)
+    throw invalidParameter('min_price', min, 'a non-negative price in USD, at most 2 decimals');
+  return { by: by as CardOrder['by'], direction, minPrice };
 }

@@ -32,6 +32,22 @@ export interface VariantFilter {
   readonly includeNullPrices: boolean;
 }
 
+/** Sorting and price floor on each card's highest-priced returned variant (decisions.md). */
+export interface CardOrder {
+  readonly by?: 'price' | '24h' | '7d' | '30d' | '90d';
+  readonly direction: 'asc' | 'desc';
+  /** Minor units: only cards whose highest-priced returned variant costs at least this. */
+  readonly minPrice?: number;
+}
+
+const ORDER_COLUMN = {
+  price: 'top.price',
+  '24h': 'top.change_24h',
+  '7d': 'top.change_7d',
+  '30d': 'top.change_30d',
+  '90d': 'top.change_90d',
+} as const;
+
 export interface PricedVariant {
   readonly variant: Variant;
   readonly stats: SeriesStats | null;
@@ -70,6 +86,7 @@ export class CardQueryRepository {
     filter: VariantFilter,
     page: { limit: number; offset: number },
     region: string,
+    order: CardOrder = { direction: 'desc' },
   ): Promise<CardPage> {
     const params: unknown[] = [region];
     const p = (v: unknown) => {
@@ -117,15 +134,29 @@ export class CardQueryRepository {
                         WHERE v.card_uuid = c.uuid AND ${variantWhere}${
                           filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'
                         }${onlyVariant ? ` AND ${variantRefClause(onlyVariant, p, 'v')}` : ''})`);
+    // A card's price for sorting and min_price: its highest-priced variant among those returned.
+    const needsTop = order.by !== undefined || order.minPrice !== undefined;
+    const top = needsTop
+      ? `LEFT JOIN LATERAL (
+           SELECT vp.price, vp.change_24h, vp.change_7d, vp.change_30d, vp.change_90d
+           FROM variants v JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
+           WHERE v.card_uuid = c.uuid AND ${this.variantConditions(filter, p, true, selector.by === 'vendorSku' ? selector.sku : undefined)}
+           ORDER BY vp.price DESC LIMIT 1) top ON true`
+      : '';
+    if (order.minPrice !== undefined) where.push(`top.price >= ${p(order.minPrice)}`);
+    const sort = order.by
+      ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, c.id, `
+      : '';
     const rows: { uuid: string; total: string }[] = await this.ds.query(
       `SELECT c.uuid, count(*) OVER () AS total
-       FROM cards c JOIN sets s ON s.uuid = c.set_uuid
+       FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top}
        WHERE ${where.join(' AND ')}
-       ORDER BY ${rank}s.id, nullif(substring(c.number FROM '^[0-9]+'), '')::int NULLS LAST, c.number NULLS LAST, c.uuid
+       ORDER BY ${sort}${rank}s.id, nullif(substring(c.number FROM '^[0-9]+'), '')::int NULLS LAST, c.number NULLS LAST, c.uuid
        LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`,
       params,
     );
-    const total = rows.length > 0 ? Number(rows[0]!.total) : await this.countOnly(where, params.slice(0, -2));
+    const total =
+      rows.length > 0 ? Number(rows[0]!.total) : await this.countOnly(top, where, params.slice(0, -2));
     if (rows.length === 0) return { total, cards: [] };
     const cards = await this.loadCards(
       rows.map((r) => r.uuid),
@@ -200,9 +231,9 @@ export class CardQueryRepository {
     return out;
   }
 
-  private async countOnly(where: string[], params: unknown[]): Promise<number> {
+  private async countOnly(top: string, where: string[], params: unknown[]): Promise<number> {
     const [row] = await this.ds.query(
-      `SELECT count(*)::int AS n FROM cards c JOIN sets s ON s.uuid = c.set_uuid WHERE ${where.join(' AND ')}`,
+      `SELECT count(*)::int AS n FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top} WHERE ${where.join(' AND ')}`,
       params,
     );
     return row.n;
