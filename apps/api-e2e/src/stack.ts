@@ -47,7 +47,13 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 20_000): Pr
  * echo server, to see what the gateway sends); `redis` gives the gateway REDIS_URL when set.
  */
 export async function startStack(
-  opts: { v1Down?: boolean; v1Url?: string; redis?: boolean; gatewayEnv?: Record<string, string> } = {},
+  opts: {
+    v1Down?: boolean;
+    v1Url?: string;
+    redis?: boolean;
+    gatewayEnv?: Record<string, string>;
+    v2Env?: Record<string, string>;
+  } = {},
 ): Promise<Stack> {
   const databaseUrl = workerDatabaseUrl();
   const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
@@ -79,7 +85,7 @@ export async function startStack(
   const v2Url = `http://127.0.0.1:${v2Port}`;
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
   const v1 = opts.v1Down || opts.v1Url ? undefined : run('api-v1', { PORT: String(v1Port) });
-  const v2 = run('api-v2', { PORT: String(v2Port) });
+  const v2 = run('api-v2', { PORT: String(v2Port), ...opts.v2Env });
   const gw = run('api-gateway', {
     PORT: String(gwPort),
     HOST: '127.0.0.1',

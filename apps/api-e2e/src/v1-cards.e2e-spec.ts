@@ -1,59 +1,8 @@
-import { Card, cardSlug, Condition, Language, RawVariant, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { card, DAY, GAME, graded, raw, series, SET, T_NOW } from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
-
-const DAY = 86_400;
-const T_NOW = Date.UTC(2026, 10, 1) / 1000;
-const GAME = { id: 'test-game', name: 'Test Game' };
-const SET = {
-  uuid: uuidV5('set:test-game-first-edition'),
-  id: 'test-game-first-edition',
-  gameId: GAME.id,
-  name: 'First Edition',
-  code: 'FE',
-  releaseDate: '2020-01-31',
-};
-
-function card(name: string, number: string, extra: Partial<Card> = {}): Card {
-  const id = cardSlug({ game: GAME.id, set: SET.name, name, rarity: 'Rare' });
-  return {
-    uuid: uuidV5(id),
-    id,
-    gameId: GAME.id,
-    setId: SET.id,
-    name,
-    number,
-    rarity: 'Rare',
-    details: null,
-    vendorId: null,
-    opensetId: null,
-    imagedbId: null,
-    sealed: false,
-    ...extra,
-  };
-}
-function raw(
-  c: Card,
-  condition: Condition,
-  printing: string,
-  language: Language,
-  sku: string | null = null,
-): RawVariant {
-  const id = variantSlug(c.id, { condition, printing, language });
-  return {
-    uuid: uuidV5(id),
-    id,
-    cardUuid: c.uuid,
-    type: 'raw',
-    condition,
-    grading: null,
-    printing,
-    language,
-    vendorSkuId: sku,
-  };
-}
 
 const dragon = card('Test Dragon', '7', {
   vendorId: '1007',
@@ -66,35 +15,9 @@ const nm = raw(dragon, 'Near Mint', 'Normal', 'English', 'SKU-NM');
 const lp = raw(dragon, 'Lightly Played', 'Normal', 'English', 'SKU-LP');
 const foil = raw(dragon, 'Near Mint', 'Foil', 'English');
 const jp = raw(dragon, 'Near Mint', 'Normal', 'Japanese');
-const psaId = variantSlug(dragon.id, {
-  grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
-  printing: 'Normal',
-  language: 'English',
-});
-const psa: Variant = {
-  uuid: uuidV5(psaId),
-  id: psaId,
-  cardUuid: dragon.uuid,
-  type: 'graded',
-  condition: null,
-  grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
-  printing: 'Normal',
-  language: 'English',
-  vendorSkuId: null,
-};
+const psa = graded(dragon, { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null });
 const knightNm = raw(knight, 'Near Mint', 'Normal', 'English');
 const goblinNm = raw(goblin, 'Near Mint', 'Normal', 'English');
-
-/** 400 daily points, a deterministic wiggle around 10.00, so every window has something to say. */
-function series(base: number): { t: number[]; p: number[] } {
-  const t: number[] = [];
-  const p: number[] = [];
-  for (let d = -399; d <= 0; d++) {
-    t.push(T_NOW + d * DAY);
-    p.push(base + ((d * 37) % 23) * 5 + (d > -5 ? 40 : 0));
-  }
-  return { t, p };
-}
 
 interface VariantBody extends Record<string, unknown> {
   id: string;

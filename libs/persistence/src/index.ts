@@ -10,3 +10,5 @@ export * from './lib/repositories/api-key.repository';
 export * from './lib/repositories/catalogue.repository';
 export * from './lib/summaries';
 export * from './lib/repositories/card-query.repository';
+export * from './lib/repositories/card-sql';
+export * from './lib/repositories/card-keyset.repository';

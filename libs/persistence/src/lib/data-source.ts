@@ -1,13 +1,16 @@
 import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
+import { QueryLogger } from './query-logger';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
 import { SeriesIntegrityByTrigger1763900000000 } from './migrations/1763900000000-series-integrity-by-trigger';
 import { CatalogueSummaries1764000000000 } from './migrations/1764000000000-catalogue-summaries';
+import { CardSortKey1764100000000 } from './migrations/1764100000000-card-sort-key';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
   SeriesIntegrityByTrigger1763900000000,
   CatalogueSummaries1764000000000,
+  CardSortKey1764100000000,
 ];
 
 export interface DataSourceConfig {
@@ -27,7 +30,7 @@ export function createDataSource(config: DataSourceConfig): DataSource {
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    logger: new QueryLogger(config.applicationName ?? 'tcg-pricing'),
     applicationName: config.applicationName ?? 'tcg-pricing',
     extra: { max: config.poolSize ?? 10 },
   });

@@ -1,61 +1,35 @@
-import { Card, Condition, Language, Variant } from '@tcg/domain';
+import { Card, Variant } from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
 import { DataSource } from 'typeorm';
 import { joinChunks, monthKey, monthStartOf } from '../prices/month-chunks';
 import { toVariant } from './catalogue.mapper';
 import { VariantEntity } from '../entities';
-
-/** Which cards a request names: one identifier (in decisions.md precedence) or a browse. */
-export type CardSelector =
-  | { readonly by: 'variant'; readonly ref: string }
-  | { readonly by: 'vendorSku'; readonly sku: string }
-  | { readonly by: 'card'; readonly ref: string }
-  | { readonly by: 'vendorId' | 'opensetId' | 'imagedbId'; readonly value: string }
-  | {
-      readonly by: 'browse';
-      readonly gameId?: string;
-      readonly setId?: string;
-      readonly number?: string;
-      /** Free text on the card name: trigram similarity (typo-tolerant) or substring, best first. */
-      readonly q?: string;
-    };
-
-export interface VariantFilter {
-  /** Print types, lower-case; undefined: any. */
-  readonly printings?: readonly string[];
-  readonly conditions?: readonly Condition[];
-  /** Narrows the returned variants only; never removes a card (interface.md language rules). */
-  readonly languages?: readonly Language[];
-  /** Unix seconds: only variants updated after it; cards left with none are dropped. */
-  readonly updatedAfter?: number;
-  /** false: drop cards none of whose matching variants has a price. */
-  readonly includeNullPrices: boolean;
-}
-
-/** Sorting and price floor on each card's highest-priced returned variant (decisions.md). */
-export interface CardOrder {
-  readonly by?: 'price' | '24h' | '7d' | '30d' | '90d';
-  readonly direction: 'asc' | 'desc';
-  /** Minor units: only cards whose highest-priced returned variant costs at least this. */
-  readonly minPrice?: number;
-}
-
-const ORDER_COLUMN = {
-  price: 'top.price',
-  '24h': 'top.change_24h',
-  '7d': 'top.change_7d',
-  '30d': 'top.change_30d',
-  '90d': 'top.change_90d',
-} as const;
+import {
+  binder,
+  browseConditions,
+  CardOrder,
+  CardSelector,
+  hasVariant,
+  isUuid,
+  ORDER_COLUMN,
+  refClause,
+  topVariantJoin,
+  VariantFilter,
+  variantConditions,
+} from './card-sql';
 
 export interface PricedVariant {
   readonly variant: Variant;
+  /** Statistics in the primary (first) region asked for; null when it has no observations. */
   readonly stats: SeriesStats | null;
+  /** Statistics in each further region asked for that has observations, by storage region. */
+  readonly otherRegions?: Readonly<Record<string, SeriesStats>>;
 }
 
 export interface CardWithVariants {
   readonly card: Card;
   readonly setName: string;
+  readonly gameName: string;
   readonly variants: PricedVariant[];
 }
 
@@ -87,62 +61,47 @@ export class CardQueryRepository {
     page: { limit: number; offset: number },
     region: string,
     order: CardOrder = { direction: 'desc' },
+    /** Further storage regions whose statistics each variant carries (v2 markets). */
+    otherRegions: readonly string[] = [],
   ): Promise<CardPage> {
     const params: unknown[] = [region];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
-    const where: string[] = [];
+    const p = binder(params);
+    let where: string[] = [];
     let onlyVariant: string | undefined;
     let rank = '';
     switch (selector.by) {
       case 'variant':
-        where.push(`c.uuid = (SELECT card_uuid FROM variants WHERE ${variantRefClause(selector.ref, p)})`);
+        where.push(`c.uuid = (SELECT card_uuid FROM variants vr WHERE ${refClause(selector.ref, p, 'vr')})`);
         onlyVariant = selector.ref;
         break;
       case 'vendorSku':
         where.push(`c.uuid = (SELECT card_uuid FROM variants WHERE vendor_sku_id = ${p(selector.sku)})`);
         break;
       case 'card':
-        where.push(
-          /^[0-9a-f-]{36}$/i.test(selector.ref)
-            ? `c.uuid = ${p(selector.ref.toLowerCase())}::uuid`
-            : `c.id = ${p(selector.ref)}`,
-        );
+        where.push(refClause(selector.ref, p, 'c'));
         break;
-      case 'browse':
-        if (selector.gameId) where.push(`c.game_id = ${p(selector.gameId)}`);
-        if (selector.setId) where.push(`s.id = ${p(selector.setId)}`);
-        if (selector.number) where.push(`c.number = ${p(selector.number)}`);
-        if (selector.q) {
-          const q = p(selector.q.toLowerCase());
-          where.push(`(lower(c.name) % ${q} OR strpos(lower(c.name), ${q}) > 0)`);
-          rank = `(strpos(lower(c.name), ${q}) > 0) DESC, similarity(lower(c.name), ${q}) DESC, `;
-        }
+      case 'browse': {
+        const browse = browseConditions(selector, p);
+        where = browse.where;
+        if (browse.q)
+          rank = `(strpos(lower(c.name), ${browse.q}) > 0) DESC, similarity(lower(c.name), ${browse.q}) DESC, `;
         break;
+      }
       default:
         where.push(`${IDENTIFIER_COLUMN[selector.by]} = ${p(selector.value)}`);
     }
-    const variantWhere = this.variantConditions(
-      filter,
-      p,
-      false,
-      selector.by === 'vendorSku' ? selector.sku : undefined,
+    const onlySku = selector.by === 'vendorSku' ? selector.sku : undefined;
+    where.push(
+      onlyVariant
+        ? `EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
+                   WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false)} AND ${refClause(onlyVariant, p, 'v')}${
+                     filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'
+                   })`
+        : hasVariant(filter, p, '$1', onlySku),
     );
-    where.push(`EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
-                        WHERE v.card_uuid = c.uuid AND ${variantWhere}${
-                          filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'
-                        }${onlyVariant ? ` AND ${variantRefClause(onlyVariant, p, 'v')}` : ''})`);
     // A card's price for sorting and min_price: its highest-priced variant among those returned.
     const needsTop = order.by !== undefined || order.minPrice !== undefined;
-    const top = needsTop
-      ? `LEFT JOIN LATERAL (
-           SELECT vp.price, vp.change_24h, vp.change_7d, vp.change_30d, vp.change_90d
-           FROM variants v JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
-           WHERE v.card_uuid = c.uuid AND ${this.variantConditions(filter, p, true, selector.by === 'vendorSku' ? selector.sku : undefined)}
-           ORDER BY vp.price DESC LIMIT 1) top ON true`
-      : '';
+    const top = needsTop ? topVariantJoin(filter, p, '$1', onlySku) : '';
     if (order.minPrice !== undefined) where.push(`top.price >= ${p(order.minPrice)}`);
     const sort = order.by
       ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, c.id, `
@@ -151,7 +110,7 @@ export class CardQueryRepository {
       `SELECT c.uuid, count(*) OVER () AS total
        FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top}
        WHERE ${where.join(' AND ')}
-       ORDER BY ${sort}${rank}s.id, nullif(substring(c.number FROM '^[0-9]+'), '')::int NULLS LAST, c.number NULLS LAST, c.uuid
+       ORDER BY ${sort}${rank}c.sort_key, c.uuid
        LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`,
       params,
     );
@@ -161,9 +120,9 @@ export class CardQueryRepository {
     const cards = await this.loadCards(
       rows.map((r) => r.uuid),
       filter,
-      region,
+      [region, ...otherRegions],
       onlyVariant,
-      selector.by === 'vendorSku' ? selector.sku : undefined,
+      onlySku,
     );
     return { total, cards };
   }
@@ -176,9 +135,8 @@ export class CardQueryRepository {
     items: readonly { ordinal: number; by: BatchIdentifier; value: string }[],
   ): Promise<{ ordinal: number; cardUuid: string; variantUuid: string | null }[]> {
     if (items.length === 0) return [];
-    const uuidLike = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
     const kinds = items.map((i) =>
-      i.by === 'cardId' || i.by === 'variantId' ? `${i.by}:${uuidLike(i.value) ? 'uuid' : 'slug'}` : i.by,
+      i.by === 'cardId' || i.by === 'variantId' ? `${i.by}:${isUuid(i.value) ? 'uuid' : 'slug'}` : i.by,
     );
     const rows: { ordinal: number; card_uuid: string; variant_uuid: string | null }[] = await this.ds.query(
       `WITH r AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) AS r(ordinal, kind, val))
@@ -200,7 +158,7 @@ export class CardQueryRepository {
   cardsWithAllVariants(cardUuids: string[], region: string): Promise<CardWithVariants[]> {
     return cardUuids.length === 0
       ? Promise.resolve([])
-      : this.loadCards(cardUuids, { includeNullPrices: true }, region, undefined, undefined);
+      : this.loadCards(cardUuids, { includeNullPrices: true }, [region], undefined, undefined);
   }
 
   /** Each variant's observations in `region` from `sinceT` (exclusive) on, ascending. */
@@ -239,36 +197,46 @@ export class CardQueryRepository {
     return row.n;
   }
 
-  private async loadCards(
+  /**
+   * Cards with the variants the filters return and their statistics in each region (storage
+   * region codes; the first is primary), in the order given: one query.
+   */
+  async loadCards(
     cardUuids: string[],
     filter: VariantFilter,
-    region: string,
+    regions: readonly string[],
     onlyVariant: string | undefined,
     onlySku: string | undefined,
   ): Promise<CardWithVariants[]> {
-    const params: unknown[] = [region, cardUuids];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
+    const params: unknown[] = [regions[0], cardUuids];
+    const p = binder(params);
     // The language rule does not apply to a single-variant lookup (interface.md rule 4).
-    const conditions = this.variantConditions(filter, p, !onlyVariant, onlySku);
-    const rows: (Record<string, unknown> & { card_uuid: string; stats: SeriesStats | null })[] =
-      await this.ds.query(
-        `SELECT c.uuid AS c_uuid, c.id AS c_id, c.game_id, s.id AS set_id, s.name AS set_name, c.name AS c_name, c.number,
-              c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed, x.*
+    const conditions = variantConditions(filter, p, !onlyVariant, onlySku);
+    const others =
+      regions.length > 1
+        ? `(SELECT jsonb_object_agg(o.region, o.stats) FROM variant_prices o
+            WHERE o.variant_uuid = v.uuid AND o.region = ANY(${p(regions.slice(1))}::text[]))`
+        : 'NULL::jsonb';
+    const rows: (Record<string, unknown> & {
+      card_uuid: string;
+      stats: SeriesStats | null;
+      others: Record<string, SeriesStats> | null;
+    })[] = await this.ds.query(
+      `SELECT c.uuid AS c_uuid, c.id AS c_id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
+              c.name AS c_name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed, x.*
        FROM cards c
        JOIN sets s ON s.uuid = c.set_uuid
+       JOIN games g ON g.id = c.game_id
        LEFT JOIN LATERAL (
          SELECT v.uuid, v.id, v.card_uuid, v.type, v.condition, v.printing, v.language, v.vendor_sku_id,
-                v.grading_company, v.grade, v.grade_label, v.grading_qualifier, vp.stats
+                v.grading_company, v.grade, v.grade_label, v.grading_qualifier, vp.stats, ${others} AS others
          FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
-         WHERE v.card_uuid = c.uuid AND ${conditions}${onlyVariant ? ` AND ${variantRefClause(onlyVariant, p, 'v')}` : ''}
+         WHERE v.card_uuid = c.uuid AND ${conditions}${onlyVariant ? ` AND ${refClause(onlyVariant, p, 'v')}` : ''}
        ) x ON true
        WHERE c.uuid = ANY($2::uuid[])
        ORDER BY c.uuid, x.id`,
-        params,
-      );
+      params,
+    );
     const byCard = new Map<string, CardWithVariants>();
     for (const r of rows) {
       let entry = byCard.get(r['c_uuid'] as string);
@@ -289,6 +257,7 @@ export class CardQueryRepository {
             sealed: r['sealed'] as boolean,
           },
           setName: r['set_name'] as string,
+          gameName: r['game_name'] as string,
           variants: [],
         };
         byCard.set(entry.card.uuid, entry);
@@ -308,32 +277,11 @@ export class CardQueryRepository {
           gradeLabel: r['grade_label'],
           gradingQualifier: r['grading_qualifier'],
         } as VariantEntity);
-        entry.variants.push({ variant, stats: r.stats });
+        entry.variants.push(
+          r.others ? { variant, stats: r.stats, otherRegions: r.others } : { variant, stats: r.stats },
+        );
       }
     }
     return cardUuids.map((u) => byCard.get(u)!).filter(Boolean);
   }
-
-  /** SQL over `v` (variants) and `vp` (its prices) for the variant filters; v1 is raw only. */
-  private variantConditions(
-    filter: VariantFilter,
-    p: (v: unknown) => string,
-    withLanguage: boolean,
-    onlySku?: string,
-  ): string {
-    const c = [`v.type = 'raw'`];
-    if (filter.printings) c.push(`lower(v.printing) = ANY(${p(filter.printings)}::text[])`);
-    if (filter.conditions) c.push(`v.condition = ANY(${p(filter.conditions)}::text[])`);
-    if (withLanguage && filter.languages) c.push(`v.language = ANY(${p(filter.languages)}::text[])`);
-    if (filter.updatedAfter !== undefined) c.push(`vp.updated_at > ${p(filter.updatedAfter)}`);
-    if (onlySku) c.push(`v.vendor_sku_id = ${p(onlySku)}`);
-    return c.join(' AND ');
-  }
-}
-
-function variantRefClause(ref: string, p: (v: unknown) => string, alias = ''): string {
-  const col = (name: string) => (alias ? `${alias}.${name}` : name);
-  return /^[0-9a-f-]{36}$/i.test(ref)
-    ? `${col('uuid')} = ${p(ref.toLowerCase())}::uuid`
-    : `${col('id')} = ${p(ref)}`;
 }

@@ -1,0 +1,95 @@
+import {
+  Card,
+  cardSlug,
+  Condition,
+  GradedVariant,
+  Grading,
+  Language,
+  RawVariant,
+  uuidV5,
+  variantSlug,
+} from '@tcg/domain';
+
+/** A small hand-made catalogue for end-to-end tests: one game, one set, cards built on demand. */
+export const DAY = 86_400;
+export const T_NOW = Date.UTC(2026, 10, 1) / 1000;
+export const GAME = { id: 'test-game', name: 'Test Game' };
+export const SET = {
+  uuid: uuidV5('set:test-game-first-edition'),
+  id: 'test-game-first-edition',
+  gameId: GAME.id,
+  name: 'First Edition',
+  code: 'FE',
+  releaseDate: '2020-01-31',
+};
+
+export function card(name: string, number: string | null, extra: Partial<Card> = {}): Card {
+  const id = cardSlug({ game: GAME.id, set: SET.name, name, rarity: 'Rare' });
+  return {
+    uuid: uuidV5(id),
+    id,
+    gameId: GAME.id,
+    setId: SET.id,
+    name,
+    number,
+    rarity: 'Rare',
+    details: null,
+    vendorId: null,
+    opensetId: null,
+    imagedbId: null,
+    sealed: false,
+    ...extra,
+  };
+}
+
+export function raw(
+  c: Card,
+  condition: Condition,
+  printing: string,
+  language: Language,
+  sku: string | null = null,
+): RawVariant {
+  const id = variantSlug(c.id, { condition, printing, language });
+  return {
+    uuid: uuidV5(id),
+    id,
+    cardUuid: c.uuid,
+    type: 'raw',
+    condition,
+    grading: null,
+    printing,
+    language,
+    vendorSkuId: sku,
+  };
+}
+
+export function graded(
+  c: Card,
+  grading: Grading,
+  printing = 'Normal',
+  language: Language = 'English',
+): GradedVariant {
+  const id = variantSlug(c.id, { grading, printing, language });
+  return {
+    uuid: uuidV5(id),
+    id,
+    cardUuid: c.uuid,
+    type: 'graded',
+    condition: null,
+    grading,
+    printing,
+    language,
+    vendorSkuId: null,
+  };
+}
+
+/** 400 daily points, a deterministic wiggle around `base` cents, so every window has something to say. */
+export function series(base: number): { t: number[]; p: number[] } {
+  const t: number[] = [];
+  const p: number[] = [];
+  for (let d = -399; d <= 0; d++) {
+    t.push(T_NOW + d * DAY);
+    p.push(base + ((d * 37) % 23) * 5 + (d > -5 ? 40 : 0));
+  }
+  return { t, p };
+}

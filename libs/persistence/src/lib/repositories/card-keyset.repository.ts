@@ -1,0 +1,171 @@
+import { DataSource } from 'typeorm';
+import {
+  Bind,
+  binder,
+  BrowseSelector,
+  browseConditions,
+  hasVariant,
+  relevance,
+  topVariantJoin,
+  VariantFilter,
+} from './card-sql';
+
+/** What a page of a v2 browse or search is cut from. */
+export interface KeysetQuery {
+  readonly browse: BrowseSelector;
+  readonly filter: VariantFilter;
+  /** Storage region of the primary market: sorting and `minPrice` read it only. */
+  readonly region: string;
+  /** Without it: relevance for a search, set then card number for a browse. */
+  readonly orderBy?: 'price' | '24h' | '7d' | '30d';
+  readonly direction: 'asc' | 'desc';
+  /** Minor units, on the card's highest-priced returned variant in `region`. */
+  readonly minPrice?: number;
+}
+
+/** A position between two cards of the order, as the text of the sort key of the card before it. */
+export interface KeysetPosition {
+  readonly key: readonly string[];
+  /** true: the page is the one before `key` (a `prev` cursor). */
+  readonly backward: boolean;
+}
+
+export interface KeysetRow {
+  readonly cardUuid: string;
+  /** The card's sort key: a cursor pointing just past (or before) this card holds it. */
+  readonly key: string[];
+}
+
+export interface KeysetPage {
+  /** In the order's forward direction, whichever way the page was read. */
+  readonly rows: KeysetRow[];
+  /** Whether further cards exist in the direction the page was read. */
+  readonly more: boolean;
+}
+
+interface KeyColumn {
+  readonly expr: string;
+  readonly type: 'text' | 'uuid' | 'float8';
+  readonly dir: 'asc' | 'desc';
+}
+
+const TOP_COLUMN = {
+  price: 'top.price',
+  '24h': 'top.change_24h',
+  '7d': 'top.change_7d',
+  '30d': 'top.change_30d',
+};
+
+/**
+ * v2's read side for browse and search: keyset pagination over a total order that always ends in
+ * the card UUID, so a walk returns every card exactly once. Never OFFSET: a page costs the same
+ * deep in a walk as at its start, and the set order reads the `(sort_key, uuid)` index.
+ */
+export class CardKeysetRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async page(query: KeysetQuery, limit: number, position?: KeysetPosition): Promise<KeysetPage> {
+    const params: unknown[] = [query.region];
+    const p = binder(params);
+    const { from, where, columns } = this.plan(query, p);
+    const backward = position?.backward ?? false;
+    if (position) {
+      if (position.key.length !== columns.length) throw new RangeError('cursor key does not fit the order');
+      where.push(keysetCondition(columns, position.key, backward, p));
+    }
+    const orderBy = columns
+      .map((c) => `${c.expr} ${(c.dir === 'asc') !== backward ? 'ASC' : 'DESC'}`)
+      .join(', ');
+    const keys = columns.map((c, i) => `(${c.expr})::text AS k${i}`).join(', ');
+    const rows: Record<string, string>[] = await this.ds.query(
+      `SELECT c.uuid, ${keys} ${from} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ${p(limit + 1)}`,
+      params,
+    );
+    const more = rows.length > limit;
+    const kept = rows.slice(0, limit).map((r) => ({
+      cardUuid: r['uuid']!,
+      key: columns.map((_, i) => r[`k${i}`]!),
+    }));
+    return { rows: backward ? kept.reverse() : kept, more };
+  }
+
+  /**
+   * How many cards match, or null when counting takes longer than `budgetMs` (decisions.md:
+   * `total` is null past the budget). The count runs in its own transaction under a
+   * statement timeout, so a slow count is cancelled by the server rather than abandoned.
+   */
+  async count(query: KeysetQuery, budgetMs: number): Promise<number | null> {
+    if (budgetMs <= 0) return null;
+    const params: unknown[] = [query.region];
+    const { from, where } = this.plan(query, binder(params));
+    const runner = this.ds.createQueryRunner();
+    try {
+      await runner.connect();
+      await runner.startTransaction();
+      await runner.query(`SET LOCAL statement_timeout = ${Math.ceil(budgetMs)}`);
+      const [row] = await runner.query(
+        `SELECT count(*)::int AS n ${from} WHERE ${where.join(' AND ')}`,
+        params,
+      );
+      await runner.commitTransaction();
+      return row.n as number;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      if ((error as { driverError?: { code?: string } }).driverError?.code === '57014') return null;
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private plan(query: KeysetQuery, p: Bind): { from: string; where: string[]; columns: KeyColumn[] } {
+    const browse = browseConditions(query.browse, p);
+    const where = [...browse.where, hasVariant(query.filter, p, '$1')];
+    const needsTop = query.orderBy !== undefined || query.minPrice !== undefined;
+    const top = needsTop ? topVariantJoin(query.filter, p, '$1') : '';
+    if (query.minPrice !== undefined) where.push(`top.price >= ${p(query.minPrice)}`);
+    const from = `FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top}`;
+    const uuid: KeyColumn = { expr: 'c.uuid', type: 'uuid', dir: query.direction };
+    let columns: KeyColumn[];
+    if (query.orderBy) {
+      // Unpriced cards last whichever the direction, as NULLS LAST would put them.
+      const last = query.direction === 'desc' ? `'-Infinity'` : `'Infinity'`;
+      columns = [
+        {
+          expr: `coalesce(${TOP_COLUMN[query.orderBy]}::float8, ${last})`,
+          type: 'float8',
+          dir: query.direction,
+        },
+        uuid,
+      ];
+    } else if (browse.q) {
+      columns = [
+        { expr: relevance(browse.q), type: 'float8', dir: 'desc' },
+        { expr: 'c.sort_key', type: 'text', dir: 'asc' },
+        { expr: 'c.uuid', type: 'uuid', dir: 'asc' },
+      ];
+    } else {
+      columns = [
+        { expr: 'c.sort_key', type: 'text', dir: 'asc' },
+        { expr: 'c.uuid', type: 'uuid', dir: 'asc' },
+      ];
+    }
+    return { from, where, columns };
+  }
+}
+
+/** Rows strictly after `key` in the order (before it, reading backward). */
+function keysetCondition(columns: KeyColumn[], key: readonly string[], backward: boolean, p: Bind): string {
+  const values = columns.map((c, i) => `${p(key[i])}::${c.type}`);
+  const ascending = (c: KeyColumn) => (c.dir === 'asc') !== backward;
+  if (columns.every((c) => ascending(c) === ascending(columns[0]!))) {
+    // One direction throughout: a row comparison, which an index on the columns can serve.
+    const op = ascending(columns[0]!) ? '>' : '<';
+    return `(${columns.map((c) => c.expr).join(', ')}) ${op} (${values.join(', ')})`;
+  }
+  const alternatives = columns.map((c, i) => {
+    const equal = columns.slice(0, i).map((e, j) => `${e.expr} = ${values[j]}`);
+    return `(${[...equal, `${c.expr} ${ascending(c) ? '>' : '<'} ${values[i]}`].join(' AND ')})`;
+  });
+  return `(${alternatives.join(' OR ')})`;
+}

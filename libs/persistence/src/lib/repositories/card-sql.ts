@@ -1,0 +1,134 @@
+import { Condition, GradingCompany, Language } from '@tcg/domain';
+
+/** Which cards a request names: one identifier (in decisions.md precedence) or a browse. */
+export type CardSelector =
+  | { readonly by: 'variant'; readonly ref: string }
+  | { readonly by: 'vendorSku'; readonly sku: string }
+  | { readonly by: 'card'; readonly ref: string }
+  | { readonly by: 'vendorId' | 'opensetId' | 'imagedbId'; readonly value: string }
+  | BrowseSelector;
+
+export interface BrowseSelector {
+  readonly by: 'browse';
+  readonly gameId?: string;
+  readonly setId?: string;
+  readonly number?: string;
+  /** Free text on the card name: trigram similarity (typo-tolerant) or substring, best first. */
+  readonly q?: string;
+}
+
+export interface VariantFilter {
+  /** Print types, lower-case; undefined: any. */
+  readonly printings?: readonly string[];
+  readonly conditions?: readonly Condition[];
+  /** Narrows the returned variants only; never removes a card (interface.md language rules). */
+  readonly languages?: readonly Language[];
+  /** Unix seconds: only variants updated after it; cards left with none are dropped. */
+  readonly updatedAfter?: number;
+  /** false: drop cards none of whose matching variants has a price. */
+  readonly includeNullPrices: boolean;
+  /** Raw, graded or both (v2 `graded`); v1 is raw only, the default. */
+  readonly graded?: 'exclude' | 'only' | 'include';
+  /** Graded variants of this company only (raw ones stay when `graded` is include). */
+  readonly gradingCompany?: GradingCompany;
+  /** Graded variants of these grades only; null is "Authentic". */
+  readonly grades?: readonly (number | null)[];
+}
+
+/** Sorting and price floor on each card's highest-priced returned variant (decisions.md). */
+export interface CardOrder {
+  readonly by?: 'price' | '24h' | '7d' | '30d' | '90d';
+  readonly direction: 'asc' | 'desc';
+  /** Minor units: only cards whose highest-priced returned variant costs at least this. */
+  readonly minPrice?: number;
+}
+
+export const ORDER_COLUMN = {
+  price: 'top.price',
+  '24h': 'top.change_24h',
+  '7d': 'top.change_7d',
+  '30d': 'top.change_30d',
+  '90d': 'top.change_90d',
+} as const;
+
+/** Appends a bind parameter and returns its placeholder. */
+export type Bind = (value: unknown) => string;
+
+export function binder(params: unknown[]): Bind {
+  return (v) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+}
+
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+/** `uuid = …` for a UUID, `id = …` (the slug) otherwise. */
+export function refClause(ref: string, p: Bind, alias: string): string {
+  return isUuid(ref) ? `${alias}.uuid = ${p(ref.toLowerCase())}::uuid` : `${alias}.id = ${p(ref)}`;
+}
+
+/** Conditions on `c` (cards) and `s` (sets) that pick the cards a browse or search names. */
+export function browseConditions(selector: BrowseSelector, p: Bind): { where: string[]; q?: string } {
+  const where: string[] = [];
+  if (selector.gameId) where.push(`c.game_id = ${p(selector.gameId)}`);
+  if (selector.setId) where.push(`s.id = ${p(selector.setId)}`);
+  if (selector.number) where.push(`c.number = ${p(selector.number)}`);
+  if (!selector.q) return { where };
+  const q = p(selector.q.toLowerCase());
+  where.push(`(lower(c.name) % ${q} OR strpos(lower(c.name), ${q}) > 0)`);
+  return { where, q };
+}
+
+/**
+ * Relevance of a name to the search text: a substring match outranks any fuzzy one, then trigram
+ * similarity (both in [0, 1], so one number orders like the pair).
+ */
+export function relevance(q: string): string {
+  return `((strpos(lower(c.name), ${q}) > 0)::int + similarity(lower(c.name), ${q}))::float8`;
+}
+
+/** SQL over `v` (variants) and `vp` (its prices in the primary region) for the variant filters. */
+export function variantConditions(
+  filter: VariantFilter,
+  p: Bind,
+  withLanguage: boolean,
+  onlySku?: string,
+): string {
+  const graded = filter.graded ?? 'exclude';
+  const c = graded === 'include' ? [] : [`v.type = '${graded === 'only' ? 'graded' : 'raw'}'`];
+  if (filter.gradingCompany) c.push(`(v.type = 'raw' OR v.grading_company = ${p(filter.gradingCompany)})`);
+  if (filter.grades) {
+    const numeric = filter.grades.filter((g): g is number => g !== null);
+    const authentic = filter.grades.includes(null) ? ' OR v.grade IS NULL' : '';
+    c.push(`(v.type = 'raw' OR v.grade = ANY(${p(numeric)}::numeric[])${authentic})`);
+  }
+  if (filter.printings) c.push(`lower(v.printing) = ANY(${p(filter.printings)}::text[])`);
+  if (filter.conditions) c.push(`v.condition = ANY(${p(filter.conditions)}::text[])`);
+  if (withLanguage && filter.languages) c.push(`v.language = ANY(${p(filter.languages)}::text[])`);
+  if (filter.updatedAfter !== undefined) c.push(`vp.updated_at > ${p(filter.updatedAfter)}`);
+  if (onlySku) c.push(`v.vendor_sku_id = ${p(onlySku)}`);
+  return c.length === 0 ? 'true' : c.join(' AND ');
+}
+
+/**
+ * The card's highest-priced variant among those a request returns, in `region` (decisions.md: what
+ * sorting and `min_price` read). A lateral join aliased `top`.
+ */
+export function topVariantJoin(filter: VariantFilter, p: Bind, region: string, onlySku?: string): string {
+  return `LEFT JOIN LATERAL (
+           SELECT vp.price, vp.change_24h, vp.change_7d, vp.change_30d, vp.change_90d
+           FROM variants v JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${region}
+           WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, true, onlySku)}
+           ORDER BY vp.price DESC LIMIT 1) top ON true`;
+}
+
+/** `EXISTS` a variant of `c` that the filters return (language aside: it never removes a card). */
+export function hasVariant(filter: VariantFilter, p: Bind, region: string, onlySku?: string): string {
+  return `EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${region}
+                  WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false, onlySku)}${
+                    filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'
+                  })`;
+}
