@@ -66,10 +66,10 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
       'x-tcg-internal-credential': 'guess-guess-guess-guess',
     });
     expect(forged.status).toBe(403);
-    const withCredential = await get(`${stack.v2Url}/v2/cards`, undefined, {
+    const withCredential = await get(`${stack.v2Url}/v2/no-such-endpoint`, undefined, {
       'x-tcg-internal-credential': INTERNAL_TOKEN,
     });
-    expect(withCredential.status).toBe(404); // past the guard: no such endpoint yet
+    expect(withCredential.status).toBe(404); // past the guard, to the router
     expect((await get(`${stack.v2Url}/health`)).status).toBe(200);
   });
 

@@ -4,11 +4,13 @@ import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { PersistenceModule } from '@tcg/persistence/nest';
 import { ProblemDetailsFilter } from './common/filters/problem-details.filter';
+import { CardsModule } from './cards/cards.module';
 
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
     PersistenceModule.forService('api-v2'),
+    CardsModule,
   ],
   providers: [ProblemDetailsFilter],
 })

@@ -35,6 +35,23 @@ export class Environment {
   @IsString()
   DOCS_URL = 'https://docs.example.com/errors';
 
+  /**
+   * Key that seals pagination cursors; every instance behind the gateway needs the same one.
+   * Unset: derived from INTERNAL_TOKEN, which they already share.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  CURSOR_SECRET?: string;
+
+  /** Time a page may spend counting its total; past it `meta.total` is null. 0: never count. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  TOTAL_COUNT_BUDGET_MS = 250;
+
   @IsOptional()
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';

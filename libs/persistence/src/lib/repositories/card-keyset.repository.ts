@@ -138,9 +138,9 @@ export class CardKeysetRepository {
         },
         uuid,
       ];
-    } else if (browse.q) {
+    } else if (browse.search) {
       columns = [
-        { expr: relevance(browse.q), type: 'float8', dir: 'desc' },
+        { expr: relevance(browse.search), type: 'float8', dir: 'desc' },
         { expr: 'c.sort_key', type: 'text', dir: 'asc' },
         { expr: 'c.uuid', type: 'uuid', dir: 'asc' },
       ];

@@ -13,6 +13,7 @@ import {
   isUuid,
   ORDER_COLUMN,
   refClause,
+  relevance,
   topVariantJoin,
   VariantFilter,
   variantConditions,
@@ -83,8 +84,7 @@ export class CardQueryRepository {
       case 'browse': {
         const browse = browseConditions(selector, p);
         where = browse.where;
-        if (browse.q)
-          rank = `(strpos(lower(c.name), ${browse.q}) > 0) DESC, similarity(lower(c.name), ${browse.q}) DESC, `;
+        if (browse.search) rank = `${relevance(browse.search)} DESC, `;
         break;
       }
       default:

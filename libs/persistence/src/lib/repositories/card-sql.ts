@@ -70,24 +70,42 @@ export function refClause(ref: string, p: Bind, alias: string): string {
   return isUuid(ref) ? `${alias}.uuid = ${p(ref.toLowerCase())}::uuid` : `${alias}.id = ${p(ref)}`;
 }
 
-/** Conditions on `c` (cards) and `s` (sets) that pick the cards a browse or search names. */
-export function browseConditions(selector: BrowseSelector, p: Bind): { where: string[]; q?: string } {
+/** A search's bind placeholders: the lower-cased text, and it as a LIKE substring pattern. */
+export interface SearchText {
+  readonly q: string;
+  readonly like: string;
+}
+
+/**
+ * Conditions on `c` (cards) and `s` (sets) that pick the cards a browse or search names. A search
+ * matches a name containing the text, similar to it as a whole (trigram similarity ≥ 0.3, so
+ * typos pass), or containing a word similar to it (word similarity ≥ 0.6, so a misspelt word of a
+ * long name passes). All three are operators the name's trigram GIN index serves.
+ */
+export function browseConditions(
+  selector: BrowseSelector,
+  p: Bind,
+): { where: string[]; search?: SearchText } {
   const where: string[] = [];
   if (selector.gameId) where.push(`c.game_id = ${p(selector.gameId)}`);
   if (selector.setId) where.push(`s.id = ${p(selector.setId)}`);
   if (selector.number) where.push(`c.number = ${p(selector.number)}`);
   if (!selector.q) return { where };
-  const q = p(selector.q.toLowerCase());
-  where.push(`(lower(c.name) % ${q} OR strpos(lower(c.name), ${q}) > 0)`);
-  return { where, q };
+  const text = selector.q.toLowerCase();
+  const search = { q: p(text), like: p(`%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`) };
+  where.push(
+    `(lower(c.name) LIKE ${search.like} OR lower(c.name) % ${search.q} OR ${search.q} <% lower(c.name))`,
+  );
+  return { where, search };
 }
 
 /**
- * Relevance of a name to the search text: a substring match outranks any fuzzy one, then trigram
- * similarity (both in [0, 1], so one number orders like the pair).
+ * Relevance of a name to the search text: containing it outranks any fuzzy match, then the better
+ * of whole-name and best-word similarity (each in [0, 1], so one number orders like the pair).
  */
-export function relevance(q: string): string {
-  return `((strpos(lower(c.name), ${q}) > 0)::int + similarity(lower(c.name), ${q}))::float8`;
+export function relevance(search: SearchText): string {
+  return `((lower(c.name) LIKE ${search.like})::int
+           + greatest(similarity(lower(c.name), ${search.q}), word_similarity(${search.q}, lower(c.name))))::float8`;
 }
 
 /** SQL over `v` (variants) and `vp` (its prices in the primary region) for the variant filters. */

@@ -1,0 +1,140 @@
+import { DomainError } from '@tcg/domain';
+import { HISTORY_WINDOWS, parseCardsV2Query, parseCardV2Query, PERIOD_WINDOWS } from './cards-v2-query';
+
+const parse = (raw: Record<string, unknown>, maxLimit = 100) => parseCardsV2Query(raw, maxLimit);
+const refusal = (raw: Record<string, unknown>) => {
+  try {
+    parse(raw);
+  } catch (error) {
+    return error as DomainError;
+  }
+  throw new Error('accepted');
+};
+
+describe('parseCardsV2Query', () => {
+  it('defaults to NA, raw only, every period and 7 days of history, 20 cards', () => {
+    const q = parse({});
+    expect(q.regions.map((r) => [r.code, r.currency, r.storageRegion])).toEqual([['NA', 'USD', 'NA']]);
+    expect(q.filter).toMatchObject({ graded: 'exclude', includeNullPrices: true });
+    expect([...q.include.periods]).toEqual([...PERIOD_WINDOWS]);
+    expect(q.include).toMatchObject({ withPeriods: true, historySeconds: HISTORY_WINDOWS['7d'] });
+    expect(q.limit).toBe(20);
+    expect(q.selector).toEqual({ by: 'browse' });
+  });
+
+  it('takes the most specific identifier', () => {
+    expect(parse({ card_id: 'c', vendor_id: 'v', variant_id: 'x', vendor_sku: 's' }).selector).toEqual({
+      by: 'variant',
+      ref: 'x',
+    });
+    expect(parse({ card_id: 'c', vendor_id: 'v', vendor_sku: 's' }).selector).toEqual({
+      by: 'vendorSku',
+      sku: 's',
+    });
+    expect(parse({ card_id: 'c', vendor_id: 'v', q: 'dragon' }).selector).toEqual({ by: 'card', ref: 'c' });
+    expect(parse({ vendor_id: 'v', game: 'g' })).toMatchObject({
+      selector: { by: 'vendorId', value: 'v' },
+      game: undefined,
+    });
+  });
+
+  it('reads regions case-insensitively, in order, once each; US is served from NA and quoted in USD', () => {
+    const q = parse({ regions: 'us,eu,Mx,jp,EU' });
+    expect(q.regions.map((r) => [r.code, r.currency, r.storageRegion])).toEqual([
+      ['US', 'USD', 'NA'],
+      ['EU', 'EUR', 'EU'],
+      ['MX', 'MXN', 'MX'],
+      ['JP', 'JPY', 'JP'],
+    ]);
+    expect(parse({ regions: ['NA', 'UK'] }).regions.map((r) => r.code)).toEqual(['NA', 'UK']);
+  });
+
+  it('reads the graded scope as interface.md and decisions.md say', () => {
+    expect(parse({ graded: 'ONLY' }).filter.graded).toBe('only');
+    expect(parse({ grading_company: 'psa' }).filter).toMatchObject({ graded: 'only', gradingCompany: 'PSA' });
+    expect(parse({ grading_company: 'BGS', graded: 'include' }).filter).toMatchObject({
+      graded: 'include',
+      gradingCompany: 'BGS',
+    });
+    expect(parse({ grading_company: 'PSA', grade: '10,9.5,authentic,10' }).filter.grades).toEqual([
+      10,
+      9.5,
+      null,
+    ]);
+  });
+
+  it('replaces the default components with what include lists, the longest history window winning', () => {
+    expect(parse({ include: 'periods.30d' }).include).toEqual({
+      periods: new Set(['30d']),
+      withPeriods: true,
+      historySeconds: undefined,
+    });
+    expect(parse({ include: 'price_history.30d,price_history.7d' }).include).toEqual({
+      periods: new Set(),
+      withPeriods: false,
+      historySeconds: HISTORY_WINDOWS['30d'],
+    });
+    expect(parse({ include: 'price_history' }).include.historySeconds).toBe(HISTORY_WINDOWS['7d']);
+    expect(parse({ include: '' }).include).toEqual({
+      periods: new Set(),
+      withPeriods: false,
+      historySeconds: undefined,
+    });
+  });
+
+  it('clamps limit to the plan and reads min_price in the primary currency', () => {
+    expect(parse({ limit: '500' }, 100).limit).toBe(100);
+    expect(parse({ min_price: '12.5' }).minPrice).toBe(1250);
+    expect(parse({ min_price: '1200', regions: 'JP' }).minPrice).toBe(1200);
+  });
+
+  it('binds cursors to what decides the cards and their order, not to page size or components', () => {
+    const base = parse({ set: 's', order_by: 'price', regions: 'na' });
+    expect(
+      parse({ set: 's', order_by: 'price', regions: 'NA', limit: '5', include: 'periods' }).fingerprint,
+    ).toBe(base.fingerprint);
+    for (const other of [
+      { set: 't' },
+      { order_by: '24h' },
+      { regions: 'NA,EU' },
+      { graded: 'include' },
+      { language: 'French' },
+      { min_price: '1' },
+    ]) {
+      expect(parse({ set: 's', order_by: 'price', regions: 'na', ...other }).fingerprint).not.toBe(
+        base.fingerprint,
+      );
+    }
+  });
+
+  it.each([
+    [{ colour: 'red' }, 'colour', /no such parameter/],
+    [{ cardId: 'x' }, 'cardId', /card_id/],
+    [{ regions: 'NA,ZZ' }, 'regions', /ISO 3166-1/],
+    [{ regions: 'MOON' }, 'regions', /NA, EU, UK, JP, OCE, LATAM, OTHER/],
+    [{ graded: 'yes' }, 'graded', /exclude, only, include/],
+    [{ grading_company: 'ABC' }, 'grading_company', /PSA, BGS, CGC, BCCG, BVG, SGC/],
+    [{ grading_company: 'PSA', graded: 'exclude' }, 'grading_company', /graded=only/],
+    [{ grade: '10' }, 'grade', /grading_company/],
+    [{ grading_company: 'PSA', grade: '10.3' }, 'grade', /steps of 0.5/],
+    [{ grading_company: 'PSA', grade: '11' }, 'grade', /1 to 10/],
+    [{ include: 'periods.2y' }, 'include', /periods\.all_time/],
+    [{ include: 'history' }, 'include', /price_history\.180d/],
+    [{ language: 'Klingon' }, 'language', /Japanese/],
+    [{ limit: '0' }, 'limit', /integer from 1/],
+    [{ limit: 'ten' }, 'limit', /integer from 1/],
+    [{ min_price: '-1' }, 'min_price', /USD/],
+    [{ order_by: 'name' }, 'order_by', /price, 24h, 7d, 30d/],
+  ])('refuses %j naming %s and what it accepts', (raw, parameter, accepted) => {
+    const error = refusal(raw);
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST', parameter });
+    expect(error.message).toMatch(accepted);
+  });
+});
+
+describe('parseCardV2Query', () => {
+  it('accepts the shaping parameters and refuses the list ones', () => {
+    expect(parseCardV2Query({ regions: 'EU', include: 'periods' }).regions[0]!.code).toBe('EU');
+    expect(() => parseCardV2Query({ limit: '5' })).toThrow(/no such parameter/);
+  });
+});
