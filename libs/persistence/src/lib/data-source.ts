@@ -5,12 +5,14 @@ import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-s
 import { SeriesIntegrityByTrigger1763900000000 } from './migrations/1763900000000-series-integrity-by-trigger';
 import { CatalogueSummaries1764000000000 } from './migrations/1764000000000-catalogue-summaries';
 import { CardSortKey1764100000000 } from './migrations/1764100000000-card-sort-key';
+import { TrigramCosts1764200000000 } from './migrations/1764200000000-trigram-costs';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
   SeriesIntegrityByTrigger1763900000000,
   CatalogueSummaries1764000000000,
   CardSortKey1764100000000,
+  TrigramCosts1764200000000,
 ];
 
 export interface DataSourceConfig {

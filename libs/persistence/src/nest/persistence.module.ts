@@ -64,7 +64,16 @@ export class PersistenceModule implements OnApplicationShutdown {
     };
   }
 
+  /**
+   * Requests still running when the server stops (their client may already be gone) finish their
+   * queries before the pool closes, rather than failing on a closed pool; at most 5 s.
+   */
   async onApplicationShutdown(): Promise<void> {
-    if (this.ds.isInitialized) await this.ds.destroy();
+    if (!this.ds.isInitialized) return;
+    const pool = (this.ds.driver as unknown as { master?: { totalCount: number; idleCount: number } }).master;
+    const deadline = Date.now() + 5000;
+    while (pool && pool.totalCount > pool.idleCount && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    await this.ds.destroy();
   }
 }

@@ -1,5 +1,5 @@
 import { toMajor, v1Printing } from '@tcg/domain';
-import { PresentedStats, presentStats } from '@tcg/pricing-stats';
+import { PresentedWindow, presentStats } from '@tcg/pricing-stats';
 import { CardWithVariants, PricedVariant } from '@tcg/persistence';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 import { StatisticWindow } from './cards-query';
@@ -48,43 +48,6 @@ export interface CardsResponseDto {
 
 type History = { t: number[]; p: number[] } | undefined;
 
-/** The flat v1 names of decisions.md, null for windows not asked for. */
-function flatStatistics(
-  s: PresentedStats | null,
-  windows: ReadonlySet<StatisticWindow>,
-): Record<string, number | string | null> {
-  const pick = (w: StatisticWindow) => (s && windows.has(w) ? s : null);
-  const full = (w: '7d' | '30d' | '90d', suffix: string) => {
-    const x = pick(w)?.[w] ?? null;
-    const out: Record<string, number | null> = {
-      [`priceChange${w}`]: x?.change ?? null,
-      [`avgPrice${suffix}`]: x?.avg ?? null,
-      [`minPrice${w}`]: x?.min ?? null,
-      [`maxPrice${w}`]: x?.max ?? null,
-      [`stddevPopPrice${w}`]: x?.stddev ?? null,
-      [`covPrice${w}`]: x?.cov ?? null,
-      [`iqrPrice${w}`]: x?.iqr ?? null,
-      [`trendSlope${w}`]: x?.trendSlope ?? null,
-      [`priceChangesCount${w}`]: x?.changesCount ?? null,
-    };
-    if (w !== '7d') out[`priceRelativeTo${w}Range`] = x?.rangePosition ?? null;
-    return out;
-  };
-  const y = pick('1y')?.['1y'];
-  const all = pick('allTime')?.allTime;
-  return {
-    ...full('7d', ''),
-    ...full('30d', '30d'),
-    ...full('90d', '90d'),
-    minPrice1y: y?.min ?? null,
-    maxPrice1y: y?.max ?? null,
-    minPriceAllTime: all?.min ?? null,
-    minPriceAllTimeDate: all?.minDate ?? null,
-    maxPriceAllTime: all?.max ?? null,
-    maxPriceAllTimeDate: all?.maxDate ?? null,
-  };
-}
-
 function points(h: History, since: number): PricePointDto[] {
   const out: PricePointDto[] = [];
   if (!h) return out;
@@ -92,6 +55,26 @@ function points(h: History, since: number): PricePointDto[] {
   return out;
 }
 
+const NO_WINDOW: PresentedWindow = {
+  change: null,
+  avg: null,
+  min: null,
+  max: null,
+  stddev: null,
+  cov: null,
+  iqr: null,
+  trendSlope: null,
+  changesCount: null,
+  rangePosition: null,
+};
+const NO_EXTREMES = { min: null, max: null, minDate: null, maxDate: null };
+
+/**
+ * The variant with every flat v1 statistic of decisions.md (null for windows not asked for).
+ * One object literal with fixed keys: a batch builds thousands of these, and building them from
+ * spread fragments with computed keys cost more than the database queries (measured: 55 ms of
+ * a 210 ms 200-card batch, plus the garbage it left).
+ */
 export function toVariantDto(
   pv: PricedVariant,
   history: History,
@@ -100,6 +83,12 @@ export function toVariantDto(
   const v = pv.variant;
   const s = pv.stats ? presentStats(pv.stats) : null;
   const now = pv.stats?.current?.t;
+  const pick = (w: '7d' | '30d' | '90d') => (s && opts.windows.has(w) ? s[w] : NO_WINDOW);
+  const w7 = pick('7d');
+  const w30 = pick('30d');
+  const w90 = pick('90d');
+  const y = s && opts.windows.has('1y') ? s['1y'] : NO_EXTREMES;
+  const all = s && opts.windows.has('allTime') ? s.allTime : NO_EXTREMES;
   return {
     id: v.id,
     uuid: v.uuid,
@@ -110,7 +99,41 @@ export function toVariantDto(
     price: s?.price ?? null,
     lastUpdated: s?.updatedAt ?? null,
     priceChange24hr: s?.change24h ?? null,
-    ...flatStatistics(s, opts.windows),
+    priceChange7d: w7.change,
+    avgPrice: w7.avg,
+    minPrice7d: w7.min,
+    maxPrice7d: w7.max,
+    stddevPopPrice7d: w7.stddev,
+    covPrice7d: w7.cov,
+    iqrPrice7d: w7.iqr,
+    trendSlope7d: w7.trendSlope,
+    priceChangesCount7d: w7.changesCount,
+    priceChange30d: w30.change,
+    avgPrice30d: w30.avg,
+    minPrice30d: w30.min,
+    maxPrice30d: w30.max,
+    stddevPopPrice30d: w30.stddev,
+    covPrice30d: w30.cov,
+    iqrPrice30d: w30.iqr,
+    trendSlope30d: w30.trendSlope,
+    priceChangesCount30d: w30.changesCount,
+    priceRelativeTo30dRange: w30.rangePosition,
+    priceChange90d: w90.change,
+    avgPrice90d: w90.avg,
+    minPrice90d: w90.min,
+    maxPrice90d: w90.max,
+    stddevPopPrice90d: w90.stddev,
+    covPrice90d: w90.cov,
+    iqrPrice90d: w90.iqr,
+    trendSlope90d: w90.trendSlope,
+    priceChangesCount90d: w90.changesCount,
+    priceRelativeTo90dRange: w90.rangePosition,
+    minPrice1y: y.min,
+    maxPrice1y: y.max,
+    minPriceAllTime: all.min,
+    minPriceAllTimeDate: all.minDate,
+    maxPriceAllTime: all.max,
+    maxPriceAllTimeDate: all.maxDate,
     // History covers the duration back from the variant's latest observation, as the statistics do.
     priceHistory: opts.includeHistory
       ? now === undefined

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { preparedQuery } from '../prepared-query';
 import {
   Bind,
   binder,
@@ -77,7 +78,8 @@ export class CardKeysetRepository {
       .map((c) => `${c.expr} ${(c.dir === 'asc') !== backward ? 'ASC' : 'DESC'}`)
       .join(', ');
     const keys = columns.map((c, i) => `(${c.expr})::text AS k${i}`).join(', ');
-    const rows: Record<string, string>[] = await this.ds.query(
+    const rows: Record<string, string>[] = await preparedQuery(
+      this.ds,
       `SELECT c.uuid, ${keys} ${from} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ${p(limit + 1)}`,
       params,
     );

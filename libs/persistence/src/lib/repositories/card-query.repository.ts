@@ -1,6 +1,7 @@
 import { Card, Variant } from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
 import { DataSource } from 'typeorm';
+import { preparedQuery } from '../prepared-query';
 import { joinChunks, monthKey, monthStartOf } from '../prices/month-chunks';
 import { toVariant } from './catalogue.mapper';
 import { VariantEntity } from '../entities';
@@ -106,7 +107,8 @@ export class CardQueryRepository {
     const sort = order.by
       ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, c.id, `
       : '';
-    const rows: { uuid: string; total: string }[] = await this.ds.query(
+    const rows: { uuid: string; total: string }[] = await preparedQuery(
+      this.ds,
       `SELECT c.uuid, count(*) OVER () AS total
        FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top}
        WHERE ${where.join(' AND ')}
@@ -138,7 +140,8 @@ export class CardQueryRepository {
     const kinds = items.map((i) =>
       i.by === 'cardId' || i.by === 'variantId' ? `${i.by}:${isUuid(i.value) ? 'uuid' : 'slug'}` : i.by,
     );
-    const rows: { ordinal: number; card_uuid: string; variant_uuid: string | null }[] = await this.ds.query(
+    const rows: { ordinal: number; card_uuid: string; variant_uuid: string | null }[] = await preparedQuery(
+      this.ds,
       `WITH r AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) AS r(ordinal, kind, val))
        SELECT r.ordinal, c.uuid AS card_uuid, NULL::uuid AS variant_uuid FROM r JOIN cards c ON r.kind = 'cardId:slug' AND c.id = r.val
        UNION ALL SELECT r.ordinal, c.uuid, NULL FROM r JOIN cards c ON r.kind = 'cardId:uuid' AND c.uuid = lower(r.val)::uuid
@@ -170,7 +173,8 @@ export class CardQueryRepository {
     const out = new Map<string, { t: number[]; p: number[] }>();
     if (variantUuids.length === 0) return out;
     const rows: { variant_uuid: string; month_start: string; offsets: number[]; prices: number[] }[] =
-      await this.ds.query(
+      await preparedQuery(
+        this.ds,
         `SELECT variant_uuid, extract(epoch FROM month)::bigint AS month_start, offsets, prices
        FROM price_series WHERE variant_uuid = ANY($1::uuid[]) AND region = $2 AND month >= $3::date`,
         [variantUuids, region, monthKey(monthStartOf(sinceT))],
@@ -190,7 +194,8 @@ export class CardQueryRepository {
   }
 
   private async countOnly(top: string, where: string[], params: unknown[]): Promise<number> {
-    const [row] = await this.ds.query(
+    const [row] = await preparedQuery(
+      this.ds,
       `SELECT count(*)::int AS n FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top} WHERE ${where.join(' AND ')}`,
       params,
     );
@@ -221,7 +226,8 @@ export class CardQueryRepository {
       card_uuid: string;
       stats: SeriesStats | null;
       others: Record<string, SeriesStats> | null;
-    })[] = await this.ds.query(
+    })[] = await preparedQuery(
+      this.ds,
       `SELECT c.uuid AS c_uuid, c.id AS c_id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
               c.name AS c_name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed, x.*
        FROM cards c
