@@ -8,19 +8,30 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Starts a built service (`dist/apps/<app>/src/main.js`) on a free port and waits for /health. */
+/**
+ * Starts a built service (`dist/apps/<app>/src/main.js`) on a free port and waits for /health.
+ * With BENCH_CPU_PROF=<dir> each service writes a V8 CPU profile there when it stops.
+ */
 export async function startService(app: string, env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'dist/apps', app, 'src/main.js')], {
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      LOG_LEVEL: 'warn',
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+  const profileDir = process.env['BENCH_CPU_PROF'];
+  const flags = profileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${app}.cpuprofile`]
+    : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...flags, join(REPO_ROOT, 'dist/apps', app, 'src/main.js')],
+    {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        LOG_LEVEL: 'warn',
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {

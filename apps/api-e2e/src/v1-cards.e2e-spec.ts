@@ -56,7 +56,7 @@ describe('GET /v1/cards through the gateway', () => {
       await ds.destroy();
     }
     stack = await startStack();
-    key = await newKey('starter');
+    key = await newKey('enterprise');
   });
   afterAll(async () => {
     await stack.close();
@@ -192,6 +192,50 @@ describe('GET /v1/cards through the gateway', () => {
   it('finds cards by name, typos included', async () => {
     expect(ids((await get('q=dragon')).body)).toEqual([dragon.id]);
     expect(ids((await get('q=Test%20Dragn')).body)[0]).toBe(dragon.id);
+  });
+
+  it('shows unpriced cards in a search whatever include_null_prices says', async () => {
+    for (const q of ['q=knight', 'q=knight&include_null_prices=false']) {
+      const { body } = await get(q);
+      expect(ids(body)).toEqual([knight.id]);
+      expect(body.data[0]!.variants.map((v) => v.price)).toEqual([null]);
+    }
+  });
+
+  it('sends history for the duration asked for, back from the latest observation', async () => {
+    for (const [duration, days] of [
+      ['7d', 7],
+      ['30d', 30],
+      ['90d', 90],
+      ['180d', 180],
+      ['1y', 365],
+    ] as const) {
+      const { body } = await get(`variantId=${nm.id}&priceHistoryDuration=${duration}`);
+      const v = body.data[0]!.variants[0]!;
+      expect(v.priceHistory).toHaveLength(days);
+      expect(v.priceHistory![0]!.t).toBe(T_NOW - (days - 1) * DAY);
+      expect(v.priceHistory30d).toHaveLength(30); // the deprecated field keeps its 30 days
+    }
+  });
+
+  it('wraps every answer in data, meta and the caller usage after this request', async () => {
+    const fresh = await newKey('starter');
+    const first = await get(`cardId=${dragon.id}`, fresh);
+    const second = await get('cardId=no-such-card', fresh);
+    expect(Object.keys(first.body)).toEqual(['data', 'meta', '_metadata']);
+    expect((first.body as unknown as { _metadata: unknown })._metadata).toEqual({
+      apiPlan: 'starter',
+      apiRequestLimit: 30000,
+      apiRequestsUsed: 1,
+      apiRequestsRemaining: 29999,
+      apiDailyLimit: 2000,
+      apiDailyRequestsUsed: 1,
+      apiDailyRequestsRemaining: 1999,
+      apiRateLimit: 60,
+    });
+    expect(
+      (second.body as unknown as { _metadata: { apiRequestsUsed: number } })._metadata.apiRequestsUsed,
+    ).toBe(2);
   });
 
   it('clamps limit to the plan and rejects unrecognised values with 400 naming the parameter', async () => {
