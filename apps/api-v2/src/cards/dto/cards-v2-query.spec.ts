@@ -88,17 +88,19 @@ describe('parseCardsV2Query', () => {
     expect(parse({ min_price: '1200', regions: 'JP' }).minPrice).toBe(1200);
   });
 
-  it('binds cursors to what decides the cards and their order, not to page size or components', () => {
+  it('binds cursors to what decides the cards and their order, not to page size, components or language', () => {
     const base = parse({ set: 's', order_by: 'price', regions: 'na' });
     expect(
       parse({ set: 's', order_by: 'price', regions: 'NA', limit: '5', include: 'periods' }).fingerprint,
     ).toBe(base.fingerprint);
+    expect(parse({ set: 's', order_by: 'price', regions: 'na', language: 'French' }).fingerprint).toBe(
+      base.fingerprint,
+    );
     for (const other of [
       { set: 't' },
       { order_by: '24h' },
       { regions: 'NA,EU' },
       { graded: 'include' },
-      { language: 'French' },
       { min_price: '1' },
     ]) {
       expect(parse({ set: 's', order_by: 'price', regions: 'na', ...other }).fingerprint).not.toBe(

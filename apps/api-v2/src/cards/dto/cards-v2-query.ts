@@ -88,7 +88,8 @@ export interface CardsV2Query {
   readonly orderBy?: (typeof ORDER_BY)[number];
   /**
    * The query with everything that decides which cards come in which order, normalised; a cursor
-   * is bound to it. `limit` and `include` may change between pages without breaking a walk.
+   * is bound to it. `limit`, `include` and `language` may change between pages without breaking a
+   * walk.
    */
   readonly fingerprint: string;
 }
@@ -170,11 +171,13 @@ export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
     minPrice,
     orderBy: orderBy as CardsV2Query['orderBy'],
   };
+  // Language narrows variants only: a cursor is the same with or without it (interface.md).
+  const { languages: _languages, ...cardFilter } = query.filter;
   const fingerprint = JSON.stringify([
     selector,
     game?.toLowerCase() ?? null,
     query.regions.map((r) => r.code),
-    query.filter,
+    cardFilter,
     minPrice ?? null,
     query.orderBy ?? null,
   ]);

@@ -133,13 +133,15 @@ export function variantConditions(
 
 /**
  * The card's highest-priced variant among those a request returns, in `region` (decisions.md: what
- * sorting and `min_price` read). A lateral join aliased `top`.
+ * sorting and `min_price` read). `language` is left out on purpose: interface.md says it never
+ * changes the total, the pagination or (v2) the cursors, which it would if it moved a card in the
+ * order or past `min_price`. A lateral join aliased `top`.
  */
 export function topVariantJoin(filter: VariantFilter, p: Bind, region: string, onlySku?: string): string {
   return `LEFT JOIN LATERAL (
            SELECT vp.price, vp.change_24h, vp.change_7d, vp.change_30d, vp.change_90d
            FROM variants v JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${region}
-           WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, true, onlySku)}
+           WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false, onlySku)}
            ORDER BY vp.price DESC LIMIT 1) top ON true`;
 }
 
