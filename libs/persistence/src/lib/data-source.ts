@@ -6,6 +6,7 @@ import { SeriesIntegrityByTrigger1763900000000 } from './migrations/176390000000
 import { CatalogueSummaries1764000000000 } from './migrations/1764000000000-catalogue-summaries';
 import { CardSortKey1764100000000 } from './migrations/1764100000000-card-sort-key';
 import { TrigramCosts1764200000000 } from './migrations/1764200000000-trigram-costs';
+import { GinWithoutPendingList1764300000000 } from './migrations/1764300000000-gin-without-pending-list';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   CatalogueSummaries1764000000000,
   CardSortKey1764100000000,
   TrigramCosts1764200000000,
+  GinWithoutPendingList1764300000000,
 ];
 
 export interface DataSourceConfig {
