@@ -1,15 +1,38 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { PlanLimits } from '@tcg/domain';
 import type { Response } from 'express';
+import {
+  ApiKeyAuth,
+  ApiProblemResponses,
+  PAGE_HEADERS,
+  RATE_LIMIT_HEADERS,
+} from '../common/decorators/api-docs.decorator';
 import { Plan } from '../common/decorators/plan.decorator';
 import { CardsService } from './cards.service';
 import { CardsV2Response, CardV2Response } from './dto/card-v2.dto';
+import { ApiCardsV2Query, ApiCardV2Query } from './dto/cards-v2-query.decorator';
 
+@ApiTags('cards')
+@ApiKeyAuth()
 @Controller('v2/cards')
 export class CardsController {
   constructor(private readonly cards: CardsService) {}
 
   @Get()
+  @ApiOperation({
+    operationId: 'listCards',
+    summary: 'Browse, search or look up cards, priced per region',
+    description:
+      "Identifier parameters win over a search, the most specific first: variant_id, vendor_sku, card_id, vendor_id. Browse and search are cursor-paginated; a lookup that matches nothing is 200 with empty `data`. Unknown parameters are a 400. With neither `regions` nor `graded`, the result equals v1's raw NA pricing in the v2 shape.",
+  })
+  @ApiCardsV2Query()
+  @ApiOkResponse({
+    type: CardsV2Response,
+    description: 'A page of cards.',
+    headers: { ...RATE_LIMIT_HEADERS, ...PAGE_HEADERS },
+  })
+  @ApiProblemResponses(400, 401, 429)
   async list(
     @Query() query: Record<string, unknown>,
     @Plan() plan: PlanLimits,
@@ -21,6 +44,19 @@ export class CardsController {
   }
 
   @Get(':id')
+  @ApiOperation({
+    operationId: 'getCard',
+    summary: 'Look up one card, priced per region',
+  })
+  @ApiParam({
+    name: 'id',
+    description: 'Card UUID (recommended) or legacy v1 slug.',
+    schema: { type: 'string' },
+    example: '9b687c18-3204-583e-ba39-00de37c7b19c',
+  })
+  @ApiCardV2Query()
+  @ApiOkResponse({ type: CardV2Response, description: 'The card.', headers: RATE_LIMIT_HEADERS })
+  @ApiProblemResponses(400, 401, 404, 429)
   one(@Param('id') id: string, @Query() query: Record<string, unknown>): Promise<CardV2Response> {
     return this.cards.one(id, query);
   }

@@ -1,17 +1,49 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { decodeUsage, INTERNAL_HEADERS, UsageReport } from '@tcg/domain';
+import { ApiProperty } from '@nestjs/swagger';
+import { decodeUsage, INTERNAL_HEADERS, PLAN_NAMES, UsageReport } from '@tcg/domain';
 import type { Request } from 'express';
 
 /** v1 `_metadata` (interface.md UsageMetadata plus `apiDailyRequestsRemaining`, decisions.md). */
-export interface UsageMetadataDto {
-  apiPlan: string;
-  apiRequestLimit: number;
-  apiRequestsUsed: number;
-  apiRequestsRemaining: number;
-  apiDailyLimit: number;
-  apiDailyRequestsUsed: number;
-  apiDailyRequestsRemaining: number;
-  apiRateLimit: number;
+export class UsageMetadataDto {
+  @ApiProperty({
+    description: 'The plan of the API key.',
+    enum: PLAN_NAMES,
+    example: 'starter',
+  })
+  apiPlan!: string;
+
+  @ApiProperty({ type: 'integer', description: 'Requests allowed per UTC month.', example: 30000 })
+  apiRequestLimit!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Requests counted this UTC month, this one included.',
+    example: 1250,
+  })
+  apiRequestsUsed!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Requests left this UTC month.', example: 28750 })
+  apiRequestsRemaining!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Requests allowed per UTC day.', example: 2000 })
+  apiDailyLimit!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Requests counted this UTC day, this one included.',
+    example: 87,
+  })
+  apiDailyRequestsUsed!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Requests left this UTC day (decisions.md: the official client reads it).',
+    example: 1913,
+  })
+  apiDailyRequestsRemaining!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Requests allowed per clock minute.', example: 60 })
+  apiRateLimit!: number;
 }
 
 export function toUsageMetadata(u: UsageReport): UsageMetadataDto {

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@tcg/domain';
 import type { Response } from 'express';
+import { ErrorDto } from '../dto/error.dto';
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   400: 'INVALID_REQUEST',
@@ -20,7 +21,7 @@ export class V1ExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
-    let body: { error: string; code: string } = { error: 'Internal server error.', code: 'INTERNAL_ERROR' };
+    let body: ErrorDto = { error: 'Internal server error.', code: 'INTERNAL_ERROR' };
     if (exception instanceof DomainError) {
       status = exception.status;
       body = { error: exception.message, code: exception.code };

@@ -1,22 +1,60 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { GameSummary, roundPct } from '@tcg/domain';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 
 /** interface.md "v1 Game". */
-export interface GameDto {
-  id: string;
-  name: string;
-  cards_count: number;
-  variants_count: number;
-  sealed_count: number;
-  sets_count: number;
-  last_updated: number | null;
-  game_value_index_cents: number;
-  game_value_change_7d_pct: number | null;
+export class GameDto {
+  @ApiProperty({ description: 'Game identifier (slug).', example: 'magic-the-gathering' })
+  id!: string;
+
+  @ApiProperty({ example: 'Magic: The Gathering' })
+  name!: string;
+
+  @ApiProperty({ type: 'integer', description: 'Cards of the game.', example: 4518 })
+  cards_count!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Raw and graded variants.', example: 62630 })
+  variants_count!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Sealed products.', example: 68 })
+  sealed_count!: number;
+
+  @ApiProperty({ type: 'integer', example: 17 })
+  sets_count!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Unix timestamp (seconds) of the latest price observation; null before the first one.',
+    example: 1767225600,
+  })
+  last_updated!: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "Market index in cents: the sum over the game's cards of their highest-priced raw variant (NA).",
+    example: 184467523,
+  })
+  game_value_index_cents!: number;
+
+  @ApiProperty({
+    type: 'number',
+    format: 'float',
+    nullable: true,
+    description: 'Percent change of the market index over 7 days; null when there is no index 7 days back.',
+    example: 1.37,
+  })
+  game_value_change_7d_pct!: number | null;
 }
 
-export interface GamesResponseDto {
-  data: GameDto[];
-  _metadata: UsageMetadataDto;
+/** interface.md "GamesResponse". */
+export class GamesResponseDto {
+  @ApiProperty({ type: () => [GameDto] })
+  data!: GameDto[];
+
+  @ApiProperty({ type: () => UsageMetadataDto })
+  _metadata!: UsageMetadataDto;
 }
 
 export function toGameDto(s: GameSummary): GameDto {

@@ -55,14 +55,15 @@ export const HISTORY_WINDOWS = {
   '1y': 31_536_000,
 };
 export type HistoryWindow = keyof typeof HISTORY_WINDOWS;
-const INCLUDE_VALUES = [
+/** `include` values: a whole component or one of its windows (interface.md "Include"). */
+export const INCLUDE_VALUES = [
   'periods',
   ...PERIOD_WINDOWS.map((w) => `periods.${w}`),
   'price_history',
   ...Object.keys(HISTORY_WINDOWS).map((w) => `price_history.${w}`),
 ];
-const ORDER_BY = ['price', '24h', '7d', '30d'] as const;
-const GRADED = ['exclude', 'only', 'include'] as const;
+export const ORDER_BY_VALUES = ['price', '24h', '7d', '30d'] as const;
+export const GRADED_VALUES = ['exclude', 'only', 'include'] as const;
 
 /** What each market of each variant carries besides its price (interface.md "Include"). */
 export interface Include {
@@ -85,7 +86,7 @@ export interface CardsV2Query {
   readonly limit: number;
   /** Minor units of the primary market's currency. */
   readonly minPrice?: number;
-  readonly orderBy?: (typeof ORDER_BY)[number];
+  readonly orderBy?: (typeof ORDER_BY_VALUES)[number];
   /**
    * The query with everything that decides which cards come in which order, normalised; a cursor
    * is bound to it. `limit`, `include` and `language` may change between pages without breaking a
@@ -150,8 +151,8 @@ export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
       `a non-negative price in ${primary.currency} (the primary market's currency)`,
     );
   const orderBy = one(raw, 'order_by')?.toLowerCase();
-  if (orderBy !== undefined && !(ORDER_BY as readonly string[]).includes(orderBy))
-    throw invalidParameter('order_by', orderBy, ORDER_BY);
+  if (orderBy !== undefined && !(ORDER_BY_VALUES as readonly string[]).includes(orderBy))
+    throw invalidParameter('order_by', orderBy, ORDER_BY_VALUES);
   const limitText = one(raw, 'limit');
   if (limitText !== undefined && (!/^\d+$/.test(limitText) || Number(limitText) < 1))
     throw invalidParameter(
@@ -205,8 +206,8 @@ function parseCommon(raw: Raw): Pick<CardsV2Query, 'regions' | 'filter' | 'inclu
   if (regions.length === 0) regions.push(parseRegion('NA')!);
 
   const gradedText = one(raw, 'graded')?.toLowerCase();
-  if (gradedText !== undefined && !(GRADED as readonly string[]).includes(gradedText))
-    throw invalidParameter('graded', gradedText, GRADED);
+  if (gradedText !== undefined && !(GRADED_VALUES as readonly string[]).includes(gradedText))
+    throw invalidParameter('graded', gradedText, GRADED_VALUES);
   const companyText = one(raw, 'grading_company');
   const company = companyText === undefined ? undefined : parseGradingCompany(companyText);
   if (companyText !== undefined && company === undefined)
@@ -229,7 +230,7 @@ function parseCommon(raw: Raw): Pick<CardsV2Query, 'regions' | 'filter' | 'inclu
     ? gradedText === 'include'
       ? 'include'
       : 'only'
-    : ((gradedText ?? 'exclude') as (typeof GRADED)[number]);
+    : ((gradedText ?? 'exclude') as (typeof GRADED_VALUES)[number]);
 
   const languages = list(raw, 'language')?.map(
     (l) => parseLanguage(l) ?? failValue('language', l, LANGUAGE_NAMES),

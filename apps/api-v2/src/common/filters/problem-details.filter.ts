@@ -10,6 +10,7 @@ import {
 import { ConfigService } from '@nestjs/config';
 import { DomainError, ErrorCode } from '@tcg/domain';
 import type { Response } from 'express';
+import { ProblemDetailsDto } from '../dto/problem-details.dto';
 
 const BY_STATUS: Record<number, { code: ErrorCode; slug: string; title: string }> = {
   400: { code: 'INVALID_REQUEST', slug: 'invalid-request', title: 'Invalid request' },
@@ -50,6 +51,12 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     res
       .status(status)
       .type('application/problem+json')
-      .json({ type: `${docsUrl}#${kind.slug}`, title: kind.title, status, detail, code: code ?? kind.code });
+      .json({
+        type: `${docsUrl}#${kind.slug}`,
+        title: kind.title,
+        status,
+        detail,
+        code: code ?? kind.code,
+      } satisfies ProblemDetailsDto);
   }
 }

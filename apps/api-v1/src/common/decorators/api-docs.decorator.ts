@@ -1,0 +1,53 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ErrorDto } from '../dto/error.dto';
+
+/** The OpenAPI security scheme of the `x-api-key` header (registered in openapi/openapi-document.ts). */
+export const API_KEY_SCHEME = 'x-api-key';
+
+/** The route needs the caller's `x-api-key` (the gateway checks it before the request arrives). */
+export const ApiKeyAuth = (): ClassDecorator & MethodDecorator => ApiSecurity(API_KEY_SCHEME);
+
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds until the exhausted window resets.', schema: { type: 'integer' } },
+};
+
+/** What each error status means on v1 (interface.md "Codes", decisions.md "Plans, limits and usage"). */
+const ERRORS = {
+  400: {
+    description:
+      'INVALID_REQUEST: a malformed request or an unrecognised parameter value, named with what it accepts.',
+    example: {
+      error:
+        "Invalid value 'Klingon' for 'language'. Accepted: English, Japanese, French, German, Spanish, Italian, Chinese (S), Chinese (T), Portuguese, Russian, Korean.",
+      code: 'INVALID_REQUEST',
+    },
+  },
+  401: {
+    description: 'MISSING_API_KEY: no `x-api-key` header; INVALID_API_KEY: the key is not valid.',
+    example: { error: 'The API key is not valid.', code: 'INVALID_API_KEY' },
+  },
+  413: {
+    description: "PAYLOAD_TOO_LARGE: more items than the plan's batch size (at most 200).",
+    example: {
+      error: 'At most 100 items per batch on the starter plan; this batch has 150.',
+      code: 'PAYLOAD_TOO_LARGE',
+    },
+  },
+  429: {
+    description:
+      'RATE_LIMIT_EXCEEDED (per minute), DAILY_LIMIT_EXCEEDED (per UTC day) or REQUEST_LIMIT_EXCEEDED (per UTC month); a refused request costs nothing.',
+    example: {
+      error: 'The per-minute limit of the starter plan is used up (this request costs 1).',
+      code: 'RATE_LIMIT_EXCEEDED',
+    },
+    headers: RETRY_AFTER,
+  },
+} as const;
+
+/** The v1 `{ error, code }` responses a route can give, by status. */
+export function ApiErrorResponses(...statuses: (keyof typeof ERRORS)[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, type: ErrorDto, ...ERRORS[status] })),
+  );
+}

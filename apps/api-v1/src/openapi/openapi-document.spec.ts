@@ -1,0 +1,150 @@
+import { PATH_METADATA } from '@nestjs/common/constants';
+import type { OpenAPIObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toCardDto, toVariantDto } from '../cards/dto/card.dto';
+import { toUsageMetadata } from '../common/decorators/usage.decorator';
+import { toGameDto } from '../games/dto/game.dto';
+import { toSetDto } from '../sets/dto/set.dto';
+import { buildOpenApiDocument, DOCUMENTED_CONTROLLERS } from './openapi-document';
+
+const COMMITTED = join(__dirname, '../../../../docs/openapi/api-v1.json');
+const HINT = 'docs/openapi/api-v1.json does not match the code: run `npm run openapi` and commit the result.';
+
+/** Every controller class in the app's source (AppModule itself validates the environment on import). */
+function controllersInSource(): unknown[] {
+  const root = join(__dirname, '..');
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.controller.ts'))
+    .flatMap((file) => Object.values(require(join(root, file)) as Record<string, unknown>))
+    .filter((value) => typeof value === 'function' && Reflect.hasMetadata(PATH_METADATA, value));
+}
+
+describe('api-v1 OpenAPI document', () => {
+  let document: OpenAPIObject;
+  const schema = (name: string) => document.components!.schemas![name] as SchemaObject;
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      (['get', 'post'] as const).flatMap((m) =>
+        item[m] ? [{ id: `${m.toUpperCase()} ${path}`, op: item[m] }] : [],
+      ),
+    );
+
+  beforeAll(async () => {
+    // Through JSON, as the generator writes it: undefined values dropped.
+    document = JSON.parse(JSON.stringify(await buildOpenApiDocument())) as OpenAPIObject;
+  });
+
+  it('is the committed docs/openapi/api-v1.json', () => {
+    if (!existsSync(COMMITTED)) throw new Error(HINT);
+    try {
+      expect(document).toEqual(JSON.parse(readFileSync(COMMITTED, 'utf8')));
+    } catch (error) {
+      throw new Error(`${HINT}\n\n${(error as Error).message}`);
+    }
+  });
+
+  it('documents every controller of the app', () => {
+    expect(new Set(DOCUMENTED_CONTROLLERS)).toEqual(new Set(controllersInSource()));
+    expect(operations().map((o) => o.id)).toEqual(
+      expect.arrayContaining(['GET /v1/games', 'GET /v1/sets', 'GET /v1/cards', 'POST /v1/cards']),
+    );
+  });
+
+  it('asks for the x-api-key header on every operation and answers errors as { error, code }', () => {
+    expect(document.components!.securitySchemes).toEqual({
+      'x-api-key': expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+    });
+    for (const { id, op } of operations()) {
+      expect([id, op.security]).toEqual([id, [{ 'x-api-key': [] }]]);
+      const errors = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
+      expect([id, errors.map(([status]) => status)]).toEqual([id, expect.arrayContaining(['401', '429'])]);
+      for (const [, response] of errors) {
+        expect((response as ResponseObject).content).toEqual({
+          'application/json': expect.objectContaining({ schema: { $ref: '#/components/schemas/ErrorDto' } }),
+        });
+      }
+    }
+    expect(Object.keys(schema('ErrorDto').properties!)).toEqual(['error', 'code']);
+  });
+
+  it('documents the parameters of interface.md and the decisions.md extensions on GET /v1/cards', () => {
+    const names = (document.paths['/v1/cards']!.get!.parameters as ParameterObject[]).map((p) => p.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        ...['q', 'game', 'set', 'cardId', 'variantId', 'vendorId', 'opensetId', 'imagedbId', 'vendorSkuId'],
+        ...['number', 'printing', 'language', 'condition', 'priceHistoryDuration', 'include_price_history'],
+        ...['include_statistics', 'include_null_prices', 'updated_after', 'limit', 'offset'],
+        ...['orderBy', 'order', 'min_price'],
+      ]),
+    );
+    expect(document.paths['/v1/cards']!.post!.requestBody).toMatchObject({ required: true });
+  });
+
+  // The schemas list the fields the mapping functions send, in the order they send them.
+  const NO_USAGE = {
+    plan: 'free',
+    minute: { limit: 1, used: 0 },
+    day: { limit: 1, used: 0 },
+    month: { limit: 1, used: 0 },
+  };
+  const card = {
+    uuid: 'u',
+    id: 'c',
+    gameId: 'g',
+    setId: 's',
+    name: 'n',
+    number: null,
+    rarity: null,
+    details: null,
+    vendorId: null,
+    opensetId: null,
+    imagedbId: null,
+    sealed: false,
+  };
+  const variant = {
+    uuid: 'vu',
+    id: 'v',
+    cardUuid: 'u',
+    printing: 'Normal',
+    language: 'English',
+    vendorSkuId: null,
+    type: 'raw',
+    condition: 'Near Mint',
+    grading: null,
+  } as const;
+  const opts = { windows: new Set([] as const), includeHistory: true, durationSeconds: 604_800 };
+  it.each([
+    ['VariantDto', () => toVariantDto({ variant, stats: null }, undefined, opts)],
+    ['CardDto', () => toCardDto({ card, setName: 's', gameName: 'g', variants: [] }, [])],
+    [
+      'GameDto',
+      () =>
+        toGameDto({
+          game: { id: 'g', name: 'G' },
+          cardsCount: 0,
+          variantsCount: 0,
+          sealedCount: 0,
+          setsCount: 0,
+          lastUpdated: null,
+          valueIndexCents: 0,
+          valueIndex7dAgoCents: null,
+        } as Parameters<typeof toGameDto>[0]),
+    ],
+    [
+      'SetDto',
+      () =>
+        toSetDto({
+          set: { id: 's', name: 'S', gameId: 'g', releaseDate: null },
+          gameName: 'G',
+          cardsCount: 0,
+          valueCents: 0,
+        } as Parameters<typeof toSetDto>[0]),
+    ],
+    ['UsageMetadataDto', () => toUsageMetadata(NO_USAGE as Parameters<typeof toUsageMetadata>[0])],
+  ])('%s has the fields the mapping sends, all required', (name, map) => {
+    const properties = Object.keys(schema(name).properties!);
+    expect(properties).toEqual(Object.keys(map()));
+    expect(schema(name).required).toEqual(properties);
+  });
+});

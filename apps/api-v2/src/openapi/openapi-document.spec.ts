@@ -1,0 +1,176 @@
+import { PATH_METADATA } from '@nestjs/common/constants';
+import type { OpenAPIObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
+import { GRADING_COMPANIES, LANGUAGE_NAMES, parseRegion } from '@tcg/domain';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toCardV2 } from '../cards/dto/card-v2.dto';
+import {
+  CARD_PARAMETERS,
+  CARDS_PARAMETERS,
+  GRADED_VALUES,
+  INCLUDE_VALUES,
+  ORDER_BY_VALUES,
+  parseCardsV2Query,
+  PERIOD_WINDOWS,
+} from '../cards/dto/cards-v2-query';
+import { buildOpenApiDocument, DOCUMENTED_CONTROLLERS } from './openapi-document';
+
+const COMMITTED = join(__dirname, '../../../../docs/openapi/api-v2.json');
+const HINT = 'docs/openapi/api-v2.json does not match the code: run `npm run openapi` and commit the result.';
+
+/** Every controller class in the app's source (AppModule itself validates the environment on import). */
+function controllersInSource(): unknown[] {
+  const root = join(__dirname, '..');
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.controller.ts'))
+    .flatMap((file) => Object.values(require(join(root, file)) as Record<string, unknown>))
+    .filter((value) => typeof value === 'function' && Reflect.hasMetadata(PATH_METADATA, value));
+}
+
+describe('api-v2 OpenAPI document', () => {
+  let document: OpenAPIObject;
+  const schema = (name: string) => document.components!.schemas![name] as SchemaObject;
+  const parameters = (path: string) => document.paths[path]!.get!.parameters as ParameterObject[];
+
+  beforeAll(async () => {
+    // Through JSON, as the generator writes it: undefined values dropped.
+    document = JSON.parse(JSON.stringify(await buildOpenApiDocument())) as OpenAPIObject;
+  });
+
+  it('is the committed docs/openapi/api-v2.json', () => {
+    if (!existsSync(COMMITTED)) throw new Error(HINT);
+    try {
+      expect(document).toEqual(JSON.parse(readFileSync(COMMITTED, 'utf8')));
+    } catch (error) {
+      throw new Error(`${HINT}\n\n${(error as Error).message}`);
+    }
+  });
+
+  it('documents every controller of the app', () => {
+    expect(new Set(DOCUMENTED_CONTROLLERS)).toEqual(new Set(controllersInSource()));
+    expect(Object.keys(document.paths).sort()).toEqual(['/v2/cards', '/v2/cards/{id}']);
+  });
+
+  it('documents exactly the query parameters the parser accepts', () => {
+    expect(parameters('/v2/cards').map((p) => [p.name, p.in])).toEqual(
+      CARDS_PARAMETERS.map((n) => [n, 'query']),
+    );
+    expect(parameters('/v2/cards/{id}').map((p) => [p.name, p.in])).toEqual([
+      ['id', 'path'],
+      ...CARD_PARAMETERS.map((n) => [n, 'query']),
+    ]);
+    for (const p of parameters('/v2/cards'))
+      expect([p.name, p.description]).toEqual([p.name, expect.any(String)]);
+  });
+
+  it.each([
+    ['graded', GRADED_VALUES],
+    ['order_by', ORDER_BY_VALUES],
+    ['include', INCLUDE_VALUES],
+    ['grading_company', GRADING_COMPANIES],
+    ['language', LANGUAGE_NAMES],
+  ])('lists values of %s that the parser accepts', (name, values) => {
+    const raw = (value: string) => ({ [name]: value, ...(name === 'grading_company' && { graded: 'only' }) });
+    for (const value of values) expect(() => parseCardsV2Query(raw(value), 20)).not.toThrow();
+    expect(() => parseCardsV2Query(raw('no-such-value'), 20)).toThrow(/Accepted/);
+  });
+
+  it('answers every error as application/problem+json with type, title, status, detail and code', () => {
+    expect(Object.keys(schema('ProblemDetailsDto').properties!)).toEqual([
+      'type',
+      'title',
+      'status',
+      'detail',
+      'code',
+    ]);
+    for (const [path, item] of Object.entries(document.paths)) {
+      const responses = Object.entries(item.get!.responses);
+      const errors = responses.filter(([status]) => Number(status) >= 400).map(([status]) => status);
+      expect([path, errors]).toEqual([path, expect.arrayContaining(['400', '401', '429'])]);
+      for (const [status, response] of responses) {
+        const content = (response as ResponseObject).content!;
+        expect([path, status, Object.keys(content)]).toEqual([
+          path,
+          status,
+          [Number(status) >= 400 ? 'application/problem+json' : 'application/json'],
+        ]);
+        if (Number(status) >= 400)
+          expect(content['application/problem+json']!.schema).toEqual({
+            $ref: '#/components/schemas/ProblemDetailsDto',
+          });
+      }
+    }
+    expect(Object.keys(document.paths['/v2/cards/{id}']!.get!.responses)).toContain('404');
+  });
+
+  it('asks for the x-api-key header and describes the response headers', () => {
+    expect(document.components!.securitySchemes).toEqual({
+      'x-api-key': expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+    });
+    for (const item of Object.values(document.paths))
+      expect(item.get!.security).toEqual([{ 'x-api-key': [] }]);
+    const ok = (path: string) =>
+      Object.keys((document.paths[path]!.get!.responses['200'] as ResponseObject).headers!);
+    expect(ok('/v2/cards')).toEqual(expect.arrayContaining(['RateLimit', 'Link', 'X-Total-Count']));
+    expect(ok('/v2/cards/{id}')).toContain('RateLimit');
+  });
+
+  describe('schemas: the fields the mapping sends, in its order', () => {
+    const card = {
+      uuid: 'u',
+      id: 'c',
+      gameId: 'g',
+      setId: 's',
+      name: 'n',
+      number: null,
+      rarity: null,
+      details: null,
+      vendorId: null,
+      opensetId: null,
+      imagedbId: null,
+      sealed: false,
+    };
+    const base = { cardUuid: 'u', printing: 'Normal', language: 'English', vendorSkuId: null } as const;
+    const raw = { ...base, uuid: 'r', id: 'r', type: 'raw', condition: 'Near Mint', grading: null } as const;
+    const graded = {
+      ...base,
+      uuid: 'g',
+      id: 'g',
+      type: 'graded',
+      condition: null,
+      grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
+    } as const;
+    const present = (include: { withPeriods: boolean; historySeconds?: number }) =>
+      toCardV2(
+        {
+          card,
+          setName: 's',
+          gameName: 'g',
+          variants: [raw, graded].map((variant) => ({ variant, stats: null })),
+        },
+        [parseRegion('NA')!],
+        { periods: new Set(PERIOD_WINDOWS), ...include },
+        new Map(),
+      );
+    const full = present({ withPeriods: true, historySeconds: 604_800 });
+    const bare = present({ withPeriods: false });
+
+    it.each([
+      ['CardV2', full, full],
+      ['VariantV2', full.variants[0]!, full.variants[0]!],
+      ['GradingV2', full.variants[1]!.grading!, full.variants[1]!.grading!],
+      ['MarketV2', full.variants[0]!.markets[0]!, bare.variants[0]!.markets[0]!],
+    ])('%s', (name, everything, always) => {
+      expect(Object.keys(schema(name).properties!)).toEqual(Object.keys(everything));
+      // Omitted when not requested means optional, not nullable.
+      expect(schema(name).required).toEqual(Object.keys(always));
+    });
+
+    it('always sends a market price, null when the region has no data', () => {
+      expect(bare.variants[0]!.markets[0]!.price).toBeNull();
+      expect(schema('MarketV2').properties!['price']).toMatchObject({ type: 'number', nullable: true });
+      for (const optional of ['periods', 'price_history'])
+        expect(schema('MarketV2').properties![optional]).not.toHaveProperty('nullable');
+    });
+  });
+});
