@@ -4,7 +4,7 @@ import { benchFailed, measure, Row, runBench } from './http-bench';
 /**
  * api-v1 through the gateway on the loaded catalogue (run it on `full`): a single-card lookup
  * (also on one connection: latency without queueing, to compare catalogue sizes), a 200-item batch
- * and name searches with a typo, next to the floors answering the lookup's exact bytes.
+ * and name searches with a typo (also on one connection), next to the floors answering the lookup's exact bytes.
  * `npm run bench:v1 -- [--duration 10] [--connections 16]`; DATABASE_URL selects the catalogue.
  */
 async function main(): Promise<void> {
@@ -41,11 +41,13 @@ async function main(): Promise<void> {
         },
       ],
     });
-    rows['q search (name with a typo)'] = await ctx.get(() => {
+    const search = () => {
       const name = pick().name;
       const typo = name.length > 4 ? name.slice(0, 2) + name.slice(3) : name; // drop the third letter
       return `/v1/cards?q=${encodeURIComponent(typo)}`;
-    });
+    };
+    rows['q search (name with a typo)'] = await ctx.get(search);
+    rows['q search, 1 connection'] = await ctx.get(search, 1);
     return rows;
   });
 }
