@@ -93,3 +93,27 @@ export function series(base: number): { t: number[]; p: number[] } {
   }
   return { t, p };
 }
+
+export function grading(
+  company: Grading['company'],
+  grade: number | null,
+  gradeLabel: string | null = null,
+  qualifier: string | null = null,
+): Grading {
+  return { company, grade, gradeLabel, qualifier };
+}
+
+/** The cards both API versions' tests are built on: a dragon with several variants, a knight, a goblin. */
+export const dragon = card('Test Dragon', '7', {
+  vendorId: '1007',
+  opensetId: 'abc123',
+  imagedbId: '0000aaaa-0000-4000-8000-000000000001',
+});
+export const knight = card('Test Knight', '10');
+export const goblin = card('Tiny Goblin', '2');
+export const nm = raw(dragon, 'Near Mint', 'Normal', 'English', 'SKU-NM');
+export const lp = raw(dragon, 'Lightly Played', 'Normal', 'English', 'SKU-LP');
+export const jp = raw(dragon, 'Near Mint', 'Normal', 'Japanese');
+export const psa10 = graded(dragon, grading('PSA', 10));
+export const knightNm = raw(knight, 'Near Mint', 'Normal', 'English');
+export const goblinNm = raw(goblin, 'Near Mint', 'Normal', 'English');

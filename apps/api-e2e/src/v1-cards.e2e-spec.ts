@@ -1,23 +1,26 @@
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { testDataSource, truncateAll } from '@tcg/persistence/testing';
-import { card, DAY, GAME, graded, raw, series, SET, T_NOW } from './fixtures';
+import {
+  DAY,
+  dragon,
+  GAME,
+  goblin,
+  goblinNm,
+  jp,
+  knight,
+  knightNm,
+  lp,
+  nm,
+  psa10,
+  raw,
+  series,
+  SET,
+  T_NOW,
+} from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
-const dragon = card('Test Dragon', '7', {
-  vendorId: '1007',
-  opensetId: 'abc123',
-  imagedbId: '0000aaaa-0000-4000-8000-000000000001',
-});
-const knight = card('Test Knight', '10');
-const goblin = card('Tiny Goblin', '2');
-const nm = raw(dragon, 'Near Mint', 'Normal', 'English', 'SKU-NM');
-const lp = raw(dragon, 'Lightly Played', 'Normal', 'English', 'SKU-LP');
 const foil = raw(dragon, 'Near Mint', 'Foil', 'English');
-const jp = raw(dragon, 'Near Mint', 'Normal', 'Japanese');
-const psa = graded(dragon, { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null });
-const knightNm = raw(knight, 'Near Mint', 'Normal', 'English');
-const goblinNm = raw(goblin, 'Near Mint', 'Normal', 'English');
 
 interface VariantBody extends Record<string, unknown> {
   id: string;
@@ -41,14 +44,14 @@ describe('GET /v1/cards through the gateway', () => {
         games: [GAME],
         sets: [SET],
         cards: [dragon, knight, goblin],
-        variants: [nm, lp, foil, jp, psa, knightNm, goblinNm],
+        variants: [nm, lp, foil, jp, psa10, knightNm, goblinNm],
       });
       const ingest = new PriceIngestRepository(ds);
       await ingest.ingestSeries([
         { variantUuid: nm.uuid, region: 'NA', ...series(1000) },
         { variantUuid: lp.uuid, region: 'NA', ...series(800) },
         { variantUuid: foil.uuid, region: 'NA', t: [T_NOW - 10 * DAY], p: [2500] },
-        { variantUuid: psa.uuid, region: 'NA', t: [T_NOW], p: [90_000] },
+        { variantUuid: psa10.uuid, region: 'NA', t: [T_NOW], p: [90_000] },
         { variantUuid: goblinNm.uuid, region: 'NA', t: [T_NOW - 2 * DAY, T_NOW], p: [30, 35] },
       ]);
       await refreshSummaries(ds);
