@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { problemType } from '@tcg/domain';
 
 /**
  * Errors the gateway itself produces, in the shape of the API version the path names:
@@ -19,7 +20,7 @@ export function sendError(
   const isV2 = path === '/v2' || path.startsWith('/v2/');
   const body = isV2
     ? {
-        type: `${docsUrl}#${code.toLowerCase().replace(/_/g, '-')}`,
+        type: problemType(docsUrl, code),
         title: titleOf(status),
         status,
         detail: message,

@@ -8,18 +8,19 @@ import {
   Logger,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { DomainError, ErrorCode } from '@tcg/domain';
+import { DomainError, ErrorCode, problemType } from '@tcg/domain';
 import type { Response } from 'express';
 import { ProblemDetailsDto } from '../dto/problem-details.dto';
 
-const BY_STATUS: Record<number, { code: ErrorCode; slug: string; title: string }> = {
-  400: { code: 'INVALID_REQUEST', slug: 'invalid-request', title: 'Invalid request' },
-  401: { code: 'INVALID_API_KEY', slug: 'invalid-api-key', title: 'Unauthorized' },
-  403: { code: 'FORBIDDEN', slug: 'forbidden', title: 'Forbidden' },
-  404: { code: 'NOT_FOUND', slug: 'not-found', title: 'Not found' },
-  429: { code: 'RATE_LIMIT_EXCEEDED', slug: 'rate-limit-exceeded', title: 'Too many requests' },
-  500: { code: 'INTERNAL_ERROR', slug: 'internal-error', title: 'Internal server error' },
-  503: { code: 'SERVICE_UNAVAILABLE', slug: 'service-unavailable', title: 'Service unavailable' },
+const BY_STATUS: Record<number, { code: ErrorCode; title: string }> = {
+  400: { code: 'INVALID_REQUEST', title: 'Invalid request' },
+  401: { code: 'INVALID_API_KEY', title: 'Unauthorized' },
+  403: { code: 'FORBIDDEN', title: 'Forbidden' },
+  404: { code: 'NOT_FOUND', title: 'Not found' },
+  413: { code: 'PAYLOAD_TOO_LARGE', title: 'Payload too large' },
+  429: { code: 'RATE_LIMIT_EXCEEDED', title: 'Too many requests' },
+  500: { code: 'INTERNAL_ERROR', title: 'Internal server error' },
+  503: { code: 'SERVICE_UNAVAILABLE', title: 'Service unavailable' },
 };
 
 /** Every error leaves api-v2 as RFC 7807 `application/problem+json`. */
@@ -52,7 +53,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       .status(status)
       .type('application/problem+json')
       .json({
-        type: `${docsUrl}#${kind.slug}`,
+        type: problemType(docsUrl, code ?? kind.code),
         title: kind.title,
         status,
         detail,
