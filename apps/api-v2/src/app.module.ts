@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { InternalCredentialMiddleware } from './common/middleware/internal-credential.middleware';
+import { RejectNulMiddleware } from './common/middleware/reject-nul.middleware';
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { PersistenceModule } from '@tcg/persistence/nest';
@@ -16,6 +17,6 @@ import { CardsModule } from './cards/cards.module';
 })
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(InternalCredentialMiddleware).forRoutes('{*path}');
+    consumer.apply(InternalCredentialMiddleware, RejectNulMiddleware).forRoutes('{*path}');
   }
 }

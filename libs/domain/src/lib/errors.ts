@@ -79,3 +79,25 @@ export class NotFoundError extends DomainError {
 export function problemType(docsUrl: string, code: string): string {
   return `${docsUrl}#${code.toLowerCase().replace(/_/g, '-')}`;
 }
+
+/**
+ * The first request parameter (or path) holding a NUL character, which no text column can
+ * store: PostgreSQL refuses such a string outright, so it must be a 400 before any query.
+ */
+export function nulParameter(path: string, query: Readonly<Record<string, unknown>>): string | undefined {
+  if (/%00/i.test(path)) return 'path';
+  for (const [name, value] of Object.entries(query)) {
+    if (name.includes('\0')) return name.replace(/\0/g, '\\0');
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'string' && v.includes('\0'))) return name;
+  }
+  return undefined;
+}
+
+export function nulRejected(parameter: string): DomainError {
+  return new DomainError(
+    'INVALID_REQUEST',
+    `Invalid value for '${parameter}': it contains a NUL character (%00). Accepted: text without NUL characters.`,
+    parameter,
+  );
+}

@@ -1,4 +1,12 @@
-import { Condition, CONDITION_NAMES, DomainError, invalidParameter, parseCondition } from '@tcg/domain';
+import {
+  Condition,
+  CONDITION_NAMES,
+  DomainError,
+  invalidParameter,
+  nulParameter,
+  nulRejected,
+  parseCondition,
+} from '@tcg/domain';
 import { BatchIdentifier } from '@tcg/persistence';
 
 /** The most items any plan may send (interface.md); smaller plans have smaller caps (decisions.md). */
@@ -42,6 +50,8 @@ export function parseBatch(body: unknown, maxItems: number, plan: string): Batch
   return body.map((raw: unknown, ordinal): BatchItem => {
     const at = `item ${ordinal}`;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw bad(`${at} must be an object.`);
+    const nul = nulParameter('', raw as Record<string, unknown>);
+    if (nul) throw nulRejected(`${at}.${nul}`);
     const item = raw as Record<string, unknown>;
     const present = IDENTIFIERS.filter((k) => item[k] !== undefined && item[k] !== null && item[k] !== '');
     if (present.length === 0) throw bad(`${at} has no identifier; give one of ${IDENTIFIERS.join(', ')}.`);
