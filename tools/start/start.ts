@@ -85,6 +85,8 @@ async function main(): Promise<void> {
       '',
       `  curl ${base}/health`,
       `  curl -H 'x-api-key: ${demo.key}' '${base}/v1/games'`,
+      `  curl -H 'x-api-key: ${demo.key}' '${base}/v1/cards?q=lightning%20bolt&limit=3'`,
+      `  curl -H 'x-api-key: ${demo.key}' '${base}/v2/cards?q=lightning%20bolt&regions=NA,EU&include=periods.30d'`,
       '',
       '  Ctrl-C stops everything.',
       '',
