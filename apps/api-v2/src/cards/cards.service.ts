@@ -84,9 +84,10 @@ export class CardsService {
       direction: 'desc',
       minPrice: query.minPrice,
     };
+    // A walk counts once, on its first page; its cursors carry the total to the later pages.
     const [page, total] = await Promise.all([
       this.keyset.page(keysetQuery, query.limit, position),
-      this.keyset.count(keysetQuery, this.countBudgetMs),
+      position?.total ?? this.keyset.count(keysetQuery, this.countBudgetMs),
     ]);
     const loaded = await this.cards.loadCards(
       page.rows.map((r) => r.cardUuid),
@@ -101,6 +102,7 @@ export class CardsService {
       page.more,
       position,
       query.fingerprint,
+      total,
     );
     const headers: Record<string, string> = {};
     if (total !== null) headers['X-Total-Count'] = String(total);
@@ -162,11 +164,12 @@ export class CardsService {
     more: boolean,
     position: CursorPosition | undefined,
     fingerprint: string,
+    total: number | null,
   ): { next: string | null; prev: string | null } {
     const first = keys[0];
     const last = keys[keys.length - 1];
     const at = (key: readonly string[] | undefined, backward: boolean) =>
-      key ? this.cursors.encode({ key, backward }, fingerprint) : null;
+      key ? this.cursors.encode({ key, backward, ...(total === null ? {} : { total }) }, fingerprint) : null;
     if (position?.backward) {
       // Read backward from a `prev` cursor: the page it came from lies ahead.
       return { next: at(last, false), prev: more ? at(first, true) : null };

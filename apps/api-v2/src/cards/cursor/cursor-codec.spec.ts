@@ -12,6 +12,8 @@ describe('CursorCodec', () => {
     expect(codec.decode(codec.encode(position, 'query-a'), 'query-a')).toEqual(position);
     const back = { ...position, backward: true };
     expect(codec.decode(codec.encode(back, 'query-a'), 'query-a')).toEqual(back);
+    const counted = { ...position, total: 38_778 };
+    expect(codec.decode(codec.encode(counted, 'query-a'), 'query-a')).toEqual(counted);
   });
 
   const refused = (cursor: string, fingerprint = 'query-a') => {

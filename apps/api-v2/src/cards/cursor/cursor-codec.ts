@@ -5,6 +5,8 @@ import { invalidParameter } from '@tcg/domain';
 export interface CursorPosition {
   readonly key: readonly string[];
   readonly backward: boolean;
+  /** The walk's total, counted on its first page: later pages reuse it instead of recounting. */
+  readonly total?: number;
 }
 
 const ACCEPTED = 'a cursor from meta.cursor or the Link header of a response to this same query';
@@ -19,7 +21,12 @@ export class CursorCodec {
 
   encode(position: CursorPosition, fingerprint: string): string {
     const payload = Buffer.from(
-      JSON.stringify({ k: position.key, b: position.backward ? 1 : 0, q: digest(fingerprint) }),
+      JSON.stringify({
+        k: position.key,
+        b: position.backward ? 1 : 0,
+        q: digest(fingerprint),
+        ...(position.total === undefined ? {} : { t: position.total }),
+      }),
     ).toString('base64url');
     return `${payload}.${this.sign(payload)}`;
   }
@@ -36,6 +43,7 @@ export class CursorCodec {
       k: string[];
       b: number;
       q: string;
+      t?: number;
     };
     if (body.q !== digest(fingerprint))
       throw invalidParameter(
@@ -43,7 +51,9 @@ export class CursorCodec {
         abbreviate(cursor),
         `${ACCEPTED}; this one belongs to a query with other filters, order or regions`,
       );
-    return { key: body.k, backward: body.b === 1 };
+    return body.t === undefined
+      ? { key: body.k, backward: body.b === 1 }
+      : { key: body.k, backward: body.b === 1, total: body.t };
   }
 
   private sign(payload: string): string {
