@@ -134,6 +134,16 @@ describe('GET /v1/cards through the gateway', () => {
     const next = await get(`set=${SET.id}&include_null_prices=true&limit=2&offset=2`);
     expect(ids(next.body)).toEqual([knight.id]);
     expect(next.body.meta).toEqual({ total: 3, limit: 2, offset: 2, hasMore: false });
+    // Full pages and pages past the end count the matches (priced cards: from the summaries).
+    for (const game of ['', `&game=${GAME.id}`]) {
+      const first = await get(`set=${SET.id}&limit=1${game}`);
+      expect(ids(first.body)).toEqual([goblin.id]);
+      expect(first.body.meta).toEqual({ total: 2, limit: 1, offset: 0, hasMore: true });
+      const beyond = await get(`set=${SET.id}&limit=1&offset=5${game}`);
+      expect(beyond.body).toMatchObject({ data: [], meta: { total: 2, offset: 5, hasMore: false } });
+    }
+    expect((await get(`game=${GAME.id}&limit=1&condition=LP`)).body.meta.total).toBe(1);
+    expect((await get(`game=${GAME.id}&limit=1&include_null_prices=true&offset=9`)).body.meta.total).toBe(3);
   });
 
   it('filters variants by condition (short or long), printing and language, never removing cards for language', async () => {

@@ -7,6 +7,7 @@ import { toVariant } from './catalogue.mapper';
 import { VariantEntity } from '../entities';
 import {
   binder,
+  BrowseSelector,
   browseConditions,
   CardOrder,
   CardSelector,
@@ -92,13 +93,22 @@ export class CardQueryRepository {
         where.push(`${IDENTIFIER_COLUMN[selector.by]} = ${p(selector.value)}`);
     }
     const onlySku = selector.by === 'vendorSku' ? selector.sku : undefined;
+    // The default scope (a raw variant priced in NA, no variant filter) is exactly the cards of
+    // the precomputed card_values: one index probe per card instead of a join over its variants,
+    // and a count read from it. Measured at full, a v1 browse of a game took 952 ms, nearly all
+    // of it counting 31,144 matching cards through their variants.
+    const summarised =
+      !onlyVariant && !onlySku && !filter.includeNullPrices && region === 'NA' && isDefaultScope(filter);
     where.push(
       onlyVariant
         ? `EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
                    WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false)} AND ${refClause(onlyVariant, p, 'v')}${
                      filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'
                    })`
-        : hasVariant(filter, p, '$1', onlySku),
+        : summarised
+          ? // card_values holds NA prices; saying so also gives the region parameter its type.
+            `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values cv WHERE cv.card_uuid = c.uuid)`
+          : hasVariant(filter, p, '$1', onlySku),
     );
     // A card's price for sorting and min_price: its highest-priced variant among those returned.
     const needsTop = order.by !== undefined || order.minPrice !== undefined;
@@ -107,17 +117,26 @@ export class CardQueryRepository {
     const sort = order.by
       ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, c.id, `
       : '';
-    const rows: { uuid: string; total: string }[] = await preparedQuery(
+    const rows: { uuid: string }[] = await preparedQuery(
       this.ds,
-      `SELECT c.uuid, count(*) OVER () AS total
+      `SELECT c.uuid
        FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top}
        WHERE ${where.join(' AND ')}
        ORDER BY ${sort}${rank}c.sort_key, c.uuid
        LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`,
       params,
     );
-    const total =
-      rows.length > 0 ? Number(rows[0]!.total) : await this.countOnly(top, where, params.slice(0, -2));
+    // A page that is not full ends the list: its total needs no count.
+    const lastPage = rows.length > 0 ? rows.length < page.limit : page.offset === 0;
+    const total = lastPage
+      ? page.offset + rows.length
+      : summarised &&
+          selector.by === 'browse' &&
+          !selector.q &&
+          !selector.number &&
+          order.minPrice === undefined
+        ? await this.countSummarised(selector)
+        : await this.countOnly(top, where, params.slice(0, -2));
     if (rows.length === 0) return { total, cards: [] };
     const cards = await this.loadCards(
       rows.map((r) => r.uuid),
@@ -198,6 +217,21 @@ export class CardQueryRepository {
       out.set(uuid, from < 0 ? { t: [], p: [] } : { t: t.slice(from), p: p.slice(from) });
     }
     return out;
+  }
+
+  /** Cards of a game and/or set with a raw variant priced in NA, from card_values. */
+  private async countSummarised(selector: BrowseSelector): Promise<number> {
+    const params: unknown[] = [];
+    const p = binder(params);
+    const where = ['true'];
+    if (selector.gameId) where.push(`cv.game_id = ${p(selector.gameId)}`);
+    if (selector.setId) where.push(`s.id = ${p(selector.setId)}`);
+    const [row] = await preparedQuery<{ n: number }>(
+      this.ds,
+      `SELECT count(*)::int AS n FROM card_values cv JOIN sets s ON s.uuid = cv.set_uuid WHERE ${where.join(' AND ')}`,
+      params,
+    );
+    return row!.n;
   }
 
   private async countOnly(top: string, where: string[], params: unknown[]): Promise<number> {
@@ -304,4 +338,16 @@ function integers(text: string): number[] {
   const out = new Array<number>(parts.length);
   for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
   return out;
+}
+
+/** No variant filter beyond v1's own scope (raw variants; language never removes a card). */
+function isDefaultScope(filter: VariantFilter): boolean {
+  return (
+    !filter.printings &&
+    !filter.conditions &&
+    filter.updatedAfter === undefined &&
+    (filter.graded ?? 'exclude') === 'exclude' &&
+    !filter.gradingCompany &&
+    !filter.grades
+  );
 }
