@@ -1,5 +1,5 @@
 import { Card, Language, RawVariant } from '@tcg/domain';
-import { PriceIngestRepository, writeCatalogue } from '@tcg/persistence';
+import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { testDataSource, truncateAll } from '@tcg/persistence/testing';
 import { card, DAY, GAME, raw, SET, T_NOW } from './fixtures';
 import { newKey } from './keys';
@@ -108,6 +108,7 @@ describe('v1 and v2 give the same numbers for the same variant', () => {
           return s ? [{ variantUuid: v.uuid, region: 'NA', ...s }] : [];
         }),
       );
+      await refreshSummaries(ds);
     } finally {
       await ds.destroy();
     }

@@ -1,5 +1,5 @@
 import { Card, Variant } from '@tcg/domain';
-import { PriceIngestRepository, writeCatalogue } from '@tcg/persistence';
+import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { testDataSource, truncateAll } from '@tcg/persistence/testing';
 import {
   card,
@@ -111,6 +111,7 @@ describe('GET /v2/cards through the gateway', () => {
             p: [100 + i * 10, 100 + i * 7],
           })),
       ]);
+      await refreshSummaries(ds);
     } finally {
       await ds.destroy();
     }

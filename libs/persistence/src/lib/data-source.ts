@@ -7,6 +7,7 @@ import { CatalogueSummaries1764000000000 } from './migrations/1764000000000-cata
 import { CardSortKey1764100000000 } from './migrations/1764100000000-card-sort-key';
 import { TrigramCosts1764200000000 } from './migrations/1764200000000-trigram-costs';
 import { GinWithoutPendingList1764300000000 } from './migrations/1764300000000-gin-without-pending-list';
+import { CardTopPrices1764400000000 } from './migrations/1764400000000-card-top-prices';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -15,6 +16,7 @@ export const MIGRATIONS = [
   CardSortKey1764100000000,
   TrigramCosts1764200000000,
   GinWithoutPendingList1764300000000,
+  CardTopPrices1764400000000,
 ];
 
 export interface DataSourceConfig {

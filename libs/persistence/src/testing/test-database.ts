@@ -1,3 +1,4 @@
+import { refreshSummaries } from '../lib/summaries';
 import { createDataSource, migrate } from '../lib/data-source';
 import { DataSource } from 'typeorm';
 
@@ -32,4 +33,6 @@ export function testDataSource(): Promise<DataSource> {
 /** Empties every catalogue, price and key table (plans stay: they come from a migration). */
 export async function truncateAll(ds: DataSource): Promise<void> {
   await ds.query('TRUNCATE price_series, variant_prices, variants, cards, sets, games, api_keys CASCADE');
+  // The summaries would otherwise still describe the previous test's catalogue.
+  await refreshSummaries(ds);
 }

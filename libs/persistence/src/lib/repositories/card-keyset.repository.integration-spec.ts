@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { testDataSource, truncateAll } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { refreshSummaries } from '../summaries';
 import { CardKeysetRepository, KeysetQuery } from './card-keyset.repository';
 
 const GAME = { id: 'test-game', name: 'Test Game' };
@@ -77,6 +78,7 @@ describe('CardKeysetRepository (PostgreSQL)', () => {
         p: [PRICES[c.name]!],
       })),
     );
+    await refreshSummaries(ds); // as a load or an import does when it ends
   });
   afterAll(async () => {
     await ds.destroy();

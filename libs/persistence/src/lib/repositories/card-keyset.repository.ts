@@ -7,6 +7,8 @@ import {
   browseConditions,
   hasVariant,
   relevance,
+  SUMMARISED_TOP_JOIN,
+  summarisedScope,
   topVariantJoin,
   VariantFilter,
 } from './card-sql';
@@ -124,7 +126,11 @@ export class CardKeysetRepository {
     const browse = browseConditions(query.browse, p);
     const where = [...browse.where, hasVariant(query.filter, p, '$1')];
     const needsTop = query.orderBy !== undefined || query.minPrice !== undefined;
-    const top = needsTop ? topVariantJoin(query.filter, p, '$1') : '';
+    const top = needsTop
+      ? summarisedScope(query.filter, query.region)
+        ? SUMMARISED_TOP_JOIN
+        : topVariantJoin(query.filter, p, '$1')
+      : '';
     if (query.minPrice !== undefined) where.push(`top.price >= ${p(query.minPrice)}`);
     const from = `FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top}`;
     const uuid: KeyColumn = { expr: 'c.uuid', type: 'uuid', dir: query.direction };

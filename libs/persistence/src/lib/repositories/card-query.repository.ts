@@ -16,6 +16,8 @@ import {
   ORDER_COLUMN,
   refClause,
   relevance,
+  SUMMARISED_TOP_JOIN,
+  summarisedScope,
   topVariantJoin,
   VariantFilter,
   variantConditions,
@@ -93,12 +95,12 @@ export class CardQueryRepository {
         where.push(`${IDENTIFIER_COLUMN[selector.by]} = ${p(selector.value)}`);
     }
     const onlySku = selector.by === 'vendorSku' ? selector.sku : undefined;
-    // The default scope (a raw variant priced in NA, no variant filter) is exactly the cards of
-    // the precomputed card_values: one index probe per card instead of a join over its variants,
-    // and a count read from it. Measured at full, a v1 browse of a game took 952 ms, nearly all
-    // of it counting 31,144 matching cards through their variants.
-    const summarised =
-      !onlyVariant && !onlySku && !filter.includeNullPrices && region === 'NA' && isDefaultScope(filter);
+    // In the summaries' scope (a raw variant priced in NA, no variant filter) the precomputed
+    // card_top_prices answers existence, order and min_price: one index probe per card instead of
+    // a join over its variants. Measured at full, a v1 browse of a game took 952 ms, nearly all of
+    // it counting 31,144 matching cards through their variants, and a price order about 2 s.
+    const inSummaries = !onlyVariant && !onlySku && summarisedScope(filter, region);
+    const summarised = inSummaries && !filter.includeNullPrices;
     where.push(
       onlyVariant
         ? `EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
@@ -106,13 +108,17 @@ export class CardQueryRepository {
                      filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'
                    })`
         : summarised
-          ? // card_values holds NA prices; saying so also gives the region parameter its type.
-            `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values cv WHERE cv.card_uuid = c.uuid)`
+          ? // The summaries hold NA prices; saying so also gives the region parameter its type.
+            `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_top_prices t WHERE t.card_uuid = c.uuid)`
           : hasVariant(filter, p, '$1', onlySku),
     );
     // A card's price for sorting and min_price: its highest-priced variant among those returned.
     const needsTop = order.by !== undefined || order.minPrice !== undefined;
-    const top = needsTop ? topVariantJoin(filter, p, '$1', onlySku) : '';
+    const top = needsTop
+      ? inSummaries
+        ? SUMMARISED_TOP_JOIN
+        : topVariantJoin(filter, p, '$1', onlySku)
+      : '';
     if (order.minPrice !== undefined) where.push(`top.price >= ${p(order.minPrice)}`);
     const sort = order.by
       ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, c.id, `
@@ -219,7 +225,7 @@ export class CardQueryRepository {
     return out;
   }
 
-  /** Cards of a game and/or set with a raw variant priced in NA, from card_values. */
+  /** Cards of a game and/or set with a raw variant priced in NA, from card_top_prices. */
   private async countSummarised(selector: BrowseSelector): Promise<number> {
     const params: unknown[] = [];
     const p = binder(params);
@@ -228,7 +234,7 @@ export class CardQueryRepository {
     if (selector.setId) where.push(`s.id = ${p(selector.setId)}`);
     const [row] = await preparedQuery<{ n: number }>(
       this.ds,
-      `SELECT count(*)::int AS n FROM card_values cv JOIN sets s ON s.uuid = cv.set_uuid WHERE ${where.join(' AND ')}`,
+      `SELECT count(*)::int AS n FROM card_top_prices cv JOIN sets s ON s.uuid = cv.set_uuid WHERE ${where.join(' AND ')}`,
       params,
     );
     return row!.n;
@@ -338,16 +344,4 @@ function integers(text: string): number[] {
   const out = new Array<number>(parts.length);
   for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
   return out;
-}
-
-/** No variant filter beyond v1's own scope (raw variants; language never removes a card). */
-function isDefaultScope(filter: VariantFilter): boolean {
-  return (
-    !filter.printings &&
-    !filter.conditions &&
-    filter.updatedAfter === undefined &&
-    (filter.graded ?? 'exclude') === 'exclude' &&
-    !filter.gradingCompany &&
-    !filter.grades
-  );
 }

@@ -142,7 +142,29 @@ export function topVariantJoin(filter: VariantFilter, p: Bind, region: string, o
            SELECT vp.price, vp.change_24h, vp.change_7d, vp.change_30d, vp.change_90d
            FROM variants v JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${region}
            WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false, onlySku)}
-           ORDER BY vp.price DESC LIMIT 1) top ON true`;
+           ORDER BY vp.price DESC, v.uuid LIMIT 1) top ON true`;
+}
+
+/**
+ * The same `top` read from the precomputed card_top_prices, valid when `summarisedScope` holds:
+ * one index probe per card instead of a lateral join over its variants.
+ */
+export const SUMMARISED_TOP_JOIN = 'LEFT JOIN card_top_prices top ON top.card_uuid = c.uuid';
+
+/**
+ * Whether a request's variant scope is the summaries' (a raw variant priced in NA, no variant
+ * filter; language never matters for existence, order or min_price), so card_top_prices answers it.
+ */
+export function summarisedScope(filter: VariantFilter, region: string): boolean {
+  return (
+    region === 'NA' &&
+    !filter.printings &&
+    !filter.conditions &&
+    filter.updatedAfter === undefined &&
+    (filter.graded ?? 'exclude') === 'exclude' &&
+    !filter.gradingCompany &&
+    !filter.grades
+  );
 }
 
 /** `EXISTS` a variant of `c` that the filters return (language aside: it never removes a card). */
