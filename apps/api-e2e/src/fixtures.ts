@@ -7,8 +7,11 @@ import {
   Language,
   RawVariant,
   uuidV5,
+  Variant,
   variantSlug,
 } from '@tcg/domain';
+import { IngestSeries, PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
+import { testDataSource, truncateAll } from '@tcg/persistence/testing';
 
 /** A small hand-made catalogue for end-to-end tests: one game, one set, cards built on demand. */
 export const DAY = 86_400;
@@ -117,3 +120,23 @@ export const jp = raw(dragon, 'Near Mint', 'Normal', 'Japanese');
 export const psa10 = graded(dragon, grading('PSA', 10));
 export const knightNm = raw(knight, 'Near Mint', 'Normal', 'English');
 export const goblinNm = raw(goblin, 'Near Mint', 'Normal', 'English');
+
+/**
+ * Replaces the test database's catalogue with these cards of the test set, their variants and
+ * price series (region NA unless given), then refreshes the summaries as a load or an import does.
+ */
+export async function seedCatalogue(
+  cards: readonly Card[],
+  variants: readonly Variant[],
+  prices: readonly (Omit<IngestSeries, 'region'> & { region?: string })[] = [],
+): Promise<void> {
+  const ds = await testDataSource();
+  try {
+    await truncateAll(ds);
+    await writeCatalogue(ds, { games: [GAME], sets: [SET], cards: [...cards], variants: [...variants] });
+    await new PriceIngestRepository(ds).ingestSeries(prices.map((s) => ({ region: 'NA', ...s })));
+    await refreshSummaries(ds);
+  } finally {
+    await ds.destroy();
+  }
+}

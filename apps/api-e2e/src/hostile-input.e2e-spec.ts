@@ -1,6 +1,4 @@
-import { writeCatalogue } from '@tcg/persistence';
-import { testDataSource, truncateAll } from '@tcg/persistence/testing';
-import { dragon, GAME, goblin, goblinNm, lp, nm, SET } from './fixtures';
+import { dragon, goblin, goblinNm, lp, nm, seedCatalogue } from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -50,18 +48,7 @@ describe('hostile input never makes a service fail', () => {
   let key: string;
 
   beforeAll(async () => {
-    const ds = await testDataSource();
-    try {
-      await truncateAll(ds);
-      await writeCatalogue(ds, {
-        games: [GAME],
-        sets: [SET],
-        cards: [dragon, goblin],
-        variants: [nm, lp, goblinNm],
-      });
-    } finally {
-      await ds.destroy();
-    }
+    await seedCatalogue([dragon, goblin], [nm, lp, goblinNm]);
     stack = await startStack();
     key = await newKey('enterprise');
   });

@@ -1,5 +1,3 @@
-import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, truncateAll } from '@tcg/persistence/testing';
 import {
   DAY,
   dragon,
@@ -13,6 +11,7 @@ import {
   nm,
   psa10,
   raw,
+  seedCatalogue,
   series,
   SET,
   T_NOW,
@@ -37,27 +36,17 @@ describe('GET /v1/cards through the gateway', () => {
   let key: string;
 
   beforeAll(async () => {
-    const ds = await testDataSource();
-    try {
-      await truncateAll(ds);
-      await writeCatalogue(ds, {
-        games: [GAME],
-        sets: [SET],
-        cards: [dragon, knight, goblin],
-        variants: [nm, lp, foil, jp, psa10, knightNm, goblinNm],
-      });
-      const ingest = new PriceIngestRepository(ds);
-      await ingest.ingestSeries([
-        { variantUuid: nm.uuid, region: 'NA', ...series(1000) },
-        { variantUuid: lp.uuid, region: 'NA', ...series(800) },
-        { variantUuid: foil.uuid, region: 'NA', t: [T_NOW - 10 * DAY], p: [2500] },
-        { variantUuid: psa10.uuid, region: 'NA', t: [T_NOW], p: [90_000] },
-        { variantUuid: goblinNm.uuid, region: 'NA', t: [T_NOW - 2 * DAY, T_NOW], p: [30, 35] },
-      ]);
-      await refreshSummaries(ds);
-    } finally {
-      await ds.destroy();
-    }
+    await seedCatalogue(
+      [dragon, knight, goblin],
+      [nm, lp, foil, jp, psa10, knightNm, goblinNm],
+      [
+        { variantUuid: nm.uuid, ...series(1000) },
+        { variantUuid: lp.uuid, ...series(800) },
+        { variantUuid: foil.uuid, t: [T_NOW - 10 * DAY], p: [2500] },
+        { variantUuid: psa10.uuid, t: [T_NOW], p: [90_000] },
+        { variantUuid: goblinNm.uuid, t: [T_NOW - 2 * DAY, T_NOW], p: [30, 35] },
+      ],
+    );
     stack = await startStack();
     key = await newKey('enterprise');
   });

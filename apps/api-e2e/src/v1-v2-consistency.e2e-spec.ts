@@ -1,7 +1,5 @@
 import { Card, Language, RawVariant } from '@tcg/domain';
-import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, truncateAll } from '@tcg/persistence/testing';
-import { card, DAY, GAME, raw, SET, T_NOW } from './fixtures';
+import { card, DAY, raw, seedCatalogue, SET, T_NOW } from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -98,20 +96,14 @@ describe('v1 and v2 give the same numbers for the same variant', () => {
   const v2 = new Map<string, V2Variant>();
 
   beforeAll(async () => {
-    const ds = await testDataSource();
-    try {
-      await truncateAll(ds);
-      await writeCatalogue(ds, { games: [GAME], sets: [SET], cards, variants });
-      await new PriceIngestRepository(ds).ingestSeries(
-        variants.flatMap((v, i) => {
-          const s = seriesOf(i);
-          return s ? [{ variantUuid: v.uuid, region: 'NA', ...s }] : [];
-        }),
-      );
-      await refreshSummaries(ds);
-    } finally {
-      await ds.destroy();
-    }
+    await seedCatalogue(
+      cards,
+      variants,
+      variants.flatMap((v, i) => {
+        const s = seriesOf(i);
+        return s ? [{ variantUuid: v.uuid, ...s }] : [];
+      }),
+    );
     stack = await startStack();
     key = await newKey('enterprise');
     const get = async (path: string) =>

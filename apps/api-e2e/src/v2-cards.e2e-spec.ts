@@ -1,6 +1,4 @@
-import { Card, Variant } from '@tcg/domain';
-import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { Card } from '@tcg/domain';
 import {
   card,
   DAY,
@@ -17,6 +15,7 @@ import {
   nm,
   psa10,
   raw,
+  seedCatalogue,
   series,
   SET,
   T_NOW,
@@ -79,42 +78,22 @@ describe('GET /v2/cards through the gateway', () => {
   let key: string;
 
   beforeAll(async () => {
-    const ds = await testDataSource();
-    try {
-      await truncateAll(ds);
-      const variants: Variant[] = [
-        nm,
-        lp,
-        jp,
-        psa10,
-        psa9oc,
-        bgs,
-        authentic,
-        knightNm,
-        goblinNm,
-        ...fillerVariants,
-      ];
-      await writeCatalogue(ds, { games: [GAME], sets: [SET], cards: ALL_CARDS, variants });
-      await new PriceIngestRepository(ds).ingestSeries([
-        { variantUuid: nm.uuid, region: 'NA', ...series(1000) },
+    await seedCatalogue(
+      ALL_CARDS,
+      [nm, lp, jp, psa10, psa9oc, bgs, authentic, knightNm, goblinNm, ...fillerVariants],
+      [
+        { variantUuid: nm.uuid, ...series(1000) },
         { variantUuid: nm.uuid, region: 'EU', t: [T_NOW - DAY, T_NOW], p: [900, 950] },
-        { variantUuid: lp.uuid, region: 'NA', ...series(800) },
-        { variantUuid: psa10.uuid, region: 'NA', t: [T_NOW - 3 * DAY, T_NOW], p: [80_000, 90_000] },
-        { variantUuid: bgs.uuid, region: 'NA', t: [T_NOW], p: [120_000] },
-        { variantUuid: goblinNm.uuid, region: 'NA', t: [T_NOW - 2 * DAY, T_NOW], p: [30, 35] },
+        { variantUuid: lp.uuid, ...series(800) },
+        { variantUuid: psa10.uuid, t: [T_NOW - 3 * DAY, T_NOW], p: [80_000, 90_000] },
+        { variantUuid: bgs.uuid, t: [T_NOW], p: [120_000] },
+        { variantUuid: goblinNm.uuid, t: [T_NOW - 2 * DAY, T_NOW], p: [30, 35] },
+        // every third filler stays unpriced
         ...fillerVariants
           .filter((_, i) => i % 3 !== 2)
-          .map((v, i) => ({
-            variantUuid: v.uuid,
-            region: 'NA',
-            t: [T_NOW - DAY, T_NOW],
-            p: [100 + i * 10, 100 + i * 7],
-          })),
-      ]);
-      await refreshSummaries(ds);
-    } finally {
-      await ds.destroy();
-    }
+          .map((v, i) => ({ variantUuid: v.uuid, t: [T_NOW - DAY, T_NOW], p: [100 + i * 10, 100 + i * 7] })),
+      ],
+    );
     stack = await startStack();
     key = await newKey('enterprise');
   });
@@ -572,18 +551,7 @@ describe('GET /v2/cards through the gateway', () => {
 describe('GET /v2/cards when counting outlasts its budget', () => {
   let stack: Stack;
   beforeAll(async () => {
-    const ds = await testDataSource();
-    try {
-      await truncateAll(ds);
-      await writeCatalogue(ds, {
-        games: [GAME],
-        sets: [SET],
-        cards: [dragon, knight, goblin],
-        variants: [nm, knightNm, goblinNm],
-      });
-    } finally {
-      await ds.destroy();
-    }
+    await seedCatalogue([dragon, knight, goblin], [nm, knightNm, goblinNm]);
     stack = await startStack({ v2Env: { TOTAL_COUNT_BUDGET_MS: '0' } });
   });
   afterAll(async () => {
