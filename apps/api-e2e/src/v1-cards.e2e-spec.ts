@@ -277,6 +277,46 @@ describe('GET /v1/cards through the gateway', () => {
     expect(ids((await get(`set=${SET.id}&orderBy=24h&order=asc`)).body)).toEqual([goblin.id, dragon.id]);
   });
 
+  it('narrows a browse to a card number within its set', async () => {
+    expect(ids((await get(`set=${SET.id}&number=7`)).body)).toEqual([dragon.id]);
+    expect(ids((await get(`set=${SET.id}&number=10&include_null_prices=true`)).body)).toEqual([knight.id]);
+    expect(ids((await get(`set=${SET.id}&number=99`)).body)).toEqual([]);
+  });
+
+  it('orders by each change window of the highest-priced returned variant, either way, nulls last', async () => {
+    for (const [window, field] of [
+      ['24h', 'priceChange24hr'],
+      ['7d', 'priceChange7d'],
+      ['30d', 'priceChange30d'],
+      ['90d', 'priceChange90d'],
+    ] as const) {
+      for (const [order, printing] of [
+        ['desc', ''],
+        ['asc', ''],
+        ['desc', '&printing=normal'],
+      ] as const) {
+        const { status, body } = await get(
+          `set=${SET.id}&orderBy=${window}&order=${order}&include_null_prices=true${printing}`,
+        );
+        expect(status).toBe(200);
+        const values = body.data.map((c) => {
+          const top = c.variants.filter((v) => v.price !== null).sort((x, y) => y.price! - x.price!)[0];
+          return top ? (top[field] as number | null) : null;
+        });
+        const known = values.filter((v): v is number => v !== null);
+        expect({ window, order, printing, values }).toEqual({
+          window,
+          order,
+          printing,
+          values: [
+            ...known.sort((x, y) => (order === 'desc' ? y - x : x - y)),
+            ...values.filter((v) => v === null),
+          ],
+        });
+      }
+    }
+  });
+
   it('keeps only cards whose highest-priced returned variant reaches min_price', async () => {
     expect(ids((await get(`set=${SET.id}&min_price=1`)).body)).toEqual([dragon.id]);
     expect(ids((await get(`set=${SET.id}&min_price=25`)).body)).toEqual([dragon.id]);
