@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CONDITIONS, LANGUAGE_NAMES, toMajor, v1Printing } from '@tcg/domain';
-import { PresentedWindow, presentStats } from '@tcg/pricing-stats';
+import { emptySeriesStats, presentStats } from '@tcg/pricing-stats';
 import { CardWithVariants, PricedVariant } from '@tcg/persistence';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 import { PaginationMetaDto } from '../../common/dto/pagination-meta.dto';
@@ -349,19 +349,8 @@ function points(h: History, since: number): PricePointDto[] {
   return out;
 }
 
-const NO_WINDOW: PresentedWindow = {
-  change: null,
-  avg: null,
-  min: null,
-  max: null,
-  stddev: null,
-  cov: null,
-  iqr: null,
-  trendSlope: null,
-  changesCount: null,
-  rangePosition: null,
-};
-const NO_EXTREMES = { min: null, max: null, minDate: null, maxDate: null };
+/** What a variant without observations shows for every window: the engine's empty statistics. */
+const NONE = presentStats(emptySeriesStats());
 
 /**
  * The variant with every flat v1 statistic of decisions.md (null for windows not asked for).
@@ -377,12 +366,12 @@ export function toVariantDto(
   const v = pv.variant;
   const s = pv.stats ? presentStats(pv.stats) : null;
   const now = pv.stats?.current?.t;
-  const pick = (w: '7d' | '30d' | '90d') => (s && opts.windows.has(w) ? s[w] : NO_WINDOW);
+  const pick = (w: '7d' | '30d' | '90d') => (s && opts.windows.has(w) ? s[w] : NONE[w]);
   const w7 = pick('7d');
   const w30 = pick('30d');
   const w90 = pick('90d');
-  const y = s && opts.windows.has('1y') ? s['1y'] : NO_EXTREMES;
-  const all = s && opts.windows.has('allTime') ? s.allTime : NO_EXTREMES;
+  const y = s && opts.windows.has('1y') ? s['1y'] : NONE['1y'];
+  const all = s && opts.windows.has('allTime') ? s.allTime : NONE.allTime;
   return {
     id: v.id,
     uuid: v.uuid,
