@@ -69,3 +69,18 @@ export async function openDatabase(url: string, poolSize = 4): Promise<DataSourc
   if (applied.length > 0) log('info', 'migrations applied', { migrations: applied });
   return ds;
 }
+
+/**
+ * Runs `work` on a migrated data source over DATABASE_URL (or the embedded PostgreSQL), then
+ * closes it and stops an embedded server this process started, whatever happens.
+ */
+export async function withDatabase<T>(work: (ds: DataSource) => Promise<T>, poolSize = 4): Promise<T> {
+  const db = await resolveDatabase();
+  const ds = await openDatabase(db.url, poolSize);
+  try {
+    return await work(ds);
+  } finally {
+    await ds.destroy();
+    await db.stop();
+  }
+}

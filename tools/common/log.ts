@@ -26,3 +26,17 @@ export function parseArgs(argv: readonly string[]): {
   }
   return { positional, options };
 }
+
+/**
+ * A command-line tool's entry point: exits with the code `main` returns, or logs
+ * `<name> failed` and exits with `failureCode` when it throws.
+ */
+export function runTool(name: string, main: () => Promise<number>, failureCode = 2): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      log('error', `${name} failed`, { error: (error as Error).message, stack: (error as Error).stack });
+      process.exit(failureCode);
+    },
+  );
+}

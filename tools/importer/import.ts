@@ -1,6 +1,6 @@
 import { PriceIngestRepository } from '@tcg/persistence';
-import { openDatabase, resolveDatabase } from '../common/database';
-import { log, parseArgs } from '../common/log';
+import { withDatabase } from '../common/database';
+import { log, parseArgs, runTool } from '../common/log';
 import { PriceImporter } from './price-importer';
 import { FileFormat, formatOf, readRecords } from './read-records';
 
@@ -25,10 +25,8 @@ async function main(): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const db = await resolveDatabase();
-  const ds = await openDatabase(db.url);
   const started = Date.now();
-  try {
+  return withDatabase(async (ds) => {
     const importer = new PriceImporter(new PriceIngestRepository(ds));
     const report = await importer.run(readRecords(file, format), {
       batchSize,
@@ -45,16 +43,7 @@ async function main(): Promise<number> {
     const { rejectedRows: _listed, ...summary } = report;
     log('info', 'import done', { file, ...summary, seconds: (Date.now() - started) / 1000 });
     return report.rejected > 0 ? 1 : 0;
-  } finally {
-    await ds.destroy();
-    await db.stop();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    log('error', 'import failed', { error: (error as Error).message });
-    process.exit(2);
-  },
-);
+runTool('import', main);

@@ -1,7 +1,7 @@
 import { isPlanName, PLAN_NAMES } from '@tcg/domain';
 import { TypeOrmApiKeyRepository } from '@tcg/persistence';
-import { openDatabase, resolveDatabase } from '../common/database';
-import { log, parseArgs } from '../common/log';
+import { withDatabase } from '../common/database';
+import { log, parseArgs, runTool } from '../common/log';
 
 const USAGE = `usage: npm run keys -- <command>
   create --plan <${PLAN_NAMES.join('|')}> [--label text]   create a key; the key is printed once
@@ -17,9 +17,7 @@ async function main(): Promise<number> {
     return 2;
   };
   if (!command || !['create', 'list', 'revoke', 'plan'].includes(command)) return usage();
-  const db = await resolveDatabase();
-  const ds = await openDatabase(db.url, 1);
-  try {
+  return withDatabase(async (ds) => {
     const keys = new TypeOrmApiKeyRepository(ds);
     switch (command) {
       case 'create': {
@@ -54,10 +52,7 @@ async function main(): Promise<number> {
         return 0;
       }
     }
-  } finally {
-    await ds.destroy();
-    await db.stop();
-  }
+  }, 1);
 }
 
 function notFound(target: string): number {
@@ -65,10 +60,4 @@ function notFound(target: string): number {
   return 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    log('error', 'keys failed', { error: (error as Error).message });
-    process.exit(2);
-  },
-);
+runTool('keys', main);

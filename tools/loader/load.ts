@@ -1,5 +1,5 @@
-import { openDatabase, resolveDatabase } from '../common/database';
-import { log, parseArgs } from '../common/log';
+import { withDatabase } from '../common/database';
+import { log, parseArgs, runTool } from '../common/log';
 import { CATALOGUE_SIZES, CatalogueSize } from './catalogue';
 import { currentHour, loadSample, logLoadProgress } from './sample-loader';
 
@@ -13,9 +13,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const db = await resolveDatabase();
-  const ds = await openDatabase(db.url);
-  try {
+  return withDatabase(async (ds) => {
     if (options.has('reset')) {
       await ds.query('TRUNCATE price_series, variant_prices, variants, cards, sets, games CASCADE');
       log('info', 'catalogue and prices removed (--reset)');
@@ -24,16 +22,7 @@ async function main(): Promise<number> {
     const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
     log('info', 'load done', { ...report });
     return 0;
-  } finally {
-    await ds.destroy();
-    await db.stop();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    log('error', 'load failed', { error: (error as Error).message, stack: (error as Error).stack });
-    process.exit(2);
-  },
-);
+runTool('load', main);
