@@ -11,3 +11,4 @@ export * from './lib/slug';
 export * from './lib/uuid';
 export * from './lib/ports';
 export * from './lib/gateway-contract';
+export * from './lib/query-params';

@@ -7,6 +7,8 @@ import {
   parseCondition,
   parseDecimalAmount,
   parseLanguage,
+  queryList,
+  queryValue,
 } from '@tcg/domain';
 import { CardOrder, CardSelector, VariantFilter } from '@tcg/persistence';
 
@@ -39,24 +41,8 @@ const ORDER_BY = ['price', '24h', '7d', '30d', '90d'] as const;
 
 type Raw = Record<string, unknown>;
 
-/** One value of a query parameter; a repeated parameter counts as its comma-joined values. */
-function one(raw: Raw, name: string): string | undefined {
-  const v = raw[name];
-  if (v === undefined) return undefined;
-  const text = Array.isArray(v) ? v.join(',') : String(v);
-  return text.trim() === '' ? undefined : text.trim();
-}
-
-function list(raw: Raw, name: string): string[] | undefined {
-  const v = one(raw, name);
-  return v
-    ?.split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
-}
-
 function bool(raw: Raw, name: string, fallback: boolean): boolean {
-  const v = one(raw, name)?.toLowerCase();
+  const v = queryValue(raw, name)?.toLowerCase();
   if (v === undefined) return fallback;
   if (v === 'true' || v === '1') return true;
   if (v === 'false' || v === '0') return false;
@@ -64,7 +50,7 @@ function bool(raw: Raw, name: string, fallback: boolean): boolean {
 }
 
 function int(raw: Raw, name: string, fallback: number, min: number): number {
-  const v = one(raw, name);
+  const v = queryValue(raw, name);
   if (v === undefined) return fallback;
   if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
     throw invalidParameter(name, v, `an integer of at least ${min}`);
@@ -77,14 +63,14 @@ function int(raw: Raw, name: string, fallback: number, min: number): number {
  * lenient); unrecognised values of known ones are a 400 naming the parameter and what it accepts.
  */
 export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
-  const ident = (name: string) => one(raw, name);
+  const ident = (name: string) => queryValue(raw, name);
   const variantId = ident('variantId');
   const vendorSkuId = ident('vendorSkuId');
   const cardId = ident('cardId');
   const vendorId = ident('vendorId');
   const opensetId = ident('opensetId');
   const imagedbId = ident('imagedbId');
-  const q = one(raw, 'q');
+  const q = queryValue(raw, 'q');
   const selector: CardSelector = variantId
     ? { by: 'variant', ref: variantId }
     : vendorSkuId
@@ -97,27 +83,28 @@ export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
             ? { by: 'opensetId', value: opensetId }
             : imagedbId
               ? { by: 'imagedbId', value: imagedbId }
-              : { by: 'browse', setId: one(raw, 'set'), number: one(raw, 'number'), q };
+              : { by: 'browse', setId: queryValue(raw, 'set'), number: queryValue(raw, 'number'), q };
 
-  const conditions = list(raw, 'condition')?.map((c) => parseCondition(c) ?? failCondition(c));
-  const languages = list(raw, 'language')?.map((l) => parseLanguage(l) ?? failLanguage(l));
+  const conditions = queryList(raw, 'condition')?.map((c) => parseCondition(c) ?? failCondition(c));
+  const languages = queryList(raw, 'language')?.map((l) => parseLanguage(l) ?? failLanguage(l));
   // A printing may carry v1's language suffix ("Normal - Japanese"); the print type is what matches.
-  const printings = list(raw, 'printing')?.map((p) => p.replace(/\s+-\s+[^-]+$/, '').toLowerCase());
+  const printings = queryList(raw, 'printing')?.map((p) => p.replace(/\s+-\s+[^-]+$/, '').toLowerCase());
 
-  const duration = one(raw, 'priceHistoryDuration') ?? '7d';
+  const duration = queryValue(raw, 'priceHistoryDuration') ?? '7d';
   if (!(duration in HISTORY_DURATIONS))
     throw invalidParameter('priceHistoryDuration', duration, Object.keys(HISTORY_DURATIONS));
-  const windows = list(raw, 'include_statistics') ?? [...STATISTIC_WINDOWS];
+  const windows = queryList(raw, 'include_statistics') ?? [...STATISTIC_WINDOWS];
   for (const w of windows) {
     if (!(STATISTIC_WINDOWS as readonly string[]).includes(w))
       throw invalidParameter('include_statistics', w, STATISTIC_WINDOWS);
   }
-  const updatedAfter = one(raw, 'updated_after') === undefined ? undefined : int(raw, 'updated_after', 0, 0);
+  const updatedAfter =
+    queryValue(raw, 'updated_after') === undefined ? undefined : int(raw, 'updated_after', 0, 0);
   const isSearch = selector.by === 'browse' && q !== undefined;
 
   return {
     selector,
-    game: selector.by === 'browse' ? one(raw, 'game') : undefined,
+    game: selector.by === 'browse' ? queryValue(raw, 'game') : undefined,
     q,
     filter: {
       printings,
@@ -146,13 +133,13 @@ function failLanguage(value: string): never {
 
 /** decisions.md extensions the official client sends: orderBy, order (default desc), min_price (USD). */
 function parseOrder(raw: Raw): CardOrder {
-  const by = one(raw, 'orderBy')?.toLowerCase();
+  const by = queryValue(raw, 'orderBy')?.toLowerCase();
   if (by !== undefined && !(ORDER_BY as readonly string[]).includes(by))
     throw invalidParameter('orderBy', by, ORDER_BY);
-  const direction = one(raw, 'order')?.toLowerCase() ?? 'desc';
+  const direction = queryValue(raw, 'order')?.toLowerCase() ?? 'desc';
   if (direction !== 'asc' && direction !== 'desc')
     throw invalidParameter('order', direction, ['asc', 'desc']);
-  const min = one(raw, 'min_price');
+  const min = queryValue(raw, 'min_price');
   const minPrice = min === undefined ? undefined : parseDecimalAmount(min);
   if (min !== undefined && minPrice === undefined)
     throw invalidParameter('min_price', min, 'a non-negative price in USD, at most 2 decimals');

@@ -10,6 +10,8 @@ import {
   parseGradingCompany,
   parseLanguage,
   parseRegion,
+  queryList,
+  queryValue,
   Region,
 } from '@tcg/domain';
 import { CardSelector, VariantFilter } from '@tcg/persistence';
@@ -97,20 +99,6 @@ export interface CardsV2Query {
 
 type Raw = Record<string, unknown>;
 
-function one(raw: Raw, name: string): string | undefined {
-  const v = raw[name];
-  if (v === undefined) return undefined;
-  const text = (Array.isArray(v) ? v.join(',') : String(v)).trim();
-  return text === '' ? undefined : text;
-}
-
-function list(raw: Raw, name: string): string[] | undefined {
-  return one(raw, name)
-    ?.split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
-}
-
 function rejectUnknown(raw: Raw, accepted: readonly string[]): void {
   for (const name of Object.keys(raw)) {
     if (!accepted.includes(name))
@@ -125,10 +113,10 @@ function rejectUnknown(raw: Raw, accepted: readonly string[]): void {
 /** GET /v2/cards: every parameter checked, unknown ones refused, values normalised. */
 export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
   rejectUnknown(raw, CARDS_PARAMETERS);
-  const variantId = one(raw, 'variant_id');
-  const vendorSku = one(raw, 'vendor_sku');
-  const cardId = one(raw, 'card_id');
-  const vendorId = one(raw, 'vendor_id');
+  const variantId = queryValue(raw, 'variant_id');
+  const vendorSku = queryValue(raw, 'vendor_sku');
+  const cardId = queryValue(raw, 'card_id');
+  const vendorId = queryValue(raw, 'vendor_id');
   // decisions.md precedence: the most specific identifier wins; identifiers win over a search.
   const selector: CardSelector = variantId
     ? { by: 'variant', ref: variantId }
@@ -138,10 +126,15 @@ export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
         ? { by: 'card', ref: cardId }
         : vendorId
           ? { by: 'vendorId', value: vendorId }
-          : { by: 'browse', setId: one(raw, 'set'), number: one(raw, 'number'), q: one(raw, 'q') };
+          : {
+              by: 'browse',
+              setId: queryValue(raw, 'set'),
+              number: queryValue(raw, 'number'),
+              q: queryValue(raw, 'q'),
+            };
   const common = parseCommon(raw);
   const primary = common.regions[0]!;
-  const min = one(raw, 'min_price');
+  const min = queryValue(raw, 'min_price');
   const minPrice =
     min === undefined ? undefined : parseDecimalAmount(min, minorUnitsPerMajor(primary.currency));
   if (min !== undefined && minPrice === undefined)
@@ -150,24 +143,24 @@ export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
       min,
       `a non-negative price in ${primary.currency} (the primary market's currency)`,
     );
-  const orderBy = one(raw, 'order_by')?.toLowerCase();
+  const orderBy = queryValue(raw, 'order_by')?.toLowerCase();
   if (orderBy !== undefined && !(ORDER_BY_VALUES as readonly string[]).includes(orderBy))
     throw invalidParameter('order_by', orderBy, ORDER_BY_VALUES);
-  const limitText = one(raw, 'limit');
+  const limitText = queryValue(raw, 'limit');
   if (limitText !== undefined && (!/^\d+$/.test(limitText) || Number(limitText) < 1))
     throw invalidParameter(
       'limit',
       limitText,
       `an integer from 1 (at most ${maxLimit} on your plan; larger values are clamped)`,
     );
-  const game = selector.by === 'browse' ? one(raw, 'game') : undefined;
+  const game = selector.by === 'browse' ? queryValue(raw, 'game') : undefined;
   const query = {
     selector,
     game,
     regions: common.regions,
     filter: common.filter,
     include: common.include,
-    cursor: one(raw, 'cursor'),
+    cursor: queryValue(raw, 'cursor'),
     limit: Math.min(limitText === undefined ? 20 : Number(limitText), maxLimit),
     minPrice,
     orderBy: orderBy as CardsV2Query['orderBy'],
@@ -193,7 +186,7 @@ export function parseCardV2Query(raw: Raw): Pick<CardsV2Query, 'regions' | 'filt
 
 function parseCommon(raw: Raw): Pick<CardsV2Query, 'regions' | 'filter' | 'include'> {
   const regions: Region[] = [];
-  for (const code of list(raw, 'regions') ?? ['NA']) {
+  for (const code of queryList(raw, 'regions') ?? ['NA']) {
     const region = parseRegion(code);
     if (!region)
       throw invalidParameter(
@@ -205,10 +198,10 @@ function parseCommon(raw: Raw): Pick<CardsV2Query, 'regions' | 'filter' | 'inclu
   }
   if (regions.length === 0) regions.push(parseRegion('NA')!);
 
-  const gradedText = one(raw, 'graded')?.toLowerCase();
+  const gradedText = queryValue(raw, 'graded')?.toLowerCase();
   if (gradedText !== undefined && !(GRADED_VALUES as readonly string[]).includes(gradedText))
     throw invalidParameter('graded', gradedText, GRADED_VALUES);
-  const companyText = one(raw, 'grading_company');
+  const companyText = queryValue(raw, 'grading_company');
   const company = companyText === undefined ? undefined : parseGradingCompany(companyText);
   if (companyText !== undefined && company === undefined)
     throw invalidParameter('grading_company', companyText, GRADING_COMPANIES);
@@ -218,11 +211,11 @@ function parseCommon(raw: Raw): Pick<CardsV2Query, 'regions' | 'filter' | 'inclu
       companyText!,
       'graded=only or graded=include with a grading company (graded=exclude returns raw cards only)',
     );
-  const grades = list(raw, 'grade')?.map(parseGrade);
+  const grades = queryList(raw, 'grade')?.map(parseGrade);
   if (grades && !company)
     throw invalidParameter(
       'grade',
-      one(raw, 'grade')!,
+      queryValue(raw, 'grade')!,
       'grades within a grading_company; pass grading_company too',
     );
   // A company narrows to graded cards unless both kinds were asked for (interface.md).
@@ -232,7 +225,7 @@ function parseCommon(raw: Raw): Pick<CardsV2Query, 'regions' | 'filter' | 'inclu
       : 'only'
     : ((gradedText ?? 'exclude') as (typeof GRADED_VALUES)[number]);
 
-  const languages = list(raw, 'language')?.map(
+  const languages = queryList(raw, 'language')?.map(
     (l) => parseLanguage(l) ?? failValue('language', l, LANGUAGE_NAMES),
   ) as Language[] | undefined;
 
@@ -256,7 +249,7 @@ function parseInclude(raw: Raw): Include {
   const periods = new Set<PeriodWindow>();
   let withPeriods = false;
   let historySeconds: number | undefined;
-  for (const item of list(raw, 'include') ?? []) {
+  for (const item of queryList(raw, 'include') ?? []) {
     const value = item.toLowerCase();
     if (!INCLUDE_VALUES.includes(value)) throw invalidParameter('include', item, INCLUDE_VALUES);
     const [component, window] = value.split('.');
