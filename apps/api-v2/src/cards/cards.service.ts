@@ -14,7 +14,7 @@ import {
 } from '@tcg/persistence';
 import { DataSource } from 'typeorm';
 import { CursorCodec, CursorPosition } from './cursor/cursor-codec';
-import { CardsV2Response, CardV2, CardV2Response, HistoryByRegion, toCardV2 } from './dto/card-v2.dto';
+import { CardsV2Response, CardV2, CardV2Response, toCardV2 } from './dto/card-v2.dto';
 import { Include, parseCardsV2Query, parseCardV2Query } from './dto/cards-v2-query';
 
 /** A response body plus the headers that describe it (Link, X-Total-Count). */
@@ -185,26 +185,22 @@ export class CardsService {
   ): Promise<CardV2[]> {
     const history = new Map<string, Map<string, { t: number[]; p: number[] }>>();
     if (include.historySeconds !== undefined) {
-      const variants = cards.flatMap((c) => c.variants);
+      const primary = regions[0]!.storageRegion;
       for (const region of storageRegions(regions)) {
-        const withData = variants.filter((v) =>
-          region === regions[0]!.storageRegion ? v.stats?.current : v.otherRegions?.[region]?.current,
-        );
-        const latest = withData.map((v) =>
-          region === regions[0]!.storageRegion ? v.stats!.current!.t : v.otherRegions![region]!.current!.t,
-        );
-        if (withData.length === 0) continue;
-        history.set(
-          region,
-          await this.cards.priceHistory(
-            withData.map((v) => v.variant.uuid),
-            region,
-            Math.min(...latest) - include.historySeconds,
-          ),
-        );
+        // Each variant observed in this region, and the earliest of their latest observations.
+        const observed: string[] = [];
+        let since = Infinity;
+        for (const c of cards)
+          for (const v of c.variants) {
+            const latest = (region === primary ? v.stats : v.otherRegions?.[region])?.current?.t;
+            if (latest === undefined) continue;
+            observed.push(v.variant.uuid);
+            since = Math.min(since, latest - include.historySeconds);
+          }
+        if (observed.length > 0) history.set(region, await this.cards.priceHistory(observed, region, since));
       }
     }
-    return cards.map((c) => toCardV2(c, regions, include, history as HistoryByRegion));
+    return cards.map((c) => toCardV2(c, regions, include, history));
   }
 }
 
