@@ -102,15 +102,10 @@ export class CardQueryRepository {
     const inSummaries = !onlyVariant && !onlySku && summarisedScope(filter, region);
     const summarised = inSummaries && !filter.includeNullPrices;
     where.push(
-      onlyVariant
-        ? `EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
-                   WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false)} AND ${refClause(onlyVariant, p, 'v')}${
-                     filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'
-                   })`
-        : summarised
-          ? // The summaries hold NA prices; saying so also gives the region parameter its type.
-            `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_top_prices t WHERE t.card_uuid = c.uuid)`
-          : hasVariant(filter, p, '$1', onlySku),
+      summarised
+        ? // The summaries hold NA prices; saying so also gives the region parameter its type.
+          `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_top_prices t WHERE t.card_uuid = c.uuid)`
+        : hasVariant(filter, p, '$1', onlySku, onlyVariant),
     );
     // A card's price for sorting and min_price: its highest-priced variant among those returned.
     const needsTop = order.by !== undefined || order.minPrice !== undefined;

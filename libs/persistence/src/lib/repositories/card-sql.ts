@@ -167,10 +167,19 @@ export function summarisedScope(filter: VariantFilter, region: string): boolean 
   );
 }
 
-/** `EXISTS` a variant of `c` that the filters return (language aside: it never removes a card). */
-export function hasVariant(filter: VariantFilter, p: Bind, region: string, onlySku?: string): string {
+/**
+ * `EXISTS` a variant of `c` that the filters return (language aside: it never removes a card);
+ * with `onlyVariant` (a UUID or slug), that variant.
+ */
+export function hasVariant(
+  filter: VariantFilter,
+  p: Bind,
+  region: string,
+  onlySku?: string,
+  onlyVariant?: string,
+): string {
   return `EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${region}
                   WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false, onlySku)}${
-                    filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'
-                  })`;
+                    onlyVariant ? ` AND ${refClause(onlyVariant, p, 'v')}` : ''
+                  }${filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'})`;
 }
