@@ -8,6 +8,7 @@ import { CardSortKey1764100000000 } from './migrations/1764100000000-card-sort-k
 import { TrigramCosts1764200000000 } from './migrations/1764200000000-trigram-costs';
 import { GinWithoutPendingList1764300000000 } from './migrations/1764300000000-gin-without-pending-list';
 import { CardTopPrices1764400000000 } from './migrations/1764400000000-card-top-prices';
+import { OneCardSummary1764500000000 } from './migrations/1764500000000-one-card-summary';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   TrigramCosts1764200000000,
   GinWithoutPendingList1764300000000,
   CardTopPrices1764400000000,
+  OneCardSummary1764500000000,
 ];
 
 export interface DataSourceConfig {

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
  * the end of a load or an import; CONCURRENTLY keeps them readable while they refresh.
  */
 export async function refreshSummaries(ds: DataSource): Promise<void> {
-  for (const view of ['card_values', 'card_top_prices', 'set_summaries', 'game_summaries']) {
+  for (const view of ['card_values', 'set_summaries', 'game_summaries']) {
     await ds.query(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
   }
 }

@@ -22,15 +22,30 @@ export class CatalogueSummaries1764000000000 implements MigrationInterface {
       ORDER BY v.card_uuid, vp.price DESC, v.uuid`);
     await q.query(`CREATE UNIQUE INDEX card_values_card_idx ON card_values (card_uuid)`);
 
-    await q.query(`
+    await createSetAndGameSummaries(q);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP MATERIALIZED VIEW IF EXISTS game_summaries`);
+    await q.query(`DROP MATERIALIZED VIEW IF EXISTS set_summaries`);
+    await q.query(`DROP MATERIALIZED VIEW IF EXISTS card_values`);
+  }
+}
+
+/**
+ * The set and game summaries over card_values; also run by a later migration that redefines
+ * card_values (they depend on it, so they are dropped and created again with it).
+ */
+export async function createSetAndGameSummaries(q: QueryRunner): Promise<void> {
+  await q.query(`
       CREATE MATERIALIZED VIEW set_summaries AS
       SELECT s.uuid AS set_uuid,
              (SELECT count(*) FROM cards c WHERE c.set_uuid = s.uuid AND NOT c.sealed)::int AS cards_count,
              coalesce((SELECT sum(cv.price) FROM card_values cv WHERE cv.set_uuid = s.uuid), 0)::bigint AS value_cents
       FROM sets s`);
-    await q.query(`CREATE UNIQUE INDEX set_summaries_set_idx ON set_summaries (set_uuid)`);
+  await q.query(`CREATE UNIQUE INDEX set_summaries_set_idx ON set_summaries (set_uuid)`);
 
-    await q.query(`
+  await q.query(`
       CREATE MATERIALIZED VIEW game_summaries AS
       SELECT g.id AS game_id,
              (SELECT count(*) FROM cards c WHERE c.game_id = g.id AND NOT c.sealed)::int AS cards_count,
@@ -50,12 +65,5 @@ export class CatalogueSummaries1764000000000 implements MigrationInterface {
                max(updated_at) AS last_updated
         FROM card_values GROUP BY game_id
       ) cv ON cv.game_id = g.id`);
-    await q.query(`CREATE UNIQUE INDEX game_summaries_game_idx ON game_summaries (game_id)`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP MATERIALIZED VIEW IF EXISTS game_summaries`);
-    await q.query(`DROP MATERIALIZED VIEW IF EXISTS set_summaries`);
-    await q.query(`DROP MATERIALIZED VIEW IF EXISTS card_values`);
-  }
+  await q.query(`CREATE UNIQUE INDEX game_summaries_game_idx ON game_summaries (game_id)`);
 }

@@ -96,7 +96,7 @@ export class CardQueryRepository {
     }
     const onlySku = selector.by === 'vendorSku' ? selector.sku : undefined;
     // In the summaries' scope (a raw variant priced in NA, no variant filter) the precomputed
-    // card_top_prices answers existence, order and min_price: one index probe per card instead of
+    // card_values answers existence, order and min_price: one index probe per card instead of
     // a join over its variants. Measured at full, a v1 browse of a game took 952 ms, nearly all of
     // it counting 31,144 matching cards through their variants, and a price order about 2 s.
     const inSummaries = !onlyVariant && !onlySku && summarisedScope(filter, region);
@@ -104,7 +104,7 @@ export class CardQueryRepository {
     where.push(
       summarised
         ? // The summaries hold NA prices; saying so also gives the region parameter its type.
-          `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_top_prices t WHERE t.card_uuid = c.uuid)`
+          `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
         : hasVariant(filter, p, '$1', onlySku, onlyVariant),
     );
     // A card's price for sorting and min_price: its highest-priced variant among those returned.
@@ -220,7 +220,7 @@ export class CardQueryRepository {
     return out;
   }
 
-  /** Cards of a game and/or set with a raw variant priced in NA, from card_top_prices. */
+  /** Cards of a game and/or set with a raw variant priced in NA, from card_values. */
   private async countSummarised(selector: BrowseSelector): Promise<number> {
     const params: unknown[] = [];
     const p = binder(params);
@@ -229,7 +229,7 @@ export class CardQueryRepository {
     if (selector.setId) where.push(`s.id = ${p(selector.setId)}`);
     const [row] = await preparedQuery<{ n: number }>(
       this.ds,
-      `SELECT count(*)::int AS n FROM card_top_prices cv JOIN sets s ON s.uuid = cv.set_uuid WHERE ${where.join(' AND ')}`,
+      `SELECT count(*)::int AS n FROM card_values cv JOIN sets s ON s.uuid = cv.set_uuid WHERE ${where.join(' AND ')}`,
       params,
     );
     return row!.n;

@@ -146,14 +146,14 @@ export function topVariantJoin(filter: VariantFilter, p: Bind, region: string, o
 }
 
 /**
- * The same `top` read from the precomputed card_top_prices, valid when `summarisedScope` holds:
+ * The same `top` read from the precomputed card_values, valid when `summarisedScope` holds:
  * one index probe per card instead of a lateral join over its variants.
  */
-export const SUMMARISED_TOP_JOIN = 'LEFT JOIN card_top_prices top ON top.card_uuid = c.uuid';
+export const SUMMARISED_TOP_JOIN = 'LEFT JOIN card_values top ON top.card_uuid = c.uuid';
 
 /**
  * Whether a request's variant scope is the summaries' (a raw variant priced in NA, no variant
- * filter; language never matters for existence, order or min_price), so card_top_prices answers it.
+ * filter; language never matters for existence, order or min_price), so card_values answers it.
  */
 export function summarisedScope(filter: VariantFilter, region: string): boolean {
   return (
