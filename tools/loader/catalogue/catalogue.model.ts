@@ -36,6 +36,23 @@ export interface DraftCard {
   readonly gradings: readonly Grading[];
 }
 
+/** A sealed product (booster, box…) as a card of its set: one `Normal` printing, no grading. */
+export function sealedDraft(name: string, valueTier: number): DraftCard {
+  return {
+    name,
+    number: null,
+    rarity: 'Sealed',
+    details: null,
+    vendorId: null,
+    opensetId: null,
+    sealed: true,
+    valueTier,
+    printings: ['Normal'],
+    languages: [],
+    gradings: [],
+  };
+}
+
 /** A set as a source describes it, with its cards in a stable order. */
 export interface DraftSet {
   readonly gameId: string;

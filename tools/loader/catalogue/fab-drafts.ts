@@ -6,7 +6,7 @@ import {
   type ReleaseInfo,
 } from '@flesh-and-blood/types';
 import { slugify, type Language } from '@tcg/domain';
-import type { DraftCard, DraftSet } from './catalogue.model';
+import { sealedDraft, type DraftCard, type DraftSet } from './catalogue.model';
 import { gradingsFor } from './grading-ladder';
 import { pickLanguages } from './language-picks';
 import { printingRank } from './printing';
@@ -145,22 +145,9 @@ function fabValueTier(rarity: string, releaseDate: string, treatments: readonly 
 
 function sealedProducts(release: ReleaseInfo, name: string, releaseDate: string): DraftCard[] {
   const age = releaseDate < EARLY_ERA_END ? 2 : releaseDate < '2022-01-01' ? 1 : 0;
-  const sealed = (productName: string, valueTier: number): DraftCard => ({
-    name: productName,
-    number: null,
-    rarity: 'Sealed',
-    details: null,
-    vendorId: null,
-    opensetId: null,
-    sealed: true,
-    valueTier,
-    printings: ['Normal'],
-    languages: [],
-    gradings: [],
-  });
   return BOOSTER_RELEASE_TYPES.has(release.releaseType)
-    ? [sealed(`${name} Booster Pack`, 3 + age), sealed(`${name} Booster Box`, 6 + age)]
-    : [sealed(name, 5 + age)];
+    ? [sealedDraft(`${name} Booster Pack`, 3 + age), sealedDraft(`${name} Booster Box`, 6 + age)]
+    : [sealedDraft(name, 5 + age)];
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Language } from '@tcg/domain';
-import type { DraftCard, DraftSet } from './catalogue.model';
+import { sealedDraft, type DraftCard, type DraftSet } from './catalogue.model';
 import { gradingsFor } from './grading-ladder';
 import {
   isPaperSet,
@@ -65,21 +65,7 @@ export function magicDraftSets(selection: readonly string[] | 'all'): DraftSet[]
     const cards: DraftCard[] = set.cards
       .filter((c) => !isSecondaryFace(c))
       .map((c) => magicCard(set, c, languages));
-    for (const product of magicSealedProducts(set)) {
-      cards.push({
-        name: product.name,
-        number: null,
-        rarity: 'Sealed',
-        details: null,
-        vendorId: null,
-        opensetId: null,
-        sealed: true,
-        valueTier: product.valueTier,
-        printings: ['Normal'],
-        languages: [],
-        gradings: [],
-      });
-    }
+    for (const product of magicSealedProducts(set)) cards.push(sealedDraft(product.name, product.valueTier));
     return { gameId: MAGIC_GAME.id, code: set.code, name: set.name, releaseDate: set.releaseDate, cards };
   });
 }
