@@ -6,8 +6,11 @@ import {
   nulParameter,
   nulRejected,
   parseCondition,
+  queryList,
+  queryValue,
 } from '@tcg/domain';
 import { BatchIdentifier } from '@tcg/persistence';
+import { printType } from './printing';
 
 /** The most items any plan may send (interface.md); smaller plans have smaller caps (decisions.md). */
 export const MAX_BATCH_ITEMS = 200;
@@ -34,7 +37,8 @@ const bad = (message: string) => new DomainError('INVALID_REQUEST', message, 'bo
 /**
  * Validates a POST /v1/cards body: a non-empty JSON array of at most `maxItems` items (413
  * beyond it), each with exactly one identifier and optional `printing`, `condition`,
- * `updated_after` filters. Unknown item fields are ignored, as v1 ignores unknown parameters.
+ * `updated_after` filters, capped as the query parameters of the same names are (QUERY_LIMITS).
+ * Unknown item fields are ignored, as v1 ignores unknown parameters.
  */
 export function parseBatch(body: unknown, maxItems: number, plan: string): BatchItem[] {
   if (!Array.isArray(body))
@@ -60,14 +64,13 @@ export function parseBatch(body: unknown, maxItems: number, plan: string): Batch
     const by = present[0]!;
     const value = item[by];
     if (typeof value !== 'string' && typeof value !== 'number') throw bad(`${at}: ${by} must be a string.`);
+    // The same caps as the query string's, the parameter named as `item 3.cardId`.
+    const identifier = queryValue({ [`${at}.${by}`]: String(value) }, `${at}.${by}`) ?? '';
     const text = (name: string) => {
       const v = item[name];
       if (v === undefined || v === null || v === '') return undefined;
       if (typeof v !== 'string') throw bad(`${at}: ${name} must be a string.`);
-      return v
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
+      return queryList({ [`${at}.${name}`]: v }, `${at}.${name}`) ?? [];
     };
     const conditions = text('condition')?.map(
       (c) => parseCondition(c) ?? failCondition(`${at}.condition`, c),
@@ -83,8 +86,8 @@ export function parseBatch(body: unknown, maxItems: number, plan: string): Batch
     return {
       ordinal,
       by,
-      value: String(value).trim(),
-      printings: text('printing')?.map((p) => p.replace(/\s+-\s+[^-]+$/, '').toLowerCase()),
+      value: identifier,
+      printings: text('printing')?.map(printType),
       conditions,
       updatedAfter: updated === undefined || updated === null ? undefined : (updated as number),
     };

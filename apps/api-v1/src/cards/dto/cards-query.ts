@@ -11,6 +11,7 @@ import {
   queryValue,
 } from '@tcg/domain';
 import { CardOrder, CardSelector, VariantFilter } from '@tcg/persistence';
+import { printType } from './printing';
 
 export const HISTORY_DURATIONS = {
   '7d': 604_800,
@@ -39,6 +40,18 @@ export interface CardsQuery {
 
 const ORDER_BY = ['price', '24h', '7d', '30d', '90d'] as const;
 
+/**
+ * Characters of `q`. The longest card name of either game is 141 characters, and a search runs a
+ * trigram similarity against every candidate name, whose cost grows with the text searched for.
+ */
+export const MAX_SEARCH_LENGTH = 200;
+/**
+ * The largest `offset`: OFFSET makes PostgreSQL produce and drop every row before the page, so
+ * its cost grows with it. The largest game holds about 35,000 cards at the `full` sample; this
+ * leaves room to page all of a game nearly three times that size, at any limit.
+ */
+export const MAX_OFFSET = 100_000;
+
 type Raw = Record<string, unknown>;
 
 function bool(raw: Raw, name: string, fallback: boolean): boolean {
@@ -49,13 +62,18 @@ function bool(raw: Raw, name: string, fallback: boolean): boolean {
   throw invalidParameter(name, v, ['true', 'false']);
 }
 
-function int(raw: Raw, name: string, fallback: number, min: number): number {
+function int(raw: Raw, name: string, fallback: number, min: number, max?: number): number {
   const v = queryValue(raw, name);
   if (v === undefined) return fallback;
-  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
-    throw invalidParameter(name, v, `an integer of at least ${min}`);
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < min || (max !== undefined && n > max) || !Number.isSafeInteger(n)) {
+    throw invalidParameter(
+      name,
+      v,
+      max === undefined ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`,
+    );
   }
-  return Number(v);
+  return n;
 }
 
 /**
@@ -70,7 +88,7 @@ export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
   const vendorId = ident('vendorId');
   const opensetId = ident('opensetId');
   const imagedbId = ident('imagedbId');
-  const q = queryValue(raw, 'q');
+  const q = queryValue(raw, 'q', { maxLength: MAX_SEARCH_LENGTH });
   const selector: CardSelector = variantId
     ? { by: 'variant', ref: variantId }
     : vendorSkuId
@@ -88,7 +106,7 @@ export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
   const conditions = queryList(raw, 'condition')?.map((c) => parseCondition(c) ?? failCondition(c));
   const languages = queryList(raw, 'language')?.map((l) => parseLanguage(l) ?? failLanguage(l));
   // A printing may carry v1's language suffix ("Normal - Japanese"); the print type is what matches.
-  const printings = queryList(raw, 'printing')?.map((p) => p.replace(/\s+-\s+[^-]+$/, '').toLowerCase());
+  const printings = queryList(raw, 'printing')?.map(printType);
 
   const duration = queryValue(raw, 'priceHistoryDuration') ?? '7d';
   if (!(duration in HISTORY_DURATIONS))
@@ -118,7 +136,7 @@ export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
     includeHistory: bool(raw, 'include_price_history', true),
     statistics: new Set(windows as StatisticWindow[]),
     limit: Math.min(int(raw, 'limit', 20, 1), maxLimit),
-    offset: int(raw, 'offset', 0, 0),
+    offset: int(raw, 'offset', 0, 0, MAX_OFFSET),
     order: parseOrder(raw),
   };
 }

@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { QUERY_LIMITS } from '@tcg/domain';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -10,6 +11,7 @@ export class SetsQueryDto {
   @Transform(trim)
   @IsString({ message: "'game' is required: a game id or display name." })
   @IsNotEmpty({ message: "'game' is required: a game id or display name." })
+  @MaxLength(QUERY_LIMITS.value, { message: `'game' may be at most ${QUERY_LIMITS.value} characters.` })
   game!: string;
 
   @IsOptional()

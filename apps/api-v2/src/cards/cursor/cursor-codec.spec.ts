@@ -1,5 +1,5 @@
 import { DomainError } from '@tcg/domain';
-import { CursorCodec } from './cursor-codec';
+import { CursorCodec, MAX_CURSOR_LENGTH } from './cursor-codec';
 
 describe('CursorCodec', () => {
   const codec = new CursorCodec('a-secret-of-sixteen-or-more');
@@ -42,6 +42,17 @@ describe('CursorCodec', () => {
     const error = refused(alter(codec.encode(position, 'query-a')));
     expect(error).toMatchObject({ code: 'INVALID_REQUEST', parameter: 'cursor' });
     expect(error.message).toMatch(/altered/);
+  });
+
+  it('refuses a cursor past its cap before reading it, and accepts ours well under it', () => {
+    const long = {
+      ...position,
+      key: ['0.123456789', `${'s'.repeat(100)}\u001f0000000007\u001f7`, position.key[1]!],
+    };
+    expect(codec.encode({ ...long, total: 38_778 }, 'query-a').length).toBeLessThan(MAX_CURSOR_LENGTH / 2);
+    const error = refused(`${'A'.repeat(3000)}.${'B'.repeat(43)}`);
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST', parameter: 'cursor' });
+    expect(error.message).toMatch(/at most 1024 characters/);
   });
 
   it('refuses a cursor sealed with another secret', () => {

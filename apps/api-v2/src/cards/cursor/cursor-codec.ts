@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { invalidParameter } from '@tcg/domain';
+import { abbreviate, invalidParameter } from '@tcg/domain';
 
 /** Where a cursor points: just past (or, for `prev`, just before) the card with this sort key. */
 export interface CursorPosition {
@@ -10,6 +10,12 @@ export interface CursorPosition {
 }
 
 const ACCEPTED = 'a cursor from meta.cursor or the Link header of a response to this same query';
+
+/**
+ * The longest cursor accepted. Ours hold a sort key (a relevance, a set id and card number, a
+ * UUID), a 22-character digest and a 43-character MAC: under 400 characters for set ids of 100.
+ */
+export const MAX_CURSOR_LENGTH = 1024;
 
 /**
  * Opaque, tamper-evident cursors bound to the query that produced them (decisions.md): the payload
@@ -32,6 +38,13 @@ export class CursorCodec {
   }
 
   decode(cursor: string, fingerprint: string): CursorPosition {
+    // Before any work on it: splitting, hashing and decoding all grow with its length.
+    if (cursor.length > MAX_CURSOR_LENGTH)
+      throw invalidParameter(
+        'cursor',
+        abbreviate(cursor),
+        `${ACCEPTED}; at most ${MAX_CURSOR_LENGTH} characters`,
+      );
     const [payload, mac, extra] = cursor.split('.');
     if (!payload || !mac || extra !== undefined || !this.verify(payload, mac))
       throw invalidParameter(
@@ -69,8 +82,4 @@ export class CursorCodec {
 
 function digest(fingerprint: string): string {
   return createHash('sha256').update(fingerprint).digest('base64url').slice(0, 22);
-}
-
-function abbreviate(text: string): string {
-  return text.length > 24 ? `${text.slice(0, 24)}…` : text;
 }

@@ -1,5 +1,12 @@
-import { DomainError } from '@tcg/domain';
-import { HISTORY_WINDOWS, parseCardsV2Query, parseCardV2Query, PERIOD_WINDOWS } from './cards-v2-query';
+import { DomainError, QUERY_LIMITS } from '@tcg/domain';
+import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
+import {
+  HISTORY_WINDOWS,
+  MAX_SEARCH_LENGTH,
+  parseCardsV2Query,
+  parseCardV2Query,
+  PERIOD_WINDOWS,
+} from './cards-v2-query';
 
 const parse = (raw: Record<string, unknown>, maxLimit = 100) => parseCardsV2Query(raw, maxLimit);
 const refusal = (raw: Record<string, unknown>) => {
@@ -127,6 +134,21 @@ describe('parseCardsV2Query', () => {
     [{ limit: 'ten' }, 'limit', /integer from 1/],
     [{ min_price: '-1' }, 'min_price', /USD/],
     [{ order_by: 'name' }, 'order_by', /price, 24h, 7d, 30d/],
+    [{ q: 'q'.repeat(MAX_SEARCH_LENGTH + 1) }, 'q', /at most 200 characters/],
+    [{ cursor: 'c'.repeat(MAX_CURSOR_LENGTH + 1) }, 'cursor', /at most 1024 characters/],
+    [{ card_id: 'c'.repeat(QUERY_LIMITS.value + 1) }, 'card_id', /at most 256 characters/],
+    [{ game: Array<string>(QUERY_LIMITS.repeats + 1).fill('g') }, 'game', /at most 16 times/],
+    [
+      {
+        regions: Array<string>(QUERY_LIMITS.listItems + 1)
+          .fill('NA')
+          .join(','),
+      },
+      'regions',
+      /at most 32/,
+    ],
+    [{ include: 'x'.repeat(QUERY_LIMITS.listItem + 1) }, 'include', /at most 64 characters each/],
+    [{ grading_company: 'PSA', grade: ' '.repeat(QUERY_LIMITS.list + 1) }, 'grade', /at most 512/],
   ])('refuses %j naming %s and what it accepts', (raw, parameter, accepted) => {
     const error = refusal(raw);
     expect(error).toMatchObject({ code: 'INVALID_REQUEST', parameter });

@@ -1,4 +1,5 @@
 import {
+  abbreviate,
   GradingCompany,
   GRADING_COMPANIES,
   invalidParameter,
@@ -15,6 +16,7 @@ import {
   Region,
 } from '@tcg/domain';
 import { CardSelector, VariantFilter } from '@tcg/persistence';
+import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
 
 /** interface.md "GET /v2/cards" parameters; anything else is a 400 (decisions.md: v2 is strict). */
 export const CARDS_PARAMETERS = [
@@ -65,6 +67,11 @@ export const INCLUDE_VALUES = [
   ...Object.keys(HISTORY_WINDOWS).map((w) => `price_history.${w}`),
 ];
 export const ORDER_BY_VALUES = ['price', '24h', '7d', '30d'] as const;
+/**
+ * Characters of `q`. The longest card name of either game is 141 characters, and a search runs a
+ * trigram similarity against every candidate name, whose cost grows with the text searched for.
+ */
+export const MAX_SEARCH_LENGTH = 200;
 export const GRADED_VALUES = ['exclude', 'only', 'include'] as const;
 
 /** What each market of each variant carries besides its price (interface.md "Include"). */
@@ -103,8 +110,8 @@ function rejectUnknown(raw: Raw, accepted: readonly string[]): void {
   for (const name of Object.keys(raw)) {
     if (!accepted.includes(name))
       throw invalidParameter(
-        name,
-        String(raw[name]),
+        abbreviate(name),
+        abbreviate(String(raw[name])),
         `no such parameter; the parameters are ${accepted.join(', ')}`,
       );
   }
@@ -130,7 +137,7 @@ export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
               by: 'browse',
               setId: queryValue(raw, 'set'),
               number: queryValue(raw, 'number'),
-              q: queryValue(raw, 'q'),
+              q: queryValue(raw, 'q', { maxLength: MAX_SEARCH_LENGTH }),
             };
   const common = parseCommon(raw);
   const primary = common.regions[0]!;
@@ -160,7 +167,7 @@ export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
     regions: common.regions,
     filter: common.filter,
     include: common.include,
-    cursor: queryValue(raw, 'cursor'),
+    cursor: queryValue(raw, 'cursor', { maxLength: MAX_CURSOR_LENGTH }),
     limit: Math.min(limitText === undefined ? 20 : Number(limitText), maxLimit),
     minPrice,
     orderBy: orderBy as CardsV2Query['orderBy'],
