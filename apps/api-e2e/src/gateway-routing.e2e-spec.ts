@@ -19,7 +19,9 @@ describe('gateway routing (real HTTP to the real services)', () => {
     expect(await res.json()).toEqual({
       status: 'ok',
       service: 'api-gateway',
+      database: 'up',
       services: { 'api-v1': 'up', 'api-v2': 'up' },
+      limits: { store: 'postgres', counting: 'postgres' },
     });
   });
 

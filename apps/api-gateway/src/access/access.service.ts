@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiKeyRecord, PLANS, requestCost, UsageReport } from '@tcg/domain';
+import { isWellFormedApiKey } from '@tcg/persistence';
 import type { IncomingMessage } from 'node:http';
 import { QuotaDecision, QuotaStore, QuotaWindow } from '../limits/quota';
 import { ApiKeyCache } from './api-key-cache.service';
@@ -11,17 +12,20 @@ export type Admission =
   | { readonly admitted: true; readonly key: ApiKeyRecord; readonly usage: UsageReport }
   | {
       readonly admitted: false;
-      readonly status: 401 | 429;
+      readonly status: 401 | 429 | 503;
       readonly code:
         | 'MISSING_API_KEY'
         | 'INVALID_API_KEY'
         | 'RATE_LIMIT_EXCEEDED'
         | 'DAILY_LIMIT_EXCEEDED'
-        | 'REQUEST_LIMIT_EXCEEDED';
+        | 'REQUEST_LIMIT_EXCEEDED'
+        | 'SERVICE_UNAVAILABLE';
       readonly message: string;
       readonly retryAfterSeconds?: number;
       readonly usage?: UsageReport;
     };
+
+type Refusal = Extract<Admission, { admitted: false }>;
 
 const CODE_OF_WINDOW: Record<
   QuotaWindow,
@@ -33,9 +37,31 @@ const CODE_OF_WINDOW: Record<
 };
 const NAME_OF_WINDOW: Record<QuotaWindow, string> = { minute: 'per-minute', day: 'daily', month: 'monthly' };
 
-/** Who is calling, and may they: the key, then the plan's quotas at the request's cost. */
+/** Seconds a client is asked to wait when the gateway cannot check its key right now. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+const unavailable = (): Refusal => ({
+  admitted: false,
+  status: 503,
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'API keys cannot be checked right now; try again shortly.',
+  retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+});
+
+/**
+ * Who is calling, and may they. Cheapest first, so a hostile client pays for its own refusals:
+ * 1. an address blocked for repeated key failures gets 429 without any I/O (unless it presents a
+ *    key already cached as valid: one guesser behind a shared address does not lock out others'
+ *    keys that are in use);
+ * 2. a missing key, or one not of the shape keys are generated in, is a 401 counted as a failure,
+ *    without hashing or querying;
+ * 3. only then the key lookup (cached; see ApiKeyCache), and the plan's quotas at the request's cost.
+ * `admit` never rejects: anything unexpected is logged and becomes a 503 decision.
+ */
 @Injectable()
 export class AccessService {
+  private readonly logger = new Logger('Access');
+
   constructor(
     private readonly keys: ApiKeyCache,
     private readonly failures: AuthFailureThrottle,
@@ -43,29 +69,32 @@ export class AccessService {
   ) {}
 
   async admit(req: IncomingMessage, url: URL): Promise<Admission> {
-    const presented = req.headers['x-api-key'];
-    const clearKey = Array.isArray(presented) ? presented[0] : presented;
-    const key = clearKey ? await this.keys.lookup(clearKey) : null;
-    if (!key) {
-      const blockedFor = await this.failures.recordFailure(req.socket.remoteAddress ?? 'unknown');
-      if (blockedFor !== undefined) {
-        return {
-          admitted: false,
-          status: 429,
-          code: 'RATE_LIMIT_EXCEEDED',
-          message: 'Too many requests with a missing or invalid API key from this address.',
-          retryAfterSeconds: blockedFor,
-        };
-      }
-      return clearKey
-        ? { admitted: false, status: 401, code: 'INVALID_API_KEY', message: 'The API key is not valid.' }
-        : {
-            admitted: false,
-            status: 401,
-            code: 'MISSING_API_KEY',
-            message: 'Send your API key in the x-api-key header.',
-          };
+    try {
+      return await this.decide(req, url);
+    } catch (error) {
+      this.logger.error({
+        msg: 'admission failed',
+        error: error instanceof Error ? error.stack : String(error),
+      });
+      return unavailable();
     }
+  }
+
+  private async decide(req: IncomingMessage, url: URL): Promise<Admission> {
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const presented = req.headers['x-api-key'];
+    const clearKey = Array.isArray(presented) ? presented.join(',') : presented;
+    const wellFormed = clearKey !== undefined && isWellFormedApiKey(clearKey);
+
+    const blockedFor = this.failures.blockedFor(address);
+    if (blockedFor !== undefined && !(wellFormed && this.keys.isKnownValid(clearKey)))
+      return tooManyFailures(blockedFor);
+    if (!wellFormed) return this.refuse(address, clearKey ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
+
+    const found = await this.keys.lookup(clearKey);
+    if (found.kind === 'unavailable') return unavailable();
+    if (found.kind === 'unknown') return this.refuse(address, 'INVALID_API_KEY');
+    const key = found.record;
 
     const plan = PLANS[key.plan];
     const cost = requestCost(url.pathname, url.searchParams);
@@ -87,6 +116,25 @@ export class AccessService {
       usage,
     };
   }
+
+  /** A missing or invalid key: counted against the address, 429 once it is over its allowance. */
+  private async refuse(address: string, code: 'MISSING_API_KEY' | 'INVALID_API_KEY'): Promise<Refusal> {
+    const blockedFor = await this.failures.recordFailure(address);
+    if (blockedFor !== undefined) return tooManyFailures(blockedFor);
+    return code === 'INVALID_API_KEY'
+      ? { admitted: false, status: 401, code, message: 'The API key is not valid.' }
+      : { admitted: false, status: 401, code, message: 'Send your API key in the x-api-key header.' };
+  }
+}
+
+function tooManyFailures(retryAfterSeconds: number): Refusal {
+  return {
+    admitted: false,
+    status: 429,
+    code: 'RATE_LIMIT_EXCEEDED',
+    message: 'Too many requests with a missing or invalid API key from this address.',
+    retryAfterSeconds,
+  };
 }
 
 function usageReport(plan: string, d: QuotaDecision): UsageReport {

@@ -1,38 +1,172 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ApiKeyRecord } from '@tcg/domain';
-import { hashApiKey, TypeOrmApiKeyRepository } from '@tcg/persistence';
-import { DataSource } from 'typeorm';
+import { hashApiKey } from '@tcg/persistence';
 
-const MAX_ENTRIES = 50_000;
+export type KeyLookup =
+  | { readonly kind: 'found'; readonly record: ApiKeyRecord }
+  | { readonly kind: 'unknown' }
+  /** The database did not answer in time (or too many lookups are waiting) and nothing usable is cached. */
+  | { readonly kind: 'unavailable' };
+
+export interface ApiKeyCacheOptions {
+  /** How long an answer is trusted: a revoked key stops working within this, when the database answers. */
+  readonly ttlMs: number;
+  /** How long past `ttlMs` a valid key is still served while its refresh fails. */
+  readonly staleMs: number;
+  /** Longest a request waits for the database. */
+  readonly lookupTimeoutMs: number;
+  readonly maxValid?: number;
+  readonly maxUnknown?: number;
+  /** Lookups of keys not known valid that may wait on the database at once; past it, `unavailable`. */
+  readonly maxPendingLookups?: number;
+  readonly clock?: () => number;
+}
+
+interface ValidEntry {
+  readonly record: ApiKeyRecord;
+  readonly fetchedMs: number;
+}
+
+/** After a lookup failed or timed out, how long requests stop waiting on the database. */
+const BACKOFF_MS = 1000;
 
 /**
- * Key lookups with a short cache, so a request does not cost a database round trip. Unknown keys
- * are cached too (a flood of guesses does not reach PostgreSQL). A revoked key stops working when
- * its entry expires — within KEY_CACHE_TTL_MS on every gateway instance.
+ * Key lookups in front of the database, built so that guesses cannot hurt valid keys:
+ *
+ * - valid keys live in their own LRU, unknown keys in a separate bounded map, so a flood of random
+ *   keys evicts only other random keys;
+ * - concurrent lookups of one key share one query, and lookups of keys not known valid are capped,
+ *   so a flood cannot queue without bound on the gateway's small pool;
+ * - a valid entry older than half its TTL is refreshed in the background while it is still served,
+ *   so a key in steady use never waits for the database;
+ * - an expired valid entry waits for its refresh (a revoked key stops within the TTL), but if the
+ *   database fails or is slower than `lookupTimeoutMs` it is served stale for up to `staleMs`;
+ *   with nothing cached the answer is `unavailable` (the gateway's 503), never a hang or a 401.
+ *
+ * Entries are keyed by the key's SHA-256, never by the clear key.
  */
-@Injectable()
 export class ApiKeyCache {
-  private readonly repo: TypeOrmApiKeyRepository;
-  private readonly ttlMs: number;
-  private readonly entries = new Map<string, { expires: number; record: Promise<ApiKeyRecord | null> }>();
+  private readonly valid = new Map<string, ValidEntry>();
+  private readonly unknown = new Map<string, number>();
+  private readonly inflight = new Map<string, Promise<ApiKeyRecord | null>>();
+  private pendingUnknown = 0;
+  private databaseFailingUntil = Number.NEGATIVE_INFINITY;
+  private readonly maxValid: number;
+  private readonly maxUnknown: number;
+  private readonly maxPendingLookups: number;
+  private readonly clock: () => number;
 
-  constructor(ds: DataSource, @Inject(ConfigService) config: ConfigService) {
-    this.repo = new TypeOrmApiKeyRepository(ds);
-    this.ttlMs = config.getOrThrow<number>('KEY_CACHE_TTL_MS');
+  constructor(
+    private readonly find: (keyHash: Buffer) => Promise<ApiKeyRecord | null>,
+    private readonly options: ApiKeyCacheOptions,
+  ) {
+    this.maxValid = options.maxValid ?? 50_000;
+    this.maxUnknown = options.maxUnknown ?? 50_000;
+    this.maxPendingLookups = options.maxPendingLookups ?? 64;
+    this.clock = options.clock ?? Date.now;
   }
 
-  lookup(clearKey: string): Promise<ApiKeyRecord | null> {
-    const id = hashApiKey(clearKey).toString('base64');
-    const now = Date.now();
-    const hit = this.entries.get(id);
-    if (hit && hit.expires > now) return hit.record;
-    // Concurrent lookups of one key share a single query.
-    const record = this.repo.findActiveByKey(clearKey);
-    this.entries.delete(id);
-    this.entries.set(id, { expires: now + this.ttlMs, record });
-    record.catch(() => this.entries.delete(id));
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    return record;
+  /** Whether the key is cached as valid (fresh or usable stale): no I/O. */
+  isKnownValid(clearKey: string): boolean {
+    const entry = this.valid.get(idOf(hashApiKey(clearKey)));
+    return entry !== undefined && this.clock() < entry.fetchedMs + this.options.ttlMs + this.options.staleMs;
+  }
+
+  async lookup(clearKey: string): Promise<KeyLookup> {
+    const hash = hashApiKey(clearKey);
+    const id = idOf(hash);
+    const now = this.clock();
+    const entry = this.valid.get(id);
+    if (entry) {
+      this.valid.delete(id); // most recently used last
+      this.valid.set(id, entry);
+      const age = now - entry.fetchedMs;
+      if (age < this.options.ttlMs) {
+        // Refreshed ahead, unawaited: its outcome lands in the cache, and a failure only sets the backoff.
+        if (age >= this.options.ttlMs / 2 && now >= this.databaseFailingUntil)
+          this.query(id, hash, false).catch(() => undefined);
+        return { kind: 'found', record: entry.record };
+      }
+      const usableStale = age < this.options.ttlMs + this.options.staleMs;
+      if (usableStale && now < this.databaseFailingUntil) return { kind: 'found', record: entry.record };
+      const answer = await this.wait(this.query(id, hash, false));
+      if (answer !== undefined) return answer;
+      return usableStale ? { kind: 'found', record: entry.record } : { kind: 'unavailable' };
+    }
+    const unknownUntil = this.unknown.get(id);
+    if (unknownUntil !== undefined) {
+      if (now < unknownUntil) return { kind: 'unknown' };
+      this.unknown.delete(id);
+    }
+    if (now < this.databaseFailingUntil) return { kind: 'unavailable' };
+    if (!this.inflight.has(id) && this.pendingUnknown >= this.maxPendingLookups)
+      return { kind: 'unavailable' };
+    return (await this.wait(this.query(id, hash, true))) ?? { kind: 'unavailable' };
+  }
+
+  /** Entries held (tests, diagnostics). */
+  get sizes(): { valid: number; unknown: number; inflight: number } {
+    return { valid: this.valid.size, unknown: this.unknown.size, inflight: this.inflight.size };
+  }
+
+  /** The answer within the deadline, or undefined when the database failed or was too slow. */
+  private async wait(query: Promise<ApiKeyRecord | null>): Promise<KeyLookup | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.options.lookupTimeoutMs);
+      timer.unref();
+    });
+    try {
+      const record = await Promise.race([query, deadline]);
+      if (record === 'timeout') {
+        this.databaseFailingUntil = this.clock() + BACKOFF_MS;
+        return undefined;
+      }
+      return record ? { kind: 'found', record } : { kind: 'unknown' };
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The one query for this key, started unless one is in flight; it updates the cache when it settles. */
+  private query(id: string, hash: Buffer, countAsUnknown: boolean): Promise<ApiKeyRecord | null> {
+    const running = this.inflight.get(id);
+    if (running) return running;
+    if (countAsUnknown) this.pendingUnknown++;
+    const query = this.find(hash).then(
+      (record) => {
+        this.remember(id, record);
+        return record;
+      },
+      (error: unknown) => {
+        this.databaseFailingUntil = this.clock() + BACKOFF_MS;
+        throw error;
+      },
+    );
+    this.inflight.set(id, query);
+    const settle = (): void => {
+      this.inflight.delete(id);
+      if (countAsUnknown) this.pendingUnknown--;
+    };
+    query.then(settle, settle);
+    return query;
+  }
+
+  private remember(id: string, record: ApiKeyRecord | null): void {
+    const now = this.clock();
+    if (record) {
+      this.unknown.delete(id);
+      this.valid.delete(id);
+      this.valid.set(id, { record, fetchedMs: now });
+      if (this.valid.size > this.maxValid) this.valid.delete(this.valid.keys().next().value!);
+    } else {
+      this.valid.delete(id); // revoked
+      this.unknown.delete(id);
+      this.unknown.set(id, now + this.options.ttlMs);
+      if (this.unknown.size > this.maxUnknown) this.unknown.delete(this.unknown.keys().next().value!);
+    }
   }
 }
+
+const idOf = (hash: Buffer): string => hash.toString('base64');

@@ -1,54 +1,114 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { QuotaRedisConnection } from '../limits/quota-redis.connection';
+import type Redis from 'ioredis';
+import type { Failover } from '../limits/failover';
 
 const WINDOW_MS = 60_000;
+/** Addresses tracked in memory at most; past it the oldest are dropped (they only lose their count). */
+const MAX_TRACKED_ADDRESSES = 100_000;
+
+/**
+ * Counts one failure in a 60 s window opened by the address's first failure.
+ * KEYS: the counter. ARGV: window in ms. Reply: { failures, ms until the window closes }.
+ */
+const FAILURE_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return {n, redis.call('PTTL', KEYS[1])}
+`;
+const COMMAND = 'tcgAuthFailure';
+
+interface Window {
+  count: number;
+  readonly endMs: number;
+}
 
 /**
  * Slows down one client address that keeps sending missing or invalid keys: past
- * AUTH_FAILURES_PER_MINUTE failures it gets 429s for a minute instead of a free oracle for key
- * guesses. Counted in @nestjs/throttler's storage: Redis-backed (shared by every gateway
- * instance) when REDIS_URL is set, with the in-memory storage while Redis is unreachable.
+ * AUTH_FAILURES_PER_MINUTE failures it gets 429s until a minute after its first failure, instead
+ * of a free oracle for key guesses. Failures are counted in Redis when the gateway has it (shared
+ * by every instance), in memory otherwise and while Redis is away (the shared `Failover`).
+ *
+ * Whether an address is blocked is answered from memory only (`blockedFor`), before any I/O: a
+ * block counted in Redis is mirrored here when a failure reports it, and a blocked address costs
+ * no further Redis call at all. Blocks seen by another instance reach this one at the address's
+ * next failure here.
  */
-@Injectable()
-export class AuthFailureThrottle implements OnApplicationShutdown {
-  private readonly logger = new Logger('AuthFailureThrottle');
-  private readonly memory = new ThrottlerStorageService();
-  private readonly redis?: ThrottlerStorage;
-  private readonly limit: number;
-  private redisFailing = false;
+export class AuthFailureThrottle {
+  private readonly windows = new Map<string, Window>();
+  private readonly blockedUntil = new Map<string, number>();
 
-  constructor(@Inject(ConfigService) config: ConfigService, connection: QuotaRedisConnection) {
-    this.limit = config.getOrThrow<number>('AUTH_FAILURES_PER_MINUTE');
-    // Shares the gateway's Redis connection, which QuotaRedisConnection closes on shutdown.
-    if (connection.client) this.redis = new ThrottlerStorageRedisService(connection.client);
+  constructor(
+    private readonly limit: number,
+    private readonly redis: Redis | undefined,
+    private readonly failover: Failover | undefined,
+    private readonly clock: () => number = Date.now,
+  ) {
+    redis?.defineCommand(COMMAND, { numberOfKeys: 1, lua: FAILURE_SCRIPT });
+  }
+
+  /** Seconds the address must still wait, or undefined when it is not blocked. No I/O. */
+  blockedFor(clientAddress: string): number | undefined {
+    const until = this.blockedUntil.get(clientAddress);
+    if (until === undefined) return undefined;
+    const leftMs = until - this.clock();
+    if (leftMs > 0) return Math.max(1, Math.ceil(leftMs / 1000));
+    this.blockedUntil.delete(clientAddress);
+    return undefined;
   }
 
   /** Counts one failure; returns the seconds to wait when the address is now blocked. */
   async recordFailure(clientAddress: string): Promise<number | undefined> {
-    const key = `auth-failures:${clientAddress}`;
-    let record;
-    try {
-      record = this.redis
-        ? await this.redis.increment(key, WINDOW_MS, this.limit, WINDOW_MS, 'auth-failures')
-        : await this.memory.increment(key, WINDOW_MS, this.limit, WINDOW_MS, 'auth-failures');
-      if (this.redisFailing) {
-        this.redisFailing = false;
-        this.logger.log({ msg: 'Redis is back: auth failures counted in Redis again' });
-      }
-    } catch (error) {
-      if (!this.redisFailing) {
-        this.redisFailing = true;
-        this.logger.warn({ msg: 'Redis unreachable: auth failures counted in memory', error: String(error) });
-      }
-      record = await this.memory.increment(key, WINDOW_MS, this.limit, WINDOW_MS, 'auth-failures');
-    }
-    return record.isBlocked ? Math.max(1, record.timeToBlockExpire) : undefined;
+    const { count, leftMs } =
+      this.redis && this.failover
+        ? await this.failover.run(
+            () => this.countInRedis(clientAddress),
+            () => this.countInMemory(clientAddress),
+          )
+        : this.countInMemory(clientAddress);
+    if (count <= this.limit) return undefined;
+    this.block(clientAddress, this.clock() + leftMs);
+    return Math.max(1, Math.ceil(leftMs / 1000));
   }
 
-  onApplicationShutdown(): void {
-    this.memory.onApplicationShutdown();
+  private async countInRedis(address: string): Promise<{ count: number; leftMs: number }> {
+    const script = this.redis as unknown as Record<
+      typeof COMMAND,
+      (k: string, ms: number) => Promise<unknown>
+    >;
+    const reply = await script[COMMAND](`auth-failures:{${address}}`, WINDOW_MS);
+    if (!Array.isArray(reply) || reply.length !== 2 || !reply.every((v) => Number.isSafeInteger(v)))
+      throw new Error(`unexpected auth-failure reply: ${JSON.stringify(reply)}`);
+    const [count, pttl] = reply as number[];
+    return { count: count!, leftMs: pttl! > 0 ? pttl! : WINDOW_MS };
+  }
+
+  private countInMemory(address: string): { count: number; leftMs: number } {
+    const now = this.clock();
+    let w = this.windows.get(address);
+    if (!w || w.endMs <= now) {
+      this.windows.delete(address);
+      if (this.windows.size >= MAX_TRACKED_ADDRESSES) this.sweep(this.windows, now, (x) => x.endMs);
+      w = { count: 0, endMs: now + WINDOW_MS };
+      this.windows.set(address, w);
+    }
+    w.count++;
+    return { count: w.count, leftMs: w.endMs - now };
+  }
+
+  private block(address: string, untilMs: number): void {
+    this.blockedUntil.delete(address);
+    if (this.blockedUntil.size >= MAX_TRACKED_ADDRESSES)
+      this.sweep(this.blockedUntil, this.clock(), (x) => x);
+    this.blockedUntil.set(address, untilMs);
+  }
+
+  /** Drops expired entries, then the oldest ones if still full (a Map iterates in insertion order). */
+  private sweep<V>(map: Map<string, V>, now: number, endOf: (v: V) => number): void {
+    for (const [k, v] of map) if (endOf(v) <= now) map.delete(k);
+    for (const k of map.keys()) {
+      if (map.size < MAX_TRACKED_ADDRESSES * 0.9) break;
+      map.delete(k);
+    }
   }
 }

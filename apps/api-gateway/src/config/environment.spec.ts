@@ -9,6 +9,11 @@ describe('api-gateway configuration', () => {
       API_V1_URL: 'http://127.0.0.1:8081',
       API_V2_URL: 'http://127.0.0.1:8082',
       UPSTREAM_TIMEOUT_MS: 10_000,
+      KEY_CACHE_STALE_MS: 300_000,
+      KEY_LOOKUP_TIMEOUT_MS: 1_000,
+      REDIS_COMMAND_TIMEOUT_MS: 250,
+      REDIS_CONNECT_TIMEOUT_MS: 1_000,
+      QUOTA_DB_TIMEOUT_MS: 1_000,
     });
   });
 
@@ -18,6 +23,9 @@ describe('api-gateway configuration', () => {
     [{ UPSTREAM_TIMEOUT_MS: '5' }, 'UPSTREAM_TIMEOUT_MS'],
     [{ INTERNAL_TOKEN: 'short' }, 'INTERNAL_TOKEN'],
     [{ KEY_CACHE_TTL_MS: '-1' }, 'KEY_CACHE_TTL_MS'],
+    [{ KEY_LOOKUP_TIMEOUT_MS: '0' }, 'KEY_LOOKUP_TIMEOUT_MS'],
+    [{ REDIS_COMMAND_TIMEOUT_MS: 'soon' }, 'REDIS_COMMAND_TIMEOUT_MS'],
+    [{ QUOTA_DB_TIMEOUT_MS: '99999999' }, 'QUOTA_DB_TIMEOUT_MS'],
   ])('refuses to boot on %o, naming %s', (raw, variable) => {
     expect(() => validateEnvironment({ ...required, ...raw })).toThrow(
       new RegExp(`Invalid configuration: .*${variable}`),

@@ -26,10 +26,59 @@ export class Environment {
   @Max(50)
   DATABASE_POOL_SIZE = 4;
 
-  /** Redis for quotas and the auth-failure throttle; unset: per-instance in-memory counters. */
+  /** Database deadlines of key lookups; the same meaning as in api-v1 (see its environment.ts). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  DATABASE_CONNECT_TIMEOUT_MS = 2_000;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_STATEMENT_TIMEOUT_MS = 5_000;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+
+  /**
+   * Redis for quotas and the auth-failure throttle. Unset: quotas in PostgreSQL (they survive a
+   * restart) and the throttle in memory, per instance.
+   */
   @IsOptional()
   @IsString()
   REDIS_URL?: string;
+
+  /** Longest a Redis command may take before the call is answered from memory. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(10_000)
+  REDIS_COMMAND_TIMEOUT_MS = 250;
+
+  /** Longest a (re)connection to Redis may take. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  REDIS_CONNECT_TIMEOUT_MS = 1_000;
+
+  /** Without Redis: longest a quota statement on PostgreSQL may take before memory answers. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(10_000)
+  QUOTA_DB_TIMEOUT_MS = 1_000;
 
   /** The credential the gateway presents to the services. */
   @IsString()
@@ -43,6 +92,25 @@ export class Environment {
   @Min(0)
   @Max(60_000)
   KEY_CACHE_TTL_MS = 5_000;
+
+  /**
+   * How long past KEY_CACHE_TTL_MS a valid key keeps working while the database cannot confirm it
+   * (down or slower than KEY_LOOKUP_TIMEOUT_MS). 0: never served stale.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
+  KEY_CACHE_STALE_MS = 300_000;
+
+  /** Longest a request waits for a key lookup; past it: a stale entry, else 503. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(30_000)
+  KEY_LOOKUP_TIMEOUT_MS = 1_000;
 
   /** Missing or invalid keys one client address may send per minute before it gets 429s. */
   @IsOptional()
@@ -67,6 +135,72 @@ export class Environment {
   @Min(100)
   @Max(120_000)
   UPSTREAM_TIMEOUT_MS = 10_000;
+
+  // --- Proxy (issue 9): upstream deadlines and pool bounds, body cap, server timeouts. ---
+
+  /** From an upstream's response headers to the end of its body; past it the response is cut. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  UPSTREAM_BODY_TIMEOUT_MS = 30_000;
+
+  /** Keep-alive connections per service. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  UPSTREAM_MAX_SOCKETS = 64;
+
+  /** Requests per service on a socket or waiting for one; beyond it a quick 503, not a queue. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  UPSTREAM_MAX_IN_FLIGHT = 256;
+
+  /** An idle pooled socket is closed after this; below the services' keepAliveTimeout (5 s). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  UPSTREAM_FREE_SOCKET_TIMEOUT_MS = 4_000;
+
+  /** Largest request body (POST) the gateway accepts; larger gets 413. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100 * 1024 * 1024)
+  MAX_BODY_BYTES = 1_048_576;
+
+  /** A client must send its request headers within this; slower ones get 408 and are closed. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  SERVER_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** A client must send its whole request (headers and body) within this. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  SERVER_REQUEST_TIMEOUT_MS = 30_000;
+
+  /** An idle client keep-alive connection is closed after this. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  SERVER_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
   /** Base address of the problem-type documentation, for the gateway's own v2 errors. */
   @IsOptional()

@@ -1,40 +1,35 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { ReadinessService } from './readiness.service';
 
-type State = 'up' | 'down';
-
-/** Gateway liveness plus each service's own health; answers without an API key. */
+/** Liveness and readiness; they answer without an API key. */
 @Controller('health')
 export class HealthController {
-  private readonly upstreams: Record<string, string>;
+  constructor(private readonly readiness: ReadinessService) {}
 
-  constructor(@Inject(ConfigService) config: ConfigService) {
-    this.upstreams = {
-      'api-v1': config.getOrThrow<string>('API_V1_URL'),
-      'api-v2': config.getOrThrow<string>('API_V2_URL'),
-    };
+  /** The process is up and serving HTTP: no I/O, so a restart is never triggered by a slow dependency. */
+  @Get('live')
+  live(): { status: 'ok'; service: 'api-gateway' } {
+    return { status: 'ok', service: 'api-gateway' };
   }
 
+  /** PostgreSQL, each service, and where limits are counted; 503 when the gateway cannot serve. */
+  @Get('ready')
+  ready(@Res() res: Response): Promise<void> {
+    return this.answer(res);
+  }
+
+  /** What `npm start` and the tests poll: the same answer as `/health/ready`. */
   @Get()
-  async health(@Res() res: Response): Promise<void> {
-    const entries = await Promise.all(
-      Object.entries(this.upstreams).map(async ([name, base]): Promise<[string, State]> => [
-        name,
-        await probe(base),
-      ]),
-    );
-    const services = Object.fromEntries(entries);
-    const ok = entries.every(([, s]) => s === 'up');
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', service: 'api-gateway', services });
+  health(@Res() res: Response): Promise<void> {
+    return this.answer(res);
   }
-}
 
-async function probe(base: string): Promise<State> {
-  try {
-    const r = await fetch(new URL('/health', base), { signal: AbortSignal.timeout(2_000) });
-    return r.ok ? 'up' : 'down';
-  } catch {
-    return 'down';
+  private async answer(res: Response): Promise<void> {
+    const readiness = await this.readiness.check();
+    res
+      .status(readiness.status === 'ok' ? 200 : 503)
+      .setHeader('cache-control', 'no-store')
+      .json(readiness);
   }
 }

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { LimitsModule } from '../limits/limits.module';
 import { HealthController } from './health.controller';
+import { ReadinessService } from './readiness.service';
 
-@Module({ controllers: [HealthController] })
+@Module({ imports: [LimitsModule], controllers: [HealthController], providers: [ReadinessService] })
 export class HealthModule {}

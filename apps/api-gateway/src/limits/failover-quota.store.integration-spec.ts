@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import type Redis from 'ioredis';
-import { FailoverQuotaStore, REDIS_BACK_MESSAGE, REDIS_UNREACHABLE_MESSAGE } from './failover-quota.store';
+import { Failover, storeBackMessage, storeUnreachableMessage } from './failover';
+import { FailoverQuotaStore } from './failover-quota.store';
 import { MemoryQuotaStore } from './memory-quota.store';
 import type { QuotaDecision, QuotaLimits } from './quota';
 import { createQuotaRedis, RedisQuotaStore } from './redis-quota.store';
@@ -82,7 +83,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
   let client: Redis;
   let redisStore: RedisQuotaStore;
   let store: FailoverQuotaStore;
+  let failover: Failover;
   let logs: string[];
+  const REDIS_UNREACHABLE_MESSAGE = storeUnreachableMessage('redis');
+  const REDIS_BACK_MESSAGE = storeBackMessage('redis');
 
   beforeAll(async () => {
     admin = createQuotaRedis(REDIS_URL!, undefined, { lazyConnect: true });
@@ -109,9 +113,16 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
     await client.connect();
     redisStore = new RedisQuotaStore(client);
     logs = [];
-    store = new FailoverQuotaStore(redisStore, new MemoryQuotaStore(), (_level, msg) => logs.push(msg), {
+    const viaStore = redisStore;
+    failover = new Failover({
+      name: 'redis',
+      isReady: () => viaStore.isReady(),
+      probe: () => viaStore.ping(),
+      log: (_level, msg) => logs.push(msg),
+      timeoutMs: 250,
       retryIntervalMs: 200,
     });
+    store = new FailoverQuotaStore(redisStore, new MemoryQuotaStore(), failover);
   });
 
   afterEach(async () => {
@@ -134,13 +145,14 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
   /** Sends requests for another key until the store counts in Redis again (or gives up). */
   async function untilBackInRedis(): Promise<void> {
     const probe = newKeyId();
-    for (let i = 0; i < 100 && !store.countingInRedis; i++) {
+    for (let i = 0; i < 100 && !store.countingInSharedStore; i++) {
       await promptly(probe, 1, roomy);
+      await failover.settled();
       await sleep(100);
     }
   }
 
-  it('counts in memory while Redis is gone, still enforcing limits, and returns to Redis', async () => {
+  it('counts in memory while Redis is gone, still enforcing limits, and writes that back on its return', async () => {
     const keyId = newKeyId();
     expect((await promptly(keyId)).admitted).toBe(true);
     expect((await promptly(keyId)).admitted).toBe(true);
@@ -156,19 +168,18 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
     // Memory carries on from the 2 Redis had counted: 3 more fit under the limit of 5.
     expect(during.map((d) => d.admitted)).toEqual([true, true, true, false]);
     expect(during[3]).toMatchObject({ exceeded: 'minute' });
-    expect(store.countingInRedis).toBe(false);
+    expect(store.countingInSharedStore).toBe(false);
     expect(logs).toEqual([REDIS_UNREACHABLE_MESSAGE]);
 
     await proxy.start();
     await untilBackInRedis();
-    expect(store.countingInRedis).toBe(true);
+    expect(store.countingInSharedStore).toBe(true);
     expect(logs).toEqual([REDIS_UNREACHABLE_MESSAGE, REDIS_BACK_MESSAGE]);
 
-    // Counted in Redis again (the units counted in memory are not carried over).
-    const before = await redisCount(keyId);
-    const after = await promptly(keyId);
-    expect(after.usage.minute.used).toBe(before + 1);
-    expect(await redisCount(keyId)).toBe(before + 1);
+    // Redis now holds the 2 it counted and the 3 memory admitted: the key is at its limit.
+    expect(await redisCount(keyId)).toBe(5);
+    expect(store.pendingUnits).toBe(0);
+    expect(await promptly(keyId)).toMatchObject({ admitted: false, exceeded: 'minute' });
   });
 
   it('answers from memory when Redis hangs, and returns when it answers again', async () => {
@@ -185,7 +196,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
     proxy.resume();
     await untilBackInRedis();
-    expect(store.countingInRedis).toBe(true);
+    expect(store.countingInSharedStore).toBe(true);
     expect(logs).toEqual([REDIS_UNREACHABLE_MESSAGE, REDIS_BACK_MESSAGE]);
+    // 1 before, the 2 memory admitted written back, and the call that timed out while held: Redis
+    // ran it when the proxy let it through (counted twice, never lost).
+    expect(await redisCount(keyId)).toBe(4);
   });
 });

@@ -1,65 +1,86 @@
-import {
-  FailoverQuotaStore,
-  REDIS_BACK_MESSAGE,
-  REDIS_UNREACHABLE_MESSAGE,
-  type QuotaLogger,
-} from './failover-quota.store';
+import { Failover, storeBackMessage, storeUnreachableMessage, type FailoverLogger } from './failover';
+import { FailoverQuotaStore, type QuotaBatch, type SharedQuotaStore } from './failover-quota.store';
 import { MemoryQuotaStore } from './memory-quota.store';
 import type { QuotaDecision, QuotaLimits } from './quota';
+import { quotaWindows } from './quota-windows';
 
-/** Stands in for RedisQuotaStore: counts like one (in its own memory) until told to fail or hang. */
-class FakeRedisStore {
+/** Stands in for a shared store: counts in its own memory until told to fail or hang; applies a batch id once. */
+class FakeSharedStore implements SharedQuotaStore {
   mode: 'ok' | 'fail' | 'hang' = 'ok';
   ready = true;
   calls = 0;
-  readonly shared = new MemoryQuotaStore();
-
-  isReady(): boolean {
-    return this.ready;
-  }
+  readonly applied = new Set<string>();
+  readonly counts = new MemoryQuotaStore();
 
   consume(keyId: string, cost: number, limits: QuotaLimits, nowMs: number): Promise<QuotaDecision> {
     this.calls++;
     if (this.mode === 'fail') return Promise.reject(new Error('Connection is closed.'));
     if (this.mode === 'hang') return new Promise<QuotaDecision>(() => undefined);
-    return this.shared.consume(keyId, cost, limits, nowMs);
+    return this.counts.consume(keyId, cost, limits, nowMs);
+  }
+
+  async reconcile(batches: readonly QuotaBatch[], nowMs: number): Promise<void> {
+    if (this.mode !== 'ok') throw new Error('Connection is closed.');
+    for (const b of batches) {
+      if (this.applied.has(b.id)) continue;
+      this.applied.add(b.id);
+      const used = this.usedNow(b.keyId, nowMs);
+      this.counts.raiseTo(b.keyId, { ...used, [b.window]: used[b.window] + b.units }, nowMs);
+    }
+  }
+
+  usedNow(keyId: string, nowMs: number): { minute: number; day: number; month: number } {
+    const d = this.counts.consumeNow(keyId, 0, { minute: 1e9, day: 1e9, month: 1e9 }, nowMs);
+    return { minute: d.usage.minute.used, day: d.usage.day.used, month: d.usage.month.used };
   }
 }
 
 describe('FailoverQuotaStore', () => {
   const limits = { minute: 5, day: 100, month: 1000 };
   const now = Date.parse('2026-11-22T12:34:56.789Z');
-  let redis: FakeRedisStore;
+  let shared: FakeSharedStore;
   let logs: [string, string][];
   let clockMs: number;
+  let failover: Failover;
   let store: FailoverQuotaStore;
 
   beforeEach(() => {
-    redis = new FakeRedisStore();
+    shared = new FakeSharedStore();
     logs = [];
-    clockMs = 0;
-    const log: QuotaLogger = (level, msg) => logs.push([level, msg]);
-    store = new FailoverQuotaStore(redis, new MemoryQuotaStore(), log, {
-      redisTimeoutMs: 20,
+    clockMs = now;
+    const log: FailoverLogger = (level, msg) => logs.push([level, msg]);
+    failover = new Failover({
+      name: 'redis',
+      isReady: () => shared.ready,
+      probe: () => (shared.mode === 'ok' ? Promise.resolve() : Promise.reject(new Error('down'))),
+      log,
+      timeoutMs: 20,
       retryIntervalMs: 1000,
       clock: () => clockMs,
     });
+    store = new FailoverQuotaStore(shared, new MemoryQuotaStore(), failover, 'instance-a', () => clockMs);
   });
 
   const consume = (cost = 1): Promise<QuotaDecision> => store.consume('k', cost, limits, now);
+  /** Lets the retry interval pass, sends the request that starts the recovery, and waits for it. */
+  async function recover(): Promise<void> {
+    clockMs += 1000;
+    await consume(0);
+    await failover.settled();
+  }
 
-  it('counts in Redis while Redis answers', async () => {
+  it('counts in the shared store while it answers', async () => {
     await consume();
     await consume();
-    expect(redis.calls).toBe(2);
-    expect((await redis.shared.consume('k', 0, limits, now)).usage.minute.used).toBe(2);
+    expect(shared.calls).toBe(2);
+    expect(shared.usedNow('k', now).minute).toBe(2);
     expect(logs).toEqual([]);
-    expect(store.countingInRedis).toBe(true);
+    expect(store.countingInSharedStore).toBe(true);
   });
 
-  it('counts in memory when Redis fails, from the usage Redis last reported, and logs it once', async () => {
+  it('counts in memory when the store fails, from the usage it last reported, and logs it once', async () => {
     await consume(2);
-    redis.mode = 'fail';
+    shared.mode = 'fail';
     const decisions = [await consume(), await consume(), await consume()];
     expect(decisions.map((d) => [d.admitted, d.usage.minute.used])).toEqual([
       [true, 3],
@@ -67,63 +88,89 @@ describe('FailoverQuotaStore', () => {
       [true, 5],
     ]);
     expect(await consume()).toMatchObject({ admitted: false, exceeded: 'minute' });
-    expect(logs).toEqual([['warn', REDIS_UNREACHABLE_MESSAGE]]);
-    expect(store.countingInRedis).toBe(false);
+    expect(logs).toEqual([['warn', storeUnreachableMessage('redis')]]);
+    expect(store.countingInSharedStore).toBe(false);
+    expect(store.pendingUnits).toBe(3 * 3); // three units, in each of the three windows
   });
 
   it('does not call a client that is not connected', async () => {
-    redis.ready = false;
+    shared.ready = false;
     expect((await consume()).admitted).toBe(true);
-    expect(redis.calls).toBe(0);
-    expect(logs).toEqual([['warn', REDIS_UNREACHABLE_MESSAGE]]);
+    expect(shared.calls).toBe(0);
+    expect(logs).toEqual([['warn', storeUnreachableMessage('redis')]]);
   });
 
-  it('answers from memory when Redis hangs', async () => {
-    redis.mode = 'hang';
-    const decision = await consume();
-    expect(decision.admitted).toBe(true);
-    expect(logs).toEqual([['warn', REDIS_UNREACHABLE_MESSAGE]]);
+  it('answers from memory when the store hangs', async () => {
+    shared.mode = 'hang';
+    expect((await consume()).admitted).toBe(true);
+    expect(logs).toEqual([['warn', storeUnreachableMessage('redis')]]);
   });
 
-  it('tries Redis again once per interval, and logs its return once', async () => {
-    redis.mode = 'fail';
-    await consume();
-    redis.mode = 'ok';
-    await consume();
-    await consume();
-    expect(redis.calls).toBe(1); // still inside the retry interval
-    clockMs += 1000;
-    const [first, second] = await Promise.all([consume(), consume()]);
-    expect(redis.calls).toBe(2); // one request probes, the other stays in memory
-    expect([first.usage.minute.used, second.usage.minute.used].sort()).toEqual([1, 4]);
+  it('writes what memory admitted back to the store before counting there again', async () => {
+    await consume(2);
+    shared.mode = 'fail';
     await consume();
     await consume();
-    expect(redis.calls).toBe(4);
-    expect(logs).toEqual([
-      ['warn', REDIS_UNREACHABLE_MESSAGE],
-      ['log', REDIS_BACK_MESSAGE],
-    ]);
-    expect(store.countingInRedis).toBe(true);
+    shared.mode = 'ok';
+    await consume(); // still inside the retry interval: memory, no probe
+    expect(shared.calls).toBe(2);
+    await recover();
+    expect(store.countingInSharedStore).toBe(true);
+    expect(shared.usedNow('k', now)).toEqual({ minute: 5, day: 5, month: 5 });
+    expect(store.pendingUnits).toBe(0);
+    expect(await consume()).toMatchObject({ admitted: false, exceeded: 'minute' });
+    expect(logs.map(([, m]) => m)).toEqual([storeUnreachableMessage('redis'), storeBackMessage('redis')]);
+  });
+
+  it('stays in memory while the write-back fails, and applies each batch once when it succeeds', async () => {
+    shared.mode = 'fail';
+    await consume();
+    await recover(); // probe fails: still memory
+    expect(store.countingInSharedStore).toBe(false);
+    shared.mode = 'ok';
+    const reconcile = jest.spyOn(shared, 'reconcile');
+    reconcile.mockRejectedValueOnce(new Error('lost reply'));
+    await recover();
+    expect(store.countingInSharedStore).toBe(false);
+    await consume(); // a unit of the next generation
+    await recover();
+    expect(store.countingInSharedStore).toBe(true);
+    expect(reconcile).toHaveBeenCalledTimes(2);
+    const ids = reconcile.mock.calls[1]![0].map((b) => b.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(reconcile.mock.calls[0]![0].map((b) => b.id)));
+    expect(shared.usedNow('k', now).minute).toBe(2);
+  });
+
+  it('drops units of a window that ended before the store came back', async () => {
+    shared.mode = 'fail';
+    await consume(3);
+    shared.mode = 'ok';
+    clockMs = now + 60_000; // the minute is over; day and month are not
+    await consume(0);
+    await failover.settled();
+    const later = now + 60_000;
+    expect(shared.usedNow('k', later)).toEqual({ minute: 0, day: 3, month: 3 });
+    expect(quotaWindows(later).minute.id).not.toBe(quotaWindows(now).minute.id);
   });
 
   it('logs each outage and each return once', async () => {
     for (const mode of ['fail', 'ok', 'fail', 'ok'] as const) {
-      redis.mode = mode;
-      clockMs += 1000;
-      await consume(0);
+      shared.mode = mode;
+      await recover();
       await consume(0);
     }
     expect(logs.map(([, msg]) => msg)).toEqual([
-      REDIS_UNREACHABLE_MESSAGE,
-      REDIS_BACK_MESSAGE,
-      REDIS_UNREACHABLE_MESSAGE,
-      REDIS_BACK_MESSAGE,
+      storeUnreachableMessage('redis'),
+      storeBackMessage('redis'),
+      storeUnreachableMessage('redis'),
+      storeBackMessage('redis'),
     ]);
   });
 
-  it('throws on a bad argument without blaming Redis', async () => {
+  it('throws on a bad argument without blaming the store', async () => {
     await expect(store.consume('k', -1, limits, now)).rejects.toThrow(RangeError);
-    expect(redis.calls).toBe(0);
+    expect(shared.calls).toBe(0);
     expect(logs).toEqual([]);
   });
 });

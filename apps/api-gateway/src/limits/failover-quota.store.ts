@@ -1,115 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { Failover } from './failover';
 import type { MemoryQuotaStore } from './memory-quota.store';
-import type { QuotaDecision, QuotaLimits, QuotaStore } from './quota';
-import { assertConsumeArguments } from './quota-windows';
-import type { RedisQuotaStore } from './redis-quota.store';
+import {
+  QUOTA_WINDOWS,
+  type QuotaDecision,
+  type QuotaLimits,
+  type QuotaStore,
+  type QuotaWindow,
+} from './quota';
+import { assertConsumeArguments, quotaWindows } from './quota-windows';
 
-export type QuotaLogger = (level: 'warn' | 'log', msg: string, fields?: object) => void;
-
-export interface FailoverQuotaStoreOptions {
-  /** Longest a request waits for Redis before it is counted in memory. Default 250 ms. */
-  readonly redisTimeoutMs?: number;
-  /**
-   * After a failure, how long requests go straight to memory before one tries Redis again, so a
-   * hung Redis costs one timeout per interval rather than one per request. Default 1000 ms.
-   * (While the client reports it is not connected, Redis is not tried at all.)
-   */
-  readonly retryIntervalMs?: number;
-  /** The clock for `retryIntervalMs` (tests). */
-  readonly clock?: () => number;
+/** Units one instance admitted from memory for one key and window, to be added to the shared store. */
+export interface QuotaBatch {
+  /** Unique per batch, so a batch applied twice (a lost reply, a retry) is counted once. */
+  readonly id: string;
+  readonly keyId: string;
+  readonly window: QuotaWindow;
+  /** The window's id, as in `quotaWindows`. */
+  readonly windowId: string;
+  /** End of the window: a batch for a window that has ended is dropped, not written. */
+  readonly endMs: number;
+  readonly units: number;
 }
 
-export const REDIS_UNREACHABLE_MESSAGE = 'Redis unreachable: counting in memory';
-export const REDIS_BACK_MESSAGE = 'Redis is back';
+/** A store shared by every gateway instance (Redis or PostgreSQL) that can take back an outage's units. */
+export interface SharedQuotaStore extends QuotaStore {
+  reconcile(batches: readonly QuotaBatch[], nowMs: number): Promise<void>;
+}
+
+interface LedgerEntry {
+  readonly generation: number;
+  readonly keyId: string;
+  readonly window: QuotaWindow;
+  readonly windowId: string;
+  readonly endMs: number;
+  units: number;
+}
 
 /**
- * Counts in Redis while Redis answers, and in this process's memory while it does not: never
- * unlimited, and never a request stuck on Redis. Each switch is logged once.
+ * Counts in the shared store (Redis or PostgreSQL) while it answers, and in this process's memory
+ * while it does not (see `Failover`): never unlimited, never a request stuck on the store.
  *
- * What an outage costs: units counted in memory are not carried to Redis afterwards, and a Redis
- * call that timed out may still be executed by Redis later (counted twice, never lost). Memory
- * starts an outage from the usage Redis last reported for each key, so a key that was near its
- * limit stays near it; with several instances each counts its own share of the outage.
+ * What memory admits during an outage is recorded per key and window and written back to the
+ * shared store before any call counts there again, each batch under an id the store applies at most
+ * once. The bound on over-admission: memory starts an outage from the usage the store last reported
+ * to this instance for the key (a key near its limit stays near it), so in each window one instance
+ * admits at most the plan's limit minus that usage during an outage; N instances at most N times
+ * that. A key this instance had not seen in the window starts from 0: at most one limit per
+ * instance. Afterwards the store holds the true total, so the overshoot is refused until the window
+ * resets. A store call that timed out may still be applied later: counted twice, never lost.
  */
 export class FailoverQuotaStore implements QuotaStore {
-  private readonly redisTimeoutMs: number;
-  private readonly retryIntervalMs: number;
-  private readonly clock: () => number;
-  private usingRedis = true;
-  private nextRedisTryMs = Number.NEGATIVE_INFINITY;
+  private readonly ledger = new Map<string, LedgerEntry>();
+  private generation = 0;
 
   constructor(
-    private readonly redis: Pick<RedisQuotaStore, 'consume' | 'isReady'>,
-    private readonly memory: Pick<MemoryQuotaStore, 'consume' | 'raiseTo'>,
-    private readonly log: QuotaLogger,
-    options: FailoverQuotaStoreOptions = {},
+    private readonly shared: SharedQuotaStore,
+    private readonly memory: Pick<MemoryQuotaStore, 'consumeNow' | 'raiseTo'>,
+    private readonly failover: Failover,
+    private readonly instanceId: string = randomUUID(),
+    private readonly clock: () => number = Date.now,
   ) {
-    this.redisTimeoutMs = options.redisTimeoutMs ?? 250;
-    this.retryIntervalMs = options.retryIntervalMs ?? 1000;
-    this.clock = options.clock ?? Date.now;
+    failover.onRecovery(() => this.writeBack());
   }
 
-  /** Whether requests are currently counted in Redis. */
-  get countingInRedis(): boolean {
-    return this.usingRedis;
+  /** Whether requests are currently counted in the shared store. */
+  get countingInSharedStore(): boolean {
+    return this.failover.usingSharedStore;
+  }
+
+  /** Units admitted from memory and not yet written back (tests, diagnostics). */
+  get pendingUnits(): number {
+    let n = 0;
+    for (const e of this.ledger.values()) n += e.units;
+    return n;
   }
 
   async consume(keyId: string, cost: number, limits: QuotaLimits, nowMs: number): Promise<QuotaDecision> {
     // A bad argument is the caller's bug, not an outage: it must throw, not switch to memory.
     assertConsumeArguments(keyId, cost, limits);
-    if (!this.redis.isReady()) {
-      this.switchToMemory('client not connected');
-    } else if (this.usingRedis || this.clock() >= this.nextRedisTryMs) {
-      // While counting in memory, one request at a time probes Redis; the rest stay in memory.
-      if (!this.usingRedis) this.nextRedisTryMs = this.clock() + this.retryIntervalMs;
-      try {
-        const decision = await withTimeout(
-          this.redis.consume(keyId, cost, limits, nowMs),
-          this.redisTimeoutMs,
-        );
-        this.switchToRedis();
+    return this.failover.run(
+      async () => {
+        const decision = await this.shared.consume(keyId, cost, limits, nowMs);
         const { minute, day, month } = decision.usage;
         this.memory.raiseTo(keyId, { minute: minute.used, day: day.used, month: month.used }, nowMs);
         return decision;
-      } catch (err) {
-        this.switchToMemory(err instanceof Error ? err.message : String(err));
-      }
-    }
-    return this.memory.consume(keyId, cost, limits, nowMs);
-  }
-
-  private switchToMemory(reason: string): void {
-    this.nextRedisTryMs = this.clock() + this.retryIntervalMs;
-    if (!this.usingRedis) return;
-    this.usingRedis = false;
-    this.log('warn', REDIS_UNREACHABLE_MESSAGE, { reason });
-  }
-
-  private switchToRedis(): void {
-    if (this.usingRedis) return;
-    this.usingRedis = true;
-    this.log('log', REDIS_BACK_MESSAGE);
-  }
-}
-
-class RedisTimeoutError extends Error {
-  constructor(ms: number) {
-    super(`Redis did not answer within ${ms} ms`);
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RedisTimeoutError(ms)), ms);
-    timer.unref();
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
       },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
+      () => {
+        const decision = this.memory.consumeNow(keyId, cost, limits, nowMs);
+        if (decision.admitted && cost > 0) this.record(keyId, cost, nowMs);
+        return decision;
       },
     );
-  });
+  }
+
+  private record(keyId: string, cost: number, nowMs: number): void {
+    const spans = quotaWindows(nowMs);
+    for (const window of QUOTA_WINDOWS) {
+      const { id: windowId, endMs } = spans[window];
+      const slot = `${this.generation}|${windowId}|${keyId}`;
+      const entry = this.ledger.get(slot);
+      if (entry) entry.units += cost;
+      else
+        this.ledger.set(slot, { generation: this.generation, keyId, window, windowId, endMs, units: cost });
+    }
+  }
+
+  /**
+   * Writes back every batch recorded so far. Units admitted while this runs go to the next
+   * generation, so a batch's units never change once it may have been sent; a batch that fails
+   * stays, with its id, for the next recovery.
+   */
+  private async writeBack(): Promise<void> {
+    const generation = this.generation++;
+    const now = this.clock();
+    const due: [string, QuotaBatch][] = [];
+    for (const [slot, e] of this.ledger) {
+      if (e.generation > generation) continue;
+      if (e.endMs <= now) {
+        this.ledger.delete(slot);
+        continue;
+      }
+      const id = `${this.instanceId}:${e.generation}:${e.windowId}:${e.keyId}`;
+      due.push([
+        slot,
+        { id, keyId: e.keyId, window: e.window, windowId: e.windowId, endMs: e.endMs, units: e.units },
+      ]);
+    }
+    await this.shared.reconcile(
+      due.map(([, batch]) => batch),
+      now,
+    );
+    for (const [slot] of due) this.ledger.delete(slot);
+  }
 }

@@ -1,11 +1,6 @@
 import Redis, { type Cluster, type RedisOptions } from 'ioredis';
-import {
-  QUOTA_WINDOWS,
-  type QuotaDecision,
-  type QuotaLimits,
-  type QuotaStore,
-  type QuotaWindow,
-} from './quota';
+import { QUOTA_WINDOWS, type QuotaDecision, type QuotaLimits, type QuotaWindow } from './quota';
+import type { QuotaBatch, SharedQuotaStore } from './failover-quota.store';
 import { assertConsumeArguments, buildQuotaDecision, quotaWindows } from './quota-windows';
 
 /**
@@ -48,8 +43,26 @@ end
 return {1, used[1], used[2], used[3], 0, 0, 0}
 `;
 
-/** Named so it cannot clash with another `defineCommand` on a shared client. */
+/**
+ * Adds one batch of units counted in a gateway's memory during an outage, once: the marker key
+ * (same hash tag as the counter, so one cluster slot) records that the batch was applied, and
+ * outlives the window, so a retry of the same batch is a no-op.
+ * KEYS: the marker, the counter. ARGV: units, TTL in seconds. Reply: 1 applied, 0 already applied.
+ */
+const RECONCILE_SCRIPT = `
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[2]) then
+  return 0
+end
+redis.call('INCRBY', KEYS[2], ARGV[1])
+if redis.call('TTL', KEYS[2]) < 0 then
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+end
+return 1
+`;
+
+/** Named so they cannot clash with another `defineCommand` on a shared client. */
 const COMMAND = 'tcgQuotaConsume';
+const RECONCILE_COMMAND = 'tcgQuotaReconcile';
 
 type QuotaScriptClient = Record<
   typeof COMMAND,
@@ -65,7 +78,11 @@ type QuotaScriptClient = Record<
     td: number,
     tM: number,
   ) => Promise<unknown>
->;
+> &
+  Record<
+    typeof RECONCILE_COMMAND,
+    (marker: string, counter: string, units: number, ttl: number) => Promise<unknown>
+  >;
 
 export type QuotaRedisClient = Redis | Cluster;
 
@@ -88,9 +105,9 @@ export interface RedisQuotaStoreOptions {
  * would still share a slot.)
  *
  * Failures (connection lost, client not ready) reject; `FailoverQuotaStore` turns them into
- * in-memory counting.
+ * in-memory counting, and hands back what memory counted through `reconcile`.
  */
-export class RedisQuotaStore implements QuotaStore {
+export class RedisQuotaStore implements SharedQuotaStore {
   private readonly keyPrefix: string;
   private readonly ttlMarginSeconds: number;
 
@@ -102,6 +119,7 @@ export class RedisQuotaStore implements QuotaStore {
     this.ttlMarginSeconds = options.ttlMarginSeconds ?? 10;
     // defineCommand runs the script by EVALSHA and loads it on NOSCRIPT, so it survives a restart.
     client.defineCommand(COMMAND, { numberOfKeys: 3, lua: CONSUME_SCRIPT });
+    client.defineCommand(RECONCILE_COMMAND, { numberOfKeys: 2, lua: RECONCILE_SCRIPT });
   }
 
   /** Whether the client is connected; while it is not, commands fail at once (see `createQuotaRedis`). */
@@ -141,6 +159,24 @@ export class RedisQuotaStore implements QuotaStore {
       throw new Error('quota script refused without naming a window');
     return buildQuotaDecision(used, exceeded, limits, spans);
   }
+
+  /** Adds each batch to its counter once (see RECONCILE_SCRIPT); rejects if any could not be sent. */
+  async reconcile(batches: readonly QuotaBatch[], nowMs: number): Promise<void> {
+    const script = this.client as unknown as QuotaScriptClient;
+    await Promise.all(
+      batches.map((b) => {
+        const counter = `${this.keyPrefix}{${b.keyId}}:${b.windowId}`;
+        const marker = `${this.keyPrefix}{${b.keyId}}:applied:${b.id}`;
+        const ttl = Math.max(1, Math.ceil((b.endMs - nowMs) / 1000)) + this.ttlMarginSeconds;
+        return script[RECONCILE_COMMAND](marker, counter, b.units, ttl);
+      }),
+    );
+  }
+
+  /** A round trip that tells Redis answers. */
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
 }
 
 function parseReply(reply: unknown): number[] {
@@ -156,7 +192,8 @@ function parseReply(reply: unknown): number[] {
 
 /**
  * The client the quota stores expect: it fails fast while disconnected instead of queueing
- * commands (`enableOfflineQueue: false`, one retry per command, a short connect timeout), and
+ * commands (`enableOfflineQueue: false`, one retry per command, a short connect timeout), gives
+ * up on a command after `commandTimeout` (a Redis that accepts connections but answers nothing), and
  * keeps reconnecting in the background, backing off up to 2 s, so `FailoverQuotaStore` notices
  * both the outage and the recovery quickly.
  *
@@ -173,6 +210,7 @@ export function createQuotaRedis(
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 1000,
+    commandTimeout: 250,
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
     ...overrides,
   });

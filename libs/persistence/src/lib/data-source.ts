@@ -9,6 +9,7 @@ import { TrigramCosts1764200000000 } from './migrations/1764200000000-trigram-co
 import { GinWithoutPendingList1764300000000 } from './migrations/1764300000000-gin-without-pending-list';
 import { CardTopPrices1764400000000 } from './migrations/1764400000000-card-top-prices';
 import { OneCardSummary1764500000000 } from './migrations/1764500000000-one-card-summary';
+import { QuotaCounters1764650000000 } from './migrations/1764650000000-quota-counters';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   GinWithoutPendingList1764300000000,
   CardTopPrices1764400000000,
   OneCardSummary1764500000000,
+  QuotaCounters1764650000000,
 ];
 
 export interface DataSourceConfig {

@@ -29,13 +29,19 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
   });
 
   it('revokes and changes plans by id or prefix, and refuses an ambiguous prefix', async () => {
-    const a = await keys.create('free', 'a', 'tcg_SAMEPREFIX_one');
-    await keys.create('free', 'b', 'tcg_SAMEPREFIX_two');
+    const a = await keys.create('free', 'a', 'tcg_SAMEPREFIXoneAAAAAAAAAAAAAAAAAAA');
+    await keys.create('free', 'b', 'tcg_SAMEPREFIXtwoAAAAAAAAAAAAAAAAAAA');
     await expect(keys.revoke('tcg_SAMEPREF')).rejects.toThrow('several keys');
     expect(await keys.changePlan(a.record.id, 'enterprise')).toBe(true);
-    expect((await keys.findActiveByKey('tcg_SAMEPREFIX_one'))?.plan).toBe('enterprise');
+    expect((await keys.findActiveByKey('tcg_SAMEPREFIXoneAAAAAAAAAAAAAAAAAAA'))?.plan).toBe('enterprise');
     expect(await keys.revoke(a.record.id)).toBe(true);
-    expect(await keys.findActiveByKey('tcg_SAMEPREFIX_one')).toBeNull();
+    expect(await keys.findActiveByKey('tcg_SAMEPREFIXoneAAAAAAAAAAAAAAAAAAA')).toBeNull();
     expect(await keys.revoke('tcg_nothing')).toBe(false);
+  });
+
+  it('refuses to store a key of another shape, which the gateway would never look up', async () => {
+    await expect(keys.create('free', 'short', 'tcg_short')).rejects.toThrow(/tcg_/);
+    await expect(keys.ensure('demo-key-of-my-own', 'free', 'demo')).rejects.toThrow(/tcg_/);
+    expect(await keys.list()).toEqual([]);
   });
 });

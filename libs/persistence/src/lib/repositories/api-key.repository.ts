@@ -8,6 +8,19 @@ export function hashApiKey(clearKey: string): Buffer {
   return createHash('sha256').update(clearKey, 'utf8').digest();
 }
 
+/** The shape every key is generated in: `tcg_` + 32 base62 characters. */
+export const API_KEY_PATTERN = /^tcg_[0-9A-Za-z]{32}$/;
+export const API_KEY_LENGTH = 36;
+
+/**
+ * Whether a presented value could be a key at all. The gateway asks this before hashing or
+ * querying, so a malformed value costs neither; the length test comes first so an oversized header
+ * never reaches the regex (which is linear anyway: one character class, no alternation).
+ */
+export function isWellFormedApiKey(value: string): boolean {
+  return value.length === API_KEY_LENGTH && API_KEY_PATTERN.test(value);
+}
+
 /** `tcg_` + 32 base62 characters. */
 export function generateApiKey(): string {
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -44,6 +57,11 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     label: string,
     clearKey = generateApiKey(),
   ): Promise<{ key: string; record: ApiKeyRecord }> {
+    // A key of another shape could never be presented: the gateway refuses it before any lookup.
+    if (!isWellFormedApiKey(clearKey))
+      throw new Error(
+        `an API key must be 'tcg_' followed by 32 letters or digits (got ${clearKey.length} characters)`,
+      );
     const entity = this.repo.create({
       id: randomUUID(),
       keyHash: hashApiKey(clearKey),
@@ -58,12 +76,21 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
   }
 
   async findActiveByKey(clearKey: string): Promise<ApiKeyRecord | null> {
-    const row = await this.repo.findOneBy({ keyHash: hashApiKey(clearKey) });
+    return this.findActiveByHash(hashApiKey(clearKey));
+  }
+
+  /** For a caller that already hashed the key (the gateway's cache is keyed by the hash). */
+  async findActiveByHash(keyHash: Buffer): Promise<ApiKeyRecord | null> {
+    const row = await this.repo.findOneBy({ keyHash });
     return row && !row.revokedAt ? toRecord(row) : null;
   }
 
   /** Creates the key with this clear value unless it exists; sets its plan either way. */
   async ensure(clearKey: string, plan: PlanName, label: string): Promise<ApiKeyRecord> {
+    if (!isWellFormedApiKey(clearKey))
+      throw new Error(
+        `an API key must be 'tcg_' followed by 32 letters or digits (got ${clearKey.length} characters)`,
+      );
     const row = await this.repo.findOneBy({ keyHash: hashApiKey(clearKey) });
     if (!row) return (await this.create(plan, label, clearKey)).record;
     await this.repo.update({ id: row.id }, { plan, revokedAt: null });
