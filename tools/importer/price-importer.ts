@@ -1,4 +1,4 @@
-import { IngestObservation, PriceIngestRepository, refreshSummaries } from '@tcg/persistence';
+import { IngestObservation, PriceIngestRepository, refreshSummariesIfStale } from '@tcg/persistence';
 import { parseObservation, ParsedRow } from './observation-row';
 import { NumberedRecord } from './read-records';
 
@@ -19,6 +19,8 @@ export interface ImportReport extends ImportProgress {
   readonly updated: number;
   readonly unchanged: number;
   readonly seriesRefreshed: number;
+  /** Whether an earlier write (an import or load killed before its refresh) had left the summaries stale. */
+  readonly repairedStaleSummaries: boolean;
   /** The first rejected rows (all of them are counted in `rejected`). */
   readonly rejectedRows: RejectedRow[];
 }
@@ -33,12 +35,14 @@ export interface ImportOptions {
 /**
  * Reads price records, rejects malformed rows with their line number and reason, and applies the
  * valid rows in batches: each batch is one transaction (all of it or none of it), and re-applying
- * a file changes nothing.
+ * a file changes nothing. Killed at any point, the next run (or load, or start) finishes the
+ * summary refresh.
  */
 export class PriceImporter {
   constructor(private readonly repo: PriceIngestRepository) {}
 
   async run(records: AsyncIterable<NumberedRecord>, opts: ImportOptions): Promise<ImportReport> {
+    const repairedStaleSummaries = await refreshSummariesIfStale(this.repo.dataSource);
     const maxListed = opts.maxRejectedListed ?? 1000;
     const rejectedRows: RejectedRow[] = [];
     let rejected = 0;
@@ -114,8 +118,10 @@ export class PriceImporter {
       if (batch.length >= opts.batchSize) await flush();
     }
     await flush();
-    // Card, set and game values follow the new prices once per import, not per batch.
-    if (totals.inserted + totals.updated > 0) await refreshSummaries(this.repo.dataSource);
-    return { ...totals, rejected, rejectedRows };
+    // Card, set and game values follow the new prices once per import, not per batch. Each batch
+    // that changed rows left a durable mark: this run's marks, unless a concurrent refresh has
+    // already covered them, and those of any run killed before its own refresh.
+    await refreshSummariesIfStale(this.repo.dataSource);
+    return { ...totals, rejected, rejectedRows, repairedStaleSummaries };
   }
 }

@@ -1,3 +1,4 @@
+import { removeCatalogue, withSampleLoadLock } from '@tcg/persistence';
 import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
 import { CATALOGUE_SIZES, CatalogueSize } from './catalogue';
@@ -13,16 +14,19 @@ async function main(): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  return withDatabase(async (ds) => {
-    if (options.has('reset')) {
-      await ds.query('TRUNCATE price_series, variant_prices, variants, cards, sets, games CASCADE');
-      log('info', 'catalogue and prices removed (--reset)');
-    }
-    log('info', 'loading sample', { size });
-    const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
-    log('info', 'load done', { ...report });
-    return 0;
-  });
+  return withDatabase((ds) =>
+    // Under the lock a concurrent `npm start` waits for this load rather than judge it interrupted.
+    withSampleLoadLock(ds, async () => {
+      if (options.has('reset')) {
+        await removeCatalogue(ds);
+        log('info', 'catalogue and prices removed (--reset)');
+      }
+      log('info', 'loading sample', { size });
+      const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
+      log('info', 'load done', { ...report });
+      return 0;
+    }),
+  );
 }
 
 runTool('load', main);

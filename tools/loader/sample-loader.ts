@@ -1,4 +1,14 @@
-import { IngestSeries, PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
+import {
+  IngestSeries,
+  PriceIngestRepository,
+  recordSampleLoadCompleted,
+  recordSampleLoadStarted,
+  refreshSummaries,
+  removeCatalogue,
+  sampleLoadState,
+  withSampleLoadLock,
+  writeCatalogue,
+} from '@tcg/persistence';
 import { DataSource } from 'typeorm';
 import { log } from '../common/log';
 import { buildCatalogue, CatalogueSize } from './catalogue';
@@ -24,17 +34,28 @@ export interface LoadReport {
   readonly pricesSeconds: number;
 }
 
+export interface LoadOptions {
+  readonly asOf: number;
+  readonly batchVariants?: number;
+  readonly onProgress?: (p: LoadProgress) => void;
+}
+
 /**
  * Loads the real catalogue of the given size and its simulated NA price history. Prices go through
  * PriceIngestRepository — the importer's own path — a batch of whole series per transaction; the
  * next batch is simulated while PostgreSQL writes the previous one.
+ *
+ * The load is recorded as started before it writes anything and as complete after its last batch
+ * and the summary refresh, so a load killed at any point is known to be partial (see
+ * `ensureSampleLoaded`). Callers hold the sample-load lock.
  */
 export async function loadSample(
   ds: DataSource,
   size: CatalogueSize,
-  opts: { asOf: number; batchVariants?: number; onProgress?: (p: LoadProgress) => void },
+  opts: LoadOptions,
 ): Promise<LoadReport> {
   const started = Date.now();
+  await recordSampleLoadStarted(ds, size);
   const catalogue = buildCatalogue(size);
   await writeCatalogue(ds, catalogue);
   const catalogueSeconds = (Date.now() - started) / 1000;
@@ -89,6 +110,7 @@ export async function loadSample(
   // Fresh planner statistics: before this, a bulk-loaded catalogue looks empty to the planner
   // (measured at full: a vendorId lookup took 1,046 ms, 3.9 ms after ANALYZE).
   await ds.query('ANALYZE');
+  await recordSampleLoadCompleted(ds);
   return {
     size,
     games: catalogue.games.length,
@@ -101,6 +123,42 @@ export async function loadSample(
     catalogueSeconds,
     pricesSeconds: (Date.now() - pricesStarted) / 1000,
   };
+}
+
+/**
+ * The first-start load: loads the sample when the database has no catalogue, and when an earlier
+ * load was interrupted (killed, or failed) empties the partial catalogue and loads it again — a
+ * restart rather than a resume, since a resumed load would have to prove every earlier batch
+ * complete, and a small or medium load takes seconds to a minute. A catalogue that was not
+ * written by a sample load (imported, or loaded before loads were recorded) is left alone.
+ * Returns the report of the load it ran, if any.
+ */
+export async function ensureSampleLoaded(
+  ds: DataSource,
+  size: CatalogueSize,
+  opts: LoadOptions,
+): Promise<LoadReport | undefined> {
+  return withSampleLoadLock(ds, async () => {
+    const state = await sampleLoadState(ds);
+    if (state.kind === 'complete') return undefined;
+    if (state.kind === 'interrupted') {
+      log(
+        'warn',
+        'the previous sample load was interrupted: removing the partial catalogue and loading again',
+        {
+          size,
+          interruptedSize: state.size,
+          startedAt: state.startedAt,
+        },
+      );
+      await removeCatalogue(ds);
+    } else {
+      const [{ n }]: { n: number }[] = await ds.query('SELECT count(*)::int AS n FROM cards');
+      if (n > 0) return undefined;
+      log('info', 'empty database: loading the sample catalogue (first start only)', { size });
+    }
+    return loadSample(ds, size, opts);
+  });
 }
 
 /** Progress as one structured log line per batch (used by `npm run load` and `npm start`). */

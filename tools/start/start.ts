@@ -1,31 +1,39 @@
+import { refreshSummariesIfStale } from '@tcg/persistence';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
 import { log } from '../common/log';
 import { CATALOGUE_SIZES, CatalogueSize } from '../loader/catalogue';
-import { currentHour, loadSample, logLoadProgress } from '../loader/sample-loader';
+import { currentHour, ensureSampleLoaded, logLoadProgress } from '../loader/sample-loader';
 import { ensureDemoKey } from './demo-key';
 
 /**
  * `npm start`: PostgreSQL (DATABASE_URL, else embedded), migrations, the sample catalogue on first
- * start, the demo key, then api-v1, api-v2 and the gateway as child processes.
+ * start (again when that load was interrupted), stale summaries refreshed, the demo key, then
+ * api-v1, api-v2 and the gateway as child processes.
  */
 async function main(): Promise<void> {
   const env = process.env;
+  const size = (env['SAMPLE_SIZE'] ?? 'medium') as CatalogueSize;
+  if (!(size in CATALOGUE_SIZES))
+    throw new Error(`SAMPLE_SIZE must be small, medium or full (got '${size}')`);
   const db = await resolveDatabase(env);
-  const ds = await openDatabase(db.url);
-  const [{ n }] = await ds.query('SELECT count(*)::int AS n FROM cards');
-  if (n === 0) {
-    const size = (env['SAMPLE_SIZE'] ?? 'medium') as CatalogueSize;
-    if (!(size in CATALOGUE_SIZES))
-      throw new Error(`SAMPLE_SIZE must be small, medium or full (got '${size}')`);
-    log('info', 'empty database: loading the sample catalogue (first start only)', { size });
-    const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
-    log('info', 'sample loaded', { ...report });
-  }
-  const demo = await ensureDemoKey(ds, env);
-  await ds.destroy();
+  // Until the services run, a Ctrl-C (or SIGTERM) gives the database back before exiting, so an
+  // embedded server nobody else uses stops too; an interrupted first load is redone next start.
+  const interrupted = () =>
+    void db.stop().finally(() => {
+      log('warn', 'start interrupted before the services started');
+      process.exit(130);
+    });
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  const demo = await prepareDatabase(db.url, size, env).catch(async (error: unknown) => {
+    await db.stop();
+    throw error;
+  });
+  process.removeListener('SIGINT', interrupted);
+  process.removeListener('SIGTERM', interrupted);
 
   const gatewayPort = Number(env['PORT'] ?? 8080);
   const v1Port = Number(env['API_V1_PORT'] ?? 8081);
@@ -92,6 +100,24 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+/** Migrations, the sample catalogue, fresh summaries and the demo key. */
+async function prepareDatabase(
+  url: string,
+  size: CatalogueSize,
+  env: NodeJS.ProcessEnv,
+): Promise<{ key: string; plan: string }> {
+  const ds = await openDatabase(url);
+  try {
+    const report = await ensureSampleLoaded(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
+    if (report) log('info', 'sample loaded', { ...report });
+    // An import or load killed between its last commit and its refresh left the summaries stale.
+    else if (await refreshSummariesIfStale(ds)) log('info', 'summaries were stale: refreshed');
+    return await ensureDemoKey(ds, env);
+  } finally {
+    await ds.destroy();
+  }
 }
 
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {

@@ -10,6 +10,7 @@ export * from './lib/repositories/api-key.repository';
 export * from './lib/repositories/quota-counter.repository';
 export * from './lib/repositories/catalogue.repository';
 export * from './lib/summaries';
+export * from './lib/sample-load-state';
 export * from './lib/repositories/card-query.repository';
 export * from './lib/repositories/card-sql';
 export * from './lib/repositories/card-keyset.repository';

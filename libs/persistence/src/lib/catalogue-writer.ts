@@ -2,6 +2,7 @@ import { Card, CardSet, Game, Variant } from '@tcg/domain';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { copyInto, copyLine } from './copy';
+import { markSummariesStale } from './summaries';
 
 export interface CatalogueData {
   readonly games: readonly Game[];
@@ -12,7 +13,8 @@ export interface CatalogueData {
 
 /**
  * Bulk-writes a catalogue with COPY, in one transaction. Rows that already exist (same UUID) are
- * left as they are, so writing the same catalogue twice changes nothing.
+ * left as they are, so writing the same catalogue twice changes nothing; new rows mark the
+ * summaries stale in the same transaction.
  */
 export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promise<void> {
   const setUuidOf = new Map(data.sets.map((s) => [s.id, s.uuid]));
@@ -20,21 +22,22 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
   const client = (await runner.connect()) as PoolClient;
   try {
     await client.query('BEGIN');
-    await upsert(
+    let written = 0;
+    written += await upsert(
       client,
       'games',
       ['id', 'name'],
       'id',
       data.games.map((g) => [g.id, g.name]),
     );
-    await upsert(
+    written += await upsert(
       client,
       'sets',
       ['uuid', 'id', 'game_id', 'name', 'code', 'release_date'],
       'uuid',
       data.sets.map((s) => [s.uuid, s.id, s.gameId, s.name, s.code, s.releaseDate]),
     );
-    await upsert(
+    written += await upsert(
       client,
       'cards',
       [
@@ -71,7 +74,7 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
         ];
       }),
     );
-    await upsert(
+    written += await upsert(
       client,
       'variants',
       [
@@ -104,6 +107,7 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
         v.grading?.qualifier ?? null,
       ]),
     );
+    if (written > 0) await markSummariesStale(client);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -119,8 +123,8 @@ async function upsert(
   columns: readonly string[],
   key: string,
   rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>,
-): Promise<void> {
-  if (rows.length === 0) return;
+): Promise<number> {
+  if (rows.length === 0) return 0;
   const tmp = `load_${table}`;
   const cols = columns.join(', ');
   await client.query(`CREATE TEMP TABLE ${tmp} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DROP`);
@@ -129,7 +133,8 @@ async function upsert(
     `${tmp} (${cols})`,
     rows.map((r) => copyLine(r)),
   );
-  await client.query(
+  const result = await client.query(
     `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${tmp} ON CONFLICT (${key}) DO NOTHING`,
   );
+  return result.rowCount ?? 0;
 }

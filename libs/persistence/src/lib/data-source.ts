@@ -10,6 +10,7 @@ import { GinWithoutPendingList1764300000000 } from './migrations/1764300000000-g
 import { CardTopPrices1764400000000 } from './migrations/1764400000000-card-top-prices';
 import { OneCardSummary1764500000000 } from './migrations/1764500000000-one-card-summary';
 import { QuotaCounters1764650000000 } from './migrations/1764650000000-quota-counters';
+import { DurableDataMarks1764660000000 } from './migrations/1764660000000-durable-data-marks';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -21,6 +22,7 @@ export const MIGRATIONS = [
   CardTopPrices1764400000000,
   OneCardSummary1764500000000,
   QuotaCounters1764650000000,
+  DurableDataMarks1764660000000,
 ];
 
 export interface DataSourceConfig {

@@ -1,11 +1,34 @@
+import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 
+const SUMMARY_VIEWS = ['card_values', 'set_summaries', 'game_summaries'] as const;
+
 /**
- * Recomputes the card, set and game values (see the CatalogueSummaries migration). Called once at
- * the end of a load or an import; CONCURRENTLY keeps them readable while they refresh.
+ * Records, inside the caller's open transaction, that its write makes the summaries stale: the
+ * mark commits or rolls back with the data, so a kill after the commit still leaves it behind.
+ */
+export async function markSummariesStale(client: PoolClient): Promise<void> {
+  await client.query('INSERT INTO summary_marks DEFAULT VALUES');
+}
+
+/**
+ * Recomputes the card, set and game values (see the CatalogueSummaries migration) and clears the
+ * stale marks it saw before starting. A mark is visible only once its write has committed, so the
+ * refresh, which starts later, includes every write whose mark it clears; a write committing
+ * during the refresh keeps its mark for the next one. CONCURRENTLY keeps the views readable.
  */
 export async function refreshSummaries(ds: DataSource): Promise<void> {
-  for (const view of ['card_values', 'set_summaries', 'game_summaries']) {
-    await ds.query(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
-  }
+  const rows: { id: string }[] = await ds.query('SELECT id FROM summary_marks');
+  for (const view of SUMMARY_VIEWS) await ds.query(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
+  if (rows.length > 0)
+    await ds.query('DELETE FROM summary_marks WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
+}
+
+/** Refreshes the summaries when a committed write has left them stale; returns whether it did. */
+export async function refreshSummariesIfStale(ds: DataSource): Promise<boolean> {
+  const [{ stale }]: { stale: boolean }[] = await ds.query(
+    'SELECT EXISTS (SELECT 1 FROM summary_marks) AS stale',
+  );
+  if (stale) await refreshSummaries(ds);
+  return stale;
 }

@@ -3,6 +3,7 @@ import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { BinaryCopyRows, copyBinaryInto } from '../binary-copy';
 import { copyInto, copyLine } from '../copy';
+import { markSummariesStale } from '../summaries';
 import { joinChunks, MonthChunk, mergeSeries, normaliseSeries, splitIntoMonths } from './month-chunks';
 import { statsRowOf } from './stats-row';
 
@@ -33,7 +34,8 @@ export interface IngestResult {
 
 /**
  * Writes price observations and refreshes the statistics of every series they touch, one batch
- * per transaction: either the whole batch lands or none of it. The importer and the sample-data
+ * per transaction: either the whole batch lands or none of it, together with the mark that makes
+ * the next `refreshSummaries` pick it up. The importer and the sample-data
  * loader both come through here, so a simulated feed and a real one take the same path.
  */
 export class PriceIngestRepository {
@@ -185,6 +187,7 @@ export class PriceIngestRepository {
             change_24h = EXCLUDED.change_24h, change_7d = EXCLUDED.change_7d,
             change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d, stats = EXCLUDED.stats`);
       }
+      if (seriesRefreshed > 0) await markSummariesStale(client);
       await client.query('COMMIT');
       return { observations, inserted, updated, unchanged, seriesRefreshed };
     } catch (error) {
