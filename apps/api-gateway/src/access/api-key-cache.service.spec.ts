@@ -1,0 +1,171 @@
+import type { ApiKeyRecord } from '@tcg/domain';
+import { generateApiKey, hashApiKey } from '@tcg/persistence';
+import { ApiKeyCache, type ApiKeyCacheOptions } from './api-key-cache.service';
+
+/** A key table the test controls: answers, fails, or holds each query until released. */
+class FakeKeys {
+  readonly valid = new Map<string, ApiKeyRecord>();
+  mode: 'answer' | 'fail' | 'hold' = 'answer';
+  queries = 0;
+  private readonly held: (() => void)[] = [];
+
+  add(key: string, plan: ApiKeyRecord['plan'] = 'starter'): ApiKeyRecord {
+    const record: ApiKeyRecord = {
+      id: `id-${this.valid.size}`,
+      prefix: key.slice(0, 12),
+      plan,
+      label: '',
+      createdAt: new Date(0),
+      revokedAt: null,
+    };
+    this.valid.set(hashApiKey(key).toString('hex'), record);
+    return record;
+  }
+
+  revoke(key: string): void {
+    this.valid.delete(hashApiKey(key).toString('hex'));
+  }
+
+  find = (hash: Buffer): Promise<ApiKeyRecord | null> => {
+    this.queries++;
+    const answer = (): ApiKeyRecord | null => this.valid.get(hash.toString('hex')) ?? null;
+    if (this.mode === 'fail') return Promise.reject(new Error('connection refused'));
+    if (this.mode === 'hold') return new Promise((resolve) => this.held.push(() => resolve(answer())));
+    return Promise.resolve(answer());
+  };
+
+  release(): void {
+    for (const go of this.held.splice(0)) go();
+  }
+}
+
+describe('ApiKeyCache', () => {
+  let keys: FakeKeys;
+  let clockMs: number;
+  const options = (o: Partial<ApiKeyCacheOptions> = {}): ApiKeyCacheOptions => ({
+    ttlMs: 1000,
+    staleMs: 60_000,
+    lookupTimeoutMs: 20,
+    clock: () => clockMs,
+    ...o,
+  });
+
+  beforeEach(() => {
+    keys = new FakeKeys();
+    clockMs = 1_000_000;
+  });
+
+  it('finds a valid key, refuses an unknown one, and asks the database once per key within the TTL', async () => {
+    const cache = new ApiKeyCache(keys.find, options());
+    const key = generateApiKey();
+    const record = keys.add(key);
+    const unknown = generateApiKey();
+    expect(await cache.lookup(key)).toEqual({ kind: 'found', record });
+    expect(await cache.lookup(unknown)).toEqual({ kind: 'unknown' });
+    expect(await cache.lookup(key)).toEqual({ kind: 'found', record });
+    expect(await cache.lookup(unknown)).toEqual({ kind: 'unknown' });
+    expect(keys.queries).toBe(2);
+    expect(cache.isKnownValid(key)).toBe(true);
+    expect(cache.isKnownValid(unknown)).toBe(false);
+  });
+
+  it('shares one query between concurrent lookups of a key', async () => {
+    const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 1000 }));
+    const key = generateApiKey();
+    keys.add(key);
+    keys.mode = 'hold';
+    const pending = Array.from({ length: 20 }, () => cache.lookup(key));
+    keys.release();
+    const answers = await Promise.all(pending);
+    expect(answers.every((a) => a.kind === 'found')).toBe(true);
+    expect(keys.queries).toBe(1);
+  });
+
+  it('keeps valid keys when a flood of unknown ones overflows the unknown map', async () => {
+    const cache = new ApiKeyCache(keys.find, options({ maxValid: 10, maxUnknown: 10 }));
+    const valid = Array.from({ length: 5 }, () => generateApiKey());
+    for (const k of valid) keys.add(k);
+    for (const k of valid) await cache.lookup(k);
+    for (let i = 0; i < 200; i++) expect((await cache.lookup(generateApiKey())).kind).toBe('unknown');
+    expect(cache.sizes).toMatchObject({ valid: 5, unknown: 10 });
+    const before = keys.queries;
+    for (const k of valid) expect((await cache.lookup(k)).kind).toBe('found');
+    expect(keys.queries).toBe(before);
+  });
+
+  it('evicts the least recently used valid key, not the oldest one', async () => {
+    const cache = new ApiKeyCache(keys.find, options({ maxValid: 2 }));
+    const [a, b, c] = [generateApiKey(), generateApiKey(), generateApiKey()];
+    for (const k of [a, b, c]) keys.add(k);
+    await cache.lookup(a);
+    await cache.lookup(b);
+    await cache.lookup(a); // a is now the most recently used
+    await cache.lookup(c); // evicts b
+    expect(cache.isKnownValid(a)).toBe(true);
+    expect(cache.isKnownValid(b)).toBe(false);
+  });
+
+  it('stops a revoked key once its entry expires and the database answers', async () => {
+    const cache = new ApiKeyCache(keys.find, options());
+    const key = generateApiKey();
+    keys.add(key);
+    expect((await cache.lookup(key)).kind).toBe('found');
+    keys.revoke(key);
+    clockMs += 1000;
+    expect(await cache.lookup(key)).toEqual({ kind: 'unknown' });
+  });
+
+  it('serves a valid key stale while the database fails, for at most staleMs', async () => {
+    const cache = new ApiKeyCache(keys.find, options({ staleMs: 5000 }));
+    const key = generateApiKey();
+    keys.add(key);
+    await cache.lookup(key);
+    keys.mode = 'fail';
+    clockMs += 2000;
+    expect((await cache.lookup(key)).kind).toBe('found');
+    clockMs += 5000; // past ttl + staleMs
+    expect(await cache.lookup(key)).toEqual({ kind: 'unavailable' });
+  });
+
+  it('answers unavailable, not unknown and not a hang, when the database is slow and nothing is cached', async () => {
+    const cache = new ApiKeyCache(keys.find, options());
+    const key = generateApiKey();
+    keys.add(key);
+    keys.mode = 'hold';
+    expect(await cache.lookup(key)).toEqual({ kind: 'unavailable' });
+    // Within the backoff, other lookups do not wait on the database at all.
+    expect(await cache.lookup(generateApiKey())).toEqual({ kind: 'unavailable' });
+    expect(keys.queries).toBe(1);
+    // The late answer still lands in the cache.
+    keys.release();
+    await new Promise((r) => setImmediate(r));
+    expect((await cache.lookup(key)).kind).toBe('found');
+  });
+
+  it('caps the lookups of keys not known valid that wait on the database', async () => {
+    const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 1000, maxPendingLookups: 3 }));
+    keys.mode = 'hold';
+    const waiting = Array.from({ length: 3 }, () => cache.lookup(generateApiKey()));
+    expect(await cache.lookup(generateApiKey())).toEqual({ kind: 'unavailable' });
+    expect(keys.queries).toBe(3);
+    keys.release();
+    expect((await Promise.all(waiting)).map((a) => a.kind)).toEqual(['unknown', 'unknown', 'unknown']);
+  });
+
+  it('refreshes a key in use ahead of its expiry, so it never waits for the database', async () => {
+    const cache = new ApiKeyCache(keys.find, options());
+    const key = generateApiKey();
+    keys.add(key);
+    await cache.lookup(key);
+    clockMs += 600; // past half the TTL: served, and refreshed in the background
+    keys.mode = 'hold';
+    expect((await cache.lookup(key)).kind).toBe('found');
+    expect(keys.queries).toBe(2);
+    keys.release();
+    await new Promise((r) => setImmediate(r));
+    clockMs += 450; // past the first answer's TTL, early in the refreshed one
+    keys.mode = 'fail';
+    expect((await cache.lookup(key)).kind).toBe('found');
+    expect(keys.queries).toBe(2);
+  });
+});
