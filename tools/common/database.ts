@@ -1,7 +1,9 @@
 import { createDataSource, migrate } from '@tcg/persistence';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { startEmbeddedPostgres } from './embedded-postgres';
@@ -13,19 +15,44 @@ export const REPO_ROOT = ((): string => {
   while (!existsSync(join(dir, 'nx.json')) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;
 })();
-export const DATA_DIR = join(REPO_ROOT, '.data');
 export const EMBEDDED_DATABASE = 'tcg';
+
+/**
+ * Where `npm start` and the tools keep local state (the embedded PostgreSQL, the demo key):
+ * TCG_DATA_DIR, else `.data` in the workspace. A second stack (or a test) points it elsewhere.
+ */
+export function dataDirOf(env: NodeJS.ProcessEnv = process.env): string {
+  const given = env['TCG_DATA_DIR'];
+  if (given === undefined || given === '') return join(REPO_ROOT, '.data');
+  if (!isAbsolute(given)) throw new Error(`TCG_DATA_DIR must be an absolute path (got '${given}')`);
+  return resolve(given);
+}
+
+function embeddedPortOf(env: NodeJS.ProcessEnv): number {
+  const text = env['EMBEDDED_PG_PORT'] ?? '54329';
+  const port = Number(text);
+  if (!/^\d{1,5}$/.test(text) || port < 1 || port > 65535)
+    throw new Error(`EMBEDDED_PG_PORT must be a TCP port 1-65535 (got '${text}')`);
+  return port;
+}
 
 export interface ResolvedDatabase {
   readonly url: string;
   readonly embedded: boolean;
-  /** Stops the embedded server if this process started it. */
+  /**
+   * Ends this process's use of the database. The embedded server stops only when no other live
+   * process uses it (see `resolveDatabase`).
+   */
   stop(): Promise<void>;
 }
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = createConnection({ host: '127.0.0.1', port });
+    socket.setTimeout(2000, () => {
+      socket.destroy();
+      done(false);
+    });
     socket.once('connect', () => {
       socket.destroy();
       done(true);
@@ -35,32 +62,197 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 /**
- * DATABASE_URL when given; otherwise the embedded PostgreSQL under `.data/postgres` — reused if
- * `npm start` already runs it, started (and initialised on first use) otherwise.
+ * DATABASE_URL when given; otherwise the embedded PostgreSQL under `<data dir>/postgres`.
+ *
+ * The embedded server has one owner at a time: whichever processes hold a lease on it. Each user
+ * (`npm start`, an import, a load) takes a lease, under a lock, before it touches the server and
+ * gives it back when done; the server is started by the first user and stopped by the last one,
+ * whoever that is. So an import that ran before `npm start` no longer stops the server `npm
+ * start` is serving from, and two tools never both start it. The server runs detached from its
+ * starter, so a Ctrl-C or a kill of one user does not take it away from the others; the lease of
+ * a process that died is dropped by the next process that looks.
  */
 export async function resolveDatabase(env: NodeJS.ProcessEnv = process.env): Promise<ResolvedDatabase> {
   const given = env['DATABASE_URL'];
   if (given) return { url: given, embedded: false, stop: async () => undefined };
-  const port = Number(env['EMBEDDED_PG_PORT'] ?? 54329);
+  const port = embeddedPortOf(env);
+  const owner = new EmbeddedOwnership(dataDirOf(env), port);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
-  if (await portOpen(port)) return { url, embedded: true, stop: async () => undefined };
-  log('info', 'DATABASE_URL not set: starting embedded PostgreSQL', {
-    dataDir: join(DATA_DIR, 'postgres'),
-    port,
-  });
-  const server = await startEmbeddedPostgres({
-    dataDir: join(DATA_DIR, 'postgres'),
-    port,
-    persistent: true,
-    log: (msg, fields) => log('warn', msg, fields),
-  });
-  const admin = new Client({ connectionString: server.url('postgres') });
-  await admin.connect();
-  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
-  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE}`);
-  await admin.end();
-  return { url, embedded: true, stop: () => server.stop() };
+  const lease = await owner.acquire();
+  return { url, embedded: true, stop: () => owner.release(lease) };
 }
+
+interface ServerRecord {
+  readonly pid: number;
+  readonly port: number;
+  readonly dataDir: string;
+}
+
+/** How long a process waits for another one to finish starting or stopping the server. */
+const LOCK_WAIT_MS = 120_000;
+/** How long a stopping server may take before we report it (a fast shutdown takes well under 1 s). */
+const STOP_WAIT_MS = 60_000;
+
+/**
+ * The files that make ownership of one embedded server explicit, in `<data dir>/postgres.owner/`:
+ * `lock` (held while starting, stopping or changing leases; holds the holder's pid), `leases/<pid>-<id>`
+ * (one per user) and `server.json` (the server this directory's users started).
+ */
+export class EmbeddedOwnership {
+  private readonly dir: string;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly port: number,
+  ) {
+    this.dir = join(dataDir, 'postgres.owner');
+  }
+
+  /** Takes a lease, starting the server when it is not running. Returns the lease's name. */
+  async acquire(): Promise<string> {
+    return this.locked(async () => {
+      const lease = `${process.pid}-${randomUUID()}`;
+      await mkdir(join(this.dir, 'leases'), { recursive: true });
+      await writeFile(join(this.dir, 'leases', lease), `${process.pid}\n`);
+      try {
+        if (!(await portOpen(this.port))) await this.start();
+        await ensureDatabase(`postgres://postgres:postgres@127.0.0.1:${this.port}/postgres`);
+      } catch (error) {
+        await rm(join(this.dir, 'leases', lease), { force: true });
+        throw error;
+      }
+      return lease;
+    });
+  }
+
+  /** Gives a lease back; the last live lease stops the server this directory started. */
+  async release(lease: string): Promise<void> {
+    await this.locked(async () => {
+      await rm(join(this.dir, 'leases', lease), { force: true });
+      const others = await this.liveLeases();
+      if (others.length > 0) {
+        log('info', 'embedded PostgreSQL left running: other processes use it', { leases: others.length });
+        return;
+      }
+      await this.stopRecordedServer();
+    });
+  }
+
+  /** Live leases; those of processes that died are removed on the way. */
+  async liveLeases(): Promise<string[]> {
+    const dir = join(this.dir, 'leases');
+    const names = existsSync(dir) ? await readdir(dir) : [];
+    const live: string[] = [];
+    for (const name of names) {
+      if (alive(Number(name.split('-')[0]))) live.push(name);
+      else await rm(join(dir, name), { force: true });
+    }
+    return live;
+  }
+
+  private async start(): Promise<void> {
+    const dataDir = join(this.dataDir, 'postgres');
+    log('info', 'DATABASE_URL not set: starting embedded PostgreSQL', { dataDir, port: this.port });
+    const server = await startEmbeddedPostgres({
+      dataDir,
+      port: this.port,
+      persistent: true,
+      detached: { logFile: join(this.dir, 'postgres.log') },
+      log: (msg, fields) => log('warn', msg, fields),
+    });
+    const record: ServerRecord = { pid: server.pid, port: this.port, dataDir: server.dataDir };
+    await writeFile(join(this.dir, 'server.json'), `${JSON.stringify(record)}\n`);
+  }
+
+  /**
+   * Stops the server recorded in server.json if it still runs. A server on the port that this
+   * directory did not start (no record) is never stopped.
+   */
+  private async stopRecordedServer(): Promise<void> {
+    const file = join(this.dir, 'server.json');
+    if (!existsSync(file)) return;
+    const record = JSON.parse(await readFile(file, 'utf8')) as ServerRecord;
+    const pidFile = join(record.dataDir, 'postmaster.pid');
+    // postmaster.pid names the running server: a recorded pid that now belongs to another
+    // process (the server died and the pid was reused) must not be signalled.
+    if (alive(record.pid) && (await postmasterPid(pidFile)) === record.pid) {
+      log('info', 'stopping embedded PostgreSQL (no process uses it any more)', { pid: record.pid });
+      process.kill(record.pid, 'SIGINT'); // fast shutdown: aborts sessions, writes a checkpoint
+      const deadline = Date.now() + STOP_WAIT_MS;
+      // A stopped postmaster removes postmaster.pid; its process may linger as a zombie when its
+      // starter is gone and nothing reaps it, so the file is the signal, not the pid.
+      while (existsSync(pidFile) && alive(record.pid)) {
+        if (Date.now() > deadline)
+          throw new Error(
+            `embedded PostgreSQL (pid ${record.pid}) did not stop within ${STOP_WAIT_MS / 1000} s`,
+          );
+        await sleep(50);
+      }
+    }
+    await rm(file, { force: true });
+  }
+
+  /**
+   * Runs `work` holding the directory's lock: a file created exclusively, naming its holder. A
+   * lock whose holder died (killed while starting the server) is broken.
+   */
+  private async locked<T>(work: () => Promise<T>): Promise<T> {
+    await mkdir(this.dir, { recursive: true });
+    const lock = join(this.dir, 'lock');
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        await writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+      if (holder > 0 && !alive(holder)) {
+        log('warn', 'breaking the embedded PostgreSQL lock of a process that died', { pid: holder });
+        await rm(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline)
+        throw new Error(`another process (pid ${holder}) has held ${lock} for ${LOCK_WAIT_MS / 1000} s`);
+      await sleep(100);
+    }
+    try {
+      return await work();
+    } finally {
+      await rm(lock, { force: true });
+    }
+  }
+}
+
+/** Whether a process exists (EPERM: it does, under another user). */
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function postmasterPid(file: string): Promise<number | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : Number(text.split('\n', 1)[0]);
+}
+
+async function ensureDatabase(adminUrl: string): Promise<void> {
+  const admin = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A migrated data source for a tool. */
 export async function openDatabase(url: string, poolSize = 4): Promise<DataSource> {
@@ -72,15 +264,18 @@ export async function openDatabase(url: string, poolSize = 4): Promise<DataSourc
 
 /**
  * Runs `work` on a migrated data source over DATABASE_URL (or the embedded PostgreSQL), then
- * closes it and stops an embedded server this process started, whatever happens.
+ * closes it and gives back its use of an embedded server, whatever happens.
  */
 export async function withDatabase<T>(work: (ds: DataSource) => Promise<T>, poolSize = 4): Promise<T> {
   const db = await resolveDatabase();
-  const ds = await openDatabase(db.url, poolSize);
   try {
-    return await work(ds);
+    const ds = await openDatabase(db.url, poolSize);
+    try {
+      return await work(ds);
+    } finally {
+      await ds.destroy();
+    }
   } finally {
-    await ds.destroy();
     await db.stop();
   }
 }

@@ -1,6 +1,6 @@
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { chmod, chown, cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -9,6 +9,8 @@ import { Client } from 'pg';
 export interface EmbeddedServer {
   readonly url: (database: string) => string;
   readonly port: number;
+  /** The postmaster's process id. */
+  readonly pid: number;
   /** Where the cluster's files are (a relocated directory when running as root, see below). */
   readonly dataDir: string;
   stop(): Promise<void>;
@@ -35,6 +37,12 @@ export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   port: number;
   persistent: boolean;
+  /**
+   * Outlive this process: the server gets its own session (a Ctrl-C or a kill of the starter does
+   * not reach it) and writes its log to `logFile`; whoever ends up owning it stops it (see
+   * database.ts). Otherwise it is a child that stops with this process.
+   */
+  detached?: { logFile: string };
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }): Promise<EmbeddedServer> {
   const runAs = process.getuid?.() === 0 ? ensurePostgresUser() : undefined;
@@ -64,6 +72,7 @@ export async function startEmbeddedPostgres(opts: {
 
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await initdb(binDir, dataDir, runAs);
 
+  const logFd = opts.detached ? await openLog(opts.detached.logFile) : undefined;
   const server = spawn(
     join(binDir, 'postgres'),
     [
@@ -76,18 +85,24 @@ export async function startEmbeddedPostgres(opts: {
       '-c',
       'unix_socket_directories=',
     ],
-    { ...(runAs ?? {}), stdio: ['ignore', 'ignore', 'pipe'] },
+    logFd === undefined
+      ? { ...(runAs ?? {}), stdio: ['ignore', 'ignore', 'pipe'] }
+      : { ...(runAs ?? {}), detached: true, stdio: ['ignore', 'ignore', logFd] },
   );
+  if (logFd !== undefined) closeSync(logFd); // the server has its own copy
   let stderr = '';
   server.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const killOnExit = () => server.kill('SIGINT');
-  process.once('exit', killOnExit);
+  if (opts.detached) server.unref();
+  else process.once('exit', killOnExit);
+  const logTail = opts.detached ? () => tail(opts.detached!.logFile) : () => stderr;
 
   const url = (database: string) => `postgres://postgres:${PASSWORD}@127.0.0.1:${opts.port}/${database}`;
-  await waitUntilReady(server, url('postgres'), () => stderr);
+  await waitUntilReady(server, url('postgres'), logTail);
 
   return {
     port: opts.port,
+    pid: server.pid!,
     dataDir,
     url,
     stop: async () => {
@@ -173,6 +188,20 @@ async function waitUntilReady(server: ChildProcess, url: string, stderr: () => s
   }
   server.kill('SIGKILL');
   throw new Error(`PostgreSQL did not accept connections within 30 s: ${stderr()}`);
+}
+
+/** The server's log, appended to across starts. */
+async function openLog(path: string): Promise<number> {
+  await mkdir(dirname(path), { recursive: true });
+  return openSync(path, 'a');
+}
+
+function tail(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').slice(-4000);
+  } catch {
+    return '';
+  }
 }
 
 function hash(text: string): string {

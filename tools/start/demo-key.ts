@@ -4,11 +4,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { DATA_DIR } from '../common/database';
+import { dataDirOf } from '../common/database';
 
 /**
  * The demo key: DEMO_API_KEY when given, else one generated on first start and kept in
- * `.data/demo-api-key` (git-ignored) so it survives restarts. Stored hashed like any key.
+ * `<data dir>/demo-api-key` (`.data`, git-ignored, by default) so it survives restarts. Stored hashed like any key.
  */
 export async function ensureDemoKey(
   ds: DataSource,
@@ -19,11 +19,12 @@ export async function ensureDemoKey(
     throw new Error(`DEMO_API_PLAN must be one of free, starter, professional, enterprise (got '${plan}')`);
   let key = env['DEMO_API_KEY'];
   if (!key) {
-    const file = join(DATA_DIR, 'demo-api-key');
+    const dataDir = dataDirOf(env);
+    const file = join(dataDir, 'demo-api-key');
     if (existsSync(file)) key = (await readFile(file, 'utf8')).trim();
     else {
       key = generateApiKey();
-      await mkdir(DATA_DIR, { recursive: true });
+      await mkdir(dataDir, { recursive: true });
       await writeFile(file, `${key}\n`, { mode: 0o600 });
     }
   }
