@@ -30,7 +30,28 @@ export interface DataSourceConfig {
   /** Connections in this process's pool. */
   readonly poolSize?: number;
   readonly applicationName?: string;
+  /**
+   * Bounds on every wait, for a service answering clients. Left out by the tools: a load or an
+   * import runs statements for minutes and must not be cancelled by a request-sized deadline.
+   */
+  readonly deadlines?: DatabaseDeadlines;
 }
+
+export interface DatabaseDeadlines {
+  /** Opening a connection, and waiting for a pooled one when all are busy. */
+  readonly connectMs: number;
+  /** Server-side `statement_timeout`; the client gives up `QUERY_TIMEOUT_GRACE_MS` after it. */
+  readonly statementMs: number;
+  /** Server-side `idle_in_transaction_session_timeout`: a stalled transaction's locks are freed. */
+  readonly idleInTransactionMs: number;
+}
+
+/**
+ * The client-side query deadline runs this long past the server-side one, so a live server's
+ * cancellation (a clean 57014 on a reusable connection) normally comes first; the client's own
+ * timeout is for a server that no longer answers at all (stopped, partitioned).
+ */
+export const QUERY_TIMEOUT_GRACE_MS = 1000;
 
 /** A TypeORM data source over PostgreSQL. The schema comes from migrations only. */
 export function createDataSource(config: DataSourceConfig): DataSource {
@@ -44,8 +65,74 @@ export function createDataSource(config: DataSourceConfig): DataSource {
     migrationsRun: false,
     logger: new QueryLogger(config.applicationName ?? 'tcg-pricing'),
     applicationName: config.applicationName ?? 'tcg-pricing',
-    extra: { max: config.poolSize ?? 10 },
+    extra: { max: config.poolSize ?? 10, ...(config.deadlines ? poolDeadlines(config.deadlines) : {}) },
   });
+}
+
+/** node-postgres pool and client options (pg-pool applies `connectionTimeoutMillis` to both waits). */
+function poolDeadlines(d: DatabaseDeadlines): Record<string, number | boolean> {
+  return {
+    connectionTimeoutMillis: d.connectMs,
+    statement_timeout: d.statementMs,
+    query_timeout: d.statementMs + QUERY_TIMEOUT_GRACE_MS,
+    idle_in_transaction_session_timeout: d.idleInTransactionMs,
+    // A peer that vanished without closing the socket is noticed, and its connection dropped.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+}
+
+/** Seconds a client is asked to wait after a 503 for a database outage. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * SQLSTATE classes and codes that say the database cannot serve now but may soon: connection
+ * exceptions (08), insufficient resources such as too many connections (53), operator
+ * intervention such as a cancelled statement or a shutdown (57), and transient conflicts.
+ */
+const UNAVAILABLE_CLASSES = ['08', '53', '57'];
+const UNAVAILABLE_CODES = new Set(['25P03', '40001', '40P01', '55P03']);
+/** Socket errors on the way to the server. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/**
+ * node-postgres and pg-pool raise their own timeouts and lost connections as plain errors with
+ * these messages and no code; matching the text is the only way to tell them from a bug.
+ */
+const DRIVER_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Query read timeout',
+  'is not queryable',
+  'Cannot use a pool after calling end on the pool',
+];
+
+/**
+ * Whether an error (a driver error, or TypeORM's wrapper of one) means the database is
+ * unreachable, overloaded or past a deadline: a 503 the client may retry, not a bug.
+ */
+export function databaseUnavailable(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && e instanceof Error; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (/^[0-9A-Z]{5}$/.test(code))
+        return UNAVAILABLE_CLASSES.includes(code.slice(0, 2)) || UNAVAILABLE_CODES.has(code);
+      if (NETWORK_CODES.has(code)) return true;
+    }
+    if (e instanceof AggregateError && e.errors.some(databaseUnavailable)) return true;
+    if (DRIVER_MESSAGES.some((m) => (e as Error).message.includes(m))) return true;
+    e = (e as { driverError?: unknown }).driverError ?? e.cause;
+  }
+  return false;
 }
 
 /** Applies pending migrations; returns the names applied. */

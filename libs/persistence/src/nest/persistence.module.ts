@@ -14,6 +14,12 @@ import { createDataSource } from '../lib/data-source';
 
 const SERVICE_NAME = Symbol('SERVICE_NAME');
 
+/**
+ * `/health` answers within this even when the database does not: the gateway's readiness check
+ * waits on it, and a check that hangs tells an orchestrator nothing.
+ */
+const HEALTH_DEADLINE_MS = 1000;
+
 @Controller('health')
 class DatabaseHealthController {
   constructor(
@@ -24,10 +30,16 @@ class DatabaseHealthController {
   /** Liveness and database reachability; the gateway reports it and needs no API key for it. */
   @Get()
   async health(): Promise<{ status: 'ok'; service: string; database: 'up' }> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new Error('health check deadline')), HEALTH_DEADLINE_MS);
+    });
     try {
-      await this.ds.query('SELECT 1');
+      await Promise.race([this.ds.query('SELECT 1'), deadline]);
     } catch {
       throw new ServiceUnavailableException('database unreachable');
+    } finally {
+      clearTimeout(timer);
     }
     return { status: 'ok', service: this.service, database: 'up' };
   }
@@ -35,7 +47,9 @@ class DatabaseHealthController {
 
 /**
  * The NestJS wiring of a catalogue service's database: a TypeORM data source from the validated
- * `DATABASE_URL` / `DATABASE_POOL_SIZE`, closed on shutdown, and `GET /health` with a database check.
+ * `DATABASE_URL` / `DATABASE_POOL_SIZE`, a deadline on every wait (`DATABASE_CONNECT_TIMEOUT_MS`,
+ * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS`), closed on
+ * shutdown, and `GET /health` with a database check.
  */
 @Global()
 @Module({})
@@ -57,6 +71,11 @@ export class PersistenceModule implements OnApplicationShutdown {
               url: config.getOrThrow<string>('DATABASE_URL'),
               poolSize: config.get<number>('DATABASE_POOL_SIZE'),
               applicationName: serviceName,
+              deadlines: {
+                connectMs: config.getOrThrow<number>('DATABASE_CONNECT_TIMEOUT_MS'),
+                statementMs: config.getOrThrow<number>('DATABASE_STATEMENT_TIMEOUT_MS'),
+                idleInTransactionMs: config.getOrThrow<number>('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
+              },
             }).initialize(),
         },
       ],

@@ -1,0 +1,56 @@
+import { DataSource } from 'typeorm';
+import { workerDatabaseUrl } from '../testing';
+import { createDataSource, databaseUnavailable } from './data-source';
+import { preparedQuery } from './prepared-query';
+
+const DEADLINES = { connectMs: 300, statementMs: 300, idleInTransactionMs: 1000 };
+
+describe('createDataSource deadlines', () => {
+  let service: DataSource;
+  let tool: DataSource;
+
+  beforeAll(async () => {
+    const url = workerDatabaseUrl();
+    service = await createDataSource({
+      url,
+      poolSize: 1,
+      applicationName: 'test',
+      deadlines: DEADLINES,
+    }).initialize();
+    tool = await createDataSource({ url, poolSize: 1, applicationName: 'test-tool' }).initialize();
+  });
+  afterAll(async () => {
+    await service.destroy();
+    await tool.destroy();
+  });
+
+  const setting = async (ds: DataSource, name: string) =>
+    (await ds.query<{ v: string }[]>(`SELECT current_setting('${name}') AS v`))[0]!.v;
+
+  it('sets the server-side timeouts on a service connection and leaves a tool unbounded', async () => {
+    expect(await setting(service, 'statement_timeout')).toBe('300ms');
+    expect(await setting(service, 'idle_in_transaction_session_timeout')).toBe('1s');
+    expect(await setting(tool, 'statement_timeout')).toBe('0');
+    expect(await setting(tool, 'idle_in_transaction_session_timeout')).toBe('0');
+  });
+
+  it('cancels a statement past its deadline as a database outage, and the connection serves on', async () => {
+    const slow = service.query('SELECT pg_sleep(2)');
+    await expect(slow).rejects.toMatchObject({ driverError: { code: '57014' } });
+    expect(databaseUnavailable(await slow.catch((e: unknown) => e))).toBe(true);
+    expect(await service.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  it('gives up waiting for a pooled connection when all are busy', async () => {
+    const runner = service.createQueryRunner();
+    await runner.connect(); // the pool's only connection
+    try {
+      const waited = await preparedQuery(service, 'SELECT 1', []).catch((e: unknown) => e);
+      expect(waited).toBeInstanceOf(Error);
+      expect(databaseUnavailable(waited)).toBe(true);
+    } finally {
+      await runner.release();
+    }
+    expect(await preparedQuery(service, 'SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+  });
+});
