@@ -9,8 +9,10 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DomainError, ErrorCode, problemType } from '@tcg/domain';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '@tcg/persistence';
 import type { Response } from 'express';
 import { ProblemDetailsDto } from '../dto/problem-details.dto';
+import { bodyRefusal } from './request-body-error';
 
 const BY_STATUS: Record<number, { code: ErrorCode; title: string }> = {
   400: { code: 'INVALID_REQUEST', title: 'Invalid request' },
@@ -18,12 +20,17 @@ const BY_STATUS: Record<number, { code: ErrorCode; title: string }> = {
   403: { code: 'FORBIDDEN', title: 'Forbidden' },
   404: { code: 'NOT_FOUND', title: 'Not found' },
   413: { code: 'PAYLOAD_TOO_LARGE', title: 'Payload too large' },
+  415: { code: 'INVALID_REQUEST', title: 'Unsupported media type' },
   429: { code: 'RATE_LIMIT_EXCEEDED', title: 'Too many requests' },
   500: { code: 'INTERNAL_ERROR', title: 'Internal server error' },
   503: { code: 'SERVICE_UNAVAILABLE', title: 'Service unavailable' },
 };
 
-/** Every error leaves api-v2 as RFC 7807 `application/problem+json`. */
+/**
+ * Every error leaves api-v2 as RFC 7807 `application/problem+json`. A database that is down,
+ * overloaded or past a deadline is a 503 with `Retry-After` (the driver's words stay in the log);
+ * unknown errors are a generic 500, logged with their stack.
+ */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemDetailsFilter');
@@ -35,6 +42,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
     let detail = 'An unexpected error occurred.';
     let code: string | undefined;
+    const refusal = bodyRefusal(exception);
     if (exception instanceof DomainError) {
       status = exception.status;
       detail = exception.message;
@@ -44,11 +52,21 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       const r = exception.getResponse();
       const m = typeof r === 'string' ? r : (r as { message?: unknown }).message;
       detail = Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : exception.message;
+    } else if (refusal) {
+      status = refusal.status;
+      detail = refusal.message;
+      code = refusal.code;
+    } else if (databaseUnavailable(exception)) {
+      status = HttpStatus.SERVICE_UNAVAILABLE;
+      detail = 'The database is unavailable. Retry shortly.';
+      this.logger.warn({ msg: 'database unavailable', error: String(exception) });
     } else {
       this.logger.error({ msg: 'unhandled error', error: String(exception) }, (exception as Error)?.stack);
     }
     const kind = BY_STATUS[status] ?? BY_STATUS[status >= 500 ? 500 : 400]!;
     const docsUrl = this.config.getOrThrow<string>('DOCS_URL');
+    if (status === HttpStatus.SERVICE_UNAVAILABLE)
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     res
       .status(status)
       .type('application/problem+json')

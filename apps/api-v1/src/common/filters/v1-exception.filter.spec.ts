@@ -1,0 +1,89 @@
+import { ArgumentsHost, BadRequestException, Logger } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { V1ExceptionFilter } from './v1-exception.filter';
+
+interface Sent {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+function answer(exception: unknown): Sent {
+  const sent: Sent = { status: 0, headers: {}, body: undefined };
+  const res = {
+    setHeader: (name: string, value: string) => (sent.headers[name.toLowerCase()] = value),
+    status: (s: number) => ((sent.status = s), res),
+    json: (b: unknown) => ((sent.body = b), res),
+  };
+  const host = { switchToHttp: () => ({ getResponse: () => res }) } as unknown as ArgumentsHost;
+  new V1ExceptionFilter().catch(exception, host);
+  return sent;
+}
+
+/** What Express's body parser passes on (an `http-errors` object). */
+const parserError = (status: number, message: string, fields: Record<string, unknown>) =>
+  Object.assign(new Error(message), { status, statusCode: status, expose: status < 500, ...fields });
+
+const sqlState = (code: string, message: string) =>
+  Object.assign(new Error(message), { code, severity: 'ERROR' });
+
+describe('V1ExceptionFilter', () => {
+  beforeAll(() => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+  });
+  afterAll(() => jest.restoreAllMocks());
+
+  it.each([
+    ['a pool wait past its deadline', new Error('timeout exceeded when trying to connect')],
+    ['a query the server never answered', new Error('Query read timeout')],
+    ['a cancelled statement', new QueryFailedError('SELECT 1', [], sqlState('57014', 'canceling statement'))],
+    [
+      'a refused connection',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    ],
+    ['too many connections', sqlState('53300', 'sorry, too many clients already')],
+  ])('%s: 503 SERVICE_UNAVAILABLE with Retry-After, without the driver message', (_, error) => {
+    const sent = answer(error);
+    expect(sent.status).toBe(503);
+    expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
+    expect(sent.body).toEqual({
+      error: 'The database is unavailable. Retry shortly.',
+      code: 'SERVICE_UNAVAILABLE',
+    });
+  });
+
+  it.each([
+    ['entity.too.large', 413, 'PAYLOAD_TOO_LARGE', /at most 524288 bytes/],
+    ['charset.unsupported', 415, 'INVALID_REQUEST', /Accepted: utf-8/],
+    ['encoding.unsupported', 415, 'INVALID_REQUEST', /Content-Encoding/],
+    ['request.size.invalid', 400, 'INVALID_REQUEST', /Content-Length/],
+  ])('a body the parser refused as %s: %d %s in the v1 shape', (type, status, code, message) => {
+    const sent = answer(parserError(status, 'parser message', { type, limit: 524288 }));
+    expect(sent.status).toBe(status);
+    expect(sent.body).toEqual({ error: expect.stringMatching(message), code });
+  });
+
+  it('keeps an HttpException as it is', () => {
+    expect(answer(new BadRequestException('bad'))).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST' },
+    });
+  });
+
+  it.each([
+    ['a bug', new TypeError("Cannot read properties of undefined (reading 'uuid')")],
+    ['a constraint violation', new QueryFailedError('INSERT', [], sqlState('23505', 'duplicate key value'))],
+    [
+      'a server-side parser error in a 5xx http-error',
+      parserError(500, 'stream encoding should not be set', { type: 'stream.encoding.set' }),
+    ],
+  ])('%s: a generic 500 without Retry-After', (_, error) => {
+    const sent = answer(error);
+    expect(sent).toEqual({
+      status: 500,
+      headers: {},
+      body: { error: 'Internal server error.', code: 'INTERNAL_ERROR' },
+    });
+  });
+});

@@ -1,0 +1,80 @@
+import { ArgumentsHost, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { QueryFailedError } from 'typeorm';
+import { ProblemDetailsFilter } from './problem-details.filter';
+
+interface Sent {
+  status: number;
+  type?: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+const DOCS_URL = 'https://docs.example.com/errors';
+
+function answer(exception: unknown): Sent {
+  const sent: Sent = { status: 0, headers: {}, body: undefined };
+  const res = {
+    setHeader: (name: string, value: string) => (sent.headers[name.toLowerCase()] = value),
+    status: (s: number) => ((sent.status = s), res),
+    type: (t: string) => ((sent.type = t), res),
+    json: (b: unknown) => ((sent.body = b), res),
+  };
+  const host = { switchToHttp: () => ({ getResponse: () => res }) } as unknown as ArgumentsHost;
+  new ProblemDetailsFilter(new ConfigService({ DOCS_URL })).catch(exception, host);
+  return sent;
+}
+
+/** What Express's body parser passes on (an `http-errors` object). */
+const parserError = (status: number, message: string, fields: Record<string, unknown>) =>
+  Object.assign(new Error(message), { status, statusCode: status, expose: status < 500, ...fields });
+
+const sqlState = (code: string, message: string) =>
+  Object.assign(new Error(message), { code, severity: 'ERROR' });
+
+describe('ProblemDetailsFilter', () => {
+  beforeAll(() => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+  });
+  afterAll(() => jest.restoreAllMocks());
+
+  it.each([
+    ['a pool wait past its deadline', new Error('timeout exceeded when trying to connect')],
+    ['a query the server never answered', new Error('Query read timeout')],
+    ['a cancelled statement', new QueryFailedError('SELECT 1', [], sqlState('57014', 'canceling statement'))],
+    ['an administrator shutdown', sqlState('57P01', 'terminating connection due to administrator command')],
+  ])('%s: a 503 problem with Retry-After, without the driver message', (_, error) => {
+    const sent = answer(error);
+    expect(sent.status).toBe(503);
+    expect(sent.type).toBe('application/problem+json');
+    expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
+    expect(sent.body).toEqual({
+      type: `${DOCS_URL}#service-unavailable`,
+      title: 'Service unavailable',
+      status: 503,
+      detail: 'The database is unavailable. Retry shortly.',
+      code: 'SERVICE_UNAVAILABLE',
+    });
+  });
+
+  it.each([
+    ['entity.too.large', 413, 'PAYLOAD_TOO_LARGE', 'Payload too large', /at most 524288 bytes/],
+    ['charset.unsupported', 415, 'INVALID_REQUEST', 'Unsupported media type', /Accepted: utf-8/],
+    ['request.size.invalid', 400, 'INVALID_REQUEST', 'Invalid request', /Content-Length/],
+  ])('a body the parser refused as %s: a %d %s problem', (type, status, code, title, detail) => {
+    const sent = answer(parserError(status, 'parser message', { type, limit: 524288 }));
+    expect(sent.status).toBe(status);
+    expect(sent.body).toMatchObject({ status, code, title, detail: expect.stringMatching(detail) });
+  });
+
+  it.each([
+    ['a bug', new TypeError("Cannot read properties of undefined (reading 'uuid')")],
+    ['a constraint violation', new QueryFailedError('INSERT', [], sqlState('23505', 'duplicate key value'))],
+  ])('%s: a generic 500 problem without Retry-After', (_, error) => {
+    const sent = answer(error);
+    expect(sent.status).toBe(500);
+    expect(sent.headers).toEqual({});
+    expect(sent.body).toMatchObject({ code: 'INTERNAL_ERROR', detail: 'An unexpected error occurred.' });
+  });
+});
