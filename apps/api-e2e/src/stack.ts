@@ -15,7 +15,7 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const srv = createServer();
     srv.once('error', fail);
@@ -53,9 +53,13 @@ export async function startStack(
     redis?: boolean;
     gatewayEnv?: Record<string, string>;
     v2Env?: Record<string, string>;
+    /** Another database than this worker's (a server the test owns). */
+    databaseUrl?: string;
+    /** Variables for all three services. */
+    env?: Record<string, string>;
   } = {},
 ): Promise<Stack> {
-  const databaseUrl = workerDatabaseUrl();
+  const databaseUrl = opts.databaseUrl ?? workerDatabaseUrl();
   const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
   if (!existsSync(main('api-gateway'))) throw new Error('dist/ is missing: run `npm run build` first');
 
@@ -74,6 +78,7 @@ export async function startStack(
         DATABASE_POOL_SIZE: '4',
         INTERNAL_TOKEN,
         LOG_LEVEL: 'warn',
+        ...opts.env,
         ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
