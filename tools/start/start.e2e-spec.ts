@@ -1,0 +1,174 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { resolveDatabase } from '../common/database';
+import { freePort } from '../common/ports';
+
+/**
+ * `npm start` (`node dist/tools/start/start.js`, so build first) killed during its first load, then
+ * started again — on its own embedded PostgreSQL, data directory and ports, never the shared ones.
+ */
+const START = join(resolve(__dirname, '../..'), 'dist/tools/start/start.js');
+
+interface Run {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | string>;
+  stdout(): string;
+  stderr(): string;
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+async function until(what: string, check: () => boolean, run: Run, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (run.child.exitCode !== null)
+      throw new Error(`start exited before ${what}: ${run.stderr().slice(-3000)}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${run.stderr().slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The JSON log lines with this message. */
+function logged(stderr: string, msg: string): Record<string, unknown>[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.includes(`"msg":"${msg}"`))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('npm start killed during its first load', () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let pgPort: number;
+  let gatewayPort: number;
+  const runs: Run[] = [];
+
+  function start(): Run {
+    // Its own process group, as a terminal runs it, so a kill can take the services with it.
+    const child = spawn(process.execPath, [START], {
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | string>((done) =>
+      child.once('exit', (code, signal) => done(code ?? signal ?? -1)),
+    );
+    const run = { child, exited, stdout: () => stdout, stderr: () => stderr };
+    runs.push(run);
+    return run;
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'tcg-start-'));
+    await chmod(dataDir, 0o755); // as root the server runs as the postgres user, which must reach it
+    pgPort = await freePort();
+    gatewayPort = await freePort();
+    env = { ...process.env };
+    for (const name of [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'DEMO_API_KEY',
+      'INTERNAL_TOKEN',
+      'API_V1_URL',
+      'API_V2_URL',
+    ])
+      delete env[name];
+    Object.assign(env, {
+      TCG_DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      PORT: String(gatewayPort),
+      API_V1_PORT: String(await freePort()),
+      API_V2_PORT: String(await freePort()),
+      SAMPLE_SIZE: 'small',
+    });
+  });
+  afterAll(async () => {
+    for (const { child } of runs)
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    // A server left by a failed test is stopped by taking and giving back the last lease.
+    if (await portOpen(pgPort)) await (await resolveDatabase(env)).stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('the next start removes the partial catalogue, loads it whole and serves it', async () => {
+    const first = start();
+    await until('the first load batch', () => logged(first.stderr(), 'load progress').length > 0, first);
+    process.kill(-first.child.pid!, 'SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+    expect(logged(first.stderr(), 'sample loaded')).toEqual([]); // killed mid-load
+
+    const db = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/tcg` });
+    const one = async (sql: string) => (await db.query(sql)).rows[0] as Record<string, unknown>;
+    await db.connect(); // the server outlives the start that was killed
+    try {
+      expect(await one('SELECT completed_at FROM sample_loads')).toEqual({ completed_at: null });
+
+      const second = start();
+      await until('the services', () => second.stdout().includes('is up at'), second);
+      expect(
+        logged(
+          second.stderr(),
+          'the previous sample load was interrupted: removing the partial catalogue and loading again',
+        ),
+      ).toHaveLength(1);
+      const [report] = logged(second.stderr(), 'sample loaded');
+      expect(report).toMatchObject({ size: 'small' });
+
+      expect(await one(`SELECT size, completed_at IS NOT NULL AS complete FROM sample_loads`)).toEqual({
+        size: 'small',
+        complete: true,
+      });
+      expect(
+        await one(`SELECT (SELECT count(*)::int FROM cards) AS cards,
+                          (SELECT count(*)::int FROM variants WHERE type = 'raw') AS "rawVariants",
+                          (SELECT count(*)::int FROM variants WHERE type = 'graded') AS "gradedVariants",
+                          (SELECT count(*)::int FROM variant_prices) AS "pricedVariants",
+                          (SELECT sum(cardinality(offsets))::int FROM price_series) AS observations,
+                          (SELECT count(*)::int FROM summary_marks) AS marks,
+                          (SELECT count(*)::int FROM card_values) = (SELECT count(DISTINCT v.card_uuid)::int
+                             FROM variants v JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = 'NA'
+                             WHERE v.type = 'raw') AS "summariesComplete"`),
+      ).toEqual({
+        cards: report!['cards'],
+        rawVariants: report!['rawVariants'],
+        gradedVariants: report!['gradedVariants'],
+        pricedVariants: report!['pricedVariants'],
+        observations: report!['observations'],
+        marks: 0,
+        summariesComplete: true,
+      });
+
+      const key = /Demo API key \([a-z]+ plan\): (\S+)/.exec(second.stdout())![1]!;
+      const games = await fetch(`http://127.0.0.1:${gatewayPort}/v1/games`, {
+        headers: { 'x-api-key': key },
+      });
+      expect(games.status).toBe(200);
+      expect(((await games.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+
+      await db.end();
+      // Ctrl-C: the services stop, and the embedded server with them (no other user left).
+      process.kill(second.child.pid!, 'SIGINT');
+      expect(await second.exited).toBe(0);
+      expect(await portOpen(pgPort)).toBe(false);
+    } finally {
+      await db.end().catch(() => undefined);
+    }
+  }, 180_000);
+});
