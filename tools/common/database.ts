@@ -1,7 +1,7 @@
 import { createDataSource, migrate } from '@tcg/persistence';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -161,7 +161,7 @@ export class EmbeddedOwnership {
       log: (msg, fields) => log('warn', msg, fields),
     });
     const record: ServerRecord = { pid: server.pid, port: this.port, dataDir: server.dataDir };
-    await writeFile(join(this.dir, 'server.json'), `${JSON.stringify(record)}\n`);
+    await writeFileAtomically(join(this.dir, 'server.json'), `${JSON.stringify(record)}\n`);
   }
 
   /**
@@ -171,7 +171,12 @@ export class EmbeddedOwnership {
   private async stopRecordedServer(): Promise<void> {
     const file = join(this.dir, 'server.json');
     if (!existsSync(file)) return;
-    const record = JSON.parse(await readFile(file, 'utf8')) as ServerRecord;
+    const record = parseRecord(await readFile(file, 'utf8'));
+    if (!record) {
+      log('warn', 'unreadable embedded PostgreSQL record: leaving the server running', { file });
+      await rm(file, { force: true });
+      return;
+    }
     const pidFile = join(record.dataDir, 'postmaster.pid');
     // postmaster.pid names the running server: a recorded pid that now belongs to another
     // process (the server died and the pid was reused) must not be signalled.
@@ -208,8 +213,11 @@ export class EmbeddedOwnership {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-      if (holder > 0 && !alive(holder)) {
-        log('warn', 'breaking the embedded PostgreSQL lock of a process that died', { pid: holder });
+      // A lock without a pid is one whose holder died between creating and writing it, or is
+      // writing it right now: broken once it is clearly older than that write.
+      const orphan = holder > 0 ? !alive(holder) : await olderThan(lock, 10_000);
+      if (orphan) {
+        log('warn', 'breaking the embedded PostgreSQL lock of a process that died', { pid: holder || null });
         await rm(lock, { force: true });
         continue;
       }
@@ -234,6 +242,27 @@ function alive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function parseRecord(text: string): ServerRecord | undefined {
+  try {
+    const r = JSON.parse(text) as Partial<ServerRecord>;
+    return Number.isInteger(r.pid) && typeof r.dataDir === 'string' ? (r as ServerRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written aside and renamed into place: a kill mid-write never leaves half a file. */
+export async function writeFileAtomically(path: string, text: string, mode = 0o644): Promise<void> {
+  const partial = `${path}.${process.pid}.partial`;
+  await writeFile(partial, text, { mode });
+  await rename(partial, path);
+}
+
+async function olderThan(path: string, ms: number): Promise<boolean> {
+  const info = await stat(path).catch(() => undefined);
+  return info !== undefined && Date.now() - info.mtimeMs > ms;
 }
 
 async function postmasterPid(file: string): Promise<number | undefined> {

@@ -1,7 +1,7 @@
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { chmod, chown, cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -67,10 +67,22 @@ export async function startEmbeddedPostgres(opts: {
     await mkdir(dirname(dataDir), { recursive: true, mode: 0o755 });
     await chmod(dirname(dataDir), 0o755);
   }
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
-
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initdb(binDir, dataDir, runAs);
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    // initdb writes into a sibling directory that takes the data directory's place only once
+    // complete: one killed half-way leaves nothing that looks like a cluster.
+    // Only an empty directory is replaced: anything else there is not ours to delete.
+    if (existsSync(dataDir) && (await readdir(dataDir)).length > 0)
+      throw new Error(
+        `${dataDir} is not empty but holds no PostgreSQL cluster (no PG_VERSION): move it away`,
+      );
+    const fresh = `${dataDir}.initdb`;
+    await rm(fresh, { recursive: true, force: true });
+    await mkdir(fresh, { recursive: true, mode: 0o700 });
+    if (runAs) await chown(fresh, runAs.uid, runAs.gid);
+    await initdb(binDir, fresh, runAs);
+    await rm(dataDir, { recursive: true, force: true });
+    await rename(fresh, dataDir);
+  }
 
   const logFd = opts.detached ? await openLog(opts.detached.logFile) : undefined;
   const server = spawn(
@@ -141,9 +153,13 @@ async function mirrorBinaries(binDir: string): Promise<string> {
   const native = resolve(binDir, '..');
   const target = join(tmpdir(), `tcg-pricing-pg-${hash(native)}`);
   if (!existsSync(join(target, 'bin', 'postgres'))) {
+    // Copied aside and renamed into place, so a copy killed half-way is never taken as complete.
+    const partial = `${target}.${process.pid}`;
+    await rm(partial, { recursive: true, force: true });
+    await cp(native, partial, { recursive: true, verbatimSymlinks: true });
+    await chmod(partial, 0o755);
     await rm(target, { recursive: true, force: true });
-    await cp(native, target, { recursive: true, verbatimSymlinks: true });
-    await chmod(target, 0o755);
+    await rename(partial, target);
   }
   return join(target, 'bin');
 }

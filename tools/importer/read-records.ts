@@ -154,7 +154,7 @@ export async function* csvRecords(
       }
       if (startsRecord) first = l.line;
       const size = l.tooLong ? Infinity : heldBytes + (startsRecord ? 0 : 1) + l.bytes.length;
-      if (size > maxBytes) {
+      if (l.tooLong || size > maxBytes) {
         rejected.push({
           line: first,
           error: startsRecord ? tooLongError(maxBytes) : `record is longer than ${maxBytes} bytes`,
@@ -168,7 +168,7 @@ export async function* csvRecords(
       held.push(l.bytes);
       heldBytes = size;
       if (!open) {
-        yield Buffer.concat([...held.flatMap((b) => [b, NEWLINE])]);
+        yield Buffer.concat(held.flatMap((b) => [b, NEWLINE]));
         held = [];
         heldBytes = 0;
       }

@@ -1,10 +1,10 @@
 import { isPlanName, PlanName } from '@tcg/domain';
 import { generateApiKey, TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { dataDirOf } from '../common/database';
+import { dataDirOf, writeFileAtomically } from '../common/database';
 
 /**
  * The demo key: DEMO_API_KEY when given, else one generated on first start and kept in
@@ -25,7 +25,7 @@ export async function ensureDemoKey(
     else {
       key = generateApiKey();
       await mkdir(dataDir, { recursive: true });
-      await writeFile(file, `${key}\n`, { mode: 0o600 });
+      await writeFileAtomically(file, `${key}\n`, 0o600);
     }
   }
   await new TypeOrmApiKeyRepository(ds).ensure(key, plan, 'demo');
