@@ -1,3 +1,4 @@
+import { Client, ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { QueryLogger } from './query-logger';
@@ -70,7 +71,7 @@ export function createDataSource(config: DataSourceConfig): DataSource {
 }
 
 /** node-postgres pool and client options (pg-pool applies `connectionTimeoutMillis` to both waits). */
-function poolDeadlines(d: DatabaseDeadlines): Record<string, number | boolean> {
+function poolDeadlines(d: DatabaseDeadlines): Record<string, unknown> {
   return {
     connectionTimeoutMillis: d.connectMs,
     statement_timeout: d.statementMs,
@@ -79,7 +80,42 @@ function poolDeadlines(d: DatabaseDeadlines): Record<string, number | boolean> {
     // A peer that vanished without closing the socket is noticed, and its connection dropped.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    Client: DeadlineClient,
   };
+}
+
+/** node-postgres's error for a query past `query_timeout`. */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+/**
+ * A connection that closes itself when one of its queries outlives the client-side deadline.
+ * node-postgres leaves such a connection open with the query still pending, and the pool would
+ * hand it to the next request, which would wait behind a server that is not answering; TypeORM
+ * returns its connections to the pool without the error that would make the pool drop them.
+ * Ended, the pool discards it on release and opens a fresh one when the server is back.
+ */
+class DeadlineClient extends Client {
+  constructor(config?: ClientConfig) {
+    super(config);
+    const query = super.query.bind(this) as (...args: unknown[]) => unknown;
+    const onError = (error: unknown) => {
+      if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) this.end().catch(() => undefined);
+    };
+    this.query = ((...args: unknown[]) => {
+      const callback = args[args.length - 1];
+      if (typeof callback === 'function') {
+        args[args.length - 1] = (error: unknown, result: unknown) => {
+          if (error) onError(error);
+          (callback as (e: unknown, r: unknown) => void)(error, result);
+        };
+        return query(...args);
+      }
+      const result = query(...args);
+      // A branch of its own: the caller still receives the rejection.
+      if (result instanceof Promise) result.catch(onError);
+      return result;
+    }) as Client['query'];
+  }
 }
 
 /** Seconds a client is asked to wait after a 503 for a database outage. */
