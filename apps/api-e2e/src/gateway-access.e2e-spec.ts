@@ -20,6 +20,32 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
     await echo.close();
   });
 
+  it('answers liveness without I/O, and readiness from a check made at most once a second', async () => {
+    const live = await get(`${stack.gatewayUrl}/health/live`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: 'ok', service: 'api-gateway' });
+
+    const ready = await get(`${stack.gatewayUrl}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ok',
+      database: 'up',
+      services: { 'api-v1': 'up', 'api-v2': 'up' },
+      limits: process.env['REDIS_URL']
+        ? { store: 'redis', counting: 'redis' }
+        : { store: 'postgres', counting: 'postgres' },
+    });
+    // api-v1 here is the echo upstream, which records every probe: 30 unauthenticated readiness
+    // calls at once reach it at most twice (one check, maybe one more if a second boundary falls
+    // between them), not 30 times.
+    const before = echo.received.length;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async () => (await get(`${stack.gatewayUrl}/health`)).status),
+    );
+    expect(new Set(answers)).toEqual(new Set([200]));
+    expect(echo.received.length - before).toBeLessThanOrEqual(2);
+  });
+
   it('answers a missing or invalid key with 401 in each version shape', async () => {
     const missingV1 = await get(`${stack.gatewayUrl}/v1/games`);
     expect(missingV1.status).toBe(401);

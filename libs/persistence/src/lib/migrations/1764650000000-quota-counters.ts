@@ -36,6 +36,9 @@ export class QuotaCounters1764650000000 implements MigrationInterface {
         v_used bigint[];
         v_admitted boolean;
       BEGIN
+        -- A request's counting must not wait for a WAL flush: a PostgreSQL crash may lose the last
+        -- fraction of a second of counts (never a restart of the gateway, nor of PostgreSQL).
+        PERFORM set_config('synchronous_commit', 'off', true);
         -- Past windows of this key are never read again (by the caller's clock, as the ids are).
         DELETE FROM quota_counters WHERE key_id = p_key AND expires_at <= p_now;
         INSERT INTO quota_counters (key_id, window_id, used, expires_at)
