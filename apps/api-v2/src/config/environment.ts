@@ -125,5 +125,12 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
     throw new Error(
       'Invalid configuration: SERVER_HEADERS_TIMEOUT_MS must not exceed SERVER_REQUEST_TIMEOUT_MS',
     );
+  // The count raises its own statement_timeout to the budget, but the client-side query deadline
+  // (DATABASE_STATEMENT_TIMEOUT_MS + 1 s) still applies: past it a slow count would be a 503
+  // rather than a null total.
+  if (env.TOTAL_COUNT_BUDGET_MS > env.DATABASE_STATEMENT_TIMEOUT_MS)
+    throw new Error(
+      'Invalid configuration: TOTAL_COUNT_BUDGET_MS must not exceed DATABASE_STATEMENT_TIMEOUT_MS',
+    );
   return env;
 }

@@ -8,6 +8,7 @@ describe('databaseUnavailable', () => {
   it.each([
     ['connection refused', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
     ['connection reset', withCode('ECONNRESET')],
+    ['a write to a closed socket', withCode('EPIPE', 'write EPIPE')],
     ['pool wait past its deadline', new Error('timeout exceeded when trying to connect')],
     ['connect past its deadline', new Error('Connection terminated due to connection timeout')],
     ['connection lost mid-query', new Error('Connection terminated unexpectedly')],

@@ -160,9 +160,10 @@ export function databaseUnavailable(error: unknown): boolean {
   for (let depth = 0; depth < 5 && e instanceof Error; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
+      // Before the SQLSTATE test: EPIPE has a SQLSTATE's shape.
+      if (NETWORK_CODES.has(code)) return true;
       if (/^[0-9A-Z]{5}$/.test(code))
         return UNAVAILABLE_CLASSES.includes(code.slice(0, 2)) || UNAVAILABLE_CODES.has(code);
-      if (NETWORK_CODES.has(code)) return true;
     }
     if (e instanceof AggregateError && e.errors.some(databaseUnavailable)) return true;
     if (DRIVER_MESSAGES.some((m) => (e as Error).message.includes(m))) return true;
