@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createDataSource, QuotaCounterRepository } from '@tcg/persistence';
+import { workerDatabaseUrl } from '@tcg/persistence/testing';
+import type { DataSource } from 'typeorm';
+import { Failover } from './failover';
+import { FailoverQuotaStore } from './failover-quota.store';
+import { MemoryQuotaStore } from './memory-quota.store';
+import { PostgresQuotaStore } from './postgres-quota.store';
+import { quotaWindows } from './quota-windows';
+
+/** A TCP relay to PostgreSQL that the test can cut and restore on the same port (the server itself is never touched). */
+class TcpProxy {
+  port = 0;
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(
+    private readonly host: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(this.targetPort, this.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((r) => server.listen(this.port, '127.0.0.1', r));
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise<void>((r) => server.close(() => r()));
+  }
+}
+
+describe('FailoverQuotaStore over PostgreSQL (cut and restored through a proxy)', () => {
+  const run = `pgf-${randomBytes(6).toString('hex')}`;
+  let proxy: TcpProxy;
+  let ds: DataSource;
+  let direct: DataSource;
+  let failover: Failover;
+  let store: FailoverQuotaStore;
+
+  beforeAll(async () => {
+    const target = new URL(workerDatabaseUrl());
+    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.start();
+    const viaProxy = new URL(target);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    ds = await createDataSource({
+      url: viaProxy.toString(),
+      poolSize: 2,
+      applicationName: 'test',
+    }).initialize();
+    direct = await createDataSource({
+      url: target.toString(),
+      poolSize: 1,
+      applicationName: 'test',
+    }).initialize();
+    failover = new Failover({
+      name: 'postgres',
+      isReady: () => ds.isInitialized,
+      probe: () => ds.query('SELECT 1'),
+      log: () => undefined,
+      timeoutMs: 1000,
+      retryIntervalMs: 100,
+    });
+    store = new FailoverQuotaStore(
+      new PostgresQuotaStore(new QuotaCounterRepository(ds)),
+      new MemoryQuotaStore(),
+      failover,
+    );
+  });
+  afterAll(async () => {
+    await ds.destroy().catch(() => undefined);
+    await direct.query('DELETE FROM quota_counters WHERE key_id LIKE $1', [`${run}%`]);
+    await direct.destroy();
+    await proxy.cut();
+  });
+
+  it('counts in memory while PostgreSQL is unreachable and writes those units back when it returns', async () => {
+    const keyId = `${run}-a`;
+    const now = Date.now();
+    const limits = { minute: 1000, day: 8, month: 1000 };
+    const day = quotaWindows(now).day.id;
+    const admitted = async (): Promise<boolean> => (await store.consume(keyId, 1, limits, now)).admitted;
+
+    for (let i = 0; i < 3; i++) expect(await admitted()).toBe(true);
+    await proxy.cut();
+    const during = [];
+    for (let i = 0; i < 7; i++) during.push(await admitted());
+    // From the 3 PostgreSQL counted: 5 more, then refused — never unlimited.
+    expect(during).toEqual([true, true, true, true, true, false, false]);
+    expect(store.countingInSharedStore).toBe(false);
+
+    await proxy.start();
+    for (let i = 0; i < 100 && !store.countingInSharedStore; i++) {
+      await store.consume(keyId, 0, limits, now);
+      await failover.settled();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(store.countingInSharedStore).toBe(true);
+    expect(await new QuotaCounterRepository(direct).used(keyId, day)).toBe(8);
+    expect(await store.consume(keyId, 1, limits, now)).toMatchObject({ admitted: false, exceeded: 'day' });
+  });
+});
