@@ -191,6 +191,15 @@ describe('PostgreSQL faults under traffic', () => {
   /** Both services asked directly, so their own answer is seen whatever the gateway does. */
   const directCalls = () => Promise.all([request('v1', true), request('v2', true)]);
 
+  /** Each service's own /health, which must answer within its deadline too. */
+  const healthChecks = () =>
+    Promise.all(
+      [stack.v1Url, stack.v2Url].map(async (url) => {
+        const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(HUNG_MS) });
+        return { status: res.status, retryAfter: res.headers.get('retry-after') };
+      }),
+    );
+
   const expectServiceUnavailable = (outcomes: Outcome[]) => {
     for (const o of outcomes) expect(o).toMatchObject({ status: 503, from: 'service', wrong: undefined });
   };
@@ -220,13 +229,17 @@ describe('PostgreSQL faults under traffic', () => {
   it('answers every request while PostgreSQL is stopped (SIGSTOP), and serves again after SIGCONT', async () => {
     stopped = serverProcesses(pg.dataDir);
     signal(stopped, 'SIGSTOP');
-    const [during, direct] = await Promise.all([traffic(6000), directCalls()]);
+    const [during, direct, health] = await Promise.all([traffic(6000), directCalls(), healthChecks()]);
     signal(stopped, 'SIGCONT');
     stopped = [];
     report('postgres stopped (SIGSTOP), 6 s of traffic', during);
     report('postgres stopped (SIGSTOP), straight to the services', direct);
     expectAnsweredInShape(during);
     expectServiceUnavailable(direct);
+    expect(health).toEqual([
+      { status: 503, retryAfter: expect.stringMatching(/^\d+$/) },
+      { status: 503, retryAfter: expect.stringMatching(/^\d+$/) },
+    ]);
     // Every lookup reads the database: none of them can have succeeded while it was stopped...
     expect(during.filter((o) => o.status === 503).length).toBeGreaterThan(0);
     const { recoveredMs, after } = await expectRecovery();
