@@ -4,11 +4,15 @@ import { log, parseArgs, runTool } from '../common/log';
 import { PriceImporter } from './price-importer';
 import { FileFormat, formatOf, readRecords } from './read-records';
 
-const USAGE = `usage: npm run import-prices -- <file.ndjson|file.csv> [--format ndjson|csv] [--batch-size 5000]
+/** A batch is held in memory and written in one transaction: beyond this, it only costs memory. */
+const MAX_BATCH_SIZE = 100_000;
+
+const USAGE = `usage: npm run import-prices -- <file.ndjson|file.csv> [--format ndjson|csv] [--batch-size 1-${MAX_BATCH_SIZE}, default 5000]
 
 Each record: variant_id (UUID or slug) or vendor_sku, region, time (Unix seconds or ISO 8601),
-price (decimal, in the region's currency), currency. Exit code 0 when every row was applied,
-1 when some rows were rejected (the valid ones are applied), 2 on a usage or database error.`;
+price (decimal, in the region's currency), currency; a line or record is at most 64 KiB. Exit
+code 0 when every row was applied, 1 when some rows were rejected (the valid ones are applied),
+2 on a usage or database error.`;
 
 async function main(): Promise<number> {
   const { positional, options } = parseArgs(process.argv.slice(2));
@@ -20,7 +24,8 @@ async function main(): Promise<number> {
     !format ||
     !['ndjson', 'csv'].includes(format) ||
     !Number.isInteger(batchSize) ||
-    batchSize < 1
+    batchSize < 1 ||
+    batchSize > MAX_BATCH_SIZE
   ) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
