@@ -139,26 +139,29 @@ export async function ensureSampleLoaded(
   opts: LoadOptions,
 ): Promise<LoadReport | undefined> {
   return withSampleLoadLock(ds, async () => {
-    const state = await sampleLoadState(ds);
-    if (state.kind === 'complete') return undefined;
-    if (state.kind === 'interrupted') {
-      log(
-        'warn',
-        'the previous sample load was interrupted: removing the partial catalogue and loading again',
-        {
-          size,
-          interruptedSize: state.size,
-          startedAt: state.startedAt,
-        },
-      );
-      await removeCatalogue(ds);
-    } else {
-      const [{ n }]: { n: number }[] = await ds.query('SELECT count(*)::int AS n FROM cards');
-      if (n > 0) return undefined;
-      log('info', 'empty database: loading the sample catalogue (first start only)', { size });
-    }
+    if (await removeInterruptedLoad(ds, size)) return loadSample(ds, size, opts);
+    if ((await sampleLoadState(ds)).kind === 'complete') return undefined;
+    const [{ n }]: { n: number }[] = await ds.query('SELECT count(*)::int AS n FROM cards');
+    if (n > 0) return undefined;
+    log('info', 'empty database: loading the sample catalogue (first start only)', { size });
     return loadSample(ds, size, opts);
   });
+}
+
+/**
+ * Empties a catalogue that an interrupted sample load left partial; returns whether it did.
+ * Call holding the sample-load lock.
+ */
+export async function removeInterruptedLoad(ds: DataSource, size: CatalogueSize): Promise<boolean> {
+  const state = await sampleLoadState(ds);
+  if (state.kind !== 'interrupted') return false;
+  log('warn', 'the previous sample load was interrupted: removing the partial catalogue and loading again', {
+    size,
+    interruptedSize: state.size,
+    startedAt: state.startedAt,
+  });
+  await removeCatalogue(ds);
+  return true;
 }
 
 /** Progress as one structured log line per batch (used by `npm run load` and `npm start`). */
