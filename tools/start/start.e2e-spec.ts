@@ -171,4 +171,56 @@ describe('npm start killed during its first load', () => {
       await db.end().catch(() => undefined);
     }
   }, 180_000);
+
+  it('a start after a writer was killed before its refresh refreshes the summaries', async () => {
+    // The write of an import killed between its last commit and its refresh: data and mark, no
+    // refresh. Done under a lease of its own, as a tool would (the server starts and stops with it).
+    const writer = await resolveDatabase(env);
+    await withClient(writer.url, async (db) => {
+      await db.query('BEGIN');
+      await db.query(`UPDATE variant_prices SET price = price + 100000
+                      WHERE region = 'NA' AND variant_uuid = (SELECT v.uuid FROM card_values c
+                        JOIN variants v ON v.card_uuid = c.card_uuid AND v.type = 'raw'
+                        JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = 'NA'
+                        ORDER BY c.card_uuid LIMIT 1)`);
+      await db.query('INSERT INTO summary_marks DEFAULT VALUES');
+      await db.query('COMMIT');
+      expect(await cardValueDrift(db)).toBeGreaterThan(0);
+    });
+    await writer.stop();
+    expect(await portOpen(pgPort)).toBe(false);
+
+    const third = start();
+    await until('the services', () => third.stdout().includes('is up at'), third);
+    expect(logged(third.stderr(), 'summaries were stale: refreshed')).toHaveLength(1);
+    expect(logged(third.stderr(), 'sample loaded')).toEqual([]); // the load was complete
+    await withClient(writer.url, async (db) => {
+      expect(await cardValueDrift(db)).toBe(0);
+      expect((await db.query('SELECT count(*)::int AS n FROM summary_marks')).rows[0].n).toBe(0);
+    });
+    process.kill(third.child.pid!, 'SIGINT');
+    expect(await third.exited).toBe(0);
+  }, 120_000);
 });
+
+async function withClient(url: string, work: (db: Client) => Promise<void>): Promise<void> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    await work(db);
+  } finally {
+    await db.end();
+  }
+}
+
+/** Rows where card_values differs from its definition recomputed now. */
+async function cardValueDrift(db: Client): Promise<number> {
+  const { def } = (await db.query(`SELECT pg_get_viewdef('card_values'::regclass) AS def`)).rows[0];
+  const body = (def as string).trim().replace(/;$/, '');
+  const { n } = (
+    await db.query(`SELECT count(*)::int AS n FROM (
+      (SELECT * FROM card_values EXCEPT ALL (${body}))
+      UNION ALL ((${body}) EXCEPT ALL SELECT * FROM card_values)) AS d`)
+  ).rows[0];
+  return n as number;
+}
