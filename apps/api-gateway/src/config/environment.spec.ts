@@ -11,7 +11,7 @@ describe('api-gateway configuration', () => {
       UPSTREAM_TIMEOUT_MS: 10_000,
       KEY_CACHE_STALE_MS: 300_000,
       KEY_LOOKUP_TIMEOUT_MS: 1_000,
-      REDIS_COMMAND_TIMEOUT_MS: 250,
+      REDIS_COMMAND_TIMEOUT_MS: 1_000,
       REDIS_CONNECT_TIMEOUT_MS: 1_000,
       QUOTA_DB_TIMEOUT_MS: 1_000,
     });

@@ -56,13 +56,17 @@ export class Environment {
   @IsString()
   REDIS_URL?: string;
 
-  /** Longest a Redis command may take before the call is answered from memory. */
+  /**
+   * Longest a Redis command may take before the call is answered from memory. Generous enough that
+   * a burst (event-loop lag included) is not taken for an outage: an outage admits up to one
+   * instance's in-memory share, a slow reply does not.
+   */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(10)
   @Max(10_000)
-  REDIS_COMMAND_TIMEOUT_MS = 250;
+  REDIS_COMMAND_TIMEOUT_MS = 1_000;
 
   /** Longest a (re)connection to Redis may take. */
   @IsOptional()

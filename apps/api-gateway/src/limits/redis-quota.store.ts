@@ -210,7 +210,7 @@ export function createQuotaRedis(
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 1000,
-    commandTimeout: 250,
+    commandTimeout: 1000,
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
     ...overrides,
   });
