@@ -168,6 +168,45 @@ describe('FailoverQuotaStore', () => {
     ]);
   });
 
+  it("over-admits during an outage by at most each instance's in-memory share (limit minus what it last saw)", async () => {
+    // Three instances over one shared store; they last saw the key at different usages.
+    const instances = ['a', 'b', 'c'].map((name) => {
+      const f = new Failover({
+        name: 'redis',
+        isReady: () => shared.ready,
+        probe: () => (shared.mode === 'ok' ? Promise.resolve() : Promise.reject(new Error('down'))),
+        log: () => undefined,
+        timeoutMs: 20,
+        retryIntervalMs: 1000,
+        clock: () => clockMs,
+      });
+      return { f, store: new FailoverQuotaStore(shared, new MemoryQuotaStore(), f, name, () => clockMs) };
+    });
+    const lim = { minute: 10, day: 1000, month: 1000 };
+    const take = (i: number): Promise<QuotaDecision> => instances[i]!.store.consume('k', 1, lim, now);
+    await take(0); // a saw 1
+    await take(1);
+    await take(1); // b saw 3
+    await take(0);
+    await take(0); // a saw 5; c never saw the key
+    shared.mode = 'fail';
+    const admittedDuring = [0, 0, 0];
+    for (let round = 0; round < 15; round++)
+      for (let i = 0; i < 3; i++) if ((await take(i)).admitted) admittedDuring[i]!++;
+    expect(admittedDuring).toEqual([10 - 5, 10 - 3, 10 - 0]);
+
+    shared.mode = 'ok';
+    clockMs += 1000;
+    for (let i = 0; i < 3; i++) {
+      await instances[i]!.store.consume('k', 0, lim, now);
+      await instances[i]!.f.settled();
+    }
+    // The shared store now holds every unit admitted: 5 before, 22 during; 17 over the limit,
+    // within the bound of the three shares (5 + 7 + 10), and refused until the window resets.
+    expect(shared.usedNow('k', now).minute).toBe(27);
+    for (let i = 0; i < 3; i++) expect((await take(i)).admitted).toBe(false);
+  });
+
   it('throws on a bad argument without blaming the store', async () => {
     await expect(store.consume('k', -1, limits, now)).rejects.toThrow(RangeError);
     expect(shared.calls).toBe(0);
