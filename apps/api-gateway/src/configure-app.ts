@@ -1,15 +1,73 @@
 import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { Server } from 'node:http';
 import { GatewayExceptionFilter } from './common/gateway-exception.filter';
+import { requestGuard } from './common/request-guard.middleware';
+
+interface ExpressSettings {
+  disable(setting: string): void;
+  enable(setting: string): void;
+}
 
 /**
  * Global options; main.ts and the end-to-end tests both call this. The app must be created with
  * `bodyParser: false` (see GATEWAY_APP_OPTIONS) so request bodies stream to the services unparsed.
  */
 export function configureApp(app: INestApplication): void {
-  app.useGlobalFilters(new GatewayExceptionFilter(app.get(ConfigService)));
+  const config = app.get(ConfigService);
+  const express = app.getHttpAdapter().getInstance() as ExpressSettings;
+  express.disable('x-powered-by');
+  // `/V2/cards` and `/v1/cards/` must not reach a route the cost function does not recognise; the
+  // router reads these when it is created, which is when the first route or middleware is added.
+  express.enable('case sensitive routing');
+  express.enable('strict routing');
+  app.use(
+    requestGuard({
+      maxBodyBytes: config.getOrThrow<number>('MAX_BODY_BYTES'),
+      docsUrl: config.getOrThrow<string>('DOCS_URL'),
+    }),
+  );
+  app.useGlobalFilters(new GatewayExceptionFilter(config));
   app.enableShutdownHooks();
-  (app.getHttpAdapter().getInstance() as { disable(setting: string): void }).disable('x-powered-by');
+  const server = app.getHttpServer() as Server;
+  applyServerTimeouts(server, config);
+  boundShutdown(server);
 }
 
 export const GATEWAY_APP_OPTIONS = { bodyParser: false } as const;
+
+/**
+ * Node's defaults let a client take 60 s to send headers and 5 min for a request, and check them
+ * only every 30 s: a few hundred slow clients would hold the gateway. Must run before listen(),
+ * which is when Node starts the checking interval.
+ */
+function applyServerTimeouts(server: Server, config: ConfigService): void {
+  const headersTimeout = config.getOrThrow<number>('SERVER_HEADERS_TIMEOUT_MS');
+  const requestTimeout = config.getOrThrow<number>('SERVER_REQUEST_TIMEOUT_MS');
+  server.headersTimeout = headersTimeout;
+  server.requestTimeout = Math.max(requestTimeout, headersTimeout);
+  server.keepAliveTimeout = config.getOrThrow<number>('SERVER_KEEP_ALIVE_TIMEOUT_MS');
+  // The createServer option of the same name, which Nest gives no way to pass; Node reads the
+  // property when the server starts listening.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
+    1_000,
+    headersTimeout,
+  );
+}
+
+/** How long in-flight requests may finish after SIGTERM before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * server.close() stops the timeout checks and then waits for every connection to end, so one
+ * client dribbling headers would hold a shutdown forever. Idle connections go at once, the rest
+ * after the grace period.
+ */
+function boundShutdown(server: Server): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    });
+  }
+}

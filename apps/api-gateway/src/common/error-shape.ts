@@ -38,8 +38,11 @@ export function sendError(
 function titleOf(status: number): string {
   return (
     {
+      400: 'Bad request',
       401: 'Unauthorized',
       404: 'Not found',
+      413: 'Content too large',
+      414: 'URI too long',
       429: 'Too many requests',
       502: 'Bad gateway',
       503: 'Service unavailable',

@@ -1,132 +1,144 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { encodeUsage, INTERNAL_HEADER_PREFIX, INTERNAL_HEADERS } from '@tcg/domain';
+import { encodeUsage, INTERNAL_HEADERS } from '@tcg/domain';
 import { randomUUID } from 'node:crypto';
-import { Agent, IncomingMessage, request, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { AccessService } from '../access/access.service';
 import { rateLimitHeaders } from '../access/rate-limit-headers';
 import { sendError } from '../common/error-shape';
+import { readBody, tooLarge } from '../common/request-body';
+import { guardedRequest } from '../common/request-guard.middleware';
+import { ApiVersion } from '../common/request-target';
+import { upstreamRequestHeaders } from './forwarded-headers';
+import { UpstreamClient, UpstreamFailure } from './upstream-client';
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1) are never forwarded. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-]);
-
-export interface Upstream {
-  readonly name: string;
-  readonly url: URL;
-}
+/** Seconds a client should wait before retrying after a 503 or 504 of the gateway's own. */
+const RETRY_AFTER_SECONDS = 1;
 
 /**
- * Admits a request (key, quotas), then streams it to an upstream service over pooled keep-alive
- * connections and streams the answer back untouched (status, headers, body), adding the usage
- * headers of v2. A refused connection is a 503 and a slow upstream a 504, in the error shape of
- * the version the path names. Client-sent `x-tcg-*` headers never reach a service.
+ * Admits a request (key, quotas), then sends it to the service its version names and streams the
+ * answer back, adding the usage headers of v2. The route, the cost and the forwarded path all come
+ * from the one target the request guard accepted. Bodies are read whole (up to the cap) before
+ * dispatch, so a slow client never holds a pooled upstream socket and every body goes framed.
  */
 @Injectable()
 export class ProxyService implements OnApplicationShutdown {
   private readonly logger = new Logger('Proxy');
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
-  private readonly timeoutMs: number;
+  private readonly upstreams: Record<ApiVersion, UpstreamClient>;
   private readonly docsUrl: string;
   private readonly credential: string;
+  private readonly maxBodyBytes: number;
 
   constructor(
     private readonly access: AccessService,
     @Inject(ConfigService) config: ConfigService,
   ) {
-    this.timeoutMs = config.getOrThrow<number>('UPSTREAM_TIMEOUT_MS');
     this.docsUrl = config.getOrThrow<string>('DOCS_URL');
     this.credential = config.getOrThrow<string>('INTERNAL_TOKEN');
+    this.maxBodyBytes = config.getOrThrow<number>('MAX_BODY_BYTES');
+    const upstream = (name: string, url: string) =>
+      new UpstreamClient({
+        name,
+        url: new URL(url),
+        headersTimeoutMs: config.getOrThrow<number>('UPSTREAM_TIMEOUT_MS'),
+        bodyTimeoutMs: config.getOrThrow<number>('UPSTREAM_BODY_TIMEOUT_MS'),
+        maxSockets: config.getOrThrow<number>('UPSTREAM_MAX_SOCKETS'),
+        maxInFlight: config.getOrThrow<number>('UPSTREAM_MAX_IN_FLIGHT'),
+        freeSocketTimeoutMs: config.getOrThrow<number>('UPSTREAM_FREE_SOCKET_TIMEOUT_MS'),
+      });
+    this.upstreams = {
+      v1: upstream('api-v1', config.getOrThrow<string>('API_V1_URL')),
+      v2: upstream('api-v2', config.getOrThrow<string>('API_V2_URL')),
+    };
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, upstream: Upstream): Promise<void> {
-    const path = req.url ?? '/';
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const guarded = guardedRequest(req);
     const requestId = headerValue(req.headers['x-request-id']) ?? randomUUID();
     res.setHeader('x-request-id', requestId);
-    const url = new URL(path, 'http://gateway');
-    const isV2 = url.pathname === '/v2' || url.pathname.startsWith('/v2/');
+    if (!guarded?.target.version) {
+      // Routing and the guard disagree: refuse rather than guess which service and cost apply.
+      res.setHeader('connection', 'close');
+      sendError(res, '/', 404, 'NOT_FOUND', 'No such route.', this.docsUrl);
+      return;
+    }
+    const { target, framing } = guarded;
+    const version = target.version!;
+    const shapePath = `/${version}`;
 
-    const admission = await this.access.admit(req, url);
+    const admission = await this.access.admit(req, new URL(target.raw, 'http://gateway'));
     if (!admission.admitted) {
       if (admission.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(admission.retryAfterSeconds));
-      if (isV2 && admission.usage)
+      if (version === 'v2' && admission.usage)
         for (const [k, v] of Object.entries(rateLimitHeaders(admission.usage))) res.setHeader(k, v);
-      req.resume(); // drain an unread body so the connection can be reused
-      sendError(res, url.pathname, admission.status, admission.code, admission.message, this.docsUrl);
+      if (framing.kind === 'body') res.setHeader('connection', 'close'); // the body stays unread
+      sendError(res, shapePath, admission.status, admission.code, admission.message, this.docsUrl);
       return;
     }
-    if (isV2) for (const [k, v] of Object.entries(rateLimitHeaders(admission.usage))) res.setHeader(k, v);
+    if (version === 'v2')
+      for (const [k, v] of Object.entries(rateLimitHeaders(admission.usage))) res.setHeader(k, v);
 
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined && !HOP_BY_HOP.has(name) && !name.startsWith(INTERNAL_HEADER_PREFIX))
-        headers[name] = value;
-    }
-    headers['x-request-id'] = requestId;
-    headers[INTERNAL_HEADERS.credential] = this.credential;
-    headers[INTERNAL_HEADERS.usage] = encodeUsage(admission.usage);
-
-    const upstreamReq = request({
-      agent: this.agent,
-      host: upstream.url.hostname,
-      port: upstream.url.port,
-      method: req.method,
-      path,
-      headers,
-      timeout: this.timeoutMs,
-    });
-    upstreamReq.on('response', (upstreamRes: IncomingMessage) => {
-      res.statusCode = upstreamRes.statusCode ?? 502;
-      for (const [name, value] of Object.entries(upstreamRes.headers)) {
-        if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
+    let body: Buffer | undefined;
+    if (framing.kind === 'body') {
+      const read = await readBody(req, this.maxBodyBytes).catch(() => undefined);
+      if (read === undefined) return; // the client went away mid-body
+      if (read === 'too-large') {
+        const { status, code, message } = tooLarge(this.maxBodyBytes);
+        res.setHeader('connection', 'close');
+        sendError(res, shapePath, status, code, message, this.docsUrl);
+        return;
       }
-      upstreamRes.pipe(res);
-    });
-    upstreamReq.on('timeout', () => {
-      upstreamReq.destroy();
-      this.logger.warn({ msg: 'upstream timeout', upstream: upstream.name, path, requestId });
+      body = read;
+    }
+
+    const headers: OutgoingHttpHeaders = {
+      ...upstreamRequestHeaders(req.headers),
+      'x-request-id': requestId,
+      [INTERNAL_HEADERS.credential]: this.credential,
+      [INTERNAL_HEADERS.usage]: encodeUsage(admission.usage),
+    };
+    if (body) headers['content-length'] = body.length;
+    else if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')
+      headers['content-length'] = 0;
+    else delete headers['content-type'];
+
+    if (req.socket.destroyed) return; // the client left while it was admitted
+    const upstream = this.upstreams[version];
+    upstream.forward({ method: req.method ?? 'GET', path: target.raw, headers, body }, res, (failure) =>
+      this.answerFailure(res, shapePath, upstream.name, failure, requestId),
+    );
+  }
+
+  private answerFailure(
+    res: ServerResponse,
+    shapePath: string,
+    name: string,
+    failure: UpstreamFailure,
+    requestId: string,
+  ): void {
+    this.logger.warn({ msg: `upstream ${failure.kind}`, upstream: name, requestId, ...failure });
+    res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    if (failure.kind === 'timeout') {
       sendError(
         res,
-        path,
+        shapePath,
         504,
         'GATEWAY_TIMEOUT',
-        `The ${upstream.name} service did not answer in time.`,
+        `The ${name} service did not answer in time.`,
         this.docsUrl,
       );
-    });
-    upstreamReq.on('error', (error: Error) => {
-      if (res.writableEnded) return;
-      this.logger.warn({
-        msg: 'upstream unavailable',
-        upstream: upstream.name,
-        path,
-        requestId,
-        error: error.message,
-      });
-      sendError(
-        res,
-        path,
-        503,
-        'SERVICE_UNAVAILABLE',
-        `The ${upstream.name} service is unavailable.`,
-        this.docsUrl,
-      );
-    });
-    req.pipe(upstreamReq);
+    } else {
+      const message =
+        failure.kind === 'busy'
+          ? `The ${name} service has too many requests in progress.`
+          : `The ${name} service is unavailable.`;
+      sendError(res, shapePath, 503, 'SERVICE_UNAVAILABLE', message, this.docsUrl);
+    }
   }
 
   onApplicationShutdown(): void {
-    this.agent.destroy();
+    for (const upstream of Object.values(this.upstreams)) upstream.close();
   }
 }
 

@@ -1,0 +1,71 @@
+import { INTERNAL_HEADER_PREFIX } from '@tcg/domain';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+
+/**
+ * The client headers a service may see. An allow-list, because the services read none of the
+ * others and each one forwarded is a leak (the clear-text `x-api-key`, `cookie`,
+ * `authorization`) or a spoof (`forwarded`, `x-forwarded-*`, `x-tcg-*`). Content negotiation and
+ * conditional requests stay; framing (`content-length`) and `x-request-id` are set by the gateway.
+ */
+export const FORWARDED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'content-type',
+  'if-modified-since',
+  'if-none-match',
+  'user-agent',
+]);
+
+/**
+ * Service response headers that never reach the client: hop-by-hop ones (RFC 9110 §7.6.1), the
+ * internal ones, and those the gateway owns for every response (`x-request-id`, the usage headers).
+ */
+const DROPPED_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'set-cookie',
+  'x-powered-by',
+  'x-request-id',
+  'ratelimit',
+  'ratelimit-policy',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+]);
+
+export function upstreamRequestHeaders(client: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = client[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+export function clientResponseHeaders(upstream: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const nominated = new Set(
+    String(upstream['connection'] ?? '')
+      .split(',')
+      .map((t) => t.trim().toLowerCase()),
+  );
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    if (
+      value === undefined ||
+      DROPPED_RESPONSE_HEADERS.has(name) ||
+      nominated.has(name) ||
+      name.startsWith(INTERNAL_HEADER_PREFIX)
+    )
+      continue;
+    headers[name] = value;
+  }
+  return headers;
+}

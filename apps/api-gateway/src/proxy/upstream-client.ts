@@ -1,0 +1,151 @@
+import {
+  Agent,
+  ClientRequest,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  request,
+  ServerResponse,
+} from 'node:http';
+import { clientResponseHeaders } from './forwarded-headers';
+
+export interface UpstreamOptions {
+  readonly name: string;
+  readonly url: URL;
+  /** From dispatch (pool wait included) until the service's response headers. */
+  readonly headersTimeoutMs: number;
+  /** From the response headers until the last byte of the response body. */
+  readonly bodyTimeoutMs: number;
+  readonly maxSockets: number;
+  /** Requests dispatched and not yet settled, on a socket or waiting for one; beyond it: busy. */
+  readonly maxInFlight: number;
+  /** Below the service's keepAliveTimeout, so the gateway never writes to a socket being closed. */
+  readonly freeSocketTimeoutMs: number;
+}
+
+export interface UpstreamCall {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: OutgoingHttpHeaders;
+  readonly body?: Buffer;
+}
+
+export type UpstreamFailure =
+  | { readonly kind: 'busy' }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'unavailable'; readonly error: string };
+
+/** Resets that mean a pooled socket was closed by the service just as it was reused. */
+const STALE_SOCKET_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * One service behind the gateway: a bounded keep-alive pool, one deadline per request that runs
+ * from dispatch (so it covers the wait for a pooled socket) to the response headers, and one for
+ * the body. A request that misses a deadline, fails, or whose client went away is destroyed with
+ * its socket, which is never reused.
+ */
+export class UpstreamClient {
+  private readonly agent: Agent;
+  private inFlight = 0;
+
+  constructor(readonly options: UpstreamOptions) {
+    this.agent = new Agent({
+      keepAlive: true,
+      maxSockets: options.maxSockets,
+      maxFreeSockets: options.maxSockets,
+      timeout: options.freeSocketTimeoutMs,
+      scheduling: 'lifo',
+    });
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /**
+   * Sends the call and streams the answer into `client`; `fail` is called instead, at most once,
+   * when no response headers came (the caller answers in the version's error shape).
+   */
+  forward(call: UpstreamCall, client: ServerResponse, fail: (failure: UpstreamFailure) => void): void {
+    if (this.inFlight >= this.options.maxInFlight) {
+      fail({ kind: 'busy' });
+      return;
+    }
+    this.inFlight += 1;
+    let settled = false;
+    let current: ClientRequest | undefined;
+    let bodyTimer: NodeJS.Timeout | undefined;
+    const settle = () => {
+      if (settled) return false;
+      settled = true;
+      this.inFlight -= 1;
+      clearTimeout(headersTimer);
+      clearTimeout(bodyTimer);
+      client.off('close', onClientClose);
+      return true;
+    };
+    const headersTimer = setTimeout(() => {
+      if (!settle()) return;
+      current?.destroy();
+      fail({ kind: 'timeout' });
+    }, this.options.headersTimeoutMs);
+    const onClientClose = () => {
+      if (!settle()) return;
+      current?.destroy();
+    };
+    client.once('close', onClientClose);
+
+    const attempt = (retryStaleSocket: boolean) => {
+      const upstreamReq = request({
+        agent: this.agent,
+        host: this.options.url.hostname,
+        port: this.options.url.port,
+        method: call.method,
+        path: call.path,
+        headers: call.headers,
+      });
+      current = upstreamReq;
+      upstreamReq.on('response', (upstreamRes: IncomingMessage) => {
+        if (settled) {
+          upstreamReq.destroy();
+          return;
+        }
+        clearTimeout(headersTimer);
+        bodyTimer = setTimeout(() => {
+          if (!settle()) return;
+          upstreamReq.destroy();
+          client.destroy();
+        }, this.options.bodyTimeoutMs);
+        client.writeHead(upstreamRes.statusCode ?? 502, clientResponseHeaders(upstreamRes.headers));
+        upstreamRes.on('end', () => settle());
+        upstreamRes.on('error', () => {
+          if (settle()) client.destroy();
+        });
+        upstreamRes.on('aborted', () => {
+          if (settle()) client.destroy();
+        });
+        upstreamRes.pipe(client);
+      });
+      upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
+        if (settled) return;
+        const idempotent = call.method === 'GET' || call.method === 'HEAD';
+        if (
+          retryStaleSocket &&
+          idempotent &&
+          upstreamReq.reusedSocket &&
+          STALE_SOCKET_ERRORS.has(error.code ?? '')
+        ) {
+          attempt(false);
+          return;
+        }
+        settle();
+        fail({ kind: 'unavailable', error: error.code ?? error.message });
+      });
+      upstreamReq.end(call.body);
+    };
+    attempt(true);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
