@@ -323,6 +323,21 @@ describe('gateway against hostile clients and a misbehaving service', () => {
       });
     });
 
+    it('cuts the client connection when the service drops it mid-body, and keeps serving', async () => {
+      const key = await newKey('starter');
+      const { responses, closedByServer } = await exchange(
+        port,
+        wire('GET /v1/cut HTTP/1.1', { 'x-api-key': key }),
+      );
+      expect(closedByServer).toBe(true);
+      // The declared length stays, so the client can tell the answer is incomplete.
+      expect(responses).toHaveLength(1);
+      expect(responses[0]!.body).toBe('{"partial":');
+      expect(responses[0]!.headers['content-length']).toBe('100');
+      const after = await fetch(`${stack.gatewayUrl}/v1/after-cut`, { headers: { 'x-api-key': key } });
+      expect(after.status).toBe(200);
+    });
+
     it('aborts the upstream request of a client that disconnects', async () => {
       const key = await newKey('starter');
       const abandonedBefore = upstream.abandoned();

@@ -38,6 +38,12 @@ export async function startRecordingUpstream(): Promise<{
         res.on('close', () => (abandoned += res.writableFinished ? 0 : 1));
         return;
       }
+      if (url.endsWith('/cut')) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"partial":');
+        setTimeout(() => req.socket.destroy(), 50);
+        return;
+      }
       if (url.endsWith('/reset')) {
         req.socket.destroy();
         return;

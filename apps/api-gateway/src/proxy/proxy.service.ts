@@ -118,6 +118,10 @@ export class ProxyService implements OnApplicationShutdown {
     requestId: string,
   ): void {
     this.logger.warn({ msg: `upstream ${failure.kind}`, upstream: name, requestId, ...failure });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
     res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     if (failure.kind === 'timeout') {
       sendError(

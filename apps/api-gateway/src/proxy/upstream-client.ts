@@ -127,6 +127,12 @@ export class UpstreamClient {
       });
       upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
+        if (client.headersSent) {
+          // Mid-body: the status is gone already, so the client can only see a cut connection.
+          settle();
+          client.destroy();
+          return;
+        }
         const idempotent = call.method === 'GET' || call.method === 'HEAD';
         if (
           retryStaleSocket &&
