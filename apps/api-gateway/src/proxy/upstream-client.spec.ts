@@ -1,0 +1,121 @@
+import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { UpstreamClient, UpstreamFailure } from './upstream-client';
+
+/** A local service whose behaviour per request the test decides, counting the sockets it sees. */
+async function service(handle: (req: IncomingMessage, res: ServerResponse, nth: number) => void) {
+  let nth = 0;
+  const sockets = new Set<Socket>();
+  let closedSockets = 0;
+  const server: Server = createServer((req, res) => handle(req, res, ++nth));
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => {
+      sockets.delete(s);
+      closedSockets += 1;
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    closedSockets: () => closedSockets,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** Runs one call through the client behind a throw-away front server, as the gateway does. */
+async function call(client: UpstreamClient, method = 'GET'): Promise<number | UpstreamFailure> {
+  return new Promise((done) => {
+    const front = createServer((_req, res) => {
+      client.forward(
+        { method, path: '/x', headers: {}, body: method === 'POST' ? Buffer.from('{}') : undefined },
+        res,
+        (f) => {
+          done(f);
+          res.destroy();
+        },
+      );
+    });
+    front.listen(0, '127.0.0.1', () => {
+      const port = (front.address() as AddressInfo).port;
+      const req = request({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? 0));
+      });
+      req.on('error', () => undefined);
+      req.end();
+    });
+    front.unref();
+  });
+}
+
+const options = (url: URL) => ({
+  name: 'svc',
+  url,
+  headersTimeoutMs: 300,
+  bodyTimeoutMs: 1_000,
+  maxSockets: 1,
+  maxInFlight: 2,
+  freeSocketTimeoutMs: 4_000,
+});
+
+describe('UpstreamClient', () => {
+  it('retries an idempotent request once when its reused socket turns out closed', async () => {
+    // The second request on a connection finds it dropped, as when a keep-alive timeout races.
+    const svc = await service((req, res, nth) => (nth === 2 ? req.socket.destroy() : res.end('ok')));
+    const client = new UpstreamClient(options(svc.url));
+    try {
+      expect(await call(client)).toBe(200);
+      expect(await call(client)).toBe(200);
+    } finally {
+      client.close();
+      await svc.close();
+    }
+  });
+
+  it('does not retry a POST, which the service may have acted on', async () => {
+    const svc = await service((req, res, nth) => (nth === 2 ? req.socket.destroy() : res.end('ok')));
+    const client = new UpstreamClient(options(svc.url));
+    try {
+      expect(await call(client, 'POST')).toBe(200);
+      expect(await call(client, 'POST')).toMatchObject({ kind: 'unavailable' });
+    } finally {
+      client.close();
+      await svc.close();
+    }
+  });
+
+  it('times out a request waiting for a pooled socket, and turns away those beyond the bound', async () => {
+    const svc = await service(() => undefined); // never answers
+    const client = new UpstreamClient(options(svc.url));
+    try {
+      // One socket, two in flight: one on the socket, one waiting for it, one turned away.
+      const results = await Promise.all([call(client), call(client), call(client)]);
+      expect(results.map((r) => (typeof r === 'number' ? r : r.kind)).sort()).toEqual([
+        'busy',
+        'timeout',
+        'timeout',
+      ]);
+    } finally {
+      client.close();
+      await svc.close();
+    }
+  });
+
+  it('closes an idle pooled socket after the free-socket timeout', async () => {
+    const svc = await service((_req, res) => res.end('ok'));
+    const client = new UpstreamClient({ ...options(svc.url), freeSocketTimeoutMs: 100 });
+    try {
+      expect(await call(client)).toBe(200);
+      while (svc.closedSockets() === 0) await new Promise((r) => setTimeout(r, 20));
+      expect(svc.closedSockets()).toBe(1);
+    } finally {
+      client.close();
+      await svc.close();
+    }
+  });
+});
