@@ -18,10 +18,13 @@ export async function startRecordingUpstream(): Promise<{
   received: Received[];
   /** Requests whose connection closed before they were answered (a hang the gateway gave up on). */
   abandoned(): number;
+  /** Hung requests whose connection is still open. */
+  hanging(): number;
   close(): Promise<void>;
 }> {
   const received: Received[] = [];
   let abandoned = 0;
+  let hanging = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -35,7 +38,11 @@ export async function startRecordingUpstream(): Promise<{
         body: Buffer.concat(chunks).toString('utf8'),
       });
       if (url.endsWith('/hang')) {
-        res.on('close', () => (abandoned += res.writableFinished ? 0 : 1));
+        hanging += 1;
+        res.on('close', () => {
+          hanging -= 1;
+          abandoned += res.writableFinished ? 0 : 1;
+        });
         return;
       }
       if (url.endsWith('/cut')) {
@@ -63,6 +70,7 @@ export async function startRecordingUpstream(): Promise<{
     url: `http://127.0.0.1:${port}`,
     received,
     abandoned: () => abandoned,
+    hanging: () => hanging,
     close: () =>
       new Promise((r) => {
         for (const s of sockets) s.destroy();
