@@ -46,9 +46,12 @@ const ORDER_BY = ['price', '24h', '7d', '30d', '90d'] as const;
  */
 export const MAX_SEARCH_LENGTH = 200;
 /**
- * The largest `offset`: OFFSET makes PostgreSQL produce and drop every row before the page, so
- * its cost grows with it. The largest game holds about 35,000 cards at the `full` sample; this
- * leaves room to page all of a game nearly three times that size, at any limit.
+ * The largest `offset`: OFFSET makes PostgreSQL produce and drop every row before the page. Both
+ * games together hold 38,778 cards at the `full` sample, so a whole game pages at any limit with
+ * room to grow. Measured (EXPLAIN ANALYZE) on a synthetic game of 100,000 priced cards, the last
+ * page (OFFSET 99,800) took 150 ms in set order and 155 ms in price order, against 2 and 95 ms at
+ * offset 0: past a few thousand rows the planner sorts the whole game, so the cap bounds the work
+ * by about one sort of the largest game.
  */
 export const MAX_OFFSET = 100_000;
 
