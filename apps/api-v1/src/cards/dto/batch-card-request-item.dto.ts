@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { CONDITION_NAMES } from '@tcg/domain';
+import { CONDITION_NAMES, QUERY_LIMITS } from '@tcg/domain';
 
 /**
  * interface.md "v1 BatchCardRequestItem", for the OpenAPI document only: `parseBatch` in
@@ -7,33 +7,39 @@ import { CONDITION_NAMES } from '@tcg/domain';
  */
 export class BatchCardRequestItemDto {
   @ApiPropertyOptional({
+    maxLength: QUERY_LIMITS.value,
     description: 'Slug or UUID of a card.',
     example: 'magic-the-gathering-limited-edition-alpha-black-lotus-rare',
   })
   cardId?: string;
 
-  @ApiPropertyOptional({ description: 'Slug or UUID of a variant: that card with that variant only.' })
+  @ApiPropertyOptional({
+    maxLength: QUERY_LIMITS.value,
+    description: 'Slug or UUID of a variant: that card with that variant only.',
+  })
   variantId?: string;
 
-  @ApiPropertyOptional({ description: 'Marketplace product ID.' })
+  @ApiPropertyOptional({ maxLength: QUERY_LIMITS.value, description: 'Marketplace product ID.' })
   vendorId?: string;
 
-  @ApiPropertyOptional({ description: 'Card-data provider ID.' })
+  @ApiPropertyOptional({ maxLength: QUERY_LIMITS.value, description: 'Card-data provider ID.' })
   opensetId?: string;
 
-  @ApiPropertyOptional({ description: 'Card-data provider ID.' })
+  @ApiPropertyOptional({ maxLength: QUERY_LIMITS.value, description: 'Card-data provider ID.' })
   imagedbId?: string;
 
-  @ApiPropertyOptional({ description: 'Marketplace SKU ID (variant level).' })
+  @ApiPropertyOptional({ maxLength: QUERY_LIMITS.value, description: 'Marketplace SKU ID (variant level).' })
   vendorSkuId?: string;
 
   @ApiPropertyOptional({
+    maxLength: QUERY_LIMITS.list,
     description: "Printing types, comma-separated, case-insensitive; narrows the card's variants.",
     example: 'Normal',
   })
   printing?: string;
 
   @ApiPropertyOptional({
+    maxLength: QUERY_LIMITS.list,
     description: `Conditions by short or long name, comma-separated, case-insensitive: ${CONDITION_NAMES.join(', ')}.`,
     example: 'NM,LP',
   })

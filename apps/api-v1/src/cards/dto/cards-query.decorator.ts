@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
-import { CONDITION_NAMES, LANGUAGE_NAMES } from '@tcg/domain';
-import { HISTORY_DURATIONS, STATISTIC_WINDOWS } from './cards-query';
+import { CONDITION_NAMES, LANGUAGE_NAMES, QUERY_LIMITS } from '@tcg/domain';
+import { HISTORY_DURATIONS, MAX_OFFSET, MAX_SEARCH_LENGTH, STATISTIC_WINDOWS } from './cards-query';
 
 type Parameter = Parameters<typeof ApiQuery>[0] & { name: string };
 
@@ -10,9 +10,16 @@ const list = (items: Record<string, unknown>, example: string, fallback?: readon
   ({
     style: 'form',
     explode: false,
-    schema: { type: 'array', items, ...(fallback && { default: [...fallback] }) },
+    schema: {
+      type: 'array',
+      items: { maxLength: QUERY_LIMITS.listItem, ...items },
+      maxItems: QUERY_LIMITS.listItems,
+      ...(fallback && { default: [...fallback] }),
+    },
     example,
   }) as const;
+/** Free text: the parser refuses longer values (QUERY_LIMITS). */
+const text = (maxLength: number = QUERY_LIMITS.value) => ({ type: 'string', maxLength }) as const;
 
 /** How `/v1/cards` presents what it returns: the parameters POST reads from its query string too. */
 const PRESENTATION: Parameter[] = [
@@ -42,32 +49,32 @@ const SEARCH: Parameter[] = [
   {
     name: 'q',
     description: 'General search on card name.',
-    schema: { type: 'string' },
+    schema: text(MAX_SEARCH_LENGTH),
     example: 'lightning bolt',
   },
   {
     name: 'game',
     description: 'Game ID or, case-insensitively, its display name.',
-    schema: { type: 'string' },
+    schema: text(),
     example: 'magic-the-gathering',
   },
   {
     name: 'set',
     description: 'Set ID.',
-    schema: { type: 'string' },
+    schema: text(),
     example: 'magic-the-gathering-limited-edition-alpha',
   },
-  { name: 'cardId', description: 'Slug or UUID of a card.', schema: { type: 'string' } },
+  { name: 'cardId', description: 'Slug or UUID of a card.', schema: text() },
   {
     name: 'variantId',
     description: 'Slug or UUID of a variant: that card with that variant only.',
-    schema: { type: 'string' },
+    schema: text(),
   },
-  { name: 'vendorId', description: 'Marketplace product ID.', schema: { type: 'string' } },
-  { name: 'opensetId', description: 'Card-data provider ID.', schema: { type: 'string' } },
-  { name: 'imagedbId', description: 'Card-data provider ID.', schema: { type: 'string' } },
-  { name: 'vendorSkuId', description: 'Marketplace SKU ID (variant level).', schema: { type: 'string' } },
-  { name: 'number', description: 'Card number within a set.', schema: { type: 'string' }, example: '232' },
+  { name: 'vendorId', description: 'Marketplace product ID.', schema: text() },
+  { name: 'opensetId', description: 'Card-data provider ID.', schema: text() },
+  { name: 'imagedbId', description: 'Card-data provider ID.', schema: text() },
+  { name: 'vendorSkuId', description: 'Marketplace SKU ID (variant level).', schema: text() },
+  { name: 'number', description: 'Card number within a set.', schema: text(), example: '232' },
   {
     name: 'printing',
     description:
@@ -103,7 +110,11 @@ const SEARCH: Parameter[] = [
       "Cards per page; a value above the plan's maximum (20 free, 100 starter and professional, 200 enterprise) is clamped to it.",
     schema: { type: 'integer', minimum: 1, default: 20 },
   },
-  { name: 'offset', description: 'Pagination offset.', schema: { type: 'integer', minimum: 0, default: 0 } },
+  {
+    name: 'offset',
+    description: 'Pagination offset.',
+    schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
+  },
   {
     name: 'orderBy',
     description:

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
+import { QUERY_LIMITS } from '@tcg/domain';
 
 /** The query parameters of GET /v1/sets, as SetsQueryDto validates them. */
 export const ApiSetsQuery = (): MethodDecorator & ClassDecorator =>
@@ -8,7 +9,7 @@ export const ApiSetsQuery = (): MethodDecorator & ClassDecorator =>
       name: 'game',
       required: true,
       description: 'Game ID or, case-insensitively, its display name.',
-      schema: { type: 'string' },
+      schema: { type: 'string', maxLength: QUERY_LIMITS.value },
       example: 'magic-the-gathering',
     }),
     ApiQuery({

@@ -1,11 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery, type ParameterObject } from '@nestjs/swagger';
-import { GRADING_COMPANIES, LANGUAGE_NAMES, MARKET_CODES, PLANS } from '@tcg/domain';
+import { GRADING_COMPANIES, LANGUAGE_NAMES, MARKET_CODES, PLANS, QUERY_LIMITS } from '@tcg/domain';
+import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
 import {
   CARD_PARAMETERS,
   CARDS_PARAMETERS,
   GRADED_VALUES,
   INCLUDE_VALUES,
+  MAX_SEARCH_LENGTH,
   ORDER_BY_VALUES,
 } from './cards-v2-query';
 
@@ -15,9 +17,16 @@ type Parameter = Omit<ParameterObject, 'name' | 'in' | 'required'>;
 const list = (items: Record<string, unknown>, example: string, fallback?: readonly string[]): Parameter => ({
   style: 'form',
   explode: false,
-  schema: { type: 'array', items, ...(fallback && { default: [...fallback] }) },
+  schema: {
+    type: 'array',
+    items: { maxLength: QUERY_LIMITS.listItem, ...items },
+    maxItems: QUERY_LIMITS.listItems,
+    ...(fallback && { default: [...fallback] }),
+  },
   example,
 });
+/** Free text: the parser refuses longer values (QUERY_LIMITS). */
+const text = (maxLength: number = QUERY_LIMITS.value) => ({ type: 'string', maxLength }) as const;
 
 const maxLimits = Object.entries(PLANS)
   .map(([plan, limits]) => `${limits.maxLimit} ${plan}`)
@@ -28,19 +37,19 @@ const maxLimits = Object.entries(PLANS)
  * parser's list), so a parameter the parser accepts cannot go undocumented.
  */
 const PARAMETERS: Record<(typeof CARDS_PARAMETERS)[number], Parameter> = {
-  card_id: { description: 'Card UUID or legacy v1 slug: look up one card.', schema: { type: 'string' } },
+  card_id: { description: 'Card UUID or legacy v1 slug: look up one card.', schema: text() },
   variant_id: {
     description:
       'Variant UUID or legacy v1 slug: look up one variant, whatever `graded` says; the fastest lookup.',
-    schema: { type: 'string' },
+    schema: text(),
   },
   vendor_id: {
     description: 'Marketplace product ID (v1 `vendorId`): look up one card.',
-    schema: { type: 'string' },
+    schema: text(),
   },
   vendor_sku: {
     description: 'Marketplace SKU ID (v1 `vendorSkuId`): look up one variant, whatever `graded` says.',
-    schema: { type: 'string' },
+    schema: text(),
   },
   regions: {
     description: `Region codes in priority order, not case-sensitive: market codes (${MARKET_CODES.join(', ')}) or ISO 3166-1 alpha-2 country codes. The first is the primary market (\`markets[0]\`), the one \`min_price\` and \`order_by\` read. Each region beyond the first costs one more request.`,
@@ -72,24 +81,28 @@ const PARAMETERS: Record<(typeof CARDS_PARAMETERS)[number], Parameter> = {
   cursor: {
     description:
       "Opaque cursor from `meta.cursor` or the `Link` header; bound to the query's filters, order and regions (`limit` and `include` may change).",
-    schema: { type: 'string' },
+    schema: text(MAX_CURSOR_LENGTH),
   },
   limit: {
     description: `Cards per page; a value above the plan's maximum (${maxLimits}) is clamped to it.`,
     schema: { type: 'integer', minimum: 1, default: 20 },
   },
-  q: { description: 'Free-text search on card name.', schema: { type: 'string' }, example: 'lightning bolt' },
+  q: {
+    description: 'Free-text search on card name.',
+    schema: text(MAX_SEARCH_LENGTH),
+    example: 'lightning bolt',
+  },
   game: {
     description: 'Game ID or, case-insensitively, its display name.',
-    schema: { type: 'string' },
+    schema: text(),
     example: 'magic-the-gathering',
   },
   set: {
     description: 'Set ID.',
-    schema: { type: 'string' },
+    schema: text(),
     example: 'magic-the-gathering-limited-edition-alpha',
   },
-  number: { description: 'Card number within its set.', schema: { type: 'string' } },
+  number: { description: 'Card number within its set.', schema: text() },
   language: {
     description:
       "Languages, case-insensitive. Narrows each card's `variants`, never removes cards (`meta`, `X-Total-Count` and cursors are unchanged); variants with no recorded language count as English; ignored with `variant_id`.",
