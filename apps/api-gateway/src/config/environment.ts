@@ -166,7 +166,10 @@ export class Environment {
   @Max(100_000)
   UPSTREAM_MAX_IN_FLIGHT = 256;
 
-  /** An idle pooled socket is closed after this; below the services' keepAliveTimeout (5 s). */
+  /**
+   * An idle pooled socket is closed after this: below the services' keepAliveTimeout (30 s), so the
+   * gateway never reuses a socket the service is closing.
+   */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
