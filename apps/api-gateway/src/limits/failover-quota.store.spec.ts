@@ -135,11 +135,63 @@ describe('FailoverQuotaStore', () => {
     await consume(); // a unit of the next generation
     await recover();
     expect(store.countingInSharedStore).toBe(true);
-    expect(reconcile).toHaveBeenCalledTimes(2);
-    const ids = reconcile.mock.calls[1]![0].map((b) => b.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(expect.arrayContaining(reconcile.mock.calls[0]![0].map((b) => b.id)));
+    // The failed batch again, under the same ids, then the unit recorded after it.
+    expect(reconcile).toHaveBeenCalledTimes(3);
+    const ids = (call: number) => reconcile.mock.calls[call]![0].map((b) => b.id);
+    expect(ids(1)).toEqual(ids(0));
+    expect(ids(2)).toHaveLength(3);
+    expect(ids(2).filter((id) => ids(0).includes(id))).toEqual([]);
     expect(shared.usedNow('k', now).minute).toBe(2);
+  });
+
+  it('keeps one batch per key and window pending however long a store refuses writes but answers probes', async () => {
+    const roomy = { minute: 1000, day: 1000, month: 1000 };
+    shared.mode = 'fail';
+    await store.consume('k', 1, roomy, now);
+    shared.mode = 'ok';
+    const reconcile = jest.spyOn(shared, 'reconcile').mockRejectedValue(new Error('OOM command not allowed'));
+    for (let i = 0; i < 50; i++) {
+      await store.consume('k', 1, roomy, now);
+      await recover();
+    }
+    expect(store.countingInSharedStore).toBe(false);
+    // Each try resends the one sealed batch per window, not one per try so far.
+    expect(reconcile).toHaveBeenCalledTimes(50);
+    for (const [batches] of reconcile.mock.calls) expect(batches.length).toBeLessThanOrEqual(3);
+    reconcile.mockRestore();
+    await recover();
+    expect(store.countingInSharedStore).toBe(true);
+    expect(shared.usedNow('k', now)).toMatchObject({ day: 51, month: 51 });
+    expect(store.pendingUnits).toBe(0);
+  });
+
+  it('writes back units memory admitted while the write-back itself was in flight', async () => {
+    shared.mode = 'fail';
+    await consume();
+    shared.mode = 'ok';
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const original = shared.reconcile.bind(shared);
+    const reconcile = jest
+      .spyOn(shared, 'reconcile')
+      .mockImplementationOnce(async (b, t) => {
+        await gate;
+        return original(b, t);
+      })
+      .mockImplementationOnce(async (b, t) => {
+        await gate;
+        return original(b, t);
+      });
+    clockMs += 1000;
+    await consume(0); // starts the recovery, which waits on the gate
+    await consume(); // counted in memory while the first batch is in flight
+    release();
+    await failover.settled();
+    await consume(); // the first recovery seals what was recorded while it ran, or this flushes it
+    await new Promise((r) => setImmediate(r));
+    expect(store.pendingUnits).toBe(0);
+    expect(shared.usedNow('k', now)).toEqual({ minute: 3, day: 3, month: 3 });
+    expect(reconcile.mock.calls.length).toBeGreaterThanOrEqual(2);
   });
 
   it('drops units of a window that ended before the store came back', async () => {

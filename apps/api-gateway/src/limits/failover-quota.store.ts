@@ -43,7 +43,8 @@ interface LedgerEntry {
  *
  * What memory admits during an outage is recorded per key and window and written back to the
  * shared store before any call counts there again, each batch under an id the store applies at most
- * once. The bound on over-admission: memory starts an outage from the usage the store last reported
+ * once (units of requests that were already past the mode check when it switched follow within a
+ * second). The bound on over-admission: memory starts an outage from the usage the store last reported
  * to this instance for the key (a key near its limit stays near it), so in each window one instance
  * admits at most the plan's limit minus that usage during an outage; N instances at most N times
  * that. A key this instance had not seen in the window starts from 0: at most one limit per
@@ -52,7 +53,12 @@ interface LedgerEntry {
  */
 export class FailoverQuotaStore implements QuotaStore {
   private readonly ledger = new Map<string, LedgerEntry>();
+  /** The generation memory records into; older ones are sealed: their units never change. */
   private generation = 0;
+  /** The sealed generation being written back, until the store has confirmed it. */
+  private sealed: number | undefined;
+  private writing: Promise<void> | undefined;
+  private nextFlushMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly shared: SharedQuotaStore,
@@ -61,7 +67,11 @@ export class FailoverQuotaStore implements QuotaStore {
     private readonly instanceId: string = randomUUID(),
     private readonly clock: () => number = Date.now,
   ) {
-    failover.onRecovery(() => this.writeBack());
+    // The sealed generation (a try that failed may have left one), then all recorded up to now.
+    failover.onRecovery(async () => {
+      await this.writeBack();
+      if (this.ledger.size > 0) await this.writeBack();
+    });
   }
 
   /** Whether requests are currently counted in the shared store. */
@@ -84,6 +94,7 @@ export class FailoverQuotaStore implements QuotaStore {
         const decision = await this.shared.consume(keyId, cost, limits, nowMs);
         const { minute, day, month } = decision.usage;
         this.memory.raiseTo(keyId, { minute: minute.used, day: day.used, month: month.used }, nowMs);
+        this.flushLeftovers();
         return decision;
       },
       () => {
@@ -107,16 +118,34 @@ export class FailoverQuotaStore implements QuotaStore {
   }
 
   /**
-   * Writes back every batch recorded so far. Units admitted while this runs go to the next
-   * generation, so a batch's units never change once it may have been sent; a batch that fails
-   * stays, with its id, for the next recovery.
+   * Requests already past the mode check while recovery switched back to the store were counted in
+   * memory after the last write-back: written back in the background, at most once a second, while
+   * any remain (their batch ids make a repeat harmless).
    */
-  private async writeBack(): Promise<void> {
-    const generation = this.generation++;
+  private flushLeftovers(): void {
+    if (this.ledger.size === 0 || this.writing || this.clock() < this.nextFlushMs) return;
+    this.nextFlushMs = this.clock() + 1000;
+    this.writeBack().catch(() => undefined); // kept in the ledger for the next try
+  }
+
+  /**
+   * Writes back the sealed generation, sealing what memory has recorded so far when none is
+   * pending. Units admitted meanwhile go to the open generation, so a batch's units never change
+   * once it may have been sent, and a batch that fails is sent again with the same id. A store that
+   * answers probes but refuses writes therefore costs one resend of one batch per key and window per
+   * try, and the ledger holds at most two generations: it cannot grow with the outage's length.
+   */
+  private writeBack(): Promise<void> {
+    this.writing ??= this.sendSealed().finally(() => (this.writing = undefined));
+    return this.writing;
+  }
+
+  private async sendSealed(): Promise<void> {
+    const sealed = (this.sealed ??= this.generation++);
     const now = this.clock();
     const due: [string, QuotaBatch][] = [];
     for (const [slot, e] of this.ledger) {
-      if (e.generation > generation) continue;
+      if (e.generation > sealed) continue;
       if (e.endMs <= now) {
         this.ledger.delete(slot);
         continue;
@@ -132,5 +161,6 @@ export class FailoverQuotaStore implements QuotaStore {
       now,
     );
     for (const [slot] of due) this.ledger.delete(slot);
+    this.sealed = undefined;
   }
 }
