@@ -1,7 +1,7 @@
 import { createDataSource, migrate } from '@tcg/persistence';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -212,13 +212,13 @@ export class EmbeddedOwnership {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
+      const seen = await stat(lock).catch(() => undefined);
       const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
       // A lock without a pid is one whose holder died between creating and writing it, or is
       // writing it right now: broken once it is clearly older than that write.
       const orphan = holder > 0 ? !alive(holder) : await olderThan(lock, 10_000);
-      if (orphan) {
-        log('warn', 'breaking the embedded PostgreSQL lock of a process that died', { pid: holder || null });
-        await rm(lock, { force: true });
+      if (seen && orphan) {
+        await breakLock(lock, seen.ino, holder);
         continue;
       }
       if (Date.now() > deadline)
@@ -231,6 +231,29 @@ export class EmbeddedOwnership {
       await rm(lock, { force: true });
     }
   }
+}
+
+/**
+ * Removes a dead holder's lock without removing a live one that replaced it meanwhile: two
+ * processes may judge the same dead lock at once, and the slower one must not delete the lock the
+ * faster one has just created. The lock is renamed aside (atomic) and checked to be the file that was
+ * judged; a different one, taken by mistake, is linked back (atomic, and refused if yet another
+ * process has created a lock since).
+ */
+async function breakLock(lock: string, judgedIno: number, holder: number): Promise<void> {
+  const aside = `${lock}.broken.${process.pid}`;
+  try {
+    await rename(lock, aside);
+  } catch {
+    return; // already broken by another process
+  }
+  const taken = await stat(aside).catch(() => undefined);
+  if (taken && taken.ino !== judgedIno) {
+    await link(aside, lock).catch(() => undefined);
+  } else {
+    log('warn', 'breaking the embedded PostgreSQL lock of a process that died', { pid: holder || null });
+  }
+  await rm(aside, { force: true });
 }
 
 /** Whether a process exists (EPERM: it does, under another user). */
