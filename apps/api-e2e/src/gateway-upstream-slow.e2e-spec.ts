@@ -16,7 +16,8 @@ describe('gateway with a slow api-v1', () => {
   });
 
   it('answers 504 in the v1 shape after the upstream timeout, never a hang', async () => {
-    const started = Date.now();
+    // The upstream answers after 5 s and the client gives up at 4.5 s: a 504 at all means the
+    // gateway's own deadline answered.
     const res = await fetch(`${stack.gatewayUrl}/v1/games`, {
       headers: { 'x-api-key': await newKey('starter') },
       signal: AbortSignal.timeout(4_500),
@@ -26,6 +27,6 @@ describe('gateway with a slow api-v1', () => {
       error: 'The api-v1 service did not answer in time.',
       code: 'GATEWAY_TIMEOUT',
     });
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(res.headers.get('retry-after')).toBe('1');
   });
 });
