@@ -40,7 +40,7 @@ export default tseslint.config(
           depConstraints: [
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:persistence', 'type:stats', 'type:domain'],
+              onlyDependOnLibsWithTags: ['type:http', 'type:persistence', 'type:stats', 'type:domain'],
             },
             {
               sourceTag: 'type:tool',
@@ -48,6 +48,8 @@ export default tseslint.config(
             },
             // End-to-end tests start the built services as processes; they import no app code.
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:persistence', 'type:domain'] },
+            // The HTTP services' shared plumbing (bootstrap, base environment, middlewares); apps only.
+            { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain'] },
             { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:stats'] },
             {
               sourceTag: 'type:stats',

@@ -1,6 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { InternalCredentialMiddleware } from './common/middleware/internal-credential.middleware';
-import { RejectNulMiddleware } from './common/middleware/reject-nul.middleware';
+import { InternalCredentialMiddleware, RejectNulMiddleware } from '@tcg/http-service';
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { PersistenceModule } from '@tcg/persistence/nest';

@@ -1,9 +1,14 @@
 import 'reflect-metadata';
-import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { BaseEnvironment, readEnvironment } from '@tcg/http-service';
 
-/** Every variable the gateway reads; validated once at boot (see .env.example). */
-export class Environment {
+/**
+ * Every variable the gateway reads; validated once at boot (see .env.example). DATABASE_URL (where
+ * API keys live, hashed), the deadlines of key lookups, INTERNAL_TOKEN (the credential the gateway
+ * presents to the services) and LOG_LEVEL are in BaseEnvironment.
+ */
+export class Environment extends BaseEnvironment {
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -15,38 +20,12 @@ export class Environment {
   @IsString()
   HOST = '0.0.0.0';
 
-  /** Where API keys live (hashed). */
-  @IsString()
-  DATABASE_URL!: string;
-
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(50)
   DATABASE_POOL_SIZE = 4;
-
-  /** Database deadlines of key lookups; the same meaning as in api-v1 (see its environment.ts). */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(60_000)
-  DATABASE_CONNECT_TIMEOUT_MS = 2_000;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
-  DATABASE_STATEMENT_TIMEOUT_MS = 5_000;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_000)
-  @Max(3_600_000)
-  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
   /**
    * Redis for quotas and the auth-failure throttle. Unset: quotas in PostgreSQL (they survive a
@@ -83,11 +62,6 @@ export class Environment {
   @Min(10)
   @Max(10_000)
   QUOTA_DB_TIMEOUT_MS = 1_000;
-
-  /** The credential the gateway presents to the services. */
-  @IsString()
-  @MinLength(16)
-  INTERNAL_TOKEN!: string;
 
   /** How long a key lookup is cached: a revoked key stops working within this time. */
   @IsOptional()
@@ -213,20 +187,8 @@ export class Environment {
   @IsOptional()
   @IsString()
   DOCS_URL = 'https://docs.example.com/errors';
-
-  @IsOptional()
-  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
-  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 }
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {
-  const env = plainToInstance(Environment, raw, { exposeDefaultValues: true });
-  const errors = validateSync(env);
-  if (errors.length > 0) {
-    const detail = errors
-      .map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`)
-      .join('; ');
-    throw new Error(`Invalid configuration: ${detail}`);
-  }
-  return env;
+  return readEnvironment(Environment, raw);
 }

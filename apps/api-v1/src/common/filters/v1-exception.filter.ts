@@ -3,7 +3,7 @@ import { DomainError, ErrorCode } from '@tcg/domain';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '@tcg/persistence';
 import type { Response } from 'express';
 import { ErrorDto } from '../dto/error.dto';
-import { bodyRefusal } from './request-body-error';
+import { bodyRefusal } from '@tcg/http-service';
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   400: 'INVALID_REQUEST',

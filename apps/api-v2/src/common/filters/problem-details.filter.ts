@@ -12,7 +12,7 @@ import { DomainError, ErrorCode, problemType } from '@tcg/domain';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '@tcg/persistence';
 import type { Response } from 'express';
 import { ProblemDetailsDto } from '../dto/problem-details.dto';
-import { bodyRefusal } from './request-body-error';
+import { bodyRefusal } from '@tcg/http-service';
 
 const BY_STATUS: Record<number, { code: ErrorCode; title: string }> = {
   400: { code: 'INVALID_REQUEST', title: 'Invalid request' },

@@ -11,7 +11,6 @@ export interface BodyRefusal {
  * Express's body parser fails a request with an `http-errors` object carrying `status` and a
  * `type`; these never reach a controller, so the filter is the only place to say what they mean.
  * The parser's own messages are not echoed: ours name what was wrong and what is accepted.
- * api-v2 has the same reading of them (the apps never import each other).
  */
 export function bodyRefusal(exception: unknown): BodyRefusal | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;

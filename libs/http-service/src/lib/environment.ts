@@ -1,0 +1,123 @@
+import 'reflect-metadata';
+import { plainToInstance, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+/**
+ * The variables every HTTP service reads, the gateway included: its database and how long to wait
+ * for it, the internal credential and the log level. A service's own Environment extends this;
+ * class-validator and class-transformer apply the base class's decorators to the subclass too.
+ */
+export class BaseEnvironment {
+  @IsString()
+  DATABASE_URL!: string;
+
+  /** The gateway's credential: the gateway presents it, the services refuse requests without it. */
+  @IsString()
+  @MinLength(16)
+  INTERNAL_TOKEN!: string;
+
+  /** Longest wait to open a database connection, or for a pooled one when all are busy. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  DATABASE_CONNECT_TIMEOUT_MS = 2_000;
+
+  /**
+   * Longest a statement may run (server-side `statement_timeout`); the client abandons it 1 s
+   * later if the server does not answer at all. A lookup takes milliseconds.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_STATEMENT_TIMEOUT_MS = 5_000;
+
+  /** The server ends a session idle inside a transaction this long, freeing its locks. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+
+  @IsOptional()
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+}
+
+/**
+ * The variables api-v1 and api-v2 share: services behind the gateway, reached only with its
+ * credential. Each version adds its PORT and its own variables.
+ */
+export class ServiceEnvironment extends BaseEnvironment {
+  @IsOptional()
+  @IsString()
+  HOST = '127.0.0.1';
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
+  /**
+   * How long an idle keep-alive connection from the gateway stays open. The gateway's pool must
+   * close idle sockets sooner, or it may send a request on a socket this side is closing.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  SERVER_KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
+  /** Longest a client may take to send a request's headers. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(120_000)
+  SERVER_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** Longest a client may take to send a whole request, body included; at least the headers'. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  SERVER_REQUEST_TIMEOUT_MS = 30_000;
+}
+
+/**
+ * The raw variables as an instance of `type`, defaults applied and numbers converted, or an
+ * error naming every variable that fails its decorators.
+ */
+export function readEnvironment<T extends object>(type: new () => T, raw: Record<string, unknown>): T {
+  const env = plainToInstance(type, raw, { exposeDefaultValues: true });
+  const errors = validateSync(env, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    const detail = errors
+      .map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`)
+      .join('; ');
+    throw new Error(`Invalid configuration: ${detail}`);
+  }
+  return env;
+}
+
+/** readEnvironment for a service, with the checks that span its shared variables. */
+export function readServiceEnvironment<T extends ServiceEnvironment>(
+  type: new () => T,
+  raw: Record<string, unknown>,
+): T {
+  const env = readEnvironment(type, raw);
+  // Node refuses a headers timeout longer than the request timeout it is part of.
+  if (env.SERVER_HEADERS_TIMEOUT_MS > env.SERVER_REQUEST_TIMEOUT_MS)
+    throw new Error(
+      'Invalid configuration: SERVER_HEADERS_TIMEOUT_MS must not exceed SERVER_REQUEST_TIMEOUT_MS',
+    );
+  return env;
+}

@@ -1,0 +1,48 @@
+import type { Server } from 'node:http';
+import { ConsoleLogger, INestApplication, Type } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { NestFactory } from '@nestjs/core';
+
+/**
+ * A service's main: creates the app from its root module, applies its configureApp and the
+ * server timeouts, and listens on PORT and HOST; a failure to boot is one fatal JSON line and exit 1.
+ */
+export function runService(
+  name: string,
+  module: Type<unknown>,
+  configureApp: (app: INestApplication) => void,
+): void {
+  bootstrap(name, module, configureApp).catch((error: unknown) => {
+    process.stderr.write(`${JSON.stringify({ level: 'fatal', service: name, msg: String(error) })}\n`);
+    process.exit(1);
+  });
+}
+
+async function bootstrap(
+  name: string,
+  module: Type<unknown>,
+  configureApp: (app: INestApplication) => void,
+): Promise<void> {
+  const logger = new ConsoleLogger({ json: true, colors: false, prefix: name });
+  const app = await NestFactory.create(module, { logger });
+  configureApp(app);
+  const config = app.get(ConfigService);
+  const port = config.getOrThrow<number>('PORT');
+  applyServerTimeouts(app.getHttpServer() as Server, config);
+  await app.listen(port, config.getOrThrow<string>('HOST'));
+  logger.log({ msg: 'listening', port }, 'Bootstrap');
+}
+
+/**
+ * Only the gateway calls a service: a slow or silent sender is cut off rather than holding a
+ * socket, and idle keep-alive sockets outlive the gateway's own idle timeout for them.
+ */
+function applyServerTimeouts(server: Server, config: ConfigService): void {
+  server.keepAliveTimeout = config.getOrThrow<number>('SERVER_KEEP_ALIVE_TIMEOUT_MS');
+  server.headersTimeout = config.getOrThrow<number>('SERVER_HEADERS_TIMEOUT_MS');
+  server.requestTimeout = config.getOrThrow<number>('SERVER_REQUEST_TIMEOUT_MS');
+  // Node enforces the two timeouts above only when it sweeps its connections, every 30 s by
+  // default (a createServer option that Nest does not pass on); it reads this when it starts
+  // listening, so a stalled request is cut within a second of its deadline instead.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1000;
+}
