@@ -209,6 +209,16 @@ describe('hostile input never makes a service fail', () => {
     });
   });
 
+  it('reads a parameter that comes after a thousand others, as the gateway did when it priced it', async () => {
+    // Express's default parser stops at 1,000 pairs; the gateway's cost reads them all.
+    const filler = Array<string>(1000).fill('z=1').join('&');
+    const res = await get(`/v1/cards?${filler}&game=no-such-game`, key);
+    const body = (await res.clone().json()) as { error: string };
+    await expectClean(res, '/v1/cards?z=1…&game=no-such-game');
+    expect(res.status).toBe(400);
+    expect(body.error).toContain("'game'");
+  });
+
   it.each([
     ['/v1/cards?q=', 'x'.repeat(201), 'q', /at most 200 characters/],
     ['/v1/cards?offset=', '100001', 'offset', /from 0 to 100000/],

@@ -1,6 +1,7 @@
 import { ExceptionFilter, INestApplication, ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
+import { parse } from 'node:querystring';
 import { limitRequestTarget } from './request-target-limit.middleware';
 
 /** What differs between the versions: the largest JSON body and the filter that shapes errors. */
@@ -22,6 +23,10 @@ export function configureService(app: INestApplication, options: ServiceOptions)
   // Express would hash every body for an ETag: a SHA-1 over megabytes for a 100-card page
   // (measured in the v2 profile), for a validator no client of this API sends back.
   express.disable('etag');
+  // Express's parser reads only the first 1,000 pairs; the gateway prices a request from all of
+  // them, so a `regions=` past the thousandth would be charged and silently ignored. The query
+  // string is at most 4,096 characters (limitRequestTarget runs before anything reads req.query).
+  express.set('query parser', (query: string) => parse(query, '&', '=', { maxKeys: 0 }));
   app.use(limitRequestTarget);
   // Nest mounts its own parsers (100 KB) at init unless one of the same kind is mounted already.
   (app as NestExpressApplication).useBodyParser('json', { limit: options.bodyLimit });
