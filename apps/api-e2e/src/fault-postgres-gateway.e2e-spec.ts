@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { createDataSource, migrate, QuotaCounterRepository, TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { withinOneMinute } from './clock';
 import { startEchoUpstream } from './echo-upstream';
+import { serverProcesses, signal, startEmbeddedPostgres, type EmbeddedServer } from './owned-postgres';
 import { freePort, startStack, Stack } from './stack';
 
 /**
@@ -17,49 +17,6 @@ import { freePort, startStack, Stack } from './stack';
  * counted in memory from the usage last seen, and readiness says so; after SIGCONT, new keys work
  * again and PostgreSQL's counters include what memory admitted.
  */
-
-interface EmbeddedServer {
-  readonly url: (database: string) => string;
-  stop(): Promise<void>;
-}
-
-/** The embedded PostgreSQL of `npm start`, from its build in dist/ (tests import no tool code). */
-function startEmbeddedPostgres(opts: {
-  dataDir: string;
-  port: number;
-  persistent: boolean;
-}): Promise<EmbeddedServer> {
-  const built = join(resolve(__dirname, '../../..'), 'dist/tools/common/embedded-postgres.js');
-  const tool = require(built) as { startEmbeddedPostgres: (o: typeof opts) => Promise<EmbeddedServer> };
-  return tool.startEmbeddedPostgres(opts);
-}
-
-/** The postmaster (from its pid file) and every process it started: the whole server. */
-function serverProcesses(dataDir: string): number[] {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-  return [postmaster, ...children];
-}
-
-function signal(pids: readonly number[], sig: NodeJS.Signals): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      // already gone
-    }
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

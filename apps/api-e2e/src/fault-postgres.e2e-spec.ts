@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import { Client } from 'pg';
 import {
@@ -14,6 +13,7 @@ import {
 } from '@tcg/persistence';
 import { encodeUsage, INTERNAL_HEADERS } from '@tcg/domain';
 import { dragon, GAME, goblin, goblinNm, knight, knightNm, nm, series, SET } from './fixtures';
+import { serverProcesses, signal, startEmbeddedPostgres, type EmbeddedServer } from './owned-postgres';
 import { freePort, INTERNAL_TOKEN, startStack, Stack } from './stack';
 
 /**
@@ -22,32 +22,6 @@ import { freePort, INTERNAL_TOKEN, startStack, Stack } from './stack';
  * Retry-After in the version's shape where it needed the database, and the stack serves again
  * by itself once PostgreSQL is back. The machine's shared PostgreSQL is never touched.
  */
-
-/** The part of tools/common/embedded-postgres.ts this suite uses. */
-interface EmbeddedServer {
-  readonly url: (database: string) => string;
-  readonly dataDir: string;
-  stop(): Promise<void>;
-}
-type StartEmbeddedPostgres = (opts: {
-  dataDir: string;
-  port: number;
-  persistent: boolean;
-}) => Promise<EmbeddedServer>;
-
-/**
- * The embedded PostgreSQL that `npm start` and the test setup run, from its build in dist/ (as
- * the keys CLI suite runs the built CLI): tests import no tool code.
- */
-function startEmbeddedPostgres(opts: {
-  dataDir: string;
-  port: number;
-  persistent: boolean;
-}): Promise<EmbeddedServer> {
-  const built = join(resolve(__dirname, '../../..'), 'dist/tools/common/embedded-postgres.js');
-  const tool = require(built) as { startEmbeddedPostgres: StartEmbeddedPostgres };
-  return tool.startEmbeddedPostgres(opts);
-}
 
 /** Deadlines shorter than the defaults, so a stalled request ends well within the gateway's 10 s. */
 const DEADLINES = {
@@ -287,34 +261,6 @@ function misshapen(version: 'v1' | 'v2', res: Response, text: string): string | 
     typeof body['detail'] === 'string'
     ? undefined
     : `v2 body ${text.slice(0, 200)}`;
-}
-
-/** The postmaster (from its pid file) and every process it started: the whole server. */
-function serverProcesses(dataDir: string): number[] {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        // Field 4 of /proc/<pid>/stat, after the parenthesised command name, is the parent pid.
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
-      } catch {
-        return false; // exited meanwhile
-      }
-    })
-    .map(Number);
-  return [postmaster, ...children];
-}
-
-function signal(pids: readonly number[], sig: NodeJS.Signals): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      // already gone
-    }
-  }
 }
 
 /** Statuses and latencies seen, on stdout for the run's log (measurements, not assertions). */

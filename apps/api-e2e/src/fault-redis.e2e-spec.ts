@@ -1,27 +1,15 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { withinOneMinute } from './clock';
 import { startEchoUpstream } from './echo-upstream';
 import { withKeys } from './keys';
-import { startStack, Stack } from './stack';
+import { freePort, startStack, Stack } from './stack';
 
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 if (!hasRedisServer) process.stdout.write('redis-server not found: the Redis fault suite is skipped\n');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
