@@ -3,7 +3,7 @@ import { withinOneMinute } from './clock';
 import { startEchoUpstream } from './echo-upstream';
 import { withKeys } from './keys';
 import { startStack, Stack } from './stack';
-import { TcpProxy } from './tcp-proxy';
+import { TcpProxy } from '@tcg/persistence/testing';
 
 const redisUrl = process.env['REDIS_URL'];
 if (!redisUrl) process.stdout.write('REDIS_URL not set: gateway Redis end-to-end tests skipped\n');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import type Redis from 'ioredis';
+import { TcpProxy } from '@tcg/persistence/testing';
 import { Failover, storeBackMessage, storeUnreachableMessage } from './failover';
 import { FailoverQuotaStore } from './failover-quota.store';
 import { MemoryQuotaStore } from './memory-quota.store';
@@ -9,63 +9,6 @@ import { createQuotaRedis, RedisQuotaStore } from './redis-quota.store';
 
 const REDIS_URL = process.env['REDIS_URL'];
 if (!REDIS_URL) process.stdout.write('REDIS_URL not set: Redis failover tests skipped\n');
-
-/**
- * A TCP relay between the client and Redis that a test can cut (`stop`: Redis is gone) or hold
- * (`pause`: Redis is there but answers nothing), then restore on the same port.
- */
-class TcpProxy {
-  port = 0;
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private readonly held: (() => void)[] = [];
-  private paused = false;
-
-  constructor(private readonly target: URL) {}
-
-  async start(): Promise<void> {
-    const server = createServer((downstream) => {
-      const upstream = connect(Number(this.target.port || 6379), this.target.hostname);
-      const relay = (from: Socket, to: Socket): void => {
-        from.on('data', (chunk: Buffer) => {
-          if (this.paused) this.held.push(() => to.write(chunk));
-          else to.write(chunk);
-        });
-        from.on('close', () => to.destroy());
-        from.on('error', () => to.destroy());
-      };
-      relay(downstream, upstream);
-      relay(upstream, downstream);
-      for (const s of [downstream, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-      }
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    for (const s of this.sockets) s.destroy();
-    this.held.length = 0;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  pause(): void {
-    this.paused = true;
-  }
-
-  resume(): void {
-    this.paused = false;
-    for (const write of this.held.splice(0)) write();
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -104,7 +47,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
   });
 
   beforeEach(async () => {
-    proxy = new TcpProxy(new URL(REDIS_URL!));
+    const target = new URL(REDIS_URL!);
+    proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
     await proxy.start();
     const viaProxy = new URL(REDIS_URL!);
     viaProxy.hostname = '127.0.0.1';
@@ -127,7 +71,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
   afterEach(async () => {
     client.disconnect();
-    await proxy.stop();
+    await proxy.cut();
   });
 
   /** Consumes, failing the test if the store does not answer at all, whatever state Redis is in. */
@@ -163,7 +107,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
     expect((await promptly(keyId)).admitted).toBe(true);
     expect(await redisCount(keyId)).toBe(2);
 
-    await proxy.stop();
+    await proxy.cut();
     const during = [
       await promptly(keyId),
       await promptly(keyId),

@@ -1,50 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createDataSource, QuotaCounterRepository } from '@tcg/persistence';
-import { workerDatabaseUrl } from '@tcg/persistence/testing';
+import { TcpProxy, workerDatabaseUrl } from '@tcg/persistence/testing';
 import type { DataSource } from 'typeorm';
 import { Failover } from './failover';
 import { FailoverQuotaStore } from './failover-quota.store';
 import { MemoryQuotaStore } from './memory-quota.store';
 import { PostgresQuotaStore } from './postgres-quota.store';
 import { quotaWindows } from './quota-windows';
-
-/** A TCP relay to PostgreSQL that the test can cut and restore on the same port (the server itself is never touched). */
-class TcpProxy {
-  port = 0;
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-
-  constructor(
-    private readonly host: string,
-    private readonly targetPort: number,
-  ) {}
-
-  async start(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(this.targetPort, this.host);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((r) => server.listen(this.port, '127.0.0.1', r));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise<void>((r) => server.close(() => r()));
-  }
-}
 
 describe('FailoverQuotaStore over PostgreSQL (cut and restored through a proxy)', () => {
   const run = `pgf-${randomBytes(6).toString('hex')}`;

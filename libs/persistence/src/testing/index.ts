@@ -1,3 +1,4 @@
 // Test support (a migrated test database, fixtures); imported by test files only, as @tcg/persistence/testing.
 export * from './fixtures';
 export * from './test-database';
+export * from './tcp-proxy';
