@@ -2,14 +2,17 @@ import 'reflect-metadata';
 import { ConsoleLogger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
+import { logLevelsUpTo } from '@tcg/http-service';
 import { AppModule } from './app.module';
+import type { Environment } from './config/environment';
 import { configureApp, GATEWAY_APP_OPTIONS } from './configure-app';
 
 async function bootstrap(): Promise<void> {
   const logger = new ConsoleLogger({ json: true, colors: false, prefix: 'api-gateway' });
   const app = await NestFactory.create(AppModule, { ...GATEWAY_APP_OPTIONS, logger });
-  configureApp(app);
   const config = app.get(ConfigService);
+  logger.setLogLevels(logLevelsUpTo(config.getOrThrow<Environment['LOG_LEVEL']>('LOG_LEVEL')));
+  configureApp(app);
   const port = config.getOrThrow<number>('PORT');
   await app.listen(port, config.getOrThrow<string>('HOST'));
   logger.log({ msg: 'listening', port }, 'Bootstrap');

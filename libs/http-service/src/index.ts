@@ -5,3 +5,4 @@ export * from './lib/reject-nul.middleware';
 export * from './lib/request-body-error';
 export * from './lib/request-target-limit.middleware';
 export * from './lib/run-service';
+export * from './lib/log-levels';

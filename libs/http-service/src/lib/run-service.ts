@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import { ConsoleLogger, INestApplication, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
+import type { BaseEnvironment } from './environment';
+import { logLevelsUpTo } from './log-levels';
 
 /**
  * A service's main: creates the app from its root module, applies its configureApp and the
@@ -25,8 +27,10 @@ async function bootstrap(
 ): Promise<void> {
   const logger = new ConsoleLogger({ json: true, colors: false, prefix: name });
   const app = await NestFactory.create(module, { logger });
-  configureApp(app);
   const config = app.get(ConfigService);
+  // Routes are mapped (and logged) at listen, so this already applies to them.
+  logger.setLogLevels(logLevelsUpTo(config.getOrThrow<BaseEnvironment['LOG_LEVEL']>('LOG_LEVEL')));
+  configureApp(app);
   const port = config.getOrThrow<number>('PORT');
   applyServerTimeouts(app.getHttpServer() as Server, config);
   await app.listen(port, config.getOrThrow<string>('HOST'));
