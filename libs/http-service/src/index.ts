@@ -6,3 +6,4 @@ export * from './lib/request-body-error';
 export * from './lib/request-target-limit.middleware';
 export * from './lib/run-service';
 export * from './lib/log-levels';
+export * from './lib/error-outcome';

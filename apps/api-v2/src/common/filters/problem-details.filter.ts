@@ -1,18 +1,10 @@
-import {
-  ArgumentsHost,
-  Catch,
-  ExceptionFilter,
-  HttpException,
-  HttpStatus,
-  Inject,
-  Logger,
-} from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Inject, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { DomainError, ErrorCode, problemType } from '@tcg/domain';
+import { ErrorCode, problemType } from '@tcg/domain';
+import { errorOutcome } from '@tcg/http-service';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '@tcg/persistence';
 import type { Response } from 'express';
 import { ProblemDetailsDto } from '../dto/problem-details.dto';
-import { bodyRefusal } from '@tcg/http-service';
 
 const BY_STATUS: Record<number, { code: ErrorCode; title: string }> = {
   400: { code: 'INVALID_REQUEST', title: 'Invalid request' },
@@ -27,9 +19,9 @@ const BY_STATUS: Record<number, { code: ErrorCode; title: string }> = {
 };
 
 /**
- * Every error leaves api-v2 as RFC 7807 `application/problem+json`. A database that is down,
- * overloaded or past a deadline is a 503 with `Retry-After` (the driver's words stay in the log);
- * unknown errors are a generic 500, logged with their stack.
+ * Every error leaves api-v2 as RFC 7807 `application/problem+json`, read by `errorOutcome`: a
+ * database that is down, overloaded or past a deadline is a 503 with `Retry-After`; unknown errors
+ * are a generic 500.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -39,30 +31,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
-    let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
-    let detail = 'An unexpected error occurred.';
-    let code: string | undefined;
-    const refusal = bodyRefusal(exception);
-    if (exception instanceof DomainError) {
-      status = exception.status;
-      detail = exception.message;
-      code = exception.code;
-    } else if (exception instanceof HttpException) {
-      status = exception.getStatus();
-      const r = exception.getResponse();
-      const m = typeof r === 'string' ? r : (r as { message?: unknown }).message;
-      detail = Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : exception.message;
-    } else if (refusal) {
-      status = refusal.status;
-      detail = refusal.message;
-      code = refusal.code;
-    } else if (databaseUnavailable(exception)) {
-      status = HttpStatus.SERVICE_UNAVAILABLE;
-      detail = 'The database is unavailable. Retry shortly.';
-      this.logger.warn({ msg: 'database unavailable', error: String(exception) });
-    } else {
-      this.logger.error({ msg: 'unhandled error', error: String(exception) }, (exception as Error)?.stack);
-    }
+    const { status, code, message } = errorOutcome(exception, databaseUnavailable, this.logger);
+    const detail = message ?? 'An unexpected error occurred.';
     const kind = BY_STATUS[status] ?? BY_STATUS[status >= 500 ? 500 : 400]!;
     const docsUrl = this.config.getOrThrow<string>('DOCS_URL');
     if (status === HttpStatus.SERVICE_UNAVAILABLE)
