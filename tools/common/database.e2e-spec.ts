@@ -1,29 +1,17 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { resolveDatabase } from './database';
-import { freePort } from './ports';
+import { freePort, portOpen } from './ports';
 
 /**
  * Ownership of the embedded PostgreSQL among the processes that use it, on a server this suite
  * starts in its own data directory and port (never the machine's shared PostgreSQL).
  */
 const DATABASE_JS = join(resolve(__dirname, '../..'), 'dist/tools/common/database.js');
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
-}
 
 async function answers(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });

@@ -2,12 +2,12 @@ import { createDataSource, migrate } from '@tcg/persistence';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { createConnection } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { log } from './log';
+import { portOpen } from './ports';
 
 /** The workspace root (the folder holding nx.json), from source or from dist/. */
 export const REPO_ROOT = ((): string => {
@@ -44,21 +44,6 @@ export interface ResolvedDatabase {
    * process uses it (see `resolveDatabase`).
    */
   stop(): Promise<void>;
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.setTimeout(2000, () => {
-      socket.destroy();
-      done(false);
-    });
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
 }
 
 /**

@@ -1,11 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { resolveDatabase } from '../common/database';
-import { freePort } from '../common/ports';
+import { freePort, portOpen } from '../common/ports';
 
 /**
  * `npm start` (`node dist/tools/start/start.js`, so build first) killed during its first load, then
@@ -18,17 +17,6 @@ interface Run {
   readonly exited: Promise<number | string>;
   stdout(): string;
   stderr(): string;
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
 }
 
 async function until(what: string, check: () => boolean, run: Run, timeoutMs = 120_000): Promise<void> {
