@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { QuotaDecision, QuotaStore, QuotaWindow } from '../limits/quota';
 import { ApiKeyCache } from './api-key-cache.service';
 import { AuthFailureThrottle } from './auth-failure-throttle.service';
+import type { RequestTarget } from '../common/request-target';
 
 export const QUOTA_STORE = Symbol('QUOTA_STORE');
 
@@ -26,6 +27,9 @@ export type Admission =
     };
 
 type Refusal = Extract<Admission, { admitted: false }>;
+
+/** The parts of the guard's one parse of the request target that the cost is read from. */
+type CostedTarget = Pick<RequestTarget, 'path' | 'query'>;
 
 const CODE_OF_WINDOW: Record<
   QuotaWindow,
@@ -68,9 +72,9 @@ export class AccessService {
     @Inject(QUOTA_STORE) private readonly quotas: QuotaStore,
   ) {}
 
-  async admit(req: IncomingMessage, url: URL): Promise<Admission> {
+  async admit(req: IncomingMessage, target: CostedTarget): Promise<Admission> {
     try {
-      return await this.decide(req, url);
+      return await this.decide(req, target);
     } catch (error) {
       this.logger.error({
         msg: 'admission failed',
@@ -80,7 +84,7 @@ export class AccessService {
     }
   }
 
-  private async decide(req: IncomingMessage, url: URL): Promise<Admission> {
+  private async decide(req: IncomingMessage, target: CostedTarget): Promise<Admission> {
     const address = req.socket.remoteAddress ?? 'unknown';
     const presented = req.headers['x-api-key'];
     const clearKey = Array.isArray(presented) ? presented.join(',') : presented;
@@ -97,7 +101,7 @@ export class AccessService {
     const key = found.record;
 
     const plan = PLANS[key.plan];
-    const cost = requestCost(url.pathname, url.searchParams);
+    const cost = requestCost(target.path, new URLSearchParams(target.query));
     const decision = await this.quotas.consume(
       key.id,
       cost,

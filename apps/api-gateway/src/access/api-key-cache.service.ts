@@ -1,5 +1,6 @@
 import { ApiKeyRecord } from '@tcg/domain';
 import { hashApiKey } from '@tcg/persistence';
+import { StoreTimeoutError, withTimeout } from '../limits/failover';
 
 export type KeyLookup =
   | { readonly kind: 'found'; readonly record: ApiKeyRecord }
@@ -110,22 +111,12 @@ export class ApiKeyCache {
 
   /** The answer within the deadline, or undefined when the database failed or was too slow. */
   private async wait(query: Promise<ApiKeyRecord | null>): Promise<KeyLookup | undefined> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.options.lookupTimeoutMs);
-      timer.unref();
-    });
     try {
-      const record = await Promise.race([query, deadline]);
-      if (record === 'timeout') {
-        this.databaseFailingUntil = this.clock() + BACKOFF_MS;
-        return undefined;
-      }
+      const record = await withTimeout(query, this.options.lookupTimeoutMs, 'postgres');
       return record ? { kind: 'found', record } : { kind: 'unknown' };
-    } catch {
+    } catch (error) {
+      if (error instanceof StoreTimeoutError) this.databaseFailingUntil = this.clock() + BACKOFF_MS;
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

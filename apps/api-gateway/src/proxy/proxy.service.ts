@@ -66,7 +66,7 @@ export class ProxyService implements OnApplicationShutdown {
     const version = target.version!;
     const shapePath = `/${version}`;
 
-    const admission = await this.access.admit(req, new URL(target.raw, 'http://gateway'));
+    const admission = await this.access.admit(req, target);
     if (!admission.admitted) {
       if (admission.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(admission.retryAfterSeconds));
