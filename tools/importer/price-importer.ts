@@ -1,4 +1,9 @@
-import { IngestObservation, PriceIngestRepository, refreshSummariesIfStale } from '@tcg/persistence';
+import {
+  IngestObservation,
+  PriceIngestRepository,
+  refreshSummariesIfStale,
+  summariesStale,
+} from '@tcg/persistence';
 import { parseObservation, ParsedRow } from './observation-row';
 import { NumberedRecord } from './read-records';
 
@@ -42,7 +47,8 @@ export class PriceImporter {
   constructor(private readonly repo: PriceIngestRepository) {}
 
   async run(records: AsyncIterable<NumberedRecord>, opts: ImportOptions): Promise<ImportReport> {
-    const repairedStaleSummaries = await refreshSummariesIfStale(this.repo.dataSource);
+    // Recorded only: the refresh at the end of the run covers these marks along with its own.
+    const repairedStaleSummaries = await summariesStale(this.repo.dataSource);
     const maxListed = opts.maxRejectedListed ?? 1000;
     const rejectedRows: RejectedRow[] = [];
     let rejected = 0;

@@ -18,17 +18,32 @@ export async function markSummariesStale(client: PoolClient): Promise<void> {
  * during the refresh keeps its mark for the next one. CONCURRENTLY keeps the views readable.
  */
 export async function refreshSummaries(ds: DataSource): Promise<void> {
-  const rows: { id: string }[] = await ds.query('SELECT id FROM summary_marks');
-  for (const view of SUMMARY_VIEWS) await ds.query(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
-  if (rows.length > 0)
-    await ds.query('DELETE FROM summary_marks WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
+  await refreshClearing(ds, await staleMarkIds(ds));
+}
+
+/** Whether a committed write has left the summaries stale. */
+export async function summariesStale(ds: DataSource): Promise<boolean> {
+  const [{ stale }]: { stale: boolean }[] = await ds.query(
+    'SELECT EXISTS (SELECT 1 FROM summary_marks) AS stale',
+  );
+  return stale;
 }
 
 /** Refreshes the summaries when a committed write has left them stale; returns whether it did. */
 export async function refreshSummariesIfStale(ds: DataSource): Promise<boolean> {
-  const [{ stale }]: { stale: boolean }[] = await ds.query(
-    'SELECT EXISTS (SELECT 1 FROM summary_marks) AS stale',
-  );
-  if (stale) await refreshSummaries(ds);
-  return stale;
+  const ids = await staleMarkIds(ds);
+  if (ids.length === 0) return false;
+  await refreshClearing(ds, ids);
+  return true;
+}
+
+async function staleMarkIds(ds: DataSource): Promise<string[]> {
+  const rows: { id: string }[] = await ds.query('SELECT id FROM summary_marks');
+  return rows.map((r) => r.id);
+}
+
+/** Refreshes every view, then clears the marks `ids`, read before the refresh started. */
+async function refreshClearing(ds: DataSource, ids: string[]): Promise<void> {
+  for (const view of SUMMARY_VIEWS) await ds.query(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
+  if (ids.length > 0) await ds.query('DELETE FROM summary_marks WHERE id = ANY($1::bigint[])', [ids]);
 }
