@@ -18,6 +18,11 @@ export const QUERY_LIMITS = {
   path: 512,
   /** One parameter's text, repeats comma-joined, unless the parameter sets its own cap. */
   value: 256,
+  /**
+   * A name search (`q`, both versions): the longest card name is 141 characters, and each
+   * similarity comparison costs in proportion to the search text.
+   */
+  search: 200,
   /** How often one parameter may appear (`?a=1&a=2`): a list needs one, a few at most. */
   repeats: 16,
   /**
@@ -37,15 +42,6 @@ export interface ValueCaps {
   readonly maxLength?: number;
 }
 
-export interface ListCaps {
-  /** Characters of the whole list, repeats comma-joined. */
-  readonly maxLength?: number;
-  /** Number of items, all repeats together. */
-  readonly maxItems?: number;
-  /** Characters of each item. */
-  readonly maxItemLength?: number;
-}
-
 /**
  * One parameter's text, trimmed; undefined when absent or blank. A repeated parameter counts
  * as its values comma-joined, so `?a=1&a=2` reads like `?a=1,2` (the spec's lists are comma-separated).
@@ -60,11 +56,11 @@ export function queryValue(query: QueryParams, name: string, caps: ValueCaps = {
  * A comma-separated parameter's items, trimmed, empty ones dropped; undefined when absent. Past
  * a cap (its repeats, the number of items, the length of one) it is a 400 naming the parameter.
  */
-export function queryList(query: QueryParams, name: string, caps: ListCaps = {}): string[] | undefined {
-  const maxItems = caps.maxItems ?? QUERY_LIMITS.listItems;
-  const maxItemLength = caps.maxItemLength ?? QUERY_LIMITS.listItem;
+export function queryList(query: QueryParams, name: string): string[] | undefined {
+  const maxItems = QUERY_LIMITS.listItems;
+  const maxItemLength = QUERY_LIMITS.listItem;
   // The whole text first, so splitting it is bounded too; the finer caps follow.
-  const text = rawText(query, name, caps.maxLength ?? QUERY_LIMITS.list, 'characters in all');
+  const text = rawText(query, name, QUERY_LIMITS.list, 'characters in all');
   if (text === undefined || text.trim() === '') return undefined;
   const items = text
     .split(',')

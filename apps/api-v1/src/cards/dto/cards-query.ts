@@ -9,6 +9,7 @@ import {
   parseLanguage,
   queryList,
   queryValue,
+  QUERY_LIMITS,
 } from '@tcg/domain';
 import { CardOrder, CardSelector, VariantFilter } from '@tcg/persistence';
 import { printType } from './printing';
@@ -40,11 +41,8 @@ export interface CardsQuery {
 
 const ORDER_BY = ['price', '24h', '7d', '30d', '90d'] as const;
 
-/**
- * Characters of `q`. The longest card name of either game is 141 characters, and a search runs a
- * trigram similarity against every candidate name, whose cost grows with the text searched for.
- */
-export const MAX_SEARCH_LENGTH = 200;
+/** Characters of `q` (one cap for both versions, see QUERY_LIMITS). */
+export const MAX_SEARCH_LENGTH = QUERY_LIMITS.search;
 /**
  * The largest `offset`: OFFSET makes PostgreSQL produce and drop every row before the page. Both
  * games together hold 38,778 cards at the `full` sample, so a whole game pages at any limit with

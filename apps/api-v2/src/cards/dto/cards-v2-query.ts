@@ -14,6 +14,7 @@ import {
   queryList,
   queryValue,
   Region,
+  QUERY_LIMITS,
 } from '@tcg/domain';
 import { CardSelector, VariantFilter } from '@tcg/persistence';
 import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
@@ -67,11 +68,8 @@ export const INCLUDE_VALUES = [
   ...Object.keys(HISTORY_WINDOWS).map((w) => `price_history.${w}`),
 ];
 export const ORDER_BY_VALUES = ['price', '24h', '7d', '30d'] as const;
-/**
- * Characters of `q`. The longest card name of either game is 141 characters, and a search runs a
- * trigram similarity against every candidate name, whose cost grows with the text searched for.
- */
-export const MAX_SEARCH_LENGTH = 200;
+/** Characters of `q` (one cap for both versions, see QUERY_LIMITS). */
+export const MAX_SEARCH_LENGTH = QUERY_LIMITS.search;
 export const GRADED_VALUES = ['exclude', 'only', 'include'] as const;
 
 /** What each market of each variant carries besides its price (interface.md "Include"). */
