@@ -35,18 +35,14 @@ export async function preparedQuery<T extends QueryResultRow>(
   const pool = (ds.driver as unknown as { master: Pool }).master;
   const name = statementName(text);
   const client = await pool.connect();
-  let failure: Error | undefined;
   try {
     await makeRoomFor(client, name);
     const result = await client.query<T>({ name, text, values: values as unknown[] });
     return result.rows;
-  } catch (error) {
-    failure = error as Error;
-    throw error;
   } finally {
-    // A connection that timed out or lost the server is dropped rather than handed to the next
-    // request; one whose statement merely failed (the server said why) stays.
-    client.release(failure && !statementFailed(failure) ? failure : undefined);
+    // A connection that timed out or lost the server has been ended (see `DeadlineClient`), and
+    // the pool discards an ended client on release rather than hand it to the next request.
+    client.release();
   }
 }
 
@@ -100,10 +96,4 @@ function forgetParsed(client: PoolClient, name: string): void {
   if (!connection?.parsedStatements) throw new Error('node-postgres no longer tracks parsed statements');
   delete connection.parsedStatements[name];
   if (connection.submittedNamedStatements) delete connection.submittedNamedStatements[name];
-}
-
-/** An error the server reported for the statement alone; the session itself is fine. */
-function statementFailed(error: Error): boolean {
-  const e = error as { code?: unknown; severity?: unknown };
-  return typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && e.severity === 'ERROR';
 }
