@@ -9,6 +9,11 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 /** Methods whose body a service may read; every other method must come without one. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
+/** Whether a request of this method may carry a body (the others are refused one). */
+export function mayHaveBody(method: string | undefined): boolean {
+  return BODY_METHODS.has(method ?? '');
+}
+
 export type BodyFraming =
   | { readonly kind: 'none' }
   /** `length` when the client sent Content-Length, undefined for chunked. */
@@ -34,7 +39,7 @@ export function bodyFraming(
     return invalid('Content-Length must be one non-negative integer.');
   }
   const length = cl === undefined ? undefined : Number(cl);
-  if (!BODY_METHODS.has(method)) {
+  if (!mayHaveBody(method)) {
     if (te !== undefined || (length ?? 0) > 0) {
       return invalid(`A ${method} request may not have a body.`);
     }

@@ -12,8 +12,6 @@ export interface FailoverOptions {
   readonly timeoutMs: number;
   /** After a failure, how long before the store is probed again. Default 1000 ms. */
   readonly retryIntervalMs?: number;
-  /** Longest the recovery hooks (reconciling what memory counted) may take. Default 10 × timeoutMs. */
-  readonly recoveryTimeoutMs?: number;
   /** The clock for `retryIntervalMs` (tests). */
   readonly clock?: () => number;
 }
@@ -47,7 +45,8 @@ export class Failover {
     this.name = options.name;
     this.timeoutMs = options.timeoutMs;
     this.retryIntervalMs = options.retryIntervalMs ?? 1000;
-    this.recoveryTimeoutMs = options.recoveryTimeoutMs ?? 10 * options.timeoutMs;
+    // The recovery hooks (writing back what memory counted) may take ten store calls' time.
+    this.recoveryTimeoutMs = 10 * options.timeoutMs;
     this.clock = options.clock ?? Date.now;
   }
 

@@ -84,6 +84,6 @@ export class Limits implements OnApplicationShutdown {
     },
     { provide: QUOTA_STORE, inject: [Limits], useFactory: (limits: Limits) => limits.quotaStore },
   ],
-  exports: [Limits, QUOTA_STORE, QuotaRedisConnection],
+  exports: [Limits, QUOTA_STORE],
 })
 export class LimitsModule {}

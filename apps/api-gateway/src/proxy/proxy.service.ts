@@ -6,7 +6,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { AccessService } from '../access/access.service';
 import { rateLimitHeaders } from '../access/rate-limit-headers';
 import { sendError } from '../common/error-shape';
-import { readBody, tooLarge } from '../common/request-body';
+import { mayHaveBody, readBody, tooLarge } from '../common/request-body';
 import { guardedRequest } from '../common/request-guard.middleware';
 import { ApiVersion } from '../common/request-target';
 import { upstreamRequestHeaders } from './forwarded-headers';
@@ -99,8 +99,7 @@ export class ProxyService implements OnApplicationShutdown {
       [INTERNAL_HEADERS.usage]: encodeUsage(admission.usage),
     };
     if (body) headers['content-length'] = body.length;
-    else if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')
-      headers['content-length'] = 0;
+    else if (mayHaveBody(req.method)) headers['content-length'] = 0;
     else delete headers['content-type'];
 
     if (req.socket.destroyed) return; // the client left while it was admitted
