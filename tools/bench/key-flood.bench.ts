@@ -1,4 +1,4 @@
-import { TypeOrmApiKeyRepository } from '@tcg/persistence';
+import { generateApiKey, TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { randomBytes } from 'node:crypto';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,8 +18,6 @@ import { startService } from './services';
  * well-formed keys spread over 20 addresses (each looked up in PostgreSQL until its address is
  * blocked).
  */
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const randomKey = (): string => `tcg_${Array.from(randomBytes(32), (b) => BASE62[b % 62]).join('')}`;
 
 const agents = new Map<string, Agent>();
 function call(url: string, key: string, from = '127.0.0.1'): Promise<{ status: number; ms: number }> {
@@ -137,13 +135,13 @@ async function main(): Promise<void> {
     const oneAddress = await phase(url, await freshKey('127.0.0.1'), requests, {
       count: floodCount,
       rate,
-      key: (i) => (i % 2 === 0 ? randomKey() : `guess-${i}`),
+      key: (i) => (i % 2 === 0 ? generateApiKey() : `guess-${i}`),
       from: () => '127.0.0.1',
     });
     const spread = await phase(url, await freshKey('127.0.0.2'), requests, {
       count: floodCount,
       rate,
-      key: () => randomKey(),
+      key: () => generateApiKey(),
       from: (i) => `127.0.0.${10 + (i % 20)}`,
     });
     const result = {

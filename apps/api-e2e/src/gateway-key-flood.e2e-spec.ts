@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { generateApiKey } from '@tcg/persistence';
 import { Agent, request } from 'node:http';
 import { startEchoUpstream } from './echo-upstream';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** A key of the generated shape that no one was ever given. */
-const wellFormedRandomKey = (): string =>
-  `tcg_${Array.from(randomBytes(32), (b) => BASE62[b % 62]).join('')}`;
+const wellFormedRandomKey = (): string => generateApiKey();
 
 /** Keep-alive connections from one loopback address (Linux routes all of 127/8 to lo). */
 const agents = new Map<string, Agent>();
