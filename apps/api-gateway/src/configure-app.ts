@@ -1,13 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { strictRouting } from '@tcg/http-service';
+import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { GatewayExceptionFilter } from './common/gateway-exception.filter';
 import { requestGuard } from './common/request-guard.middleware';
-
-interface ExpressSettings {
-  disable(setting: string): void;
-  enable(setting: string): void;
-}
 
 /**
  * Global options; main.ts and the end-to-end tests both call this. The app must be created with
@@ -15,12 +12,10 @@ interface ExpressSettings {
  */
 export function configureApp(app: INestApplication): void {
   const config = app.get(ConfigService);
-  const express = app.getHttpAdapter().getInstance() as ExpressSettings;
+  const express = app.getHttpAdapter().getInstance() as Express;
   express.disable('x-powered-by');
-  // `/V2/cards` and `/v1/cards/` must not reach a route the cost function does not recognise; the
-  // router reads these when it is created, which is when the first route or middleware is added.
-  express.enable('case sensitive routing');
-  express.enable('strict routing');
+  // `/V2/cards` and `/v1/cards/` must not reach a route the cost function does not recognise.
+  strictRouting(express);
   app.use(
     requestGuard({
       maxBodyBytes: config.getOrThrow<number>('MAX_BODY_BYTES'),

@@ -37,11 +37,11 @@ export function configureService(app: INestApplication, options: ServiceOptions)
 
 /**
  * `/V1/cards` and `/v1/cards/` are 404s, not aliases of `/v1/cards` that the gateway's per-path
- * cost and quota rules would have to know about. Express reads these two settings once, when it
+ * cost and quota rules would have to know about (the gateway calls it too). Express reads these two settings once, when it
  * builds its router, and Nest's adapter builds it in its constructor, before this runs; the
  * router reads its own copy of them each time a route is added, and Nest adds the routes at init.
  */
-function strictRouting(express: Express): void {
+export function strictRouting(express: Express): void {
   express.enable('case sensitive routing');
   express.enable('strict routing');
   const router = express.router as { caseSensitive?: boolean; strict?: boolean };
