@@ -57,11 +57,7 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     label: string,
     clearKey = generateApiKey(),
   ): Promise<{ key: string; record: ApiKeyRecord }> {
-    // A key of another shape could never be presented: the gateway refuses it before any lookup.
-    if (!isWellFormedApiKey(clearKey))
-      throw new Error(
-        `an API key must be 'tcg_' followed by 32 letters or digits (got ${clearKey.length} characters)`,
-      );
+    this.assertWellFormedApiKey(clearKey);
     const entity = this.repo.create({
       id: randomUUID(),
       keyHash: hashApiKey(clearKey),
@@ -87,10 +83,7 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
 
   /** Creates the key with this clear value unless it exists; sets its plan either way. */
   async ensure(clearKey: string, plan: PlanName, label: string): Promise<ApiKeyRecord> {
-    if (!isWellFormedApiKey(clearKey))
-      throw new Error(
-        `an API key must be 'tcg_' followed by 32 letters or digits (got ${clearKey.length} characters)`,
-      );
+    this.assertWellFormedApiKey(clearKey);
     const row = await this.repo.findOneBy({ keyHash: hashApiKey(clearKey) });
     if (!row) return (await this.create(plan, label, clearKey)).record;
     await this.repo.update({ id: row.id }, { plan, revokedAt: null });
@@ -118,6 +111,14 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     const rows = await this.repo.find({ where: this.match(idOrPrefix), select: { id: true }, take: 2 });
     if (rows.length > 1) throw new Error(`'${idOrPrefix}' matches several keys; use the key's id`);
     return rows[0]?.id;
+  }
+
+  /** A key of another shape could never be presented: the gateway refuses it before any lookup. */
+  private assertWellFormedApiKey(clearKey: string): void {
+    if (!isWellFormedApiKey(clearKey))
+      throw new Error(
+        `an API key must be 'tcg_' followed by 32 letters or digits (got ${clearKey.length} characters)`,
+      );
   }
 
   private match(idOrPrefix: string): { id: string } | { keyPrefix: string } {
