@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { markSummariesStale } from './summaries';
 
 /** What the database says about the sample catalogue load (see the DurableDataMarks migration). */
 export type SampleLoadState =
@@ -38,7 +39,7 @@ export async function recordSampleLoadCompleted(ds: DataSource): Promise<void> {
 export async function removeCatalogue(ds: DataSource): Promise<void> {
   await ds.transaction(async (m) => {
     await m.query('TRUNCATE price_series, variant_prices, variants, cards, sets, games CASCADE');
-    await m.query('INSERT INTO summary_marks DEFAULT VALUES');
+    await markSummariesStale(m);
   });
 }
 

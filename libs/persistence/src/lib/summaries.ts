@@ -1,4 +1,3 @@
-import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 
 const SUMMARY_VIEWS = ['card_values', 'set_summaries', 'game_summaries'] as const;
@@ -7,7 +6,9 @@ const SUMMARY_VIEWS = ['card_values', 'set_summaries', 'game_summaries'] as cons
  * Records, inside the caller's open transaction, that its write makes the summaries stale: the
  * mark commits or rolls back with the data, so a kill after the commit still leaves it behind.
  */
-export async function markSummariesStale(client: PoolClient): Promise<void> {
+export async function markSummariesStale(client: {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}): Promise<void> {
   await client.query('INSERT INTO summary_marks DEFAULT VALUES');
 }
 
