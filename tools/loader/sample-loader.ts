@@ -6,6 +6,7 @@ import {
   refreshSummaries,
   removeCatalogue,
   sampleLoadState,
+  SampleLoadState,
   withSampleLoadLock,
   writeCatalogue,
 } from '@tcg/persistence';
@@ -139,8 +140,9 @@ export async function ensureSampleLoaded(
   opts: LoadOptions,
 ): Promise<LoadReport | undefined> {
   return withSampleLoadLock(ds, async () => {
-    if (await removeInterruptedLoad(ds, size)) return loadSample(ds, size, opts);
-    if ((await sampleLoadState(ds)).kind === 'complete') return undefined;
+    const state = await sampleLoadState(ds);
+    if (await removeIfInterrupted(ds, size, state)) return loadSample(ds, size, opts);
+    if (state.kind === 'complete') return undefined;
     const [{ n }]: { n: number }[] = await ds.query('SELECT count(*)::int AS n FROM cards');
     if (n > 0) return undefined;
     log('info', 'empty database: loading the sample catalogue (first start only)', { size });
@@ -153,7 +155,14 @@ export async function ensureSampleLoaded(
  * Call holding the sample-load lock.
  */
 export async function removeInterruptedLoad(ds: DataSource, size: CatalogueSize): Promise<boolean> {
-  const state = await sampleLoadState(ds);
+  return removeIfInterrupted(ds, size, await sampleLoadState(ds));
+}
+
+async function removeIfInterrupted(
+  ds: DataSource,
+  size: CatalogueSize,
+  state: SampleLoadState,
+): Promise<boolean> {
   if (state.kind !== 'interrupted') return false;
   log('warn', 'the previous sample load was interrupted: removing the partial catalogue and loading again', {
     size,
