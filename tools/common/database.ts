@@ -69,7 +69,6 @@ export async function resolveDatabase(env: NodeJS.ProcessEnv = process.env): Pro
 
 interface ServerRecord {
   readonly pid: number;
-  readonly port: number;
   readonly dataDir: string;
 }
 
@@ -145,7 +144,7 @@ export class EmbeddedOwnership {
       detached: { logFile: join(this.dir, 'postgres.log') },
       log: (msg, fields) => log('warn', msg, fields),
     });
-    const record: ServerRecord = { pid: server.pid, port: this.port, dataDir: server.dataDir };
+    const record: ServerRecord = { pid: server.pid, dataDir: server.dataDir };
     await writeFileAtomically(join(this.dir, 'server.json'), `${JSON.stringify(record)}\n`);
   }
 
@@ -201,7 +200,7 @@ export class EmbeddedOwnership {
       const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
       // A lock without a pid is one whose holder died between creating and writing it, or is
       // writing it right now: broken once it is clearly older than that write.
-      const orphan = holder > 0 ? !alive(holder) : await olderThan(lock, 10_000);
+      const orphan = holder > 0 ? !alive(holder) : seen !== undefined && Date.now() - seen.mtimeMs > 10_000;
       if (seen && orphan) {
         await breakLock(lock, seen.ino, holder);
         continue;
@@ -266,11 +265,6 @@ export async function writeFileAtomically(path: string, text: string, mode = 0o6
   const partial = `${path}.${process.pid}.partial`;
   await writeFile(partial, text, { mode });
   await rename(partial, path);
-}
-
-async function olderThan(path: string, ms: number): Promise<boolean> {
-  const info = await stat(path).catch(() => undefined);
-  return info !== undefined && Date.now() - info.mtimeMs > ms;
 }
 
 async function postmasterPid(file: string): Promise<number | undefined> {
