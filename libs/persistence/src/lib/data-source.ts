@@ -52,7 +52,7 @@ export interface DatabaseDeadlines {
  * cancellation (a clean 57014 on a reusable connection) normally comes first; the client's own
  * timeout is for a server that no longer answers at all (stopped, partitioned).
  */
-export const QUERY_TIMEOUT_GRACE_MS = 1000;
+const QUERY_TIMEOUT_GRACE_MS = 1000;
 
 /** A TypeORM data source over PostgreSQL. The schema comes from migrations only. */
 export function createDataSource(config: DataSourceConfig): DataSource {
@@ -146,7 +146,7 @@ const NETWORK_CODES = new Set([
 const DRIVER_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Connection terminated',
-  'Query read timeout',
+  QUERY_READ_TIMEOUT,
   'is not queryable',
   'Cannot use a pool after calling end on the pool',
 ];

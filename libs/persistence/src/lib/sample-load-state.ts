@@ -8,7 +8,7 @@ export type SampleLoadState =
   | { readonly kind: 'interrupted'; readonly size: string; readonly startedAt: Date };
 
 /** Serialises sample loads and first-start checks across processes (advisory-lock key). */
-export const SAMPLE_LOAD_LOCK = 7_311;
+const SAMPLE_LOAD_LOCK = 7_311;
 
 export async function sampleLoadState(ds: DataSource): Promise<SampleLoadState> {
   const rows: { size: string; started_at: Date; completed_at: Date | null }[] = await ds.query(

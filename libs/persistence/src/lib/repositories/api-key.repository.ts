@@ -9,8 +9,8 @@ export function hashApiKey(clearKey: string): Buffer {
 }
 
 /** The shape every key is generated in: `tcg_` + 32 base62 characters. */
-export const API_KEY_PATTERN = /^tcg_[0-9A-Za-z]{32}$/;
-export const API_KEY_LENGTH = 36;
+const API_KEY_PATTERN = /^tcg_[0-9A-Za-z]{32}$/;
+const API_KEY_LENGTH = 36;
 
 /**
  * Whether a presented value could be a key at all. The gateway asks this before hashing or
