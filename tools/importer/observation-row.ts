@@ -1,4 +1,4 @@
-import { minorUnitsPerMajor, parseDecimalAmount, parseRegion } from '@tcg/domain';
+import { abbreviate, minorUnitsPerMajor, parseDecimalAmount, parseRegion } from '@tcg/domain';
 
 /** One record of a price file, as read from NDJSON or CSV (all values as the file gave them). */
 export type RawRecord = Record<string, unknown>;
@@ -45,7 +45,7 @@ const text = (v: unknown): string | undefined =>
 
 const shown = (v: unknown): string =>
   v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-const quoted = (v: string): string => (v.length > QUOTED_MAX ? `${v.slice(0, QUOTED_MAX)}…` : v);
+const quoted = (v: string): string => abbreviate(v, QUOTED_MAX);
 
 /**
  * Validates one record: exactly one of `variant_id` / `vendor_sku`, a known `region`, a `time`

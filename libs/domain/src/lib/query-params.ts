@@ -123,6 +123,6 @@ function tooMany(name: string, accepted: string, count: number): DomainError {
 }
 
 /** Long values are quoted by their head only: an error echoing 100 KB helps nobody. */
-export function abbreviate(text: string): string {
-  return text.length > 24 ? `${text.slice(0, 24)}…` : text;
+export function abbreviate(text: string, max = 24): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
