@@ -12,6 +12,7 @@ import { CardTopPrices1764400000000 } from './migrations/1764400000000-card-top-
 import { OneCardSummary1764500000000 } from './migrations/1764500000000-one-card-summary';
 import { QuotaCounters1764650000000 } from './migrations/1764650000000-quota-counters';
 import { DurableDataMarks1764660000000 } from './migrations/1764660000000-durable-data-marks';
+import { DataVersion1764670000000 } from './migrations/1764670000000-data-version';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   OneCardSummary1764500000000,
   QuotaCounters1764650000000,
   DurableDataMarks1764660000000,
+  DataVersion1764670000000,
 ];
 
 export interface DataSourceConfig {
