@@ -4,7 +4,7 @@ import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openDatabase, resolveDatabase } from '../common/database';
 import { log, parseArgs } from '../common/log';
-import { percentile } from './http-bench';
+import { percentile } from './sampling';
 import { startService } from './services';
 
 /**

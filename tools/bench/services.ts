@@ -1,10 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../common/database';
 import { freePort } from '../common/ports';
 
 export interface RunningService {
+  readonly name: string;
   readonly url: string;
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -12,45 +15,68 @@ export interface RunningService {
  * Starts a built service (`dist/apps/<app>/src/main.js`) on a free port and waits for /health.
  * With BENCH_CPU_PROF=<dir> each service writes a V8 CPU profile there when it stops.
  */
-export async function startService(app: string, env: Record<string, string>): Promise<RunningService> {
+export function startService(app: string, env: Record<string, string>): Promise<RunningService> {
+  return startProcess(app, join(REPO_ROOT, 'dist/apps', app, 'src/main.js'), [], env, '/health');
+}
+
+/**
+ * Starts `node <script> <args>` with PORT and HOST set to a free loopback port and waits until
+ * `readyPath` answers below 500. Its stdout is dropped and its stderr is passed through.
+ */
+export async function startProcess(
+  name: string,
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  readyPath: string,
+): Promise<RunningService> {
   const port = await freePort();
   const profileDir = process.env['BENCH_CPU_PROF'];
   const flags = profileDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${app}.cpuprofile`]
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
     : [];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...flags, join(REPO_ROOT, 'dist/apps', app, 'src/main.js')],
-    {
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        LOG_LEVEL: 'warn',
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+  const child: ChildProcess = spawn(process.execPath, [...flags, script, ...args], {
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
     },
-  );
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${url}/health`)).status < 500) break;
+      const res = await fetch(`${url}${readyPath}`);
+      await res.arrayBuffer();
+      if (res.status < 500) break;
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error(`${app} did not start`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${name} did not start`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { name, url, pid: child.pid!, stop };
+}
+
+/** A process's resident memory in bytes (VmRSS), or undefined where /proc is not available. */
+export function residentBytes(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,686 @@
+import { TypeOrmApiKeyRepository } from '@tcg/persistence';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
+import { log, parseArgs } from '../common/log';
+import { ensureBenchCatalogue } from './bench-databases';
+import { FLOOR_PATH } from './floor-server';
+import { LoadGenerator } from './load-client';
+import type { LoadResult, LoadScenario, WalkResult } from './load-generator';
+import { shuffled } from './sampling';
+import { RunningService, residentBytes, startProcess, startService } from './services';
+import { bytes, formatTable, ms, num, ratio } from './table';
+
+const ALL_ROWS = [
+  'gateway-hop',
+  'two-hop',
+  'v1-uniform',
+  'v2-uniform',
+  'v1-gzip',
+  'v2-gzip',
+  'v1-zipf',
+  'v2-zipf',
+  'v1-etag',
+  'v2-etag',
+  'v1-search',
+  'v1-batch',
+  'v2-page',
+  'v2-walk',
+  'small-vs-full',
+];
+
+const USAGE = `usage: npm run bench:api -- [--duration 8] [--connections 32] [--warmup 2]
+  [--rows <comma list>] [--full-db tcg_bench_full] [--small-db tcg_bench_small]
+rows: ${ALL_ROWS.join(', ')} (the node:http and Nest floors always run)`;
+
+/** One seed for the whole benchmark, so every run asks for the same cards in the same order. */
+const SEED = 20_260_101;
+const KEYS = 300;
+const SEARCH_CONNECTIONS = 16;
+const BATCH_CONNECTIONS = 4;
+const BATCH_SIZE = 200;
+const ETAG_SAMPLE = 1000;
+const MEDIAN_SAMPLE = 101;
+const WALKS = 5;
+const WALK_PAGE = 100;
+
+interface Options {
+  readonly duration: number;
+  readonly warmup: number;
+  readonly connections: number;
+  readonly rows: ReadonlySet<string>;
+  readonly fullDb: string;
+  readonly smallDb: string;
+}
+
+/** One line of the table, and of the final JSON line. */
+interface Row {
+  readonly id: string;
+  readonly label: string;
+  readonly connections?: number;
+  readonly rps?: number;
+  readonly p50?: number;
+  readonly p95?: number;
+  readonly p99?: number;
+  readonly non2xx?: number;
+  readonly errors?: number;
+  readonly bytesPerResponse?: number;
+  /** hits / (hits + misses) of the service's response cache during the row; null: not reported. */
+  readonly cacheHitRatio?: number | null;
+  readonly statuses?: Record<string, number>;
+  readonly note?: string;
+  readonly pages?: number;
+}
+
+function parseOptions(argv: readonly string[]): Options | undefined {
+  const { options } = parseArgs(argv);
+  const number = (name: string, fallback: number): number => {
+    const v = options.get(name);
+    const n = v === undefined ? fallback : Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number\n${USAGE}`);
+    return n;
+  };
+  const text = (name: string, fallback: string): string => {
+    const v = options.get(name);
+    return typeof v === 'string' ? v : fallback;
+  };
+  if (options.has('help')) return undefined;
+  const rowsText = options.get('rows');
+  const rows = new Set(typeof rowsText === 'string' ? rowsText.split(',').map((r) => r.trim()) : ALL_ROWS);
+  for (const r of rows) if (!ALL_ROWS.includes(r)) throw new Error(`unknown row '${r}'\n${USAGE}`);
+  return {
+    duration: number('duration', 8),
+    warmup: number('warmup', 2),
+    connections: Math.round(number('connections', 32)),
+    rows,
+    fullDb: text('full-db', 'tcg_bench_full'),
+    smallDb: text('small-db', 'tcg_bench_small'),
+  };
+}
+
+interface Catalogue {
+  readonly url: string;
+  readonly ds: DataSource;
+  readonly label: string;
+  readonly keys: string[];
+  /** Every card, in a fixed random order: for Zipf, the first is the most popular. */
+  readonly cards: { id: string; uuid: string; name: string }[];
+}
+
+async function openCatalogue(url: string, label: string): Promise<Catalogue> {
+  const ds = await openDatabase(url, 4);
+  const repo = new TypeOrmApiKeyRepository(ds);
+  const keys = await Promise.all(
+    Array.from({ length: KEYS }, () => repo.create('enterprise', label).then((k) => k.key)),
+  );
+  const rows: { id: string; uuid: string; name: string }[] = await ds.query(
+    'SELECT id, uuid, name FROM cards ORDER BY uuid',
+  );
+  if (rows.length === 0) throw new Error(`${url} has no cards`);
+  return { url, ds, label, keys, cards: shuffled(rows, SEED) };
+}
+
+const v1Lookup = (card: { id: string }) => `/v1/cards?cardId=${encodeURIComponent(card.id)}`;
+const v2Lookup = (card: { uuid: string }) => `/v2/cards/${card.uuid}`;
+
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+/** One GET with exactly these headers (fetch would add its own Accept-Encoding). */
+function get(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Runs `work` over `items` with `concurrency` in flight. */
+async function pool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+/** The response cache's counters from a service's /health (no credential needed), if it reports them. */
+async function cacheCounters(service: RunningService): Promise<{ hits: number; misses: number } | undefined> {
+  try {
+    const res = await get(`${service.url}/health`, {});
+    const c = (
+      JSON.parse(res.body.toString('utf8')) as { responseCache?: { hits?: unknown; misses?: unknown } }
+    ).responseCache;
+    return c && typeof c.hits === 'number' && typeof c.misses === 'number'
+      ? { hits: c.hits, misses: c.misses }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function gitDescription(): { commit: string; dirty: number } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: REPO_ROOT })
+      .toString()
+      .trim();
+    const status = execFileSync('git', ['status', '--porcelain', '--', 'apps', 'libs', 'tools'], {
+      cwd: REPO_ROOT,
+    })
+      .toString()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    return { commit, dirty: status.length };
+  } catch {
+    return { commit: 'unknown', dirty: 0 };
+  }
+}
+
+async function main(): Promise<number> {
+  let options: Options | undefined;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  if (!options) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const o = options;
+  const want = (id: string) => o.rows.has(id);
+  const git = gitDescription();
+  const server = await resolveDatabase();
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const cleanup = async () => {
+    for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
+  };
+  const onSignal = () => {
+    log('warn', 'interrupted: stopping the processes and revoking the bench keys');
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  cleanups.push(() => server.stop());
+  try {
+    const fullDb = await ensureBenchCatalogue(server.url, o.fullDb, 'full');
+    const smallDb = want('small-vs-full')
+      ? await ensureBenchCatalogue(server.url, o.smallDb, 'small')
+      : undefined;
+    const label = `bench-api-${randomBytes(4).toString('hex')}`;
+    const catalogues: Catalogue[] = [];
+    const revoke = async (c: Catalogue) => {
+      await c.ds.query('UPDATE api_keys SET revoked_at = now() WHERE label = $1 AND revoked_at IS NULL', [
+        c.label,
+      ]);
+      await c.ds.destroy();
+    };
+    const full = await openCatalogue(fullDb.url, label);
+    catalogues.push(full);
+    cleanups.push(() => revoke(full));
+    const small = smallDb ? await openCatalogue(smallDb.url, label) : undefined;
+    if (small) {
+      catalogues.push(small);
+      cleanups.push(() => revoke(small));
+    }
+
+    const token = randomBytes(24).toString('base64url');
+    const redis = process.env['REDIS_URL'];
+    const stack = async (url: string) => {
+      const common = { DATABASE_URL: url, INTERNAL_TOKEN: token, DATABASE_POOL_SIZE: '10' };
+      const v1 = await startService('api-v1', common);
+      cleanups.push(v1.stop);
+      const v2 = await startService('api-v2', common);
+      cleanups.push(v2.stop);
+      const gateway = await startService('api-gateway', {
+        ...common,
+        API_V1_URL: v1.url,
+        API_V2_URL: v2.url,
+        ...(redis ? { REDIS_URL: redis } : {}),
+      });
+      cleanups.push(gateway.stop);
+      return { v1, v2, gateway };
+    };
+    log('info', 'starting the services', { full: o.fullDb, small: small ? o.smallDb : null });
+    const fullStack = await stack(full.url);
+    const smallStack = small ? await stack(small.url) : undefined;
+
+    // The floors' bytes: the median-sized v1 lookup of a spread of cards, fetched without compression.
+    const samples = await pool(full.cards.slice(0, MEDIAN_SAMPLE), 4, async (card) => {
+      const res = await get(`${fullStack.gateway.url}${v1Lookup(card)}`, { 'x-api-key': full.keys[0]! });
+      if (res.status !== 200) throw new Error(`sample lookup of ${card.id} answered ${res.status}`);
+      return { card, body: res.body };
+    });
+    samples.sort((a, b) => a.body.length - b.body.length);
+    const median = samples[Math.floor(samples.length / 2)]!;
+    const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const bodyFile = join(dir, 'sample.json');
+    writeFileSync(bodyFile, median.body);
+    log('info', 'floor bytes: the median v1 lookup', { cardId: median.card.id, bytes: median.body.length });
+
+    const floorScript = join(REPO_ROOT, 'dist/tools/bench/floor-server.js');
+    const floor = async (name: string, args: string[]) => {
+      const p = await startProcess(name, floorScript, args, {}, FLOOR_PATH);
+      cleanups.push(p.stop);
+      return p;
+    };
+    const raw = await floor('floor-node', ['--mode', 'raw', '--body', bodyFile]);
+    const nest = await floor('floor-nest', ['--mode', 'nest', '--body', bodyFile]);
+    const forward = want('two-hop')
+      ? await floor('floor-forward', ['--mode', 'forward', '--upstream', nest.url])
+      : undefined;
+    const hopGateway = want('gateway-hop')
+      ? await startService('api-gateway', {
+          DATABASE_URL: full.url,
+          INTERNAL_TOKEN: token,
+          API_V1_URL: raw.url,
+          API_V2_URL: raw.url,
+          ...(redis ? { REDIS_URL: redis } : {}),
+        })
+      : undefined;
+    if (hopGateway) cleanups.push(hopGateway.stop);
+
+    const generator = LoadGenerator.start();
+    cleanups.push(() => generator.stop());
+
+    const rows: Row[] = [];
+    const { duration, warmup, connections } = o;
+    let seed = SEED;
+    type Load = Omit<LoadScenario, 'kind' | 'duration' | 'seed'>;
+    const measure = async (
+      id: string,
+      label: string,
+      scenario: Load,
+      service?: RunningService,
+      extra: Partial<Row> = {},
+    ): Promise<Row & { result: LoadResult }> => {
+      log('info', 'measuring', { row: id, connections: scenario.connections, seconds: warmup + duration });
+      const rowSeed = (seed += 7919);
+      await generator.run({ ...scenario, kind: 'load', duration: warmup, seed: rowSeed + 1 });
+      const before = service ? await cacheCounters(service) : undefined;
+      const result = await generator.run({ ...scenario, kind: 'load', duration, seed: rowSeed });
+      const after = service ? await cacheCounters(service) : undefined;
+      const looked = before && after ? after.hits - before.hits + (after.misses - before.misses) : 0;
+      const row: Row = {
+        id,
+        label,
+        connections: scenario.connections,
+        rps: result.rps,
+        p50: result.p50,
+        p95: result.p95,
+        p99: result.p99,
+        non2xx: result.failures,
+        errors: result.errors + result.timeouts,
+        bytesPerResponse: result.bytesPerResponse,
+        statuses: result.statuses,
+        ...(service
+          ? { cacheHitRatio: before && after && looked > 0 ? (after.hits - before.hits) / looked : null }
+          : {}),
+        ...extra,
+      };
+      rows.push(row);
+      return { ...row, result };
+    };
+
+    const keys = full.keys;
+    const v1Paths = full.cards.map(v1Lookup);
+    const v2Paths = full.cards.map(v2Lookup);
+    const gw = fullStack.gateway.url;
+    const floorNode = await measure('floor-node', 'floor: raw node:http', {
+      url: raw.url,
+      paths: [FLOOR_PATH],
+      distribution: 'cycle',
+      connections,
+    });
+    const floorNest = await measure('floor-nest', 'floor: Nest on Express', {
+      url: nest.url,
+      paths: [FLOOR_PATH],
+      distribution: 'cycle',
+      connections,
+    });
+    let twoHop: Row | undefined;
+    if (forward)
+      twoHop = await measure('two-hop', 'floor: two hops, Nest → Nest', {
+        url: forward.url,
+        paths: [FLOOR_PATH],
+        distribution: 'cycle',
+        connections,
+      });
+    let hop: Row | undefined;
+    if (hopGateway)
+      hop = await measure('gateway-hop', 'gateway hop → static upstream', {
+        url: hopGateway.url,
+        paths: v1Paths,
+        distribution: 'uniform',
+        keys,
+        connections,
+      });
+
+    const lookups = {
+      v1: { paths: v1Paths, service: fullStack.v1 },
+      v2: { paths: v2Paths, service: fullStack.v2 },
+    } as const;
+    const uniform: Partial<Record<'v1' | 'v2', Row>> = {};
+    const compressed: Partial<Record<'v1' | 'v2', Row>> = {};
+    for (const v of ['v1', 'v2'] as const)
+      if (want(`${v}-uniform`))
+        uniform[v] = await measure(
+          `${v}-uniform`,
+          `${v} lookup, uniform`,
+          { url: gw, paths: lookups[v].paths, distribution: 'uniform', keys, connections },
+          lookups[v].service,
+          { note: `any of ${num(full.cards.length)} cards` },
+        );
+    for (const v of ['v1', 'v2'] as const)
+      if (want(`${v}-gzip`))
+        compressed[v] = await measure(
+          `${v}-gzip`,
+          `${v} lookup, uniform, gzip/br`,
+          {
+            url: gw,
+            paths: lookups[v].paths,
+            distribution: 'uniform',
+            keys,
+            connections,
+            headers: { 'accept-encoding': 'gzip, br' },
+          },
+          lookups[v].service,
+          { note: 'Accept-Encoding: gzip, br' },
+        );
+    for (const v of ['v1', 'v2'] as const)
+      if (want(`${v}-zipf`))
+        await measure(
+          `${v}-zipf`,
+          `${v} lookup, Zipf s=1`,
+          { url: gw, paths: lookups[v].paths, distribution: 'zipf', keys, connections },
+          lookups[v].service,
+          { note: 'popularity over a fixed random order' },
+        );
+    for (const v of ['v1', 'v2'] as const) {
+      if (!want(`${v}-etag`)) continue;
+      const id = `${v}-etag`;
+      const label = `${v} lookup, If-None-Match`;
+      const sample = shuffled(lookups[v].paths, SEED + 1)
+        .slice(0, ETAG_SAMPLE)
+        .map((path, i) => ({ path, i }));
+      const tagOf = async ({ path, i }: { path: string; i: number }) => {
+        const res = await get(`${gw}${path}`, { 'x-api-key': keys[i % keys.length]! });
+        const etag = res.headers['etag'];
+        return res.status === 200 && typeof etag === 'string' ? { path, etag } : undefined;
+      };
+      const probe = await pool(sample.slice(0, 20), 4, tagOf);
+      if (!probe.some(Boolean)) {
+        log('info', 'no ETag on lookups: row not measured', { row: id });
+        rows.push({ id, label, note: 'n/a (no ETag)' });
+        continue;
+      }
+      const tagged = (await pool(sample, 8, tagOf)).filter(
+        (t): t is { path: string; etag: string } => t !== undefined,
+      );
+      const r = await measure(
+        id,
+        label,
+        {
+          url: gw,
+          paths: tagged.map((t) => t.path),
+          pathHeaders: tagged.map((t) => ({ 'if-none-match': t.etag })),
+          okStatuses: [200, 304],
+          distribution: 'uniform',
+          keys,
+          connections,
+        },
+        lookups[v].service,
+      );
+      const notModified = r.result.statuses['304'] ?? 0;
+      rows[rows.length - 1] = {
+        ...rows[rows.length - 1]!,
+        note: `${num((100 * notModified) / Math.max(1, r.result.requests), 1)}% 304 over ${num(tagged.length)} cards`,
+      };
+    }
+
+    if (want('v1-search')) {
+      const words = [
+        ...new Set(full.cards.flatMap((c) => c.name.toLowerCase().match(/\p{L}{3,}/gu) ?? [])),
+      ].sort();
+      await measure(
+        'v1-search',
+        'v1 search q=<word>',
+        {
+          url: gw,
+          paths: words.map((w) => `/v1/cards?q=${encodeURIComponent(w)}`),
+          distribution: 'uniform',
+          keys,
+          connections: SEARCH_CONNECTIONS,
+        },
+        fullStack.v1,
+        { note: `any of ${num(words.length)} words of card names` },
+      );
+    }
+    if (want('v1-batch'))
+      await measure(
+        'v1-batch',
+        `v1 batch POST ${BATCH_SIZE} cards`,
+        {
+          url: gw,
+          method: 'POST',
+          paths: ['/v1/cards?include_price_history=false'],
+          distribution: 'cycle',
+          batch: { ids: full.cards.map((c) => c.id), size: BATCH_SIZE },
+          keys,
+          connections: BATCH_CONNECTIONS,
+        },
+        undefined,
+        { note: 'random cards, include_price_history=false' },
+      );
+    const sets: { id: string; cards: number }[] = await full.ds.query(
+      `SELECT s.id, count(*)::int AS cards FROM sets s JOIN cards c ON c.set_uuid = s.uuid GROUP BY s.id ORDER BY s.id`,
+    );
+    if (want('v2-page')) {
+      const big = sets.filter((s) => s.cards >= 20);
+      await measure(
+        'v2-page',
+        'v2 page of 20, all periods',
+        {
+          url: gw,
+          paths: big.map((s) => `/v2/cards?set=${encodeURIComponent(s.id)}&limit=20&include=periods`),
+          distribution: 'uniform',
+          keys,
+          connections: 1,
+        },
+        undefined,
+        { note: `set=<any of ${big.length}>&limit=20&include=periods` },
+      );
+    }
+    if (want('v2-walk')) {
+      const largest = [...sets].sort((a, b) => b.cards - a.cards || a.id.localeCompare(b.id))[0]!;
+      const firstPath = `/v2/cards?set=${encodeURIComponent(largest.id)}&limit=${WALK_PAGE}&include=periods`;
+      log('info', 'measuring', { row: 'v2-walk', set: largest.id, cards: largest.cards, walks: WALKS });
+      await generator.run({ kind: 'walk', url: gw, firstPath, keys, walks: 1 });
+      const w: WalkResult = await generator.run({ kind: 'walk', url: gw, firstPath, keys, walks: WALKS });
+      rows.push({
+        id: 'v2-walk',
+        label: 'v2 cursor walk, largest set',
+        connections: 1,
+        p50: w.p50,
+        non2xx: w.failures,
+        pages: w.pages,
+        statuses: w.statuses,
+        note: `${largest.id}: ${w.pages} pages of ${WALK_PAGE}; p50 = ms per walk (${w.walks} walks, ${ms(w.min)}-${ms(w.max)} ms)`,
+      });
+    }
+
+    const smallVsFull: Record<string, { full?: Row; small?: Row }> = {};
+    if (small && smallStack)
+      for (const v of ['v1', 'v2'] as const) {
+        const pair: { full?: Row; small?: Row } = {};
+        for (const [name, cat, s] of [
+          ['full', full, fullStack],
+          ['small', small, smallStack],
+        ] as const) {
+          pair[name] = await measure(
+            `${v}-uniform-1conn-${name}`,
+            `${v} lookup, uniform, ${name}`,
+            {
+              url: s.gateway.url,
+              paths: cat.cards.map(v === 'v1' ? v1Lookup : v2Lookup),
+              distribution: 'uniform',
+              keys: cat.keys,
+              connections: 1,
+            },
+            s[v],
+            { note: `1 connection, any of ${num(cat.cards.length)} cards` },
+          );
+        }
+        smallVsFull[v] = pair;
+      }
+
+    const memory = Object.fromEntries(
+      [fullStack.gateway, fullStack.v1, fullStack.v2].map((s) => [s.name, residentBytes(s.pid) ?? null]),
+    );
+
+    // The table.
+    const nestRps = floorNest.rps!;
+    const nodeRps = floorNode.rps!;
+    const table = formatTable(
+      [
+        'row',
+        'conn',
+        'req/s',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'non-2xx',
+        'err',
+        'vs Nest',
+        'vs node',
+        'bytes/resp',
+        'cache hit',
+        'note',
+      ],
+      rows.map((r) => [
+        r.label,
+        num(r.connections),
+        num(r.rps, r.rps !== undefined && r.rps < 100 ? 1 : 0),
+        ms(r.p50),
+        ms(r.p95),
+        ms(r.p99),
+        num(r.non2xx),
+        num(r.errors),
+        ratio(r.rps, nestRps),
+        ratio(r.rps, nodeRps),
+        bytes(r.bytesPerResponse),
+        r.cacheHitRatio === undefined
+          ? ''
+          : r.cacheHitRatio === null
+            ? 'n/a'
+            : `${(100 * r.cacheHitRatio).toFixed(1)}%`,
+        r.note ?? '',
+      ]),
+      [0, 12],
+    );
+    const lines: string[] = [];
+    lines.push(
+      `bench:api  commit ${git.commit}${git.dirty > 0 ? ` (+${git.dirty} uncommitted files in apps/libs/tools)` : ''}` +
+        `  node ${process.version}  ${cpus().length} cores  ${duration} s per row after ${warmup} s warm-up` +
+        `  quotas in ${redis ? 'Redis' : 'PostgreSQL'}`,
+      `catalogue ${o.fullDb} (${fullDb.size}, ${num(full.cards.length)} cards)  floor bytes: median v1 lookup, ${num(median.body.length)} B (${median.card.id})`,
+      '',
+      table,
+      '',
+      'non-2xx: responses outside 2xx (in If-None-Match rows 304 is a success); err: socket errors and timeouts;',
+      "vs Nest, vs node: the row's req/s over the floor's; cache hit: the service's response-cache hits / (hits + misses)",
+      'during the row, from its /health (n/a: not reported); bytes/resp: read per response, status line and headers included',
+      '',
+    );
+    for (const v of ['v1', 'v2'] as const) {
+      const plain = uniform[v]?.bytesPerResponse;
+      const packed = compressed[v]?.bytesPerResponse;
+      if (plain !== undefined || packed !== undefined)
+        lines.push(
+          `bytes on the wire per ${v} lookup (headers included): ${bytes(plain)} plain, ${bytes(packed)} with Accept-Encoding: gzip, br (${ratio(packed, plain)})`,
+        );
+    }
+    if (hop && twoHop)
+      lines.push(
+        `gateway hop vs two-hop floor: ${ratio(hop.rps, twoHop.rps)} req/s, p50 ${ms(hop.p50)} vs ${ms(twoHop.p50)} ms`,
+      );
+    for (const [v, pair] of Object.entries(smallVsFull))
+      lines.push(
+        `${v} lookup p50 at 1 connection: full ${ms(pair.full?.p50)} ms, small ${ms(pair.small?.p50)} ms (full/small ${ratio(pair.full?.p50, pair.small?.p50)})`,
+      );
+    lines.push(
+      `resident memory after the run: ${Object.entries(memory)
+        .map(([name, b]) => `${name} ${b === null ? 'n/a' : `${num(b / 1_048_576)} MB`}`)
+        .join(', ')}`,
+    );
+    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(
+      `${JSON.stringify({
+        bench: 'api',
+        commit: git.commit,
+        uncommittedFiles: git.dirty,
+        node: process.version,
+        cores: cpus().length,
+        database: o.fullDb,
+        cards: full.cards.length,
+        duration,
+        warmup,
+        connections,
+        quotas: redis ? 'redis' : 'postgres',
+        floorBytes: median.body.length,
+        rows: Object.fromEntries(
+          rows.map((r) => [
+            r.id,
+            {
+              ...r,
+              vsNest: r.rps !== undefined ? r.rps / nestRps : null,
+              vsNode: r.rps !== undefined ? r.rps / nodeRps : null,
+            },
+          ]),
+        ),
+        residentBytes: memory,
+      })}\n`,
+    );
+    return 0;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    agent.destroy();
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log('error', 'bench failed', { error: (error as Error).message, stack: (error as Error).stack });
+    process.exit(1);
+  },
+);
