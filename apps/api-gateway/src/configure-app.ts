@@ -4,7 +4,8 @@ import { strictRouting } from '@tcg/http-service';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { GatewayExceptionFilter } from './common/gateway-exception.filter';
-import { requestGuard } from './common/request-guard.middleware';
+import { ProxyService } from './proxy/proxy.service';
+import { serveProxyBeforeExpress } from './request-listener';
 
 /**
  * Global options; main.ts and the end-to-end tests both call this. The app must be created with
@@ -16,15 +17,14 @@ export function configureApp(app: INestApplication): void {
   express.disable('x-powered-by');
   // `/V2/cards` and `/v1/cards/` must not reach a route the cost function does not recognise.
   strictRouting(express);
-  app.use(
-    requestGuard({
-      maxBodyBytes: config.getOrThrow<number>('MAX_BODY_BYTES'),
-      docsUrl: config.getOrThrow<string>('DOCS_URL'),
-    }),
-  );
   app.useGlobalFilters(new GatewayExceptionFilter(config));
   app.enableShutdownHooks();
   const server = app.getHttpServer() as Server;
+  // The request guard runs here, before Express, for every request (no Express middleware).
+  serveProxyBeforeExpress(server, express, app.get(ProxyService), {
+    maxBodyBytes: config.getOrThrow<number>('MAX_BODY_BYTES'),
+    docsUrl: config.getOrThrow<string>('DOCS_URL'),
+  });
   applyServerTimeouts(server, config);
   boundShutdown(server);
 }

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { encodeUsage, INTERNAL_HEADERS } from '@tcg/domain';
+import { encodeUsage, INTERNAL_HEADERS, type UsageReport } from '@tcg/domain';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessService } from '../access/access.service';
 import { rateLimitHeaders } from '../access/rate-limit-headers';
 import { sendError } from '../common/error-shape';
-import { mayHaveBody, readBody, tooLarge } from '../common/request-body';
-import { guardedRequest } from '../common/request-guard.middleware';
-import { ApiVersion } from '../common/request-target';
+import { type BodyFraming, mayHaveBody, readBody, tooLarge } from '../common/request-body';
+import { type GuardedRequest, guardedRequest } from '../common/request-guard';
+import type { ApiVersion, RequestTarget } from '../common/request-target';
 import { upstreamRequestHeaders } from './forwarded-headers';
 import { UpstreamClient, UpstreamFailure } from './upstream-client';
 
@@ -52,32 +52,51 @@ export class ProxyService implements OnApplicationShutdown {
     };
   }
 
+  /** The Express route's entry (ProxyController): the guard's decision was handed over with the request. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const guarded = guardedRequest(req);
-    const requestId = headerValue(req.headers['x-request-id']) ?? randomUUID();
-    res.setHeader('x-request-id', requestId);
     if (!guarded?.target.version) {
+      res.setHeader('x-request-id', requestIdOf(req));
       // Routing and the guard disagree: refuse rather than guess which service and cost apply.
       res.setHeader('connection', 'close');
       sendError(res, '/', 404, 'NOT_FOUND', 'No such route.', this.docsUrl);
       return;
     }
-    const { target, framing } = guarded;
+    await this.proxy(req, res, guarded.target, guarded.framing);
+  }
+
+  /**
+   * The entry of the gateway's own request listener, which calls it in place of Express's route.
+   * What escapes `proxy` is answered as the exception filter answers it on the Express route.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, guarded: GuardedRequest): void {
+    this.proxy(req, res, guarded.target, guarded.framing).catch((error: unknown) => {
+      this.logger.error({ msg: 'unhandled error', error: String(error) }, (error as Error)?.stack);
+      sendError(res, guarded.target.path, 500, 'INTERNAL_ERROR', 'Internal server error.', this.docsUrl);
+    });
+  }
+
+  private async proxy(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: RequestTarget,
+    framing: BodyFraming,
+  ): Promise<void> {
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
     const version = target.version!;
-    const shapePath = `/${version}`;
+    const shapePath = version === 'v2' ? '/v2' : '/v1';
 
     const admission = await this.access.admit(req, target);
     if (!admission.admitted) {
       if (admission.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(admission.retryAfterSeconds));
-      if (version === 'v2' && admission.usage)
-        for (const [k, v] of Object.entries(rateLimitHeaders(admission.usage))) res.setHeader(k, v);
+      if (version === 'v2' && admission.usage) setRateLimitHeaders(res, admission.usage);
       if (framing.kind === 'body') res.setHeader('connection', 'close'); // the body stays unread
       sendError(res, shapePath, admission.status, admission.code, admission.message, this.docsUrl);
       return;
     }
-    if (version === 'v2')
-      for (const [k, v] of Object.entries(rateLimitHeaders(admission.usage))) res.setHeader(k, v);
+    if (version === 'v2') setRateLimitHeaders(res, admission.usage);
 
     let body: Buffer | undefined;
     if (framing.kind === 'body') {
@@ -92,12 +111,10 @@ export class ProxyService implements OnApplicationShutdown {
       body = read;
     }
 
-    const headers: OutgoingHttpHeaders = {
-      ...upstreamRequestHeaders(req.headers),
-      'x-request-id': requestId,
-      [INTERNAL_HEADERS.credential]: this.credential,
-      [INTERNAL_HEADERS.usage]: encodeUsage(admission.usage),
-    };
+    const headers = upstreamRequestHeaders(req.headers);
+    headers['x-request-id'] = requestId;
+    headers[INTERNAL_HEADERS.credential] = this.credential;
+    headers[INTERNAL_HEADERS.usage] = encodeUsage(admission.usage);
     if (body) headers['content-length'] = body.length;
     else if (mayHaveBody(req.method)) headers['content-length'] = 0;
     else delete headers['content-type'];
@@ -145,7 +162,16 @@ export class ProxyService implements OnApplicationShutdown {
   }
 }
 
-function headerValue(v: string | string[] | undefined): string | undefined {
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** The client's `x-request-id` when it is a plausible id, else a fresh one. */
+function requestIdOf(req: IncomingMessage): string {
+  const v = req.headers['x-request-id'];
   const s = Array.isArray(v) ? v[0] : v;
-  return s && /^[\w.:-]{1,128}$/.test(s) ? s : undefined;
+  return s && REQUEST_ID.test(s) ? s : randomUUID();
+}
+
+function setRateLimitHeaders(res: ServerResponse, usage: UsageReport): void {
+  const headers = rateLimitHeaders(usage);
+  for (const name in headers) res.setHeader(name, headers[name]!);
 }

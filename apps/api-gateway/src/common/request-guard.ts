@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendError } from './error-shape';
+import { BodyFraming, bodyFraming, isFramingRejection } from './request-body';
+import { isRejection, parseRequestTarget, RequestTarget } from './request-target';
+
+export interface GuardedRequest {
+  readonly target: RequestTarget;
+  readonly framing: BodyFraming;
+}
+
+export interface RequestGuardOptions {
+  readonly maxBodyBytes: number;
+  readonly docsUrl: string;
+}
+
+const guarded = new WeakMap<IncomingMessage, GuardedRequest>();
+
+/** What the guard decided for a request that passed it and went on to Express's routes. */
+export function guardedRequest(req: IncomingMessage): GuardedRequest | undefined {
+  return guarded.get(req);
+}
+
+/** Hands the guard's decision to whatever Express routes the request to (see `guardedRequest`). */
+export function rememberGuarded(req: IncomingMessage, decision: GuardedRequest): void {
+  guarded.set(req, decision);
+}
+
+/**
+ * Runs before anything routes a request: refuses non-canonical targets and badly framed bodies
+ * before admission, so they neither cost units nor reach a service. Returns the decision, or
+ * undefined when the request was refused (and answered). A refused request whose body is still on
+ * the wire gets `Connection: close`, so the body is never read as a next request.
+ */
+export function guardRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: RequestGuardOptions,
+): GuardedRequest | undefined {
+  const target = parseRequestTarget(req.url ?? '');
+  const shapePath = (version: string | undefined) => (version === 'v2' ? '/v2' : '/');
+  if (isRejection(target)) {
+    refuse(req, res, shapePath(target.version), target.status, target.code, target.message, opts.docsUrl);
+    return undefined;
+  }
+  const framing = bodyFraming(req.method ?? 'GET', req.headers, opts.maxBodyBytes);
+  if (isFramingRejection(framing)) {
+    refuse(req, res, shapePath(target.version), framing.status, framing.code, framing.message, opts.docsUrl);
+    return undefined;
+  }
+  return { target, framing };
+}
+
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  shapePath: string,
+  status: number,
+  code: string,
+  message: string,
+  docsUrl: string,
+): void {
+  const bodyPending =
+    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) !== 0;
+  if (bodyPending) res.setHeader('connection', 'close');
+  sendError(res, shapePath, status, code, message, docsUrl);
+}
