@@ -1,8 +1,8 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { InternalCredentialMiddleware, RejectNulMiddleware } from '@tcg/http-service';
+import { InternalCredentialMiddleware, RejectNulMiddleware, ResponsesModule } from '@tcg/http-service';
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
-import { PersistenceModule } from '@tcg/persistence/nest';
+import { DATA_VERSION, HealthDetails, PersistenceModule } from '@tcg/persistence/nest';
 import { CardsModule } from './cards/cards.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { GamesModule } from './games/games.module';
@@ -12,6 +12,7 @@ import { SetsModule } from './sets/sets.module';
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
     PersistenceModule.forService('api-v1'),
+    ResponsesModule.forService({ versions: DATA_VERSION, health: HealthDetails }),
     CatalogueModule,
     CardsModule,
     GamesModule,

@@ -1,8 +1,8 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { InternalCredentialMiddleware, RejectNulMiddleware } from '@tcg/http-service';
+import { InternalCredentialMiddleware, RejectNulMiddleware, ResponsesModule } from '@tcg/http-service';
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
-import { PersistenceModule } from '@tcg/persistence/nest';
+import { DATA_VERSION, HealthDetails, PersistenceModule } from '@tcg/persistence/nest';
 import { ProblemDetailsFilter } from './common/filters/problem-details.filter';
 import { CardsModule } from './cards/cards.module';
 
@@ -10,6 +10,7 @@ import { CardsModule } from './cards/cards.module';
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
     PersistenceModule.forService('api-v2'),
+    ResponsesModule.forService({ versions: DATA_VERSION, health: HealthDetails }),
     CardsModule,
   ],
   providers: [ProblemDetailsFilter],

@@ -14,3 +14,4 @@ export * from './lib/sample-load-state';
 export * from './lib/repositories/card-query.repository';
 export * from './lib/repositories/card-sql';
 export * from './lib/repositories/card-keyset.repository';
+export * from './lib/data-version';

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiExtraModels,
@@ -7,8 +7,11 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { CachedResponder } from '@tcg/http-service';
+import type { Request, Response } from 'express';
 import { ApiErrorResponses, ApiKeyAuth } from '../common/decorators/api-docs.decorator';
 import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
+import { v1SendOptions } from '../common/send-options';
 import { CardsService } from './cards.service';
 import { BatchCardRequestItemDto } from './dto/batch-card-request-item.dto';
 import { MAX_BATCH_ITEMS } from './dto/batch-items';
@@ -20,7 +23,10 @@ import { ApiCardsPresentationQuery, ApiCardsQuery } from './dto/cards-query.deco
 @ApiExtraModels(BatchCardRequestItemDto)
 @Controller('v1/cards')
 export class CardsController {
-  constructor(private readonly cards: CardsService) {}
+  constructor(
+    private readonly cards: CardsService,
+    private readonly responses: CachedResponder,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -32,11 +38,15 @@ export class CardsController {
   @ApiCardsQuery()
   @ApiOkResponse({ type: CardsResponseDto, description: 'A page of cards, each with its variants.' })
   @ApiErrorResponses(400, 401, 429)
-  search(
+  async search(
     @Query() query: Record<string, unknown>,
     @Usage() usage: UsageMetadataDto,
-  ): Promise<CardsResponseDto> {
-    return this.cards.search(query, usage);
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.responses.send(req, res, v1SendOptions(req, usage), async () => ({
+      body: await this.cards.search(query, usage),
+    }));
   }
 
   @Post()
@@ -72,11 +82,16 @@ export class CardsController {
     description: 'The cards of the batch; `meta.limit` is the number of lookups.',
   })
   @ApiErrorResponses(400, 401, 413, 429)
-  batch(
+  async batch(
     @Body() body: unknown,
     @Query() query: Record<string, unknown>,
     @Usage() usage: UsageMetadataDto,
-  ): Promise<CardsResponseDto> {
-    return this.cards.batch(body, query, usage);
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    // A POST is never cached nor validated; it is compressed like any answer.
+    await this.responses.send(req, res, v1SendOptions(req, usage), async () => ({
+      body: await this.cards.batch(body, query, usage),
+    }));
   }
 }

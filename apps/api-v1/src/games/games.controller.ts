@@ -1,7 +1,10 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CachedResponder } from '@tcg/http-service';
+import type { Request, Response } from 'express';
 import { ApiErrorResponses, ApiKeyAuth } from '../common/decorators/api-docs.decorator';
 import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
+import { v1SendOptions } from '../common/send-options';
 import { GamesResponseDto } from './dto/game.dto';
 import { GamesService } from './games.service';
 
@@ -9,7 +12,10 @@ import { GamesService } from './games.service';
 @ApiKeyAuth()
 @Controller('v1/games')
 export class GamesController {
-  constructor(private readonly games: GamesService) {}
+  constructor(
+    private readonly games: GamesService,
+    private readonly responses: CachedResponder,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -19,7 +25,9 @@ export class GamesController {
   })
   @ApiOkResponse({ type: GamesResponseDto, description: 'Every supported game.' })
   @ApiErrorResponses(401, 429)
-  list(@Usage() usage: UsageMetadataDto): Promise<GamesResponseDto> {
-    return this.games.list(usage);
+  async list(@Usage() usage: UsageMetadataDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.responses.send(req, res, v1SendOptions(req, usage), async () => ({
+      body: await this.games.list(usage),
+    }));
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { CachedResponder } from '@tcg/http-service';
 import { CardsController } from '../cards/cards.controller';
 import { CardsService } from '../cards/cards.service';
 import { API_KEY_SCHEME } from '../common/decorators/api-docs.decorator';
@@ -18,7 +19,10 @@ export const DOCUMENTED_CONTROLLERS = [GamesController, SetsController, CardsCon
  */
 @Module({
   controllers: DOCUMENTED_CONTROLLERS,
-  providers: [GamesService, SetsService, CardsService].map((service) => ({ provide: service, useValue: {} })),
+  providers: [GamesService, SetsService, CardsService, CachedResponder].map((service) => ({
+    provide: service,
+    useValue: {},
+  })),
 })
 class OpenApiDocumentModule {}
 

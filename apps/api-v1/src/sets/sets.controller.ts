@@ -1,7 +1,10 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CachedResponder } from '@tcg/http-service';
+import type { Request, Response } from 'express';
 import { ApiErrorResponses, ApiKeyAuth } from '../common/decorators/api-docs.decorator';
 import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
+import { v1SendOptions } from '../common/send-options';
 import { SetsQueryDto } from './dto/sets-query.dto';
 import { ApiSetsQuery } from './dto/sets-query.decorator';
 import { SetsResponseDto } from './dto/set.dto';
@@ -11,7 +14,10 @@ import { SetsService } from './sets.service';
 @ApiKeyAuth()
 @Controller('v1/sets')
 export class SetsController {
-  constructor(private readonly sets: SetsService) {}
+  constructor(
+    private readonly sets: SetsService,
+    private readonly responses: CachedResponder,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -22,7 +28,14 @@ export class SetsController {
   @ApiSetsQuery()
   @ApiOkResponse({ type: SetsResponseDto, description: 'The sets of the game.' })
   @ApiErrorResponses(400, 401, 429)
-  list(@Query() query: SetsQueryDto, @Usage() usage: UsageMetadataDto): Promise<SetsResponseDto> {
-    return this.sets.list(query, usage);
+  async list(
+    @Query() query: SetsQueryDto,
+    @Usage() usage: UsageMetadataDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.responses.send(req, res, v1SendOptions(req, usage), async () => ({
+      body: await this.sets.list(query, usage),
+    }));
   }
 }

@@ -1,7 +1,8 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { PlanLimits } from '@tcg/domain';
-import type { Response } from 'express';
+import { CachedResponder, requestCacheKey } from '@tcg/http-service';
+import type { Request, Response } from 'express';
 import {
   ApiKeyAuth,
   ApiProblemResponses,
@@ -17,7 +18,10 @@ import { ApiCardsV2Query, ApiCardV2Query } from './dto/cards-v2-query.decorator'
 @ApiKeyAuth()
 @Controller('v2/cards')
 export class CardsController {
-  constructor(private readonly cards: CardsService) {}
+  constructor(
+    private readonly cards: CardsService,
+    private readonly responses: CachedResponder,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -36,11 +40,12 @@ export class CardsController {
   async list(
     @Query() query: Record<string, unknown>,
     @Plan() plan: PlanLimits,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<CardsV2Response> {
-    const { body, headers } = await this.cards.list(query, plan);
-    res.set(headers);
-    return body;
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.responses.send(req, res, { key: requestCacheKey(req, plan.maxLimit) }, () =>
+      this.cards.list(query, plan),
+    );
   }
 
   @Get(':id')
@@ -57,7 +62,15 @@ export class CardsController {
   @ApiCardV2Query()
   @ApiOkResponse({ type: CardV2Response, description: 'The card.', headers: RATE_LIMIT_HEADERS })
   @ApiProblemResponses(400, 401, 404, 429)
-  one(@Param('id') id: string, @Query() query: Record<string, unknown>): Promise<CardV2Response> {
-    return this.cards.one(id, query);
+  async one(
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    // One card: nothing in it depends on the plan.
+    await this.responses.send(req, res, { key: requestCacheKey(req, '*') }, async () => ({
+      body: await this.cards.one(id, query),
+    }));
   }
 }

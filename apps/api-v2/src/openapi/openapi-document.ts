@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { CachedResponder } from '@tcg/http-service';
 import { CardsController } from '../cards/cards.controller';
 import { CardsService } from '../cards/cards.service';
 import { API_KEY_SCHEME } from '../common/decorators/api-docs.decorator';
@@ -12,7 +13,10 @@ export const DOCUMENTED_CONTROLLERS = [CardsController];
  * The controllers with a stand-in for their service: the document is read from the decorators
  * alone, so building it needs no database or configuration (AppModule connects to PostgreSQL).
  */
-@Module({ controllers: DOCUMENTED_CONTROLLERS, providers: [{ provide: CardsService, useValue: {} }] })
+@Module({
+  controllers: DOCUMENTED_CONTROLLERS,
+  providers: [CardsService, CachedResponder].map((service) => ({ provide: service, useValue: {} })),
+})
 class OpenApiDocumentModule {}
 
 /**

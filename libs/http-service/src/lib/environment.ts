@@ -90,6 +90,17 @@ export class ServiceEnvironment extends BaseEnvironment {
   @Min(1_000)
   @Max(600_000)
   SERVER_REQUEST_TIMEOUT_MS = 30_000;
+
+  /**
+   * Bytes the response cache may hold (bodies and their compressed forms), least recently used
+   * out first; 0 turns caching off (validators and compression stay).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(8 * 1024 ** 3)
+  RESPONSE_CACHE_MAX_BYTES = 64 * 1024 ** 2;
 }
 
 /**

@@ -4,6 +4,8 @@ import {
   Get,
   Global,
   Inject,
+  Injectable,
+  Logger,
   Module,
   OnApplicationShutdown,
   ServiceUnavailableException,
@@ -11,8 +13,26 @@ import {
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../lib/data-source';
+import { DataVersionWatcher } from '../lib/data-version';
 
 const SERVICE_NAME = Symbol('SERVICE_NAME');
+
+/** The service's `DataVersionSource` (a `DataVersionWatcher` on the service's database). */
+export const DATA_VERSION = Symbol('DATA_VERSION');
+
+/** What `/health` reports beside the database: each app adds its own parts (its response cache). */
+@Injectable()
+export class HealthDetails {
+  private readonly parts = new Map<string, () => unknown>();
+
+  add(name: string, part: () => unknown): void {
+    this.parts.set(name, part);
+  }
+
+  collect(): Record<string, unknown> {
+    return Object.fromEntries([...this.parts].map(([name, part]) => [name, part()]));
+  }
+}
 
 /**
  * `/health` answers within this even when the database does not: the gateway's readiness check
@@ -25,11 +45,16 @@ class DatabaseHealthController {
   constructor(
     private readonly ds: DataSource,
     @Inject(SERVICE_NAME) private readonly service: string,
+    @Inject(DATA_VERSION) private readonly dataVersion: DataVersionWatcher,
+    private readonly details: HealthDetails,
   ) {}
 
-  /** Liveness and database reachability; the gateway reports it and needs no API key for it. */
+  /**
+   * Liveness and database reachability (the gateway reports it and needs no API key for it), the
+   * data version this service answers under, and what the app adds (its response cache).
+   */
   @Get()
-  async health(): Promise<{ status: 'ok'; service: string; database: 'up' }> {
+  async health(): Promise<Record<string, unknown> & { status: 'ok'; service: string; database: 'up' }> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, fail) => {
       timer = setTimeout(() => fail(new Error('health check deadline')), HEALTH_DEADLINE_MS);
@@ -41,7 +66,13 @@ class DatabaseHealthController {
     } finally {
       clearTimeout(timer);
     }
-    return { status: 'ok', service: this.service, database: 'up' };
+    return {
+      status: 'ok',
+      service: this.service,
+      database: 'up',
+      dataVersion: this.dataVersion.current(),
+      ...this.details.collect(),
+    };
   }
 }
 
@@ -54,7 +85,10 @@ class DatabaseHealthController {
 @Global()
 @Module({})
 export class PersistenceModule implements OnApplicationShutdown {
-  constructor(@Inject(DataSource) private readonly ds: DataSource) {}
+  constructor(
+    @Inject(DataSource) private readonly ds: DataSource,
+    @Inject(DATA_VERSION) private readonly dataVersion: DataVersionWatcher,
+  ) {}
 
   /** `health: false` leaves `/health` to the app (the gateway reports its services instead). */
   static forService(serviceName: string, options: { health?: boolean } = {}): DynamicModule {
@@ -63,6 +97,7 @@ export class PersistenceModule implements OnApplicationShutdown {
       controllers: options.health === false ? [] : [DatabaseHealthController],
       providers: [
         { provide: SERVICE_NAME, useValue: serviceName },
+        HealthDetails,
         {
           provide: DataSource,
           inject: [ConfigService],
@@ -78,8 +113,22 @@ export class PersistenceModule implements OnApplicationShutdown {
               },
             }).initialize(),
         },
+        {
+          provide: DATA_VERSION,
+          inject: [ConfigService],
+          // Not connected until a user calls start(): the gateway, which caches nothing, never does.
+          useFactory: (config: ConfigService) => {
+            const logger = new Logger('DataVersion');
+            return new DataVersionWatcher({
+              url: config.getOrThrow<string>('DATABASE_URL'),
+              applicationName: serviceName,
+              timeoutMs: config.getOrThrow<number>('DATABASE_CONNECT_TIMEOUT_MS'),
+              onError: (error) => logger.warn({ msg: 'data version unknown', error: error.message }),
+            });
+          },
+        },
       ],
-      exports: [DataSource],
+      exports: [DataSource, DATA_VERSION, HealthDetails],
     };
   }
 
@@ -88,6 +137,7 @@ export class PersistenceModule implements OnApplicationShutdown {
    * queries before the pool closes, rather than failing on a closed pool; at most 5 s.
    */
   async onApplicationShutdown(): Promise<void> {
+    await this.dataVersion.stop();
     if (!this.ds.isInitialized) return;
     const pool = (this.ds.driver as unknown as { master?: { totalCount: number; idleCount: number } }).master;
     const deadline = Date.now() + 5000;

@@ -1,0 +1,204 @@
+import { INTERNAL_HEADERS } from '@tcg/domain';
+import { workerDatabaseUrl } from '@tcg/persistence/testing';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { dragon, goblin, goblinNm, knight, knightNm, lp, nm, seedCatalogue, series, T_NOW } from './fixtures';
+import { newKey } from './keys';
+import { INTERNAL_TOKEN, startStack, Stack } from './stack';
+
+const IMPORT = join(resolve(__dirname, '../../..'), 'dist/tools/importer/import.js');
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as sent, before any decoding. */
+  raw: Buffer;
+  /** The body decoded from its Content-Encoding. */
+  text: string;
+}
+
+/** A GET that decodes nothing by itself (fetch would), so the test sees the bytes on the wire. */
+function get(url: string, headers: Record<string, string>, method = 'GET'): Promise<Reply> {
+  return new Promise((done, fail) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const coding = res.headers['content-encoding'];
+        const decoded =
+          coding === 'br' ? brotliDecompressSync(raw) : coding === 'gzip' ? gunzipSync(raw) : raw;
+        done({ status: res.statusCode!, headers: res.headers, raw, text: decoded.toString('utf8') });
+      });
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+/** Runs the price importer as a user does, on one NDJSON file. */
+async function importPrices(records: object[]): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'tcg-cache-'));
+  try {
+    const file = join(dir, 'prices.ndjson');
+    await writeFile(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const code = await new Promise<number | null>((done) => {
+      const child = spawn(process.execPath, [IMPORT, file], {
+        env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      child.on('exit', done);
+    });
+    expect(code).toBe(0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('response caching, validators and compression through the gateway', () => {
+  let stack: Stack;
+  let key: string;
+  const lookup = `/v1/cards?cardId=${dragon.id}`;
+  const v2Lookup = `/v2/cards/${dragon.uuid}`;
+
+  beforeAll(async () => {
+    await seedCatalogue(
+      [dragon, knight, goblin],
+      [nm, lp, knightNm, goblinNm],
+      [
+        { variantUuid: nm.uuid, ...series(1000) },
+        { variantUuid: lp.uuid, ...series(700) },
+        { variantUuid: knightNm.uuid, ...series(300) },
+        { variantUuid: goblinNm.uuid, ...series(50) },
+      ],
+    );
+    stack = await startStack();
+    key = await newKey('enterprise');
+  });
+  afterAll(async () => stack?.close());
+
+  const health = async (url: string) =>
+    (await (
+      await fetch(`${url}/health`, { headers: { [INTERNAL_HEADERS.credential]: INTERNAL_TOKEN } })
+    ).json()) as {
+      dataVersion: number | null;
+      responseCache: { enabled: boolean; hits: number; misses: number };
+    };
+
+  it('answers a repeated lookup from the cache, with this request’s own usage in v1 `_metadata`', async () => {
+    const before = (await health(stack.v1Url)).responseCache;
+    const first = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key });
+    const second = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key });
+    const after = (await health(stack.v1Url)).responseCache;
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const a = JSON.parse(first.text) as { data: unknown; _metadata: { apiRequestsUsed: number } };
+    const b = JSON.parse(second.text) as { data: unknown; _metadata: { apiRequestsUsed: number } };
+    expect(b.data).toEqual(a.data);
+    expect(Object.keys(b)).toEqual(['data', 'meta', '_metadata']);
+    expect(b._metadata.apiRequestsUsed).toBe(a._metadata.apiRequestsUsed + 1);
+    expect(after.enabled).toBe(true);
+    expect(after.hits).toBeGreaterThanOrEqual(before.hits + 1);
+  });
+
+  it('tags v1 answers weakly (their `_metadata` differs) and v2 answers strongly, per coding', async () => {
+    const v1 = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key });
+    expect(v1.headers['etag']).toMatch(/^W\/"[\w-]+"$/);
+    expect(v1.headers['cache-control']).toBe('private, max-age=60, stale-while-revalidate=60');
+    expect(v1.headers['vary']).toBe('Accept-Encoding');
+    const plain = await get(`${stack.gatewayUrl}${v2Lookup}`, { 'x-api-key': key });
+    const br = await get(`${stack.gatewayUrl}${v2Lookup}`, { 'x-api-key': key, 'accept-encoding': 'br' });
+    expect(plain.headers['etag']).toMatch(/^"[\w-]+"$/);
+    expect(br.headers['etag']).toBe(`${plain.headers['etag']!.slice(0, -1)}-br"`);
+    expect(br.text).toBe(plain.text);
+  });
+
+  it('answers 304 with no body to If-None-Match with the current tag, of any coding, and 200 to another', async () => {
+    const first = await get(`${stack.gatewayUrl}${v2Lookup}`, {
+      'x-api-key': key,
+      'accept-encoding': 'gzip',
+    });
+    const tag = String(first.headers['etag']);
+    const again = await get(`${stack.gatewayUrl}${v2Lookup}`, { 'x-api-key': key, 'if-none-match': tag });
+    expect(again.status).toBe(304);
+    expect(again.raw.length).toBe(0);
+    expect(again.headers['etag']).toBe(tag.replace('-gzip', ''));
+    expect(again.headers['cache-control']).toBeDefined();
+    const v1 = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key });
+    const v1Again = await get(`${stack.gatewayUrl}${lookup}`, {
+      'x-api-key': key,
+      'if-none-match': `"other", ${String(v1.headers['etag'])}`,
+    });
+    expect(v1Again.status).toBe(304);
+    const other = await get(`${stack.gatewayUrl}${v2Lookup}`, {
+      'x-api-key': key,
+      'if-none-match': '"stale"',
+    });
+    expect(other.status).toBe(200);
+  });
+
+  it('compresses as Accept-Encoding asks, to the same JSON, and leaves small bodies alone', async () => {
+    const plain = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key });
+    const gzip = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key, 'accept-encoding': 'gzip' });
+    const br = await get(`${stack.gatewayUrl}${lookup}`, {
+      'x-api-key': key,
+      'accept-encoding': 'gzip;q=0.5, br',
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(br.headers['content-encoding']).toBe('br');
+    const data = (r: Reply) => (JSON.parse(r.text) as { data: unknown }).data;
+    expect(data(gzip)).toEqual(data(plain));
+    expect(data(br)).toEqual(data(plain));
+    expect(gzip.raw.length).toBeLessThan(plain.raw.length / 3);
+    expect(br.raw.length).toBeLessThan(plain.raw.length / 3);
+    expect(Number(gzip.headers['content-length'])).toBe(gzip.raw.length);
+    const none = await get(`${stack.gatewayUrl}/v1/cards?cardId=no-such-card`, {
+      'x-api-key': key,
+      'accept-encoding': 'gzip, br',
+    });
+    expect(none.status).toBe(200);
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(none.text)).toMatchObject({ data: [] });
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const head = await get(`${stack.gatewayUrl}${v2Lookup}`, { 'x-api-key': key }, 'HEAD');
+    const full = await get(`${stack.gatewayUrl}${v2Lookup}`, { 'x-api-key': key });
+    expect(head.status).toBe(200);
+    expect(head.raw.length).toBe(0);
+    expect(head.headers['etag']).toBe(full.headers['etag']);
+    expect(head.headers['content-length']).toBe(full.headers['content-length']);
+  });
+
+  it('serves the imported price to the next request after an import commits, never the cached one', async () => {
+    const versionBefore = (await health(stack.v1Url)).dataVersion;
+    const v1Before = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key, 'accept-encoding': 'br' });
+    const v2Before = await get(`${stack.gatewayUrl}${v2Lookup}`, { 'x-api-key': key });
+    await importPrices([
+      { variant_id: nm.uuid, region: 'NA', time: T_NOW + 3600, price: '123456.78', currency: 'USD' },
+    ]);
+    const v1After = await get(`${stack.gatewayUrl}${lookup}`, {
+      'x-api-key': key,
+      'accept-encoding': 'br',
+      'if-none-match': String(v1Before.headers['etag']),
+    });
+    const v2After = await get(`${stack.gatewayUrl}${v2Lookup}`, {
+      'x-api-key': key,
+      'if-none-match': String(v2Before.headers['etag']),
+    });
+    expect([v1After.status, v2After.status]).toEqual([200, 200]);
+    const price = (text: string) =>
+      (JSON.parse(text) as { data: { variants: { id: string; price: number }[] }[] }).data[0]!.variants.find(
+        (v) => v.id === nm.id,
+      )!.price;
+    expect(price(v1Before.text)).not.toBe(123456.78);
+    expect(price(v1After.text)).toBe(123456.78);
+    expect(v2After.text).toContain('123456.78');
+    expect(v1After.headers['etag']).not.toBe(v1Before.headers['etag']);
+    expect(Number(v1After.headers['x-data-version'])).toBeGreaterThan(versionBefore!);
+  });
+});

@@ -1,0 +1,158 @@
+import { DataVersionSource } from '@tcg/domain';
+import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Answer, CachedResponder, requestCacheKey } from './cached-responder';
+import { ResponseCache } from './response-cache';
+
+class FakeVersions implements DataVersionSource {
+  private listeners = new Set<(v: number | null) => void>();
+  constructor(public version: number | null) {}
+  current(): number | null {
+    return this.version;
+  }
+  onChange(listener: (v: number | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  set(version: number | null): void {
+    this.version = version;
+    for (const l of this.listeners) l(version);
+  }
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+describe('CachedResponder', () => {
+  let server: Server;
+  let url: string;
+  let versions: FakeVersions;
+  let responder: CachedResponder;
+  let compute: (req: IncomingMessage) => Promise<Answer>;
+  let computed: number;
+
+  beforeEach(async () => {
+    versions = new FakeVersions(1);
+    responder = new CachedResponder(new ResponseCache(1_000_000), versions);
+    computed = 0;
+    compute = async () => ({ body: { data: [computed], meta: { n: 1 } } });
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const perRequest = req.headers['x-usage']
+        ? { name: '_usage', value: req.headers['x-usage'] }
+        : undefined;
+      void responder.send(req, res, { key: requestCacheKey(req, 'plan'), perRequest }, () => {
+        computed++;
+        return compute(req);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    await new Promise((r) => server.close(r));
+  });
+
+  const send = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    new Promise<Reply>((done, fail) => {
+      const req = request(`${url}${path}`, { method, headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', fail);
+      req.end();
+    });
+
+  it('computes once per target and version, and again after the version moves', async () => {
+    await send('/a');
+    await send('/a');
+    await send('/b');
+    expect(computed).toBe(2);
+    versions.set(2);
+    const after = await send('/a');
+    expect(computed).toBe(3);
+    expect(after.headers['x-data-version']).toBe('2');
+  });
+
+  it('caches nothing while the version is unknown, but still tags and validates', async () => {
+    versions.set(null);
+    compute = async () => ({ body: { data: ['same'] } });
+    const first = await send('/a');
+    const second = await send('/a', { 'if-none-match': String(first.headers['etag']) });
+    expect(computed).toBe(2);
+    expect(first.headers['x-data-version']).toBeUndefined();
+    expect(second.status).toBe(304);
+  });
+
+  it('does not keep an answer computed while a newer version was announced', async () => {
+    compute = async () => {
+      versions.set(7);
+      return { body: { data: ['computed during the change'] } };
+    };
+    await send('/a');
+    await send('/a');
+    expect(computed).toBe(2);
+  });
+
+  it('shares one computation among concurrent identical requests', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    compute = async () => {
+      await gate;
+      return { body: { data: ['slow'] } };
+    };
+    const replies = Promise.all([send('/a'), send('/a'), send('/a')]);
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    const all = await replies;
+    expect(computed).toBe(1);
+    expect(all.map((r) => r.body)).toEqual(Array(3).fill('{"data":["slow"]}'));
+  });
+
+  it('appends each request’s own per-request member to the cached part', async () => {
+    const a = await send('/a', { 'x-usage': 'first' });
+    const b = await send('/a', { 'x-usage': 'second' });
+    expect(computed).toBe(1);
+    expect(JSON.parse(a.body)).toEqual({ data: [1], meta: { n: 1 }, _usage: 'first' });
+    expect(JSON.parse(b.body)).toEqual({ data: [1], meta: { n: 1 }, _usage: 'second' });
+    expect(a.headers['etag']).toBe(b.headers['etag']);
+    expect(String(a.headers['etag'])).toMatch(/^W\//);
+  });
+
+  it('never caches nor tags a POST', async () => {
+    const a = await send('/a', {}, 'POST');
+    await send('/a', {}, 'POST');
+    expect(computed).toBe(2);
+    expect(a.status).toBe(200);
+    expect(a.headers['etag']).toBeUndefined();
+    expect(a.headers['cache-control']).toBeUndefined();
+  });
+
+  it('lets a failed computation fail every request that shared it, and caches nothing', async () => {
+    compute = async () => {
+      throw new Error('database down');
+    };
+    const failures: unknown[] = [];
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      responder
+        .send(req, res, { key: requestCacheKey(req, 'plan') }, () => {
+          computed++;
+          return compute(req);
+        })
+        .catch((error: unknown) => {
+          failures.push(error);
+          res.writeHead(503).end();
+        });
+    });
+    const replies = await Promise.all([send('/a'), send('/a')]);
+    expect(replies.map((r) => r.status)).toEqual([503, 503]);
+    expect(failures).toHaveLength(2);
+    compute = async () => ({ body: { data: ['back'] } });
+    expect((await send('/a')).body).toBe('{"data":["back"]}');
+  });
+});

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, crc32, deflateRawSync } from 'node:zlib';
+import { ContentCoding } from './content-coding';
+
+/** Bodies smaller than this go out as they are: compressing them saves less than a packet. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+/** How hard to compress. */
+export interface CompressionLevels {
+  readonly brotliQuality: number;
+  readonly gzipLevel: number;
+}
+
+/**
+ * Effort by how often an answer's coding is used: the first sends pay for a quick encoding (most
+ * answers of a large catalogue are asked for once between two imports), and an answer asked for
+ * `HOT_AFTER` times in one coding is encoded again, harder, once, for every later send.
+ */
+export interface CompressionPolicy {
+  readonly cold: CompressionLevels;
+  readonly hot: CompressionLevels;
+}
+
+export const HOT_AFTER = 3;
+
+/**
+ * An answer's bytes, ready to send in any coding: `head`, the same for every request, is encoded
+ * once per coding and kept; a per-request `tail` (v1's `_metadata`) is appended at send time
+ * without compressing anything again. The encoded head is a flushed, unfinished stream (byte
+ * aligned, no end marker); the tail follows as an uncompressed block and the stream is closed by
+ * hand: a stored final block and the gzip trailer (CRC-32 continued over the tail), or a brotli
+ * uncompressed meta-block and an empty last one. The tail is small, so leaving it uncompressed
+ * costs a few hundred bytes at most and nothing in CPU.
+ */
+export class Representation {
+  /** Opaque entity tag: a digest of the head, so an unchanged answer keeps its tag across versions. */
+  readonly opaqueTag: string;
+  private gzipHead: Buffer | undefined;
+  private brHead: Buffer | undefined;
+  private gzipUses = 0;
+  private brUses = 0;
+  private readonly headCrc: number;
+
+  constructor(
+    readonly head: Buffer,
+    /** Headers of the answer besides the caching ones (v2's Link, X-Total-Count). */
+    readonly headers: Readonly<Record<string, string>>,
+    /** A weak tag: the answer has a per-request part the tag does not cover (v1's `_metadata`). */
+    readonly weak: boolean,
+    private readonly policy: CompressionPolicy,
+  ) {
+    this.opaqueTag = createHash('sha256').update(head).digest('base64url').slice(0, 27);
+    this.headCrc = crc32(head);
+  }
+
+  /** Bytes held: what a cache counts against its budget. */
+  get bytes(): number {
+    return this.head.length + (this.gzipHead?.length ?? 0) + (this.brHead?.length ?? 0) + 256;
+  }
+
+  /** The coding actually used for `wanted` with this tail: identity when the body is small. */
+  codingFor(wanted: ContentCoding, tail: Buffer): ContentCoding {
+    return this.head.length + tail.length < COMPRESSION_THRESHOLD_BYTES ? 'identity' : wanted;
+  }
+
+  /** The body in `coding` (from `codingFor`), as chunks to write in order; the bytes stay valid. */
+  body(coding: ContentCoding, tail: Buffer): Buffer[] {
+    if (coding === 'identity') return tail.length === 0 ? [this.head] : [this.head, tail];
+    if (tail.length > 0xffff) throw new Error('a per-request tail must be under 64 KiB');
+    return coding === 'gzip' ? this.gzip(tail) : this.brotli(tail);
+  }
+
+  private gzip(tail: Buffer): Buffer[] {
+    const uses = ++this.gzipUses;
+    let encoded = this.gzipHead;
+    if (encoded === undefined || uses === HOT_AFTER) {
+      const levels = uses < HOT_AFTER ? this.policy.cold : this.policy.hot;
+      encoded = deflateRawSync(this.head, { level: levels.gzipLevel, finishFlush: constants.Z_SYNC_FLUSH });
+      this.gzipHead = encoded;
+    }
+    const stored = Buffer.allocUnsafe(5);
+    stored[0] = 1; // BFINAL, BTYPE 00: stored
+    stored.writeUInt16LE(tail.length, 1);
+    stored.writeUInt16LE(~tail.length & 0xffff, 3);
+    const trailer = Buffer.allocUnsafe(8);
+    trailer.writeUInt32LE(crc32(tail, this.headCrc), 0);
+    trailer.writeUInt32LE((this.head.length + tail.length) >>> 0, 4);
+    return [GZIP_HEADER, encoded, stored, tail, trailer];
+  }
+
+  private brotli(tail: Buffer): Buffer[] {
+    const uses = ++this.brUses;
+    let encoded = this.brHead;
+    if (encoded === undefined || uses === HOT_AFTER) {
+      const levels = uses < HOT_AFTER ? this.policy.cold : this.policy.hot;
+      encoded = brotliCompressSync(this.head, {
+        finishFlush: constants.BROTLI_OPERATION_FLUSH,
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: levels.brotliQuality,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: this.head.length,
+        },
+      });
+      this.brHead = encoded;
+    }
+    if (tail.length === 0) return [encoded, BROTLI_LAST_EMPTY];
+    // ISLAST 0, MNIBBLES 4 (code 0), MLEN-1 in 16 bits, ISUNCOMPRESSED 1: 20 bits, zero-padded.
+    const bits = ((tail.length - 1) << 3) | (1 << 19);
+    const header = Buffer.from([bits & 0xff, (bits >>> 8) & 0xff, (bits >>> 16) & 0xff]);
+    return [encoded, header, tail, BROTLI_LAST_EMPTY];
+  }
+}
+
+/** Magic, CM deflate, no flags, no mtime, no extra flags, OS unknown. */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+/** ISLAST 1, ISLASTEMPTY 1. */
+const BROTLI_LAST_EMPTY = Buffer.from([3]);
