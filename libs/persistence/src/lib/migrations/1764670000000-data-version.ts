@@ -55,7 +55,8 @@ export class DataVersion1764670000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of CATALOGUE_TABLES) await q.query(`DROP TRIGGER IF EXISTS ${table}_data_version ON ${table}`);
+    for (const table of CATALOGUE_TABLES)
+      await q.query(`DROP TRIGGER IF EXISTS ${table}_data_version ON ${table}`);
     await q.query(`DROP FUNCTION IF EXISTS take_data_version()`);
     await q.query(`DROP FUNCTION IF EXISTS next_data_version()`);
     await q.query(`DROP TABLE IF EXISTS data_version`);
