@@ -85,6 +85,27 @@ describe('quota windows', () => {
       }),
     );
   });
+
+  it('answers every instant as if computed afresh, whichever instant came before', () => {
+    const instant = fc.oneof(
+      fc.integer({ min: 1, max: at('2200-01-01T00:00:00.000Z') }),
+      // the last and first milliseconds around window ends, where a reused answer would be wrong
+      fc
+        .tuple(fc.integer({ min: 1, max: 3_000_000 }), fc.constantFrom(-1, 0, 999, 1000))
+        .map(([minute, offset]) => minute * 60_000 + offset),
+    );
+    fc.assert(
+      fc.property(fc.array(instant, { minLength: 2, maxLength: 20 }), (instants) => {
+        for (const now of [...instants, ...instants.map((n) => n + 1), ...instants.map((n) => n - 1)]) {
+          expect(quotaWindows(now)).toEqual({
+            minute: minuteWindow(now),
+            day: dayWindow(now),
+            month: monthWindow(now),
+          });
+        }
+      }),
+    );
+  });
 });
 
 describe('mostBindingWindow', () => {

@@ -46,8 +46,25 @@ export function monthWindow(nowMs: number): WindowSpan {
   return span(`M:${pad(y, 4)}${pad(m + 1, 2)}`, Date.UTC(y, m + 1, 1), nowMs);
 }
 
+let lastSecond = Number.NaN;
+let lastSpans: QuotaWindowSpans | undefined;
+
+/**
+ * The three windows at `nowMs`. Every window ends on a whole second, so the spans (ids, ends and
+ * whole seconds left) are the same for every instant of one second: the last second's are reused,
+ * since each request asks for them more than once.
+ */
 export function quotaWindows(nowMs: number): QuotaWindowSpans {
-  return { minute: minuteWindow(nowMs), day: dayWindow(nowMs), month: monthWindow(nowMs) };
+  const second = Math.floor(nowMs / 1000);
+  if (second !== lastSecond || lastSpans === undefined) {
+    lastSpans = Object.freeze({
+      minute: minuteWindow(nowMs),
+      day: dayWindow(nowMs),
+      month: monthWindow(nowMs),
+    });
+    lastSecond = second;
+  }
+  return lastSpans;
 }
 
 /**

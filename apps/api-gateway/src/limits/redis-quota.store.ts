@@ -197,6 +197,10 @@ function parseReply(reply: unknown): number[] {
  * keeps reconnecting in the background, backing off up to 2 s, so `FailoverQuotaStore` notices
  * both the outage and the recovery quickly.
  *
+ * Commands issued in the same turn of the event loop go out as one pipeline (one write, one read
+ * of the replies; ioredis sends the next pipeline when the previous one has answered), instead of a
+ * write and a read per request. Each script call stays one atomic step, in the order it was issued.
+ *
  * Connection errors surface as failed commands, which `FailoverQuotaStore` logs once per outage;
  * the `error` listener only stops ioredis from printing every reconnect attempt. Pass
  * `onError` to see them anyway.
@@ -212,6 +216,7 @@ export function createQuotaRedis(
     connectTimeout: 1000,
     commandTimeout: 1000,
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+    enableAutoPipelining: true,
     ...overrides,
   });
   client.on('error', (err: Error) => onError?.(err));
