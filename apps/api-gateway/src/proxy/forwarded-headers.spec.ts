@@ -53,4 +53,18 @@ describe('forwarded headers', () => {
       link: '<x>; rel="next"',
     });
   });
+
+  it('passes the validators, caching and encoding headers of a service through unchanged', () => {
+    const cached = {
+      etag: '"v42-abc"',
+      'cache-control': 'public, max-age=5, stale-while-revalidate=30',
+      vary: 'Accept-Encoding',
+      'content-encoding': 'br',
+      'x-data-version': '42',
+    };
+    for (const connection of [undefined, 'keep-alive', 'close', 'Keep-Alive, X-Debug'])
+      expect(clientResponseHeaders({ ...cached, connection, 'x-debug': 'internal' })).toEqual(
+        connection?.includes('X-Debug') ? cached : { ...cached, 'x-debug': 'internal' },
+      );
+  });
 });

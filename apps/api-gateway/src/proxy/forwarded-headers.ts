@@ -51,17 +51,19 @@ export function upstreamRequestHeaders(client: IncomingHttpHeaders): OutgoingHtt
 }
 
 export function clientResponseHeaders(upstream: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const nominated = new Set(
-    String(upstream['connection'] ?? '')
-      .split(',')
-      .map((t) => t.trim().toLowerCase()),
-  );
+  const connection = upstream['connection'];
+  // `keep-alive` and `close` nominate nothing beyond what is dropped anyway.
+  const nominated =
+    connection === undefined || connection === 'keep-alive' || connection === 'close'
+      ? undefined
+      : new Set(connection.split(',').map((t) => t.trim().toLowerCase()));
   const headers: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(upstream)) {
+  for (const name in upstream) {
+    const value = upstream[name];
     if (
       value === undefined ||
       DROPPED_RESPONSE_HEADERS.has(name) ||
-      nominated.has(name) ||
+      nominated?.has(name) ||
       name.startsWith(INTERNAL_HEADER_PREFIX)
     )
       continue;

@@ -45,9 +45,13 @@ const STALE_SOCKET_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
  */
 export class UpstreamClient {
   private readonly agent: Agent;
+  private readonly host: string;
+  private readonly port: string;
   private inFlight = 0;
 
   constructor(readonly options: UpstreamOptions) {
+    this.host = options.url.hostname;
+    this.port = options.url.port;
     this.agent = new Agent({
       keepAlive: true,
       maxSockets: options.maxSockets,
@@ -97,8 +101,8 @@ export class UpstreamClient {
     const attempt = (retryStaleSocket: boolean) => {
       const upstreamReq = request({
         agent: this.agent,
-        host: this.options.url.hostname,
-        port: this.options.url.port,
+        host: this.host,
+        port: this.port,
         method: call.method,
         path: call.path,
         headers: call.headers,
