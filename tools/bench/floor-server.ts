@@ -10,15 +10,17 @@ export const FLOOR_PATH = '/floor';
 
 /**
  * A floor: the least a server can do to send the benchmark's sample bytes, run as its own process
- * on PORT like the services, answering `GET /floor` (the raw floor answers every path).
+ * on PORT like the services. The raw and Nest floors answer every path the same; the forwarder
+ * answers `GET /floor`.
  *
  *   raw      node:http, the bytes from `--body <file>`
  *   nest     a Nest-on-Express controller returning the bytes as a string
  *   forward  a Nest-on-Express controller that forwards each request over a keep-alive node:http
  *            agent to `--upstream <url>` and streams the answer back: the two-hop floor
  *
- * The raw floor also stands in for a service behind the real gateway (it ignores the gateway's
- * internal credential), to measure the gateway's hop alone.
+ * The Nest floor is also the upstream of the two-hop floor and, standing in for a service behind
+ * the real gateway (it ignores the gateway's internal credential), of the gateway's hop: both hops
+ * then forward to the same server, and differ only in what forwards.
  */
 async function main(): Promise<void> {
   const { options } = parseArgs(process.argv.slice(2));
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
     const text = body.toString('utf8');
     @Controller()
     class FloorController {
-      @Get(FLOOR_PATH.slice(1))
+      @Get('{*path}')
       @Header('content-type', contentType)
       answer(): string {
         return text; // a string goes out as-is (a Buffer would be serialised as JSON)
