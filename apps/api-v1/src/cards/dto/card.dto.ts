@@ -342,11 +342,23 @@ export class CardsResponseDto {
 
 type History = { t: number[]; p: number[] } | undefined;
 
+const THIRTY_DAYS = 2_592_000;
+
 function points(h: History, since: number): PricePointDto[] {
   const out: PricePointDto[] = [];
   if (!h) return out;
-  for (let i = 0; i < h.t.length; i++) if (h.t[i]! > since) out.push({ p: toMajor(h.p[i]!), t: h.t[i]! });
+  // Read once: every read of an imported function goes through the re-export getters of the
+  // library's index, and a batch converts a hundred thousand prices.
+  const major = toMajor;
+  for (let i = 0; i < h.t.length; i++) if (h.t[i]! > since) out.push({ p: major(h.p[i]!), t: h.t[i]! });
   return out;
+}
+
+/** The points of an ascending list after `since`: a suffix of it. */
+function suffixAfter(list: PricePointDto[], since: number): PricePointDto[] {
+  let from = list.length;
+  while (from > 0 && list[from - 1]!.t > since) from--;
+  return list.slice(from);
 }
 
 /** What a variant without observations shows for every window: the engine's empty statistics. */
@@ -372,6 +384,20 @@ export function toVariantDto(
   const w90 = pick('90d');
   const y = s && opts.windows.has('1y') ? s['1y'] : NONE['1y'];
   const all = s && opts.windows.has('allTime') ? s.allTime : NONE.allTime;
+  // History covers the duration back from the variant's latest observation, as the statistics do.
+  // Both lists end at the latest point, so the shorter is a suffix of the longer: built once.
+  let recent: PricePointDto[] | null = null;
+  let lastThirtyDays: PricePointDto[] | null = null;
+  if (opts.includeHistory) {
+    if (now === undefined) {
+      recent = [];
+      lastThirtyDays = [];
+    } else {
+      const longest = points(history, now - Math.max(opts.durationSeconds, THIRTY_DAYS));
+      recent = suffixAfter(longest, now - opts.durationSeconds);
+      lastThirtyDays = suffixAfter(longest, now - THIRTY_DAYS);
+    }
+  }
   return {
     id: v.id,
     uuid: v.uuid,
@@ -417,13 +443,8 @@ export function toVariantDto(
     minPriceAllTimeDate: all.minDate,
     maxPriceAllTime: all.max,
     maxPriceAllTimeDate: all.maxDate,
-    // History covers the duration back from the variant's latest observation, as the statistics do.
-    priceHistory: opts.includeHistory
-      ? now === undefined
-        ? []
-        : points(history, now - opts.durationSeconds)
-      : null,
-    priceHistory30d: opts.includeHistory ? (now === undefined ? [] : points(history, now - 2_592_000)) : null,
+    priceHistory: recent,
+    priceHistory30d: lastThirtyDays,
   };
 }
 

@@ -471,8 +471,11 @@ function market(
     const points: PricePointV2[] = [];
     if (now !== undefined && series) {
       const since = now - include.historySeconds;
+      // Read once: every read of an imported function goes through the re-export getters of the
+      // library's index, and a page converts tens of thousands of prices.
+      const major = toMajor;
       for (let i = 0; i < series.t.length; i++)
-        if (series.t[i]! > since) points.push({ t: series.t[i]!, p: toMajor(series.p[i]!, perMajor) });
+        if (series.t[i]! > since) points.push({ t: series.t[i]!, p: major(series.p[i]!, perMajor) });
     }
     out.price_history = points;
   }

@@ -1,10 +1,8 @@
-import { Card, Variant } from '@tcg/domain';
+import { Card, Condition, GradingCompany, Language, Variant } from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../prepared-query';
-import { joinChunks, monthKey, monthStartOf } from '../prices/month-chunks';
-import { toVariant } from './catalogue.mapper';
-import { VariantEntity } from '../entities';
+import { monthKey, monthStartOf } from '../prices/month-chunks';
 import {
   binder,
   BrowseSelector,
@@ -118,9 +116,12 @@ export class CardQueryRepository {
     const sort = order.by
       ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, c.id, `
       : '';
-    const rows: { uuid: string }[] = await preparedQuery(
+    // A search ranks every match to order them, so the same pass counts them: a window count
+    // rather than a second query that finds and checks every match again.
+    const counted = rank !== '';
+    const rows: { uuid: string; total?: number }[] = await preparedQuery(
       this.ds,
-      `SELECT c.uuid
+      `SELECT c.uuid${counted ? ', count(*) OVER ()::int AS total' : ''}
        FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top}
        WHERE ${where.join(' AND ')}
        ORDER BY ${sort}${rank}c.sort_key, c.uuid
@@ -131,13 +132,15 @@ export class CardQueryRepository {
     const lastPage = rows.length > 0 ? rows.length < page.limit : page.offset === 0;
     const total = lastPage
       ? page.offset + rows.length
-      : summarised &&
-          selector.by === 'browse' &&
-          !selector.q &&
-          !selector.number &&
-          order.minPrice === undefined
-        ? await this.countSummarised(selector)
-        : await this.countOnly(top, where, params.slice(0, -2));
+      : counted && rows.length > 0
+        ? rows[0]!.total!
+        : summarised &&
+            selector.by === 'browse' &&
+            !selector.q &&
+            !selector.number &&
+            order.minPrice === undefined
+          ? await this.countSummarised(selector)
+          : await this.countOnly(top, where, params.slice(0, -2));
     if (rows.length === 0) return { total, cards: [] };
     const cards = await this.loadCards(
       rows.map((r) => r.uuid),
@@ -192,30 +195,38 @@ export class CardQueryRepository {
   ): Promise<Map<string, { t: number[]; p: number[] }>> {
     const out = new Map<string, { t: number[]; p: number[] }>();
     if (variantUuids.length === 0) return out;
-    // Arrays as comma-separated text: splitting it is several times cheaper than the driver's
-    // general array parser, and history is the bulk of what a lookup reads.
+    // Arrays in their text form (`{1,2,3}`), split here: several times cheaper than the driver's
+    // general array parser, and cheaper for the server than array_to_string, whose per-element
+    // calls made it the costliest part of a batch's history query.
     const rows: { variant_uuid: string; month_start: string; offsets: string; prices: string }[] =
       await preparedQuery(
         this.ds,
         `SELECT variant_uuid, extract(epoch FROM month)::bigint AS month_start,
-                array_to_string(offsets, ',') AS offsets, array_to_string(prices, ',') AS prices
-       FROM price_series WHERE variant_uuid = ANY($1::uuid[]) AND region = $2 AND month >= $3::date`,
+                offsets::text AS offsets, prices::text AS prices
+       FROM price_series WHERE variant_uuid = ANY($1::uuid[]) AND region = $2 AND month >= $3::date
+       ORDER BY variant_uuid, month`,
         [variantUuids, region, monthKey(monthStartOf(sinceT))],
       );
-    const byVariant = new Map<string, { monthStart: number; offsets: number[]; prices: number[] }[]>();
+    // Rows arrive in time order per variant, so the series is built in one pass, dropping what
+    // precedes `sinceT` on the way.
+    let series: { t: number[]; p: number[] } = { t: [], p: [] };
+    let seriesUuid = '';
     for (const r of rows) {
-      const list = byVariant.get(r.variant_uuid) ?? [];
-      list.push({
-        monthStart: Number(r.month_start),
-        offsets: integers(r.offsets),
-        prices: integers(r.prices),
-      });
-      byVariant.set(r.variant_uuid, list);
-    }
-    for (const [uuid, chunks] of byVariant) {
-      const { t, p } = joinChunks(chunks);
-      const from = t.findIndex((x) => x > sinceT);
-      out.set(uuid, from < 0 ? { t: [], p: [] } : { t: t.slice(from), p: p.slice(from) });
+      if (r.variant_uuid !== seriesUuid) {
+        seriesUuid = r.variant_uuid;
+        series = { t: [], p: [] };
+        out.set(seriesUuid, series);
+      }
+      const monthStart = Number(r.month_start);
+      const offsets = r.offsets.slice(1, -1).split(',');
+      const prices = r.prices.slice(1, -1).split(',');
+      for (let i = 0; i < offsets.length; i++) {
+        const t = monthStart + Number(offsets[i]);
+        if (t > sinceT) {
+          series.t.push(t);
+          series.p.push(Number(prices[i]));
+        }
+      }
     }
     return out;
   }
@@ -246,7 +257,7 @@ export class CardQueryRepository {
 
   /**
    * Cards with the variants the filters return and their statistics in each region (storage
-   * region codes; the first is primary), in the order given: one query.
+   * region codes; the first is primary), in the order given: one query, one row per card.
    */
   async loadCards(
     cardUuids: string[],
@@ -264,79 +275,131 @@ export class CardQueryRepository {
         ? `(SELECT jsonb_object_agg(o.region, o.stats) FROM variant_prices o
             WHERE o.variant_uuid = v.uuid AND o.region = ANY(${p(regions.slice(1))}::text[]))`
         : 'NULL::jsonb';
-    const rows: (Record<string, unknown> & {
-      card_uuid: string;
-      stats: SeriesStats | null;
-      others: Record<string, SeriesStats> | null;
-    })[] = await preparedQuery(
+    // A card's variants come as one JSON array of positional tuples rather than one row each:
+    // the driver then parses one value per card instead of the card's columns again with every
+    // variant, and the statistics inside it with the same JSON.parse call.
+    const rows = await preparedQuery<CardRow>(
       this.ds,
-      `SELECT c.uuid AS c_uuid, c.id AS c_id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
-              c.name AS c_name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed, x.*
+      `SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
+              c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed,
+              (SELECT json_agg(json_build_array(v.uuid, v.id, v.type, v.condition, v.printing, v.language,
+                        v.vendor_sku_id, v.grading_company, v.grade, v.grade_label, v.grading_qualifier,
+                        vp.stats, ${others}) ORDER BY v.id)
+               FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
+               WHERE v.card_uuid = c.uuid AND ${conditions}${onlyVariant ? ` AND ${refClause(onlyVariant, p, 'v')}` : ''}
+              ) AS variants
        FROM cards c
        JOIN sets s ON s.uuid = c.set_uuid
        JOIN games g ON g.id = c.game_id
-       LEFT JOIN LATERAL (
-         SELECT v.uuid, v.id, v.card_uuid, v.type, v.condition, v.printing, v.language, v.vendor_sku_id,
-                v.grading_company, v.grade, v.grade_label, v.grading_qualifier, vp.stats, ${others} AS others
-         FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
-         WHERE v.card_uuid = c.uuid AND ${conditions}${onlyVariant ? ` AND ${refClause(onlyVariant, p, 'v')}` : ''}
-       ) x ON true
-       WHERE c.uuid = ANY($2::uuid[])
-       ORDER BY c.uuid, x.id`,
+       WHERE c.uuid = ANY($2::uuid[])`,
       params,
     );
     const byCard = new Map<string, CardWithVariants>();
     for (const r of rows) {
-      let entry = byCard.get(r['c_uuid'] as string);
-      if (!entry) {
-        entry = {
-          card: {
-            uuid: r['c_uuid'] as string,
-            id: r['c_id'] as string,
-            gameId: r['game_id'] as string,
-            setId: r['set_id'] as string,
-            name: r['c_name'] as string,
-            number: r['number'] as string | null,
-            rarity: r['rarity'] as string | null,
-            details: r['details'] as string | null,
-            vendorId: r['vendor_id'] as string | null,
-            opensetId: r['openset_id'] as string | null,
-            imagedbId: r['imagedb_id'] as string | null,
-            sealed: r['sealed'] as boolean,
-          },
-          setName: r['set_name'] as string,
-          gameName: r['game_name'] as string,
-          variants: [],
-        };
-        byCard.set(entry.card.uuid, entry);
+      const variants: PricedVariant[] = [];
+      for (const t of r.variants ?? []) {
+        const variant = variantOf(t, r.uuid);
+        const stats = t[11];
+        const others = t[12];
+        variants.push(others ? { variant, stats, otherRegions: others } : { variant, stats });
       }
-      if (r['uuid']) {
-        const variant = toVariant({
-          uuid: r['uuid'],
-          id: r['id'],
-          cardUuid: r['card_uuid'],
-          type: r['type'],
-          condition: r['condition'],
-          printing: r['printing'],
-          language: r['language'],
-          vendorSkuId: r['vendor_sku_id'],
-          gradingCompany: r['grading_company'],
-          grade: r['grade'],
-          gradeLabel: r['grade_label'],
-          gradingQualifier: r['grading_qualifier'],
-        } as VariantEntity);
-        entry.variants.push(
-          r.others ? { variant, stats: r.stats, otherRegions: r.others } : { variant, stats: r.stats },
-        );
-      }
+      byCard.set(r.uuid, {
+        card: {
+          uuid: r.uuid,
+          id: r.id,
+          gameId: r.game_id,
+          setId: r.set_id,
+          name: r.name,
+          number: r.number,
+          rarity: r.rarity,
+          details: r.details,
+          vendorId: r.vendor_id,
+          opensetId: r.openset_id,
+          imagedbId: r.imagedb_id,
+          sealed: r.sealed,
+        },
+        setName: r.set_name,
+        gameName: r.game_name,
+        variants,
+      });
     }
-    return cardUuids.map((u) => byCard.get(u)!).filter(Boolean);
+    const out: CardWithVariants[] = [];
+    for (const u of cardUuids) {
+      const card = byCard.get(u);
+      if (card) out.push(card);
+    }
+    return out;
   }
 }
 
-function integers(text: string): number[] {
-  const parts = text.split(',');
-  const out = new Array<number>(parts.length);
-  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
-  return out;
+interface CardRow {
+  uuid: string;
+  id: string;
+  game_id: string;
+  game_name: string;
+  set_id: string;
+  set_name: string;
+  name: string;
+  number: string | null;
+  rarity: string | null;
+  details: string | null;
+  vendor_id: string | null;
+  openset_id: string | null;
+  imagedb_id: string | null;
+  sealed: boolean;
+  /** null when no variant of the card passes the filters. */
+  variants: VariantTuple[] | null;
+}
+
+/** One variant as loadCards' query builds it (json_build_array), in that column order. */
+type VariantTuple = [
+  uuid: string,
+  id: string,
+  type: 'raw' | 'graded',
+  condition: string | null,
+  printing: string,
+  language: string,
+  vendorSkuId: string | null,
+  gradingCompany: string | null,
+  grade: number | null,
+  gradeLabel: string | null,
+  gradingQualifier: string | null,
+  stats: SeriesStats | null,
+  others: Record<string, SeriesStats> | null,
+];
+
+/**
+ * The domain variant of a tuple: the same shape as `toVariant` gives an entity, built as one
+ * literal because a page or batch builds thousands of them.
+ */
+function variantOf(t: VariantTuple, cardUuid: string): Variant {
+  if (t[2] === 'graded') {
+    return {
+      uuid: t[0],
+      id: t[1],
+      cardUuid,
+      printing: t[4],
+      language: t[5] as Language,
+      vendorSkuId: t[6],
+      type: 'graded',
+      condition: null,
+      grading: {
+        company: t[7] as GradingCompany,
+        grade: t[8],
+        gradeLabel: t[9],
+        qualifier: t[10],
+      },
+    };
+  }
+  return {
+    uuid: t[0],
+    id: t[1],
+    cardUuid,
+    printing: t[4],
+    language: t[5] as Language,
+    vendorSkuId: t[6],
+    type: 'raw',
+    condition: t[3] as Condition,
+    grading: null,
+  };
 }
