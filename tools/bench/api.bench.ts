@@ -201,6 +201,8 @@ function gitDescription(): { commit: string; dirty: number } {
   }
 }
 
+let interrupted = false;
+
 async function main(): Promise<number> {
   let options: Options | undefined;
   try {
@@ -218,10 +220,15 @@ async function main(): Promise<number> {
   const git = gitDescription();
   const server = await resolveDatabase();
   const cleanups: (() => Promise<unknown>)[] = [];
-  const cleanup = async () => {
-    for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
-  };
+  // One cleanup, whoever asks first: a signal's, or the run's end, which a signal can also cause
+  // (the queries under way fail) and must then not exit before the keys are revoked.
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
+    })());
   const onSignal = () => {
+    interrupted = true;
     log('warn', 'interrupted: stopping the processes and revoking the bench keys');
     void cleanup().finally(() => process.exit(130));
   };
@@ -337,7 +344,7 @@ async function main(): Promise<number> {
         p95: result.p95,
         p99: result.p99,
         non2xx: result.failures,
-        errors: result.errors + result.timeouts,
+        errors: result.errors,
         bytesPerResponse: result.bytesPerResponse,
         statuses: result.statuses,
         ...(service
@@ -634,22 +641,29 @@ async function main(): Promise<number> {
       'during the row, from its /health (n/a: not reported); bytes/resp: read per response, status line and headers included',
       '',
     );
+    const summary: Record<string, number | null> = {};
+    const share = (a: number | undefined, b: number | undefined) =>
+      a !== undefined && b !== undefined && b > 0 ? a / b : null;
     for (const v of ['v1', 'v2'] as const) {
       const plain = uniform[v]?.bytesPerResponse;
       const packed = compressed[v]?.bytesPerResponse;
+      summary[`${v}CompressedBytesRatio`] = share(packed, plain);
       if (plain !== undefined || packed !== undefined)
         lines.push(
           `bytes on the wire per ${v} lookup (headers included): ${bytes(plain)} plain, ${bytes(packed)} with Accept-Encoding: gzip, br (${ratio(packed, plain)})`,
         );
     }
+    summary['gatewayHopVsTwoHop'] = share(hop?.rps, twoHop?.rps);
     if (hop && twoHop)
       lines.push(
         `gateway hop vs two-hop floor: ${ratio(hop.rps, twoHop.rps)} req/s, p50 ${ms(hop.p50)} vs ${ms(twoHop.p50)} ms`,
       );
-    for (const [v, pair] of Object.entries(smallVsFull))
+    for (const [v, pair] of Object.entries(smallVsFull)) {
+      summary[`${v}FullVsSmallP50`] = share(pair.full?.p50, pair.small?.p50);
       lines.push(
         `${v} lookup p50 at 1 connection: full ${ms(pair.full?.p50)} ms, small ${ms(pair.small?.p50)} ms (full/small ${ratio(pair.full?.p50, pair.small?.p50)})`,
       );
+    }
     lines.push(
       `resident memory after the run: ${Object.entries(memory)
         .map(([name, b]) => `${name} ${b === null ? 'n/a' : `${num(b / 1_048_576)} MB`}`)
@@ -680,6 +694,7 @@ async function main(): Promise<number> {
             },
           ]),
         ),
+        summary,
         residentBytes: memory,
       })}\n`,
     );
@@ -695,6 +710,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (interrupted) return; // the signal's cleanup exits
     log('error', 'bench failed', { error: (error as Error).message, stack: (error as Error).stack });
     process.exit(1);
   },

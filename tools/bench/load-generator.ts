@@ -59,6 +59,7 @@ export interface LoadResult {
   /** Responses whose status is not a success for this scenario. */
   readonly failures: number;
   readonly statuses: Record<string, number>;
+  /** Socket errors, timeouts included. */
   readonly errors: number;
   readonly timeouts: number;
   /** Bytes read, status lines and headers included. */
