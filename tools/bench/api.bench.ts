@@ -587,6 +587,18 @@ async function main(): Promise<number> {
       }
     }
 
+    // The machine's other load can change during the run: the Nest floor again, to show the drift.
+    log('info', 'measuring', { row: 'floor-nest (again)', connections, seconds: duration });
+    const nestAgain = await generator.run({
+      kind: 'load',
+      url: nest.url,
+      paths: [FLOOR_PATH],
+      distribution: 'cycle',
+      seed: SEED,
+      connections,
+      duration,
+    });
+
     const memory = Object.fromEntries(
       [fullStack.gateway, fullStack.v1, fullStack.v2].map((s) => [s.name, residentBytes(s.pid) ?? null]),
     );
@@ -657,6 +669,10 @@ async function main(): Promise<number> {
           `bytes on the wire per ${v} lookup (headers included): ${bytes(plain)} plain, ${bytes(packed)} with Accept-Encoding: gzip, br (${ratio(packed, plain)})`,
         );
     }
+    summary['nestFloorAfterVsBefore'] = share(nestAgain.rps, nestRps);
+    lines.push(
+      `Nest floor again after the rows: ${num(nestAgain.rps)} req/s, p50 ${ms(nestAgain.p50)} ms (${ratio(nestAgain.rps, nestRps)} the first; ratios use the first)`,
+    );
     summary['gatewayHopVsTwoHop'] = share(hop?.rps, twoHop?.rps);
     if (hop && twoHop)
       lines.push(
