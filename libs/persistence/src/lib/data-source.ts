@@ -13,6 +13,7 @@ import { OneCardSummary1764500000000 } from './migrations/1764500000000-one-card
 import { QuotaCounters1764650000000 } from './migrations/1764650000000-quota-counters';
 import { DurableDataMarks1764660000000 } from './migrations/1764660000000-durable-data-marks';
 import { DataVersion1764670000000 } from './migrations/1764670000000-data-version';
+import { CardSetSortIndex1764680000000 } from './migrations/1764680000000-card-set-sort-index';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   QuotaCounters1764650000000,
   DurableDataMarks1764660000000,
   DataVersion1764670000000,
+  CardSetSortIndex1764680000000,
 ];
 
 export interface DataSourceConfig {

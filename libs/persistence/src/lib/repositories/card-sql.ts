@@ -88,7 +88,9 @@ export function browseConditions(
 ): { where: string[]; search?: SearchText } {
   const where: string[] = [];
   if (selector.gameId) where.push(`c.game_id = ${p(selector.gameId)}`);
-  if (selector.setId) where.push(`s.id = ${p(selector.setId)}`);
+  // By the set's uuid rather than through the join: the planner can then read cards_set_sort_idx in
+  // browse order and stop at the end of the page.
+  if (selector.setId) where.push(`c.set_uuid = (SELECT uuid FROM sets WHERE id = ${p(selector.setId)})`);
   if (selector.number) where.push(`c.number = ${p(selector.number)}`);
   if (!selector.q) return { where };
   const text = selector.q.toLowerCase();
