@@ -257,7 +257,8 @@ export class CardQueryRepository {
 
   /**
    * Cards with the variants the filters return and their statistics in each region (storage
-   * region codes; the first is primary), in the order given: one query, one row per card.
+   * region codes; the first is primary), in the order given: the cards and their variants are two
+   * queries run side by side.
    */
   async loadCards(
     cardUuids: string[],
@@ -273,36 +274,33 @@ export class CardQueryRepository {
     const others =
       regions.length > 1
         ? `(SELECT jsonb_object_agg(o.region, o.stats) FROM variant_prices o
-            WHERE o.variant_uuid = v.uuid AND o.region = ANY(${p(regions.slice(1))}::text[]))`
-        : 'NULL::jsonb';
-    // A card's variants come as one JSON array of positional tuples rather than one row each:
-    // the driver then parses one value per card instead of the card's columns again with every
-    // variant, and the statistics inside it with the same JSON.parse call.
-    const rows = await preparedQuery<CardRow>(
-      this.ds,
-      `SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
-              c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed,
-              (SELECT json_agg(json_build_array(v.uuid, v.id, v.type, v.condition, v.printing, v.language,
-                        v.vendor_sku_id, v.grading_company, v.grade, v.grade_label, v.grading_qualifier,
-                        vp.stats, ${others}) ORDER BY v.id)
-               FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
-               WHERE v.card_uuid = c.uuid AND ${conditions}${onlyVariant ? ` AND ${refClause(onlyVariant, p, 'v')}` : ''}
-              ) AS variants
-       FROM cards c
-       JOIN sets s ON s.uuid = c.set_uuid
-       JOIN games g ON g.id = c.game_id
-       WHERE c.uuid = ANY($2::uuid[])`,
-      params,
-    );
+            WHERE o.variant_uuid = v.uuid AND o.region = ANY(${p(regions.slice(1))}::text[]))::text`
+        : 'NULL';
+    // Variants one row each, without their card's columns, statistics as text parsed here: of the
+    // shapes tried (one row per variant with the card's columns, a json_agg of the variants per
+    // card) this one costs the server least, and the driver's parsing no more.
+    const [cardRows, variantRows] = await Promise.all([
+      preparedQuery<CardRow>(
+        this.ds,
+        `SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
+                c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed
+         FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
+         WHERE c.uuid = ANY($1::uuid[])`,
+        [cardUuids],
+      ),
+      preparedQuery<VariantRow>(
+        this.ds,
+        `SELECT v.card_uuid, v.uuid, v.id, v.type, v.condition, v.printing, v.language, v.vendor_sku_id,
+                v.grading_company, v.grade, v.grade_label, v.grading_qualifier,
+                vp.stats::text AS stats, ${others} AS others
+         FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
+         WHERE v.card_uuid = ANY($2::uuid[]) AND ${conditions}${onlyVariant ? ` AND ${refClause(onlyVariant, p, 'v')}` : ''}
+         ORDER BY v.card_uuid, v.id`,
+        params,
+      ),
+    ]);
     const byCard = new Map<string, CardWithVariants>();
-    for (const r of rows) {
-      const variants: PricedVariant[] = [];
-      for (const t of r.variants ?? []) {
-        const variant = variantOf(t, r.uuid);
-        const stats = t[11];
-        const others = t[12];
-        variants.push(others ? { variant, stats, otherRegions: others } : { variant, stats });
-      }
+    for (const r of cardRows) {
       byCard.set(r.uuid, {
         card: {
           uuid: r.uuid,
@@ -320,8 +318,19 @@ export class CardQueryRepository {
         },
         setName: r.set_name,
         gameName: r.game_name,
-        variants,
+        variants: [],
       });
+    }
+    for (const r of variantRows) {
+      const variant = variantOf(r);
+      const stats = r.stats === null ? null : (JSON.parse(r.stats) as SeriesStats);
+      byCard
+        .get(r.card_uuid)
+        ?.variants.push(
+          r.others === null
+            ? { variant, stats }
+            : { variant, stats, otherRegions: JSON.parse(r.others) as Record<string, SeriesStats> },
+        );
     }
     const out: CardWithVariants[] = [];
     for (const u of cardUuids) {
@@ -347,59 +356,58 @@ interface CardRow {
   openset_id: string | null;
   imagedb_id: string | null;
   sealed: boolean;
-  /** null when no variant of the card passes the filters. */
-  variants: VariantTuple[] | null;
 }
 
-/** One variant as loadCards' query builds it (json_build_array), in that column order. */
-type VariantTuple = [
-  uuid: string,
-  id: string,
-  type: 'raw' | 'graded',
-  condition: string | null,
-  printing: string,
-  language: string,
-  vendorSkuId: string | null,
-  gradingCompany: string | null,
-  grade: number | null,
-  gradeLabel: string | null,
-  gradingQualifier: string | null,
-  stats: SeriesStats | null,
-  others: Record<string, SeriesStats> | null,
-];
+interface VariantRow {
+  card_uuid: string;
+  uuid: string;
+  id: string;
+  type: 'raw' | 'graded';
+  condition: string | null;
+  printing: string;
+  language: string;
+  vendor_sku_id: string | null;
+  grading_company: string | null;
+  /** numeric(3,1) as the driver gives it: text. */
+  grade: string | null;
+  grade_label: string | null;
+  grading_qualifier: string | null;
+  stats: string | null;
+  others: string | null;
+}
 
 /**
- * The domain variant of a tuple: the same shape as `toVariant` gives an entity, built as one
+ * The domain variant of a row: the same shape as `toVariant` gives an entity, built as one
  * literal because a page or batch builds thousands of them.
  */
-function variantOf(t: VariantTuple, cardUuid: string): Variant {
-  if (t[2] === 'graded') {
+function variantOf(r: VariantRow): Variant {
+  if (r.type === 'graded') {
     return {
-      uuid: t[0],
-      id: t[1],
-      cardUuid,
-      printing: t[4],
-      language: t[5] as Language,
-      vendorSkuId: t[6],
+      uuid: r.uuid,
+      id: r.id,
+      cardUuid: r.card_uuid,
+      printing: r.printing,
+      language: r.language as Language,
+      vendorSkuId: r.vendor_sku_id,
       type: 'graded',
       condition: null,
       grading: {
-        company: t[7] as GradingCompany,
-        grade: t[8],
-        gradeLabel: t[9],
-        qualifier: t[10],
+        company: r.grading_company as GradingCompany,
+        grade: r.grade === null ? null : Number(r.grade),
+        gradeLabel: r.grade_label,
+        qualifier: r.grading_qualifier,
       },
     };
   }
   return {
-    uuid: t[0],
-    id: t[1],
-    cardUuid,
-    printing: t[4],
-    language: t[5] as Language,
-    vendorSkuId: t[6],
+    uuid: r.uuid,
+    id: r.id,
+    cardUuid: r.card_uuid,
+    printing: r.printing,
+    language: r.language as Language,
+    vendorSkuId: r.vendor_sku_id,
     type: 'raw',
-    condition: t[3] as Condition,
+    condition: r.condition as Condition,
     grading: null,
   };
 }
