@@ -84,18 +84,21 @@ export class CardsService {
       direction: 'desc',
       minPrice: query.minPrice,
     };
-    // A walk counts once, on its first page; its cursors carry the total to the later pages.
-    const [page, total] = await Promise.all([
-      this.keyset.page(keysetQuery, query.limit, position),
+    // A walk counts once, on its first page; its cursors carry the total to the later pages. The
+    // count runs beside the page and its cards, not before them.
+    const [{ page, loaded }, total] = await Promise.all([
+      this.keyset.page(keysetQuery, query.limit, position).then(async (page) => ({
+        page,
+        loaded: await this.cards.loadCards(
+          page.rows.map((r) => r.cardUuid),
+          query.filter,
+          storage,
+          undefined,
+          undefined,
+        ),
+      })),
       position?.total ?? this.keyset.count(keysetQuery, this.countBudgetMs),
     ]);
-    const loaded = await this.cards.loadCards(
-      page.rows.map((r) => r.cardUuid),
-      query.filter,
-      storage,
-      undefined,
-      undefined,
-    );
     const data = await this.present(loaded, query.regions, query.include);
     const cursor = this.cursorsOf(
       page.rows.map((r) => r.key),

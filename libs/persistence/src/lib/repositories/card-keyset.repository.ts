@@ -105,16 +105,18 @@ export class CardKeysetRepository {
     const runner = this.ds.createQueryRunner();
     try {
       await runner.connect();
-      await runner.startTransaction();
-      await runner.query(`SET LOCAL statement_timeout = ${Math.ceil(budgetMs)}`);
+      // Opening the transaction and setting its deadline is one round trip: a query without
+      // parameters goes as a simple query, which may hold several statements.
+      await runner.query(`BEGIN; SET LOCAL statement_timeout = ${Math.ceil(budgetMs)}`);
       const [row] = await runner.query(
         `SELECT count(*)::int AS n ${from} WHERE ${where.join(' AND ')}`,
         params,
       );
-      await runner.commitTransaction();
+      await runner.query('COMMIT');
       return row.n as number;
     } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      // Outside a transaction (BEGIN itself failed) ROLLBACK only warns.
+      await runner.query('ROLLBACK').catch(() => undefined);
       if ((error as { driverError?: { code?: string } }).driverError?.code === '57014') return null;
       throw error;
     } finally {

@@ -267,6 +267,7 @@ export class CardQueryRepository {
     onlyVariant: string | undefined,
     onlySku: string | undefined,
   ): Promise<CardWithVariants[]> {
+    if (cardUuids.length === 0) return [];
     const params: unknown[] = [regions[0], cardUuids];
     const p = binder(params);
     // The language rule does not apply to a single-variant lookup (interface.md rule 4).
