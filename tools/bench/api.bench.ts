@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
@@ -224,6 +224,8 @@ async function main(): Promise<number> {
   const o = options;
   const want = (id: string) => o.rows.has(id);
   const git = gitDescription();
+  // Other processes share the cores: the load average before and after says how much.
+  const loadBefore = loadavg()[0]!;
   const server = await resolveDatabase();
   const cleanups: (() => Promise<unknown>)[] = [];
   // One cleanup, whoever asks first: a signal's, or the run's end, which a signal can also cause
@@ -646,9 +648,10 @@ async function main(): Promise<number> {
     const lines: string[] = [];
     lines.push(
       `bench:api  commit ${git.commit}${git.dirty > 0 ? ` (+${git.dirty} uncommitted files in apps/libs/tools)` : ''}` +
-        `  node ${process.version}  ${cpus().length} cores  ${duration} s per row after ${warmup} s warm-up` +
+        `  node ${process.version}  ${cpus().length} cores  load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`,
+      `catalogue ${o.fullDb} (${fullDb.size}, ${num(full.cards.length)} cards)  ${duration} s per row after ${warmup} s warm-up` +
         `  quotas in ${redis ? 'Redis' : 'PostgreSQL'}`,
-      `catalogue ${o.fullDb} (${fullDb.size}, ${num(full.cards.length)} cards)  floor bytes: median v1 lookup, ${num(median.body.length)} B (${median.card.id})`,
+      `floor bytes: the median v1 lookup, ${num(median.body.length)} B (${median.card.id})`,
       '',
       table,
       '',
@@ -703,6 +706,7 @@ async function main(): Promise<number> {
         warmup,
         connections,
         quotas: redis ? 'redis' : 'postgres',
+        loadAverage: { before: loadBefore, after: loadavg()[0] },
         floorBytes: median.body.length,
         rows: Object.fromEntries(
           rows.map((r) => [
