@@ -21,7 +21,10 @@ export class CardsService {
     this.cards = new CardQueryRepository(ds);
   }
 
-  /** GET /v1/cards: three queries per page (cards, variants with statistics, history), whatever its size. */
+  /**
+   * GET /v1/cards: three round trips per page whatever its size (the page; its cards beside their
+   * variants with statistics; history).
+   */
   async search(raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<CardsResponseDto> {
     const query = parseCardsQuery(raw, planOf(usage).maxLimit);
     let selector = query.selector;
@@ -107,16 +110,18 @@ export class CardsService {
   /** Cards to v1 DTOs, with one history query for all their variants. */
   private async present(cards: CardWithVariants[], query: CardsQuery): Promise<CardDto[]> {
     const durationSeconds = HISTORY_DURATIONS[query.historyDuration];
-    const variants = cards.flatMap((c) => c.variants);
-    const latest = variants.map((v) => v.stats?.current?.t).filter((t): t is number => t !== undefined);
-    const history =
-      query.includeHistory && latest.length > 0
-        ? await this.cards.priceHistory(
-            variants.map((v) => v.variant.uuid),
-            REGION,
-            Math.min(...latest) - Math.max(durationSeconds, HISTORY_DURATIONS['30d']),
-          )
-        : new Map<string, { t: number[]; p: number[] }>();
+    // Each priced variant's history back from its own latest observation, over the longer of
+    // the requested duration and the 30 days of `priceHistory30d`.
+    const since = new Map<string, number>();
+    if (query.includeHistory) {
+      const back = Math.max(durationSeconds, HISTORY_DURATIONS['30d']);
+      for (const c of cards)
+        for (const v of c.variants) {
+          const latest = v.stats?.current?.t;
+          if (latest !== undefined) since.set(v.variant.uuid, latest - back);
+        }
+    }
+    const history = await this.cards.priceHistory(since, REGION);
     const opts = { windows: query.statistics, includeHistory: query.includeHistory, durationSeconds };
     return cards.map((c) =>
       toCardDto(

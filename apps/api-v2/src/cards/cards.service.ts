@@ -190,17 +190,14 @@ export class CardsService {
     if (include.historySeconds !== undefined) {
       const primary = regions[0]!.storageRegion;
       for (const region of storageRegions(regions)) {
-        // Each variant observed in this region, and the earliest of their latest observations.
-        const observed: string[] = [];
-        let since = Infinity;
+        // Each variant observed in this region, back from its own latest observation there.
+        const since = new Map<string, number>();
         for (const c of cards)
           for (const v of c.variants) {
             const latest = (region === primary ? v.stats : v.otherRegions?.[region])?.current?.t;
-            if (latest === undefined) continue;
-            observed.push(v.variant.uuid);
-            since = Math.min(since, latest - include.historySeconds);
+            if (latest !== undefined) since.set(v.variant.uuid, latest - include.historySeconds);
           }
-        if (observed.length > 0) history.set(region, await this.cards.priceHistory(observed, region, since));
+        if (since.size > 0) history.set(region, await this.cards.priceHistory(since, region));
       }
     }
     return cards.map((c) => toCardV2(c, regions, include, history));

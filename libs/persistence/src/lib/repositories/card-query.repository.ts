@@ -187,33 +187,45 @@ export class CardQueryRepository {
       : this.loadCards(cardUuids, { includeNullPrices: true }, [region], undefined, undefined);
   }
 
-  /** Each variant's observations in `region` from `sinceT` (exclusive) on, ascending. */
+  /**
+   * Each variant's observations in `region` after its own instant (exclusive; Unix seconds, by
+   * variant UUID), ascending. Per variant, so one variant whose latest observation is old does not
+   * make every other variant of the page read its months back to then.
+   */
   async priceHistory(
-    variantUuids: readonly string[],
+    since: ReadonlyMap<string, number>,
     region: string,
-    sinceT: number,
   ): Promise<Map<string, { t: number[]; p: number[] }>> {
     const out = new Map<string, { t: number[]; p: number[] }>();
-    if (variantUuids.length === 0) return out;
+    if (since.size === 0) return out;
+    const uuids: string[] = [];
+    const months: string[] = [];
+    for (const [uuid, t] of since) {
+      uuids.push(uuid);
+      months.push(monthKey(monthStartOf(t)));
+    }
     // Arrays in their text form (`{1,2,3}`), split here: several times cheaper than the driver's
     // general array parser, and cheaper for the server than array_to_string, whose per-element
     // calls made it the costliest part of a batch's history query.
     const rows: { variant_uuid: string; month_start: string; offsets: string; prices: string }[] =
       await preparedQuery(
         this.ds,
-        `SELECT variant_uuid, extract(epoch FROM month)::bigint AS month_start,
-                offsets::text AS offsets, prices::text AS prices
-       FROM price_series WHERE variant_uuid = ANY($1::uuid[]) AND region = $2 AND month >= $3::date
-       ORDER BY variant_uuid, month`,
-        [variantUuids, region, monthKey(monthStartOf(sinceT))],
+        `SELECT ps.variant_uuid, extract(epoch FROM ps.month)::bigint AS month_start,
+                ps.offsets::text AS offsets, ps.prices::text AS prices
+         FROM unnest($1::uuid[], $2::date[]) AS r(variant_uuid, first_month)
+         JOIN price_series ps ON ps.variant_uuid = r.variant_uuid AND ps.region = $3 AND ps.month >= r.first_month
+         ORDER BY ps.variant_uuid, ps.month`,
+        [uuids, months, region],
       );
-    // Rows arrive in time order per variant, so the series is built in one pass, dropping what
-    // precedes `sinceT` on the way.
+    // Rows arrive in time order per variant, so each series is built in one pass, dropping what
+    // precedes its instant on the way.
     let series: { t: number[]; p: number[] } = { t: [], p: [] };
     let seriesUuid = '';
+    let sinceT = 0;
     for (const r of rows) {
       if (r.variant_uuid !== seriesUuid) {
         seriesUuid = r.variant_uuid;
+        sinceT = since.get(seriesUuid)!;
         series = { t: [], p: [] };
         out.set(seriesUuid, series);
       }
