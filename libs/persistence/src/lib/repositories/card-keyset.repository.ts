@@ -134,7 +134,7 @@ export class CardKeysetRepository {
         : topVariantJoin(query.filter, p, '$1')
       : '';
     if (query.minPrice !== undefined) where.push(`top.price >= ${p(query.minPrice)}`);
-    const from = `FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top}`;
+    const from = `FROM cards c ${top}`;
     const uuid: KeyColumn = { expr: 'c.uuid', type: 'uuid', dir: query.direction };
     let columns: KeyColumn[];
     if (query.orderBy) {

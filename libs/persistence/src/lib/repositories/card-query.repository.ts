@@ -122,7 +122,7 @@ export class CardQueryRepository {
     const rows: { uuid: string; total?: number }[] = await preparedQuery(
       this.ds,
       `SELECT c.uuid${counted ? ', count(*) OVER ()::int AS total' : ''}
-       FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top}
+       FROM cards c ${top}
        WHERE ${where.join(' AND ')}
        ORDER BY ${sort}${rank}c.sort_key, c.uuid
        LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`,
@@ -261,7 +261,7 @@ export class CardQueryRepository {
   private async countOnly(top: string, where: string[], params: unknown[]): Promise<number> {
     const [row] = await preparedQuery(
       this.ds,
-      `SELECT count(*)::int AS n FROM cards c JOIN sets s ON s.uuid = c.set_uuid ${top} WHERE ${where.join(' AND ')}`,
+      `SELECT count(*)::int AS n FROM cards c ${top} WHERE ${where.join(' AND ')}`,
       params,
     );
     return row.n;
