@@ -35,6 +35,12 @@ describe('createDataSource deadlines', () => {
     expect(await setting(tool, 'idle_in_transaction_session_timeout')).toBe('0');
   });
 
+  it('plans a service connection without JIT or parallel workers, and leaves a tool the defaults', async () => {
+    expect(await setting(service, 'jit')).toBe('off');
+    expect(await setting(service, 'max_parallel_workers_per_gather')).toBe('0');
+    expect(await setting(tool, 'max_parallel_workers_per_gather')).not.toBe('0');
+  });
+
   it('cancels a statement past its deadline as a database outage, and the connection serves on', async () => {
     const slow = service.query('SELECT pg_sleep(2)');
     await expect(slow).rejects.toMatchObject({ driverError: { code: '57014' } });

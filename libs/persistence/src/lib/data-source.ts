@@ -84,6 +84,10 @@ function poolDeadlines(d: DatabaseDeadlines): Record<string, unknown> {
     // A peer that vanished without closing the socket is noticed, and its connection dropped.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    // A service's statements read a page of rows: planned for its actual parameters (the first five
+    // runs of a prepared statement are), a large history read was given parallel workers and JIT
+    // compilation, which cost far more than the read itself. Neither pays for queries this short.
+    options: '-c jit=off -c max_parallel_workers_per_gather=0',
     Client: DeadlineClient,
   };
 }
