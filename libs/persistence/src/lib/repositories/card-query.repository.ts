@@ -1,7 +1,8 @@
-import { Card, Condition, GradingCompany, Language, Variant } from '@tcg/domain';
+import { Card, Variant } from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../prepared-query';
+import { toVariant, VariantColumns } from './catalogue.mapper';
 import { monthKey, monthStartOf } from '../prices/month-chunks';
 import {
   binder,
@@ -305,8 +306,9 @@ export class CardQueryRepository {
       ),
       preparedQuery<VariantRow>(
         this.ds,
-        `SELECT v.card_uuid, v.uuid, v.id, v.type, v.condition, v.printing, v.language, v.vendor_sku_id,
-                v.grading_company, v.grade, v.grade_label, v.grading_qualifier,
+        `SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition, v.printing, v.language,
+                v.vendor_sku_id AS "vendorSkuId", v.grading_company AS "gradingCompany", v.grade,
+                v.grade_label AS "gradeLabel", v.grading_qualifier AS "gradingQualifier",
                 vp.stats::text AS stats, ${others} AS others
          FROM unnest($2::uuid[]) AS k(card_uuid)
          JOIN variants v ON v.card_uuid = k.card_uuid
@@ -339,10 +341,10 @@ export class CardQueryRepository {
       });
     }
     for (const r of variantRows) {
-      const variant = variantOf(r);
+      const variant = toVariant(r);
       const stats = r.stats === null ? null : (JSON.parse(r.stats) as SeriesStats);
       byCard
-        .get(r.card_uuid)
+        .get(r.cardUuid)
         ?.variants.push(
           r.others === null
             ? { variant, stats }
@@ -375,56 +377,8 @@ interface CardRow {
   sealed: boolean;
 }
 
-interface VariantRow {
-  card_uuid: string;
-  uuid: string;
-  id: string;
-  type: 'raw' | 'graded';
-  condition: string | null;
-  printing: string;
-  language: string;
-  vendor_sku_id: string | null;
-  grading_company: string | null;
-  /** numeric(3,1) as the driver gives it: text. */
-  grade: string | null;
-  grade_label: string | null;
-  grading_qualifier: string | null;
+/** A variant row: its columns aliased as the entity names them, and its statistics as text. */
+interface VariantRow extends VariantColumns {
   stats: string | null;
   others: string | null;
-}
-
-/**
- * The domain variant of a row: the same shape as `toVariant` gives an entity, built as one
- * literal because a page or batch builds thousands of them.
- */
-function variantOf(r: VariantRow): Variant {
-  if (r.type === 'graded') {
-    return {
-      uuid: r.uuid,
-      id: r.id,
-      cardUuid: r.card_uuid,
-      printing: r.printing,
-      language: r.language as Language,
-      vendorSkuId: r.vendor_sku_id,
-      type: 'graded',
-      condition: null,
-      grading: {
-        company: r.grading_company as GradingCompany,
-        grade: r.grade === null ? null : Number(r.grade),
-        gradeLabel: r.grade_label,
-        qualifier: r.grading_qualifier,
-      },
-    };
-  }
-  return {
-    uuid: r.uuid,
-    id: r.id,
-    cardUuid: r.card_uuid,
-    printing: r.printing,
-    language: r.language as Language,
-    vendorSkuId: r.vendor_sku_id,
-    type: 'raw',
-    condition: r.condition as Condition,
-    grading: null,
-  };
 }

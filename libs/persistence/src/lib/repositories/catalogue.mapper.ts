@@ -28,18 +28,33 @@ export function toCard(e: CardEntity): Card {
   };
 }
 
-export function toVariant(e: VariantEntity): Variant {
-  const base = {
-    uuid: e.uuid,
-    id: e.id,
-    cardUuid: e.cardUuid,
-    printing: e.printing,
-    language: e.language as Language,
-    vendorSkuId: e.vendorSkuId,
-  };
+/** The columns a domain variant is made of, as the entity (or a query aliasing them alike) has them. */
+export type VariantColumns = Pick<
+  VariantEntity,
+  | 'uuid'
+  | 'id'
+  | 'cardUuid'
+  | 'type'
+  | 'condition'
+  | 'printing'
+  | 'language'
+  | 'vendorSkuId'
+  | 'gradingCompany'
+  | 'grade'
+  | 'gradeLabel'
+  | 'gradingQualifier'
+>;
+
+/** Built as one literal per kind, without a spread: a page or batch builds thousands of them. */
+export function toVariant(e: VariantColumns): Variant {
   if (e.type === 'graded') {
     return {
-      ...base,
+      uuid: e.uuid,
+      id: e.id,
+      cardUuid: e.cardUuid,
+      printing: e.printing,
+      language: e.language as Language,
+      vendorSkuId: e.vendorSkuId,
       type: 'graded',
       condition: null,
       grading: {
@@ -50,5 +65,15 @@ export function toVariant(e: VariantEntity): Variant {
       },
     };
   }
-  return { ...base, type: 'raw', condition: e.condition as Condition, grading: null };
+  return {
+    uuid: e.uuid,
+    id: e.id,
+    cardUuid: e.cardUuid,
+    printing: e.printing,
+    language: e.language as Language,
+    vendorSkuId: e.vendorSkuId,
+    type: 'raw',
+    condition: e.condition as Condition,
+    grading: null,
+  };
 }
