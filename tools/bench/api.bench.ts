@@ -175,19 +175,31 @@ async function pool<T, R>(
   return out;
 }
 
-/** The response cache's counters from a service's /health (no credential needed), if it reports them. */
+/**
+ * The response cache's counters from a service's /health (no credential needed), if it reports
+ * them. Right after a row the service may still be working off requests the load left queued, and
+ * its health check (a database round trip under a deadline) can fail: it is asked again, for up to
+ * 10 s, until it answers 200.
+ */
 async function cacheCounters(service: RunningService): Promise<{ hits: number; misses: number } | undefined> {
-  try {
-    const res = await get(`${service.url}/health`, {});
-    const c = (
-      JSON.parse(res.body.toString('utf8')) as { responseCache?: { hits?: unknown; misses?: unknown } }
-    ).responseCache;
-    return c && typeof c.hits === 'number' && typeof c.misses === 'number'
-      ? { hits: c.hits, misses: c.misses }
-      : undefined;
-  } catch {
-    return undefined;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      const res = await get(`${service.url}/health`, {});
+      if (res.status === 200) {
+        const c = (
+          JSON.parse(res.body.toString('utf8')) as { responseCache?: { hits?: unknown; misses?: unknown } }
+        ).responseCache;
+        return c && typeof c.hits === 'number' && typeof c.misses === 'number'
+          ? { hits: c.hits, misses: c.misses }
+          : undefined;
+      }
+    } catch {
+      // asked again below
+    }
+    await new Promise((r) => setTimeout(r, 500));
   }
+  log('warn', 'no healthy /health answer: cache hit ratio not known for this row', { service: service.name });
+  return undefined;
 }
 
 function gitDescription(): { commit: string; dirty: number } {
