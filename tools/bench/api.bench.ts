@@ -252,6 +252,9 @@ async function main(): Promise<number> {
     log('warn', 'interrupted: stopping the processes and revoking the bench keys');
     void cleanup().finally(() => process.exit(130));
   };
+  // A reader that goes away (`| head`) must not kill the run before the cleanup: writes to a
+  // closed stdout fail with EPIPE, which would otherwise be an uncaught error.
+  process.stdout.on('error', () => undefined);
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   cleanups.push(() => server.stop());
