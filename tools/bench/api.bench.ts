@@ -469,7 +469,7 @@ async function main(): Promise<number> {
         rows.push({ id, label, note: 'n/a (no ETag)' });
         continue;
       }
-      const tagged = (await pool(sample, 8, tagOf)).filter(
+      const tagged = [...probe, ...(await pool(sample.slice(20), 8, tagOf))].filter(
         (t): t is { path: string; etag: string } => t !== undefined,
       );
       const r = await measure(

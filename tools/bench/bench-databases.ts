@@ -3,10 +3,10 @@ import { Client } from 'pg';
 import { openDatabase } from '../common/database';
 import { log } from '../common/log';
 import { CatalogueSize } from '../loader/catalogue';
-import { currentHour, loadSample, logLoadProgress, removeInterruptedLoad } from '../loader/sample-loader';
+import { currentHour, loadSample, logLoadProgress, removeIfInterrupted } from '../loader/sample-loader';
 
 /** `url` with its database replaced by `database`. */
-export function databaseUrl(url: string, database: string): string {
+function databaseUrl(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${encodeURIComponent(database)}`;
   return u.toString();
@@ -69,7 +69,7 @@ export async function ensureBenchCatalogue(
       const state = await sampleLoadState(ds);
       if (state.kind === 'complete') return { url, size: state.size };
       if (state.kind === 'interrupted') {
-        await removeInterruptedLoad(ds, size);
+        await removeIfInterrupted(ds, size, state);
       } else {
         const [{ n }]: { n: number }[] = await ds.query('SELECT count(*)::int AS n FROM cards');
         if (n > 0)

@@ -80,7 +80,7 @@ export interface WalkResult {
   readonly statuses: Record<string, number>;
 }
 
-export type ScenarioResult = LoadResult | WalkResult;
+type ScenarioResult = LoadResult | WalkResult;
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
@@ -216,7 +216,7 @@ export async function runWalk(s: WalkScenario): Promise<WalkResult> {
   };
 }
 
-export function runScenario(s: Scenario): Promise<ScenarioResult> {
+function runScenario(s: Scenario): Promise<ScenarioResult> {
   return s.kind === 'walk' ? runWalk(s) : runLoad(s);
 }
 

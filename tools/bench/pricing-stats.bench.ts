@@ -6,6 +6,7 @@
  *   npm run bench:stats [-- --series N] [-- --repeats N]
  */
 import { computeSeriesStats } from '@tcg/pricing-stats';
+import { seededRandom } from './sampling';
 
 const DAY = 86_400;
 const HISTORY_DAYS = 730;
@@ -37,25 +38,13 @@ function parseArgs(argv: readonly string[]): Options {
   return options;
 }
 
-/** mulberry32: a small, fast, seeded PRNG; uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 interface GeneratedSeries {
   t: Int32Array;
   p: Int32Array;
 }
 
 function generate(count: number, seed: number): GeneratedSeries[] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const length = HISTORY_DAYS + INTRADAY_DAYS * INTRADAY_OFFSETS.length;
   const out: GeneratedSeries[] = [];
   for (let s = 0; s < count; s++) {

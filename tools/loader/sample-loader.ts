@@ -158,7 +158,7 @@ export async function removeInterruptedLoad(ds: DataSource, size: CatalogueSize)
   return removeIfInterrupted(ds, size, await sampleLoadState(ds));
 }
 
-async function removeIfInterrupted(
+export async function removeIfInterrupted(
   ds: DataSource,
   size: CatalogueSize,
   state: SampleLoadState,

@@ -129,7 +129,13 @@ export class RedisQuotaStore implements SharedQuotaStore {
 
   /** The counter keys of a key id at an instant, minute, day and month. */
   keysFor(keyId: string, nowMs: number): Readonly<Record<QuotaWindow, string>> {
-    const spans = quotaWindows(nowMs);
+    return this.keysOf(keyId, quotaWindows(nowMs));
+  }
+
+  private keysOf(
+    keyId: string,
+    spans: ReturnType<typeof quotaWindows>,
+  ): Readonly<Record<QuotaWindow, string>> {
     const key = (w: QuotaWindow): string => `${this.keyPrefix}{${keyId}}:${spans[w].id}`;
     return { minute: key('minute'), day: key('day'), month: key('month') };
   }
@@ -137,7 +143,7 @@ export class RedisQuotaStore implements SharedQuotaStore {
   async consume(keyId: string, cost: number, limits: QuotaLimits, nowMs: number): Promise<QuotaDecision> {
     assertConsumeArguments(keyId, cost, limits);
     const spans = quotaWindows(nowMs);
-    const keys = this.keysFor(keyId, nowMs);
+    const keys = this.keysOf(keyId, spans);
     const ttl = (w: QuotaWindow): number => spans[w].resetSeconds + this.ttlMarginSeconds;
     const script = this.client as unknown as QuotaScriptClient;
     const reply = await script[COMMAND](
