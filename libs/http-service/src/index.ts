@@ -8,7 +8,3 @@ export * from './lib/run-service';
 export * from './lib/log-levels';
 export * from './lib/error-outcome';
 export * from './lib/http-caching/cached-responder';
-export * from './lib/http-caching/content-coding';
-export * from './lib/http-caching/entity-tag';
-export * from './lib/http-caching/representation';
-export * from './lib/http-caching/response-cache';

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CatalogueRepository, invalidParameter, isPlanName, PLANS } from '@tcg/domain';
+import { CatalogueRepository, invalidParameter } from '@tcg/domain';
 import { CardQueryRepository, CardWithVariants } from '@tcg/persistence';
 import { DataSource } from 'typeorm';
 import { CATALOGUE } from '../catalogue/catalogue.module';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
+import { planOf } from '../common/send-options';
 import { MAX_BATCH_ITEMS, parseBatch } from './dto/batch-items';
 import { CardDto, CardsResponseDto, toCardDto, toVariantDto } from './dto/card.dto';
-import { CardsQuery, HISTORY_DURATIONS, parseCardsQuery } from './dto/cards-query';
+import { CardsQuery, HISTORY_DURATIONS, historyLookbackSeconds, parseCardsQuery } from './dto/cards-query';
 
 const REGION = 'NA'; // v1 prices are NA (US) prices
 
@@ -114,7 +115,7 @@ export class CardsService {
     // the requested duration and the 30 days of `priceHistory30d`.
     const since = new Map<string, number>();
     if (query.includeHistory) {
-      const back = Math.max(durationSeconds, HISTORY_DURATIONS['30d']);
+      const back = historyLookbackSeconds(durationSeconds);
       for (const c of cards)
         for (const v of c.variants) {
           const latest = v.stats?.current?.t;
@@ -130,8 +131,4 @@ export class CardsService {
       ),
     );
   }
-}
-
-function planOf(usage: UsageMetadataDto) {
-  return isPlanName(usage.apiPlan) ? PLANS[usage.apiPlan] : PLANS.free;
 }

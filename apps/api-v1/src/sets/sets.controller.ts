@@ -34,7 +34,7 @@ export class SetsController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await this.responses.send(req, res, v1SendOptions(req, usage), async () => ({
+    await this.responses.send(req, res, v1SendOptions(req, usage, '*'), async () => ({
       body: await this.sets.list(query, usage),
     }));
   }

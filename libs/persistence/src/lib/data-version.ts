@@ -2,7 +2,7 @@ import { DataVersionSource } from '@tcg/domain';
 import { Client, Notification } from 'pg';
 
 /** The channel the DataVersion migration's `next_data_version()` notifies on commit. */
-export const DATA_VERSION_CHANNEL = 'tcg_data_version';
+const DATA_VERSION_CHANNEL = 'tcg_data_version';
 
 export interface DataVersionWatcherOptions {
   readonly url: string;
@@ -41,12 +41,14 @@ export class DataVersionWatcher implements DataVersionSource {
   private readonly listeners = new Set<(version: number | null) => void>();
   private checkTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  private readonly firstRetryMs: number;
   private retryMs: number;
   private stopped = false;
   private firstAttempt: Promise<void> | undefined;
 
   constructor(private readonly options: DataVersionWatcherOptions) {
-    this.retryMs = options.retryMs ?? 250;
+    this.firstRetryMs = options.retryMs ?? 250;
+    this.retryMs = this.firstRetryMs;
   }
 
   current(): number | null {
@@ -92,7 +94,7 @@ export class DataVersionWatcher implements DataVersionSource {
       await client.query(`LISTEN ${DATA_VERSION_CHANNEL}`);
       const version = await readDataVersion(client);
       if (this.client !== client) return;
-      this.retryMs = this.options.retryMs ?? 250;
+      this.retryMs = this.firstRetryMs;
       this.raise(version);
       this.checkTimer = setInterval(() => this.check(client), this.options.checkEveryMs ?? 5000);
       this.checkTimer.unref();

@@ -4,7 +4,7 @@ import { emptySeriesStats, presentStats } from '@tcg/pricing-stats';
 import { CardWithVariants, PricedVariant } from '@tcg/persistence';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 import { PaginationMetaDto } from '../../common/dto/pagination-meta.dto';
-import { StatisticWindow } from './cards-query';
+import { HISTORY_DURATIONS, historyLookbackSeconds, StatisticWindow } from './cards-query';
 
 /** A price observation: `p` in USD at `t`, a Unix timestamp in seconds. */
 export class PricePointDto {
@@ -342,8 +342,6 @@ export class CardsResponseDto {
 
 type History = { t: number[]; p: number[] } | undefined;
 
-const THIRTY_DAYS = 2_592_000;
-
 function points(h: History, since: number): PricePointDto[] {
   const out: PricePointDto[] = [];
   if (!h) return out;
@@ -393,9 +391,9 @@ export function toVariantDto(
       recent = [];
       lastThirtyDays = [];
     } else {
-      const longest = points(history, now - Math.max(opts.durationSeconds, THIRTY_DAYS));
+      const longest = points(history, now - historyLookbackSeconds(opts.durationSeconds));
       recent = suffixAfter(longest, now - opts.durationSeconds);
-      lastThirtyDays = suffixAfter(longest, now - THIRTY_DAYS);
+      lastThirtyDays = suffixAfter(longest, now - HISTORY_DURATIONS['30d']);
     }
   }
   return {

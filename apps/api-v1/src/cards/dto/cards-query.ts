@@ -22,6 +22,11 @@ export const HISTORY_DURATIONS = {
   '1y': 31_536_000,
 } as const;
 export type HistoryDuration = keyof typeof HISTORY_DURATIONS;
+
+/** How far back a variant's history is read: the duration asked for, and the 30 days of `priceHistory30d`. */
+export function historyLookbackSeconds(durationSeconds: number): number {
+  return Math.max(durationSeconds, HISTORY_DURATIONS['30d']);
+}
 export const STATISTIC_WINDOWS = ['7d', '30d', '90d', '1y', 'allTime'] as const;
 export type StatisticWindow = (typeof STATISTIC_WINDOWS)[number];
 

@@ -30,7 +30,7 @@ export interface SendOptions {
  * Clients may reuse an answer for a minute and, while revalidating, a minute more. `private`:
  * answers depend on the caller's key (plan limits, usage), so a shared cache must not keep them.
  */
-export const CACHE_CONTROL = 'private, max-age=60, stale-while-revalidate=60';
+const CACHE_CONTROL = 'private, max-age=60, stale-while-revalidate=60';
 
 /**
  * Compression effort: quick for an answer's first sends (brotli 1 and gzip 1 encode a median v1

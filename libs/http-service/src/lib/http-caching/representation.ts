@@ -35,10 +35,8 @@ export const HOT_AFTER = 3;
 export class Representation {
   /** Opaque entity tag: a digest of the head, so an unchanged answer keeps its tag across versions. */
   readonly opaqueTag: string;
-  private gzipHead: Buffer | undefined;
-  private brHead: Buffer | undefined;
-  private gzipUses = 0;
-  private brUses = 0;
+  /** Each coding's encoded head and how many sends have used it. */
+  private readonly encoded: Partial<Record<'br' | 'gzip', { head: Buffer; uses: number }>> = {};
   private readonly headCrc: number;
 
   constructor(
@@ -55,7 +53,9 @@ export class Representation {
 
   /** Bytes held: what a cache counts against its budget. */
   get bytes(): number {
-    return this.head.length + (this.gzipHead?.length ?? 0) + (this.brHead?.length ?? 0) + 256;
+    return (
+      this.head.length + (this.encoded.gzip?.head.length ?? 0) + (this.encoded.br?.head.length ?? 0) + 256
+    );
   }
 
   /** The coding actually used for `wanted` with this tail: identity when the body is small. */
@@ -70,14 +70,22 @@ export class Representation {
     return coding === 'gzip' ? this.gzip(tail) : this.brotli(tail);
   }
 
+  /**
+   * The head encoded in `coding`: quickly at its first send, again harder at its `HOT_AFTER`th,
+   * reused otherwise.
+   */
+  private encodedHead(coding: 'br' | 'gzip', encode: (levels: CompressionLevels) => Buffer): Buffer {
+    let entry = this.encoded[coding];
+    if (entry === undefined) entry = this.encoded[coding] = { head: encode(this.policy.cold), uses: 0 };
+    else if (entry.uses + 1 === HOT_AFTER) entry.head = encode(this.policy.hot);
+    entry.uses++;
+    return entry.head;
+  }
+
   private gzip(tail: Buffer): Buffer[] {
-    const uses = ++this.gzipUses;
-    let encoded = this.gzipHead;
-    if (encoded === undefined || uses === HOT_AFTER) {
-      const levels = uses < HOT_AFTER ? this.policy.cold : this.policy.hot;
-      encoded = deflateRawSync(this.head, { level: levels.gzipLevel, finishFlush: constants.Z_SYNC_FLUSH });
-      this.gzipHead = encoded;
-    }
+    const encoded = this.encodedHead('gzip', (levels) =>
+      deflateRawSync(this.head, { level: levels.gzipLevel, finishFlush: constants.Z_SYNC_FLUSH }),
+    );
     const stored = Buffer.allocUnsafe(5);
     stored[0] = 1; // BFINAL, BTYPE 00: stored
     stored.writeUInt16LE(tail.length, 1);
@@ -89,20 +97,16 @@ export class Representation {
   }
 
   private brotli(tail: Buffer): Buffer[] {
-    const uses = ++this.brUses;
-    let encoded = this.brHead;
-    if (encoded === undefined || uses === HOT_AFTER) {
-      const levels = uses < HOT_AFTER ? this.policy.cold : this.policy.hot;
-      encoded = brotliCompressSync(this.head, {
+    const encoded = this.encodedHead('br', (levels) =>
+      brotliCompressSync(this.head, {
         finishFlush: constants.BROTLI_OPERATION_FLUSH,
         params: {
           [constants.BROTLI_PARAM_QUALITY]: levels.brotliQuality,
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           [constants.BROTLI_PARAM_SIZE_HINT]: this.head.length,
         },
-      });
-      this.brHead = encoded;
-    }
+      }),
+    );
     if (tail.length === 0) return [encoded, BROTLI_LAST_EMPTY];
     // ISLAST 0, MNIBBLES 4 (code 0), MLEN-1 in 16 bits, ISUNCOMPRESSED 1: 20 bits, zero-padded.
     const bits = ((tail.length - 1) << 3) | (1 << 19);

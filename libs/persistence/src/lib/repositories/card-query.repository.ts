@@ -129,19 +129,15 @@ export class CardQueryRepository {
        LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`,
       params,
     );
-    // A page that is not full ends the list: its total needs no count.
-    const lastPage = rows.length > 0 ? rows.length < page.limit : page.offset === 0;
-    const total = lastPage
-      ? page.offset + rows.length
-      : counted && rows.length > 0
-        ? rows[0]!.total!
-        : summarised &&
-            selector.by === 'browse' &&
-            !selector.q &&
-            !selector.number &&
-            order.minPrice === undefined
-          ? await this.countSummarised(selector)
-          : await this.countOnly(top, where, params.slice(0, -2));
+    const total = await this.pageTotal(rows, page, () =>
+      summarised &&
+      selector.by === 'browse' &&
+      !selector.q &&
+      !selector.number &&
+      order.minPrice === undefined
+        ? this.countSummarised(selector)
+        : this.countOnly(top, where, params.slice(0, -2)),
+    );
     if (rows.length === 0) return { total, cards: [] };
     const cards = await this.loadCards(
       rows.map((r) => r.uuid),
@@ -242,6 +238,21 @@ export class CardQueryRepository {
       }
     }
     return out;
+  }
+
+  /**
+   * A page's total: a page that is not full ends the list and needs no count; a search's page
+   * carries its window count; otherwise `count` counts.
+   */
+  private async pageTotal(
+    rows: readonly { total?: number }[],
+    page: { limit: number; offset: number },
+    count: () => Promise<number>,
+  ): Promise<number> {
+    const lastPage = rows.length > 0 ? rows.length < page.limit : page.offset === 0;
+    if (lastPage) return page.offset + rows.length;
+    if (rows.length > 0 && rows[0]!.total !== undefined) return rows[0]!.total;
+    return count();
   }
 
   /** Cards of a game and/or set with a raw variant priced in NA, from card_values. */
