@@ -50,3 +50,18 @@ function titleOf(status: number): string {
     }[status] ?? 'Error'
   );
 }
+
+/**
+ * A bug's answer, wherever it escaped (the exception filter on Express's routes, the proxy's own
+ * listener): logged with its stack, and a 500 that reveals nothing.
+ */
+export function sendInternalError(
+  res: ServerResponse,
+  path: string,
+  docsUrl: string,
+  logger: { error(message: unknown, stack?: string): void },
+  error: unknown,
+): void {
+  logger.error({ msg: 'unhandled error', error: String(error) }, (error as Error)?.stack);
+  sendError(res, path, 500, 'INTERNAL_ERROR', 'Internal server error.', docsUrl);
+}

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
-import { sendError } from './error-shape';
+import { sendError, sendInternalError } from './error-shape';
 
 /** Errors raised inside the gateway (unknown paths, bugs), in the shape of the path's version. */
 @Catch()
@@ -23,7 +23,6 @@ export class GatewayExceptionFilter implements ExceptionFilter {
       sendError(res, req.path, exception.getStatus(), 'INVALID_REQUEST', exception.message, docsUrl);
       return;
     }
-    this.logger.error({ msg: 'unhandled error', error: String(exception) }, (exception as Error)?.stack);
-    sendError(res, req.path, 500, 'INTERNAL_ERROR', 'Internal server error.', docsUrl);
+    sendInternalError(res, req.path, docsUrl, this.logger, exception);
   }
 }

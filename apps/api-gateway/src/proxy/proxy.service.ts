@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessService } from '../access/access.service';
 import { rateLimitHeaders } from '../access/rate-limit-headers';
-import { sendError } from '../common/error-shape';
+import { sendError, sendInternalError } from '../common/error-shape';
 import { type BodyFraming, mayHaveBody, readBody, tooLarge } from '../common/request-body';
 import { type GuardedRequest, guardedRequest } from '../common/request-guard';
 import type { ApiVersion, RequestTarget } from '../common/request-target';
@@ -70,10 +70,9 @@ export class ProxyService implements OnApplicationShutdown {
    * What escapes `proxy` is answered as the exception filter answers it on the Express route.
    */
   serve(req: IncomingMessage, res: ServerResponse, guarded: GuardedRequest): void {
-    this.proxy(req, res, guarded.target, guarded.framing).catch((error: unknown) => {
-      this.logger.error({ msg: 'unhandled error', error: String(error) }, (error as Error)?.stack);
-      sendError(res, guarded.target.path, 500, 'INTERNAL_ERROR', 'Internal server error.', this.docsUrl);
-    });
+    this.proxy(req, res, guarded.target, guarded.framing).catch((error: unknown) =>
+      sendInternalError(res, guarded.target.path, this.docsUrl, this.logger, error),
+    );
   }
 
   private async proxy(
