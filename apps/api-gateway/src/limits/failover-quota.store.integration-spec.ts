@@ -16,8 +16,13 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
   const run = `test-${randomBytes(6).toString('hex')}`;
   let n = 0;
   const newKeyId = (): string => `${run}-${++n}`;
-  // Same windows throughout, whatever the wall clock does during the test.
-  const now = Date.now();
+  // Same windows throughout, whatever the wall clock does during the test: \`now\` is a second into
+  // the current minute and the store's clock runs on from it, so a test that crosses a minute on the
+  // wall clock still writes memory's units back into \`now\`'s windows (59 s of room) instead of
+  // dropping them as belonging to a window that has ended.
+  const now = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+  const started = Date.now();
+  const clock = (): number => now + (Date.now() - started);
   const limits: QuotaLimits = { minute: 5, day: 1000, month: 1000 };
   const roomy: QuotaLimits = { minute: 1_000_000, day: 1_000_000, month: 1_000_000 };
 
@@ -66,7 +71,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
       timeoutMs: 250,
       retryIntervalMs: 200,
     });
-    store = new FailoverQuotaStore(redisStore, new MemoryQuotaStore(), failover);
+    store = new FailoverQuotaStore(redisStore, new MemoryQuotaStore(), failover, undefined, clock);
   });
 
   afterEach(async () => {

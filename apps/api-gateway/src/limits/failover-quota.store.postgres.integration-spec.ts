@@ -10,6 +10,11 @@ import { quotaWindows } from './quota-windows';
 
 describe('FailoverQuotaStore over PostgreSQL (cut and restored through a proxy)', () => {
   const run = `pgf-${randomBytes(6).toString('hex')}`;
+  // A second into the current minute, with the store's clock running on from it: a test that crosses
+  // a minute (or midnight) on the wall clock still writes memory's units back into \`now\`'s windows.
+  const now = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+  const started = Date.now();
+  const clock = (): number => now + (Date.now() - started);
   let proxy: TcpProxy;
   let ds: DataSource;
   let direct: DataSource;
@@ -45,6 +50,8 @@ describe('FailoverQuotaStore over PostgreSQL (cut and restored through a proxy)'
       new PostgresQuotaStore(new QuotaCounterRepository(ds)),
       new MemoryQuotaStore(),
       failover,
+      undefined,
+      clock,
     );
   });
   afterAll(async () => {
@@ -56,7 +63,6 @@ describe('FailoverQuotaStore over PostgreSQL (cut and restored through a proxy)'
 
   it('counts in memory while PostgreSQL is unreachable and writes those units back when it returns', async () => {
     const keyId = `${run}-a`;
-    const now = Date.now();
     const limits = { minute: 1000, day: 8, month: 1000 };
     const day = quotaWindows(now).day.id;
     const admitted = async (): Promise<boolean> => (await store.consume(keyId, 1, limits, now)).admitted;
