@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError } from './error-shape';
+import { lingerLimits, lingeringClose } from './lingering-close';
 import { BodyFraming, bodyFraming, isFramingRejection } from './request-body';
 import { isRejection, parseRequestTarget, RequestTarget } from './request-target';
 
@@ -29,7 +30,8 @@ export function rememberGuarded(req: IncomingMessage, decision: GuardedRequest):
  * Runs before anything routes a request: refuses non-canonical targets and badly framed bodies
  * before admission, so they neither cost units nor reach a service. Returns the decision, or
  * undefined when the request was refused (and answered). A refused request whose body is still on
- * the wire gets `Connection: close`, so the body is never read as a next request.
+ * the wire gets `Connection: close` and a lingering close (see `lingeringClose`): the body is never
+ * read as a next request, and the client may finish sending it and read its answer.
  */
 export function guardRequest(
   req: IncomingMessage,
@@ -39,12 +41,12 @@ export function guardRequest(
   const target = parseRequestTarget(req.url ?? '');
   const shapePath = (version: string | undefined) => (version === 'v2' ? '/v2' : '/');
   if (isRejection(target)) {
-    refuse(req, res, shapePath(target.version), target.status, target.code, target.message, opts.docsUrl);
+    refuse(req, res, shapePath(target.version), target.status, target.code, target.message, opts);
     return undefined;
   }
   const framing = bodyFraming(req.method ?? 'GET', req.headers, opts.maxBodyBytes);
   if (isFramingRejection(framing)) {
-    refuse(req, res, shapePath(target.version), framing.status, framing.code, framing.message, opts.docsUrl);
+    refuse(req, res, shapePath(target.version), framing.status, framing.code, framing.message, opts);
     return undefined;
   }
   return { target, framing };
@@ -57,10 +59,10 @@ function refuse(
   status: number,
   code: string,
   message: string,
-  docsUrl: string,
+  opts: RequestGuardOptions,
 ): void {
   const bodyPending =
     req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) !== 0;
-  if (bodyPending) res.setHeader('connection', 'close');
-  sendError(res, shapePath, status, code, message, docsUrl);
+  if (bodyPending) lingeringClose(req, res, lingerLimits(opts.maxBodyBytes));
+  sendError(res, shapePath, status, code, message, opts.docsUrl);
 }

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessService } from '../access/access.service';
 import { rateLimitHeaders } from '../access/rate-limit-headers';
 import { sendError, sendInternalError } from '../common/error-shape';
+import { type LingerLimits, lingerLimits, lingeringClose } from '../common/lingering-close';
 import { type BodyFraming, mayHaveBody, readBody, tooLarge } from '../common/request-body';
 import { type GuardedRequest, guardedRequest } from '../common/request-guard';
 import type { ApiVersion, RequestTarget } from '../common/request-target';
@@ -28,6 +29,8 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly docsUrl: string;
   private readonly credential: string;
   private readonly maxBodyBytes: number;
+  /** How a refusal with the body still on the wire closes the connection (see lingeringClose). */
+  private readonly linger: LingerLimits;
 
   constructor(
     private readonly access: AccessService,
@@ -36,6 +39,7 @@ export class ProxyService implements OnApplicationShutdown {
     this.docsUrl = config.getOrThrow<string>('DOCS_URL');
     this.credential = config.getOrThrow<string>('INTERNAL_TOKEN');
     this.maxBodyBytes = config.getOrThrow<number>('MAX_BODY_BYTES');
+    this.linger = lingerLimits(this.maxBodyBytes);
     const upstream = (name: string, url: string) =>
       new UpstreamClient({
         name,
@@ -58,7 +62,7 @@ export class ProxyService implements OnApplicationShutdown {
     if (!guarded?.target.version) {
       res.setHeader('x-request-id', requestIdOf(req));
       // Routing and the guard disagree: refuse rather than guess which service and cost apply.
-      res.setHeader('connection', 'close');
+      lingeringClose(req, res, this.linger);
       sendError(res, '/', 404, 'NOT_FOUND', 'No such route.', this.docsUrl);
       return;
     }
@@ -91,7 +95,7 @@ export class ProxyService implements OnApplicationShutdown {
       if (admission.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(admission.retryAfterSeconds));
       if (version === 'v2' && admission.usage) setRateLimitHeaders(res, admission.usage);
-      if (framing.kind === 'body') res.setHeader('connection', 'close'); // the body stays unread
+      if (framing.kind === 'body') lingeringClose(req, res, this.linger); // the body stays unread
       sendError(res, shapePath, admission.status, admission.code, admission.message, this.docsUrl);
       return;
     }
@@ -103,7 +107,7 @@ export class ProxyService implements OnApplicationShutdown {
       if (read === undefined) return; // the client went away mid-body
       if (read === 'too-large') {
         const { status, code, message } = tooLarge(this.maxBodyBytes);
-        res.setHeader('connection', 'close');
+        lingeringClose(req, res, this.linger); // the rest of the body stays unread
         sendError(res, shapePath, status, code, message, this.docsUrl);
         return;
       }
