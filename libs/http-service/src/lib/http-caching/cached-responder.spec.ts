@@ -67,15 +67,23 @@ describe('CachedResponder', () => {
       req.end();
     });
 
-  it('computes once per target and version, and again after the version moves', async () => {
-    await send('/a');
+  it('keeps an answer from its second request on, until the version moves', async () => {
     await send('/a');
     await send('/b');
-    expect(computed).toBe(2);
+    await send('/a');
+    expect(computed).toBe(3);
+    await send('/a');
+    await send('/a');
+    expect(computed).toBe(3);
+    // A one-off target never took a place.
+    expect(responder.stats()).toMatchObject({ enabled: true, entries: 1 });
     versions.set(2);
     const after = await send('/a');
-    expect(computed).toBe(3);
+    expect(computed).toBe(4);
     expect(after.headers['x-data-version']).toBe('2');
+    // Seen before the version moved: kept again at once.
+    await send('/a');
+    expect(computed).toBe(4);
   });
 
   it('caches nothing while the version is unknown, but still tags and validates', async () => {
@@ -113,12 +121,30 @@ describe('CachedResponder', () => {
     expect(all.map((r) => r.body)).toEqual(Array(3).fill('{"data":["slow"]}'));
   });
 
+  it('counts a computation shared by concurrent requests once toward a place in the cache', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    compute = async () => {
+      await gate;
+      return { body: { data: ['shared'] } };
+    };
+    const both = Promise.all([send('/a'), send('/a')]);
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await both;
+    expect(computed).toBe(1);
+    await send('/a'); // the second sight: computed again, and kept
+    await send('/a');
+    expect(computed).toBe(2);
+  });
+
   it('appends each request’s own per-request member to the cached part', async () => {
+    await send('/a', { 'x-usage': 'seen once' });
     const a = await send('/a', { 'x-usage': 'first' });
     const b = await send('/a', { 'x-usage': 'second' });
-    expect(computed).toBe(1);
-    expect(JSON.parse(a.body)).toEqual({ data: [1], meta: { n: 1 }, _usage: 'first' });
-    expect(JSON.parse(b.body)).toEqual({ data: [1], meta: { n: 1 }, _usage: 'second' });
+    expect(computed).toBe(2);
+    expect(JSON.parse(a.body)).toEqual({ data: [2], meta: { n: 1 }, _usage: 'first' });
+    expect(JSON.parse(b.body)).toEqual({ data: [2], meta: { n: 1 }, _usage: 'second' });
     expect(a.headers['etag']).toBe(b.headers['etag']);
     expect(String(a.headers['etag'])).toMatch(/^W\//);
   });

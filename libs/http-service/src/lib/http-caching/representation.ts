@@ -37,7 +37,8 @@ export class Representation {
   readonly opaqueTag: string;
   /** Each coding's encoded head and how many sends have used it. */
   private readonly encoded: Partial<Record<'br' | 'gzip', { head: Buffer; uses: number }>> = {};
-  private readonly headCrc: number;
+  /** The head's CRC-32, for a gzip body's trailer: computed at the first gzip send, not per answer. */
+  private headCrc: number | undefined;
 
   constructor(
     readonly head: Buffer,
@@ -48,7 +49,6 @@ export class Representation {
     private readonly policy: CompressionPolicy,
   ) {
     this.opaqueTag = createHash('sha256').update(head).digest('base64url').slice(0, 27);
-    this.headCrc = crc32(head);
   }
 
   /** Bytes held: what a cache counts against its budget. */
@@ -91,6 +91,7 @@ export class Representation {
     stored.writeUInt16LE(tail.length, 1);
     stored.writeUInt16LE(~tail.length & 0xffff, 3);
     const trailer = Buffer.allocUnsafe(8);
+    this.headCrc ??= crc32(this.head);
     trailer.writeUInt32LE(crc32(tail, this.headCrc), 0);
     trailer.writeUInt32LE((this.head.length + tail.length) >>> 0, 4);
     return [GZIP_HEADER, encoded, stored, tail, trailer];
