@@ -40,17 +40,32 @@ export default tseslint.config(
           depConstraints: [
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:http', 'type:persistence', 'type:stats', 'type:domain'],
+              onlyDependOnLibsWithTags: [
+                'type:http',
+                'type:persistence',
+                'type:rendering',
+                'type:stats',
+                'type:domain',
+              ],
             },
             {
               sourceTag: 'type:tool',
-              onlyDependOnLibsWithTags: ['type:persistence', 'type:stats', 'type:domain'],
+              onlyDependOnLibsWithTags: ['type:persistence', 'type:rendering', 'type:stats', 'type:domain'],
             },
             // End-to-end tests start the built services as processes; they import no app code.
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:persistence', 'type:domain'] },
             // The HTTP services' shared plumbing (bootstrap, base environment, middlewares); apps only.
             { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain'] },
-            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:stats'] },
+            {
+              sourceTag: 'type:persistence',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:stats', 'type:rendering'],
+            },
+            // The versions' wire format as JSON text, rendered at write time and joined at read time.
+            {
+              sourceTag: 'type:rendering',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:stats'],
+              bannedExternalImports: frameworkAndIo,
+            },
             {
               sourceTag: 'type:stats',
               onlyDependOnLibsWithTags: ['type:domain'],

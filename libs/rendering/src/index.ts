@@ -1,0 +1,5 @@
+export * from './lib/windows';
+export { listJson, type Series } from './lib/series';
+export * from './lib/v1';
+export * from './lib/v2';
+export * from './lib/rendered-series';
