@@ -1,3 +1,4 @@
+import { v1VariantHead, v2VariantHead } from '@tcg/rendering';
 import { Card, CardSet, Game, Variant } from '@tcg/domain';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
@@ -90,6 +91,8 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
         'grade',
         'grade_label',
         'grading_qualifier',
+        'v1_head',
+        'v2_head',
       ],
       'uuid',
       data.variants.map((v) => [
@@ -105,6 +108,9 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
         v.grading?.grade ?? null,
         v.grading?.gradeLabel ?? null,
         v.grading?.qualifier ?? null,
+        // Its identity as each version writes it, rendered once: a variant never changes.
+        v1VariantHead(v),
+        v2VariantHead(v),
       ]),
     );
     if (written > 0) await markSummariesStale(client);

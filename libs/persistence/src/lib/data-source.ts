@@ -14,6 +14,8 @@ import { QuotaCounters1764650000000 } from './migrations/1764650000000-quota-cou
 import { DurableDataMarks1764660000000 } from './migrations/1764660000000-durable-data-marks';
 import { DataVersion1764670000000 } from './migrations/1764670000000-data-version';
 import { CardSetSortIndex1764680000000 } from './migrations/1764680000000-card-set-sort-index';
+import { RenderedSeries1764690000000 } from './migrations/1764690000000-rendered-series';
+import { RenderedVariantHeads1764700000000 } from './migrations/1764700000000-rendered-variant-heads';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -28,6 +30,8 @@ export const MIGRATIONS = [
   DurableDataMarks1764660000000,
   DataVersion1764670000000,
   CardSetSortIndex1764680000000,
+  RenderedSeries1764690000000,
+  RenderedVariantHeads1764700000000,
 ];
 
 export interface DataSourceConfig {

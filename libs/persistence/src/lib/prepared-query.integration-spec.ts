@@ -71,6 +71,7 @@ describe('preparedQuery on one connection', () => {
           { limit: 5, offset: 0 },
           'EU',
           order,
+          { stats: false, parts: [] },
         );
     expect(orders.length * filters.length).toBeGreaterThan(STATEMENTS_PER_CONNECTION);
     expect(await preparedCount()).toBe(STATEMENTS_PER_CONNECTION);

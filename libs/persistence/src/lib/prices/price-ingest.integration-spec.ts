@@ -1,3 +1,5 @@
+import { computeSeriesStats } from '@tcg/pricing-stats';
+import { renderSeries } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
@@ -50,6 +52,30 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
       minDate: '2026-01-30',
       maxDate: '2026-02-02',
     });
+  });
+
+  it('renders the parts of default answers with the statistics, from the whole merged series', async () => {
+    const rendered = async (region: string) =>
+      (
+        await ds.query(
+          `SELECT v1_stats AS "v1Stats", v1_history AS "v1History", v2_price AS "v2Price",
+                  v2_periods AS "v2Periods", v2_history AS "v2History"
+           FROM variant_prices WHERE region = $1`,
+          [region],
+        )
+      )[0];
+    await repo.ingest(obs([0, 1, 2], [1000, 1100, 1100]));
+    // A later batch adds to the series: the parts are rendered again from all of it.
+    await repo.ingest([...obs([3, 10], [1200, 1300]), { variantUuid: nm, region: 'JP', t: T0, price: 150 }]);
+    const t = [0, 1, 2, 3, 10].map((d) => T0 + d * DAY);
+    const p = [1000, 1100, 1100, 1200, 1300];
+    expect(await rendered('NA')).toEqual(renderSeries('NA', 'USD', computeSeriesStats(t, p), { t, p }));
+    // Seven days back from the latest observation (day 10): only days 4–10.
+    expect(JSON.parse(`{${(await rendered('NA')).v1History}}`).priceHistory).toEqual([{ p: 13, t: t[4] }]);
+    expect(await rendered('JP')).toEqual(
+      renderSeries('JP', 'JPY', computeSeriesStats([T0], [150]), { t: [T0], p: [150] }),
+    );
+    expect((await rendered('JP')).v1Stats).toBeNull();
   });
 
   it('changes nothing when the same observations arrive twice, and applies corrections', async () => {

@@ -1,10 +1,12 @@
 import { isUuid, parseRegion } from '@tcg/domain';
+import { renderSeries } from '@tcg/rendering';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { BinaryCopyRows, copyBinaryInto } from '../binary-copy';
 import { copyInto, copyLine } from '../copy';
 import { markSummariesStale } from '../summaries';
 import { joinChunks, MonthChunk, mergeSeries, normaliseSeries, splitIntoMonths } from './month-chunks';
+import { RENDERED_COLUMNS, renderedFields } from './rendered-columns';
 import { statsRowOf } from './stats-row';
 
 /** An observation resolved to a variant: Unix seconds and integer minor units of the region's currency. */
@@ -140,11 +142,12 @@ export class PriceIngestRepository {
             .int4Array(chunk.prices);
         }
         const row = statsRowOf(merged.t, merged.p)!;
+        const currency = currencyOf(region);
         (stored ? lines.stats : lines.newStats).push(
           copyLine([
             variantUuid,
             region,
-            currencyOf(region),
+            currency,
             row.price,
             row.updatedAt,
             row.change24h,
@@ -152,14 +155,15 @@ export class PriceIngestRepository {
             row.change30d,
             row.change90d,
             JSON.stringify(row.stats),
+            // The parts of its JSON a default request sends, rendered now rather than per read.
+            ...renderedFields(renderSeries(region, currency, row.stats, merged)),
           ]),
         );
       }
       seriesRefreshed = lines.stats.length + lines.newStats.length;
 
       const SERIES_COLUMNS = 'variant_uuid, region, month, offsets, prices';
-      const STATS_COLUMNS =
-        'variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats';
+      const STATS_COLUMNS = `variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats, ${RENDERED_COLUMNS.join(', ')}`;
       await copyBinaryInto(client, `price_series (${SERIES_COLUMNS})`, lines.newSeries);
       if (lines.newStats.length > 0)
         await copyInto(client, `variant_prices (${STATS_COLUMNS})`, lines.newStats);
@@ -185,7 +189,8 @@ export class PriceIngestRepository {
           ON CONFLICT (variant_uuid, region) DO UPDATE SET
             currency = EXCLUDED.currency, price = EXCLUDED.price, updated_at = EXCLUDED.updated_at,
             change_24h = EXCLUDED.change_24h, change_7d = EXCLUDED.change_7d,
-            change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d, stats = EXCLUDED.stats`);
+            change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d, stats = EXCLUDED.stats,
+            ${RENDERED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`);
       }
       if (seriesRefreshed > 0) await markSummariesStale(client);
       await client.query('COMMIT');

@@ -1,10 +1,13 @@
 import { Card, Variant } from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
+import { RenderedSeries } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../prepared-query';
-import { toVariant, VariantColumns } from './catalogue.mapper';
-import { monthKey, monthStartOf } from '../prices/month-chunks';
+import { toVariant, VariantColumns, variantColumnsSql } from './catalogue.mapper';
+import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks';
+import { RENDERED_COLUMN_OF } from '../prices/rendered-columns';
 import {
+  Bind,
   binder,
   BrowseSelector,
   browseConditions,
@@ -22,12 +25,43 @@ import {
   variantConditions,
 } from './card-sql';
 
+/**
+ * A variant's series in one region as a read takes it: the time of its latest observation, its
+ * statistics when the read asks for them, and the parts of its JSON rendered at write time that the
+ * read asks for.
+ */
+export interface StoredSeries extends Partial<RenderedSeries> {
+  /** Unix seconds of the latest observation. */
+  readonly updatedAt: number;
+  readonly stats?: SeriesStats;
+}
+
+/**
+ * A part or the statistics of a series that the read was asked for. Throws when they are absent:
+ * the read and its use disagree, and rendering `undefined` into an answer must never happen.
+ */
+export function required<K extends keyof StoredSeries>(
+  s: StoredSeries,
+  key: K,
+): NonNullable<StoredSeries[K]> {
+  const value = s[key];
+  if (value === undefined || value === null) throw new Error(`a series was read without its ${key}`);
+  return value as NonNullable<StoredSeries[K]>;
+}
+
+/** What a read takes of each series besides its time (`StoredSeries`). */
+export interface SeriesRead {
+  /** The statistics object: for what the rendered parts do not hold (other windows). */
+  readonly stats: boolean;
+  readonly parts: readonly (keyof RenderedSeries)[];
+}
+
 export interface PricedVariant {
   readonly variant: Variant;
-  /** Statistics in the primary (first) region asked for; null when it has no observations. */
-  readonly stats: SeriesStats | null;
-  /** Statistics in each further region asked for that has observations, by storage region. */
-  readonly otherRegions?: Readonly<Record<string, SeriesStats>>;
+  /** In the primary (first) region asked for; null when it has no observations there. */
+  readonly primary: StoredSeries | null;
+  /** In each further region asked for that has observations, by storage region. */
+  readonly otherRegions?: Readonly<Record<string, StoredSeries>>;
 }
 
 export interface CardWithVariants {
@@ -35,6 +69,29 @@ export interface CardWithVariants {
   readonly setName: string;
   readonly gameName: string;
   readonly variants: PricedVariant[];
+}
+
+/**
+ * How a read joins each variant's JSON from stored text, in SQL: the variant's rendered identity
+ * (`variants.v1_head` or `v2_head`), `open`, the members separated by commas, then `close`. A member
+ * is a stored part of the series in the read's region (with the text to use where the variant has
+ * no observations there) or a fixed text.
+ */
+export interface JoinedVariantJson {
+  readonly head: 'v1' | 'v2';
+  readonly open: string;
+  readonly members: readonly (
+    { readonly part: keyof RenderedSeries; readonly missing: string } | { readonly text: string }
+  )[];
+  readonly close: string;
+}
+
+/** A card with its variants' JSON texts already joined, comma-separated ('' for none). */
+export interface JoinedCard {
+  readonly card: Card;
+  readonly setName: string;
+  readonly gameName: string;
+  readonly variantsJson: string;
 }
 
 export interface CardPage {
@@ -52,9 +109,11 @@ const IDENTIFIER_COLUMN = {
 } as const;
 
 /**
- * The read side of /v1/cards: a page of cards (one query, total included), their variants with
- * precomputed statistics (one query), and their price history sliced from the month rows (one
- * query) — a bounded number of queries whatever the page size, and no aggregation of history.
+ * The read side of the card APIs: a page of cards (one query, total included), then either the
+ * cards with their variants' JSON joined in SQL from what was rendered at write time (one query),
+ * or, for options rendered per request, their variants with stored parts and/or statistics (one
+ * query) and their price history sliced from the month rows (one query) — a bounded number of
+ * queries whatever the page size, and no aggregation of history.
  */
 export class CardQueryRepository {
   constructor(private readonly ds: DataSource) {}
@@ -64,10 +123,55 @@ export class CardQueryRepository {
     filter: VariantFilter,
     page: { limit: number; offset: number },
     region: string,
-    order: CardOrder = { direction: 'desc' },
-    /** Further storage regions whose statistics each variant carries (v2 markets). */
+    order: CardOrder,
+    read: SeriesRead,
+    /** Further storage regions whose series each variant carries (v2 markets). */
     otherRegions: readonly string[] = [],
   ): Promise<CardPage> {
+    const found = await this.findPage(selector, filter, page, region, order);
+    const cards = await this.loadCards(
+      found.uuids,
+      filter,
+      [region, ...otherRegions],
+      read,
+      found.onlyVariant,
+      found.onlySku,
+    );
+    return { total: found.total, cards };
+  }
+
+  /**
+   * `findCards` with each card's variants joined into JSON in SQL (as `loadJoinedCards`), in the
+   * same statement as the page: one statement for a lookup or a search.
+   */
+  async findJoinedCards(
+    selector: CardSelector,
+    filter: VariantFilter,
+    page: { limit: number; offset: number },
+    region: string,
+    order: CardOrder,
+    json: JoinedVariantJson,
+  ): Promise<{ readonly total: number; readonly cards: JoinedCard[] }> {
+    const found = await this.findPage(selector, filter, page, region, order, json);
+    return { total: found.total, cards: found.cards! };
+  }
+
+  /** The page's card UUIDs in order, its total, and the one variant or SKU an identifier names. */
+  private async findPage(
+    selector: CardSelector,
+    filter: VariantFilter,
+    page: { limit: number; offset: number },
+    region: string,
+    order: CardOrder,
+    /** Also the page's cards, their variants' JSON joined in SQL, in the same statement. */
+    joined?: JoinedVariantJson,
+  ): Promise<{
+    total: number;
+    uuids: string[];
+    onlyVariant?: string;
+    onlySku?: string;
+    cards?: JoinedCard[];
+  }> {
     const params: unknown[] = [region];
     const p = binder(params);
     let where: string[] = [];
@@ -120,15 +224,25 @@ export class CardQueryRepository {
     // A search ranks every match to order them, so the same pass counts them: a window count
     // rather than a second query that finds and checks every match again.
     const counted = rank !== '';
-    const rows: { uuid: string; total?: number }[] = await preparedQuery(
-      this.ds,
-      `SELECT c.uuid${counted ? ', count(*) OVER ()::int AS total' : ''}
+    const pageSql = `SELECT c.uuid${counted ? ', count(*) OVER ()::int AS total' : ''}
        FROM cards c ${top}
        WHERE ${where.join(' AND ')}
        ORDER BY ${sort}${rank}c.sort_key, c.uuid
-       LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`,
-      params,
-    );
+       LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`;
+    // Without its LIMIT and OFFSET: what a count binds.
+    const countParams = params.slice(0, -2);
+    const rows: (JoinedRow & { total?: number })[] | { uuid: string; total?: number }[] = joined
+      ? await preparedQuery<JoinedRow & { total?: number }>(
+          this.ds,
+          // The page in its order (ord), then each of its cards with its variants joined.
+          `WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (${pageSql}) q)
+           SELECT ${counted ? 'page.total, ' : ''}${CARD_COLUMNS},
+                  ${joinedVariantsSql(joined, filter, p, onlyVariant, onlySku)} AS variants
+           FROM page JOIN ${CARD_FROM} ON c.uuid = page.uuid
+           ORDER BY page.ord`,
+          params,
+        )
+      : await preparedQuery<{ uuid: string; total?: number }>(this.ds, pageSql, params);
     const total = await this.pageTotal(rows, page, () =>
       summarised &&
       selector.by === 'browse' &&
@@ -136,17 +250,15 @@ export class CardQueryRepository {
       !selector.number &&
       order.minPrice === undefined
         ? this.countSummarised(selector)
-        : this.countOnly(top, where, params.slice(0, -2)),
+        : this.countOnly(top, where, countParams),
     );
-    if (rows.length === 0) return { total, cards: [] };
-    const cards = await this.loadCards(
-      rows.map((r) => r.uuid),
-      filter,
-      [region, ...otherRegions],
+    return {
+      total,
+      uuids: rows.map((r) => r.uuid),
       onlyVariant,
       onlySku,
-    );
-    return { total, cards };
+      cards: joined ? (rows as JoinedRow[]).map(toJoinedCard) : undefined,
+    };
   }
 
   /**
@@ -177,11 +289,11 @@ export class CardQueryRepository {
     return rows.map((r) => ({ ordinal: r.ordinal, cardUuid: r.card_uuid, variantUuid: r.variant_uuid }));
   }
 
-  /** Cards with every raw variant and its statistics, in the order given (one query). */
-  cardsWithAllVariants(cardUuids: string[], region: string): Promise<CardWithVariants[]> {
+  /** Cards with every raw variant and its series, in the order given (one query). */
+  cardsWithAllVariants(cardUuids: string[], region: string, read: SeriesRead): Promise<CardWithVariants[]> {
     return cardUuids.length === 0
       ? Promise.resolve([])
-      : this.loadCards(cardUuids, { includeNullPrices: true }, [region], undefined, undefined);
+      : this.loadCards(cardUuids, { includeNullPrices: true }, [region], read, undefined, undefined);
   }
 
   /**
@@ -226,16 +338,7 @@ export class CardQueryRepository {
         series = { t: [], p: [] };
         out.set(seriesUuid, series);
       }
-      const monthStart = Number(r.month_start);
-      const offsets = r.offsets.slice(1, -1).split(',');
-      const prices = r.prices.slice(1, -1).split(',');
-      for (let i = 0; i < offsets.length; i++) {
-        const t = monthStart + Number(offsets[i]);
-        if (t > sinceT) {
-          series.t.push(t);
-          series.p.push(Number(prices[i]));
-        }
-      }
+      appendMonthText(series, Number(r.month_start), r.offsets, r.prices, sinceT);
     }
     return out;
   }
@@ -280,25 +383,70 @@ export class CardQueryRepository {
   }
 
   /**
-   * Cards with the variants the filters return and their statistics in each region (storage
-   * region codes; the first is primary), in the order given: the cards and their variants are two
-   * queries run side by side.
+   * Cards with the variants the filters return, each variant's JSON joined in SQL from stored text
+   * (`json`) with its series in `region`, in the order given: one statement and one row per card,
+   * the cheapest read there is for the server and the driver alike.
+   */
+  async loadJoinedCards(
+    cardUuids: string[],
+    filter: VariantFilter,
+    region: string,
+    json: JoinedVariantJson,
+    /** The one variant a variant identifier named; a SKU lookup goes through `findJoinedCards`. */
+    onlyVariant?: string,
+  ): Promise<JoinedCard[]> {
+    if (cardUuids.length === 0) return [];
+    const unique = [...new Set(cardUuids)];
+    // One card (every lookup) by a plain parameter: PostgreSQL then keeps the statement's generic
+    // plan, where with an array it re-plans each execution for its values, and the planning cost
+    // more than the read (measured at full: 827 against 327 µs of server CPU per lookup).
+    const one = unique.length === 1;
+    const params: unknown[] = [region, one ? unique[0] : unique];
+    const p = binder(params);
+    const rows = await preparedQuery<JoinedRow>(
+      this.ds,
+      `SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, filter, p, onlyVariant, undefined)} AS variants
+       FROM ${CARD_FROM}
+       WHERE ${one ? 'c.uuid = $2::uuid' : 'c.uuid = ANY($2::uuid[])'}`,
+      params,
+    );
+    return inOrder(cardUuids, new Map(rows.map((r) => [r.uuid, toJoinedCard(r)])));
+  }
+
+  /**
+   * Cards with the variants the filters return and their series in each region (storage region
+   * codes; the first is primary) as `read` asks, in the order given: the cards and their variants
+   * are two queries run side by side.
    */
   async loadCards(
     cardUuids: string[],
     filter: VariantFilter,
     regions: readonly string[],
+    read: SeriesRead,
     onlyVariant: string | undefined,
     onlySku: string | undefined,
   ): Promise<CardWithVariants[]> {
     if (cardUuids.length === 0) return [];
     const params: unknown[] = [regions[0], [...new Set(cardUuids)]];
     const p = binder(params);
-    // The language rule does not apply to a single-variant lookup (interface.md rule 4).
-    const conditions = variantConditions(filter, p, !onlyVariant, onlySku);
+    const conditions = variantWhere(filter, p, onlyVariant, onlySku);
+    // A series' members as [name, SQL] over the prices alias: the primary region's as columns,
+    // the other regions' as one JSON object per variant, {region: {updatedAt, stats, parts…}}.
+    // Statistics as text in a column (parsed here), as jsonb inside the other regions' object.
+    const seriesOf = (alias: string, statsAsText: boolean): [string, string][] => [
+      ['updatedAt', `${alias}.updated_at::float8`],
+      ...(read.stats ? [['stats', `${alias}.stats${statsAsText ? '::text' : ''}`] as [string, string]] : []),
+      ...read.parts.map((part): [string, string] => [part, `${alias}.${RENDERED_COLUMN_OF[part]}`]),
+    ];
+    const primary = seriesOf('vp', true)
+      .map(([name, sql]) => `${sql} AS "${name}"`)
+      .join(', ');
     const others =
       regions.length > 1
-        ? `(SELECT jsonb_object_agg(o.region, o.stats) FROM variant_prices o
+        ? `(SELECT json_object_agg(o.region, json_build_object(${seriesOf('o', false)
+            .map(([name, sql]) => `'${name}', ${sql}`)
+            .join(', ')}))
+            FROM variant_prices o
             WHERE o.variant_uuid = v.uuid AND o.region = ANY(${p(regions.slice(1))}::text[]))::text`
         : 'NULL';
     // Variants one row each, without their card's columns, statistics as text parsed here: of the
@@ -309,22 +457,18 @@ export class CardQueryRepository {
     const [cardRows, variantRows] = await Promise.all([
       preparedQuery<CardRow>(
         this.ds,
-        `SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
-                c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed
-         FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
+        `SELECT ${CARD_COLUMNS}
+         FROM ${CARD_FROM}
          WHERE c.uuid = ANY($1::uuid[])`,
-        [cardUuids],
+        [params[1]],
       ),
       preparedQuery<VariantRow>(
         this.ds,
-        `SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition, v.printing, v.language,
-                v.vendor_sku_id AS "vendorSkuId", v.grading_company AS "gradingCompany", v.grade,
-                v.grade_label AS "gradeLabel", v.grading_qualifier AS "gradingQualifier",
-                vp.stats::text AS stats, ${others} AS others
+        `SELECT ${variantColumnsSql('v')}, ${primary}, ${others} AS others
          FROM unnest($2::uuid[]) AS k(card_uuid)
          JOIN variants v ON v.card_uuid = k.card_uuid
          LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
-         WHERE ${conditions}${onlyVariant ? ` AND ${refClause(onlyVariant, p, 'v')}` : ''}
+         WHERE ${conditions}
          ORDER BY v.card_uuid, v.id`,
         params,
       ),
@@ -332,20 +476,7 @@ export class CardQueryRepository {
     const byCard = new Map<string, CardWithVariants>();
     for (const r of cardRows) {
       byCard.set(r.uuid, {
-        card: {
-          uuid: r.uuid,
-          id: r.id,
-          gameId: r.game_id,
-          setId: r.set_id,
-          name: r.name,
-          number: r.number,
-          rarity: r.rarity,
-          details: r.details,
-          vendorId: r.vendor_id,
-          opensetId: r.openset_id,
-          imagedbId: r.imagedb_id,
-          sealed: r.sealed,
-        },
+        card: toCard(r),
         setName: r.set_name,
         gameName: r.game_name,
         variants: [],
@@ -353,22 +484,95 @@ export class CardQueryRepository {
     }
     for (const r of variantRows) {
       const variant = toVariant(r);
-      const stats = r.stats === null ? null : (JSON.parse(r.stats) as SeriesStats);
+      const primary = r.updatedAt === null ? null : storedSeries(r, read);
       byCard
         .get(r.cardUuid)
         ?.variants.push(
           r.others === null
-            ? { variant, stats }
-            : { variant, stats, otherRegions: JSON.parse(r.others) as Record<string, SeriesStats> },
+            ? { variant, primary }
+            : { variant, primary, otherRegions: JSON.parse(r.others) as Record<string, StoredSeries> },
         );
     }
-    const out: CardWithVariants[] = [];
-    for (const u of cardUuids) {
-      const card = byCard.get(u);
-      if (card) out.push(card);
-    }
-    return out;
+    return inOrder(cardUuids, byCard);
   }
+}
+
+/** The cards found, in the order their UUIDs were asked for. */
+function inOrder<T>(cardUuids: readonly string[], byCard: ReadonlyMap<string, T>): T[] {
+  const out: T[] = [];
+  for (const u of cardUuids) {
+    const card = byCard.get(u);
+    if (card) out.push(card);
+  }
+  return out;
+}
+
+/**
+ * The correlated subquery that joins the JSON of card `c`'s variants (those the filter returns) in
+ * SQL: per variant its stored head, `json.open`, the members, `json.close`; comma-separated in
+ * variant order; NULL for none. `$1` is the region of the series read.
+ */
+function joinedVariantsSql(
+  json: JoinedVariantJson,
+  filter: VariantFilter,
+  p: Bind,
+  onlyVariant: string | undefined,
+  onlySku: string | undefined,
+): string {
+  const conditions = variantWhere(filter, p, onlyVariant, onlySku);
+  const members = json.members
+    .map((m) => ('part' in m ? `COALESCE(vp.${RENDERED_COLUMN_OF[m.part]}, ${p(m.missing)})` : p(m.text)))
+    .join(` || ',' || `);
+  const variantJson = `v.${json.head}_head || ${p(json.open)} || ${members} || ${p(json.close)}`;
+  return `(SELECT string_agg(${variantJson}, ',' ORDER BY v.id)
+           FROM variants v
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
+           WHERE v.card_uuid = c.uuid AND ${conditions})`;
+}
+
+/**
+ * The variants `v` (with their prices `vp`) a read returns: the filter's, or the one variant an
+ * identifier names, to which the language rule does not apply (interface.md rule 4).
+ */
+function variantWhere(
+  filter: VariantFilter,
+  p: Bind,
+  onlyVariant: string | undefined,
+  onlySku: string | undefined,
+): string {
+  const conditions = variantConditions(filter, p, !onlyVariant, onlySku);
+  return onlyVariant ? `${conditions} AND ${refClause(onlyVariant, p, 'v')}` : conditions;
+}
+
+/** A card row with its variants' joined JSON. */
+type JoinedRow = CardRow & { variants: string | null };
+
+function toJoinedCard(r: JoinedRow): JoinedCard {
+  return { card: toCard(r), setName: r.set_name, gameName: r.game_name, variantsJson: r.variants ?? '' };
+}
+
+/** Cards `c` with their sets `s` and games `g`, as `CARD_COLUMNS` reads them. */
+const CARD_FROM = 'cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id';
+
+/** A card's columns with its set's and game's names, over `c`, `s` and `g`. */
+const CARD_COLUMNS = `c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
+  c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed`;
+
+function toCard(r: CardRow): Card {
+  return {
+    uuid: r.uuid,
+    id: r.id,
+    gameId: r.game_id,
+    setId: r.set_id,
+    name: r.name,
+    number: r.number,
+    rarity: r.rarity,
+    details: r.details,
+    vendorId: r.vendor_id,
+    opensetId: r.openset_id,
+    imagedbId: r.imagedb_id,
+    sealed: r.sealed,
+  };
 }
 
 interface CardRow {
@@ -388,8 +592,19 @@ interface CardRow {
   sealed: boolean;
 }
 
-/** A variant row: its columns aliased as the entity names them, and its statistics as text. */
-interface VariantRow extends VariantColumns {
-  stats: string | null;
+/**
+ * A variant row: its columns aliased as the entity names them, and its primary series' members
+ * (null without observations), statistics as text.
+ */
+interface VariantRow extends VariantColumns, Partial<RenderedSeries> {
+  updatedAt: number | null;
+  stats?: string | null;
   others: string | null;
+}
+
+function storedSeries(r: VariantRow, read: SeriesRead): StoredSeries {
+  const out: { -readonly [K in keyof StoredSeries]: StoredSeries[K] } = { updatedAt: r.updatedAt! };
+  if (read.stats) out.stats = JSON.parse(r.stats!) as SeriesStats;
+  for (const part of read.parts) out[part] = r[part]!;
+  return out;
 }

@@ -45,26 +45,9 @@ export type VariantColumns = Pick<
   | 'gradingQualifier'
 >;
 
-/** Built as one literal per kind, without a spread: a page or batch builds thousands of them. */
+/** One literal, without a spread: a read that renders per request builds one per variant. */
 export function toVariant(e: VariantColumns): Variant {
-  if (e.type === 'graded') {
-    return {
-      uuid: e.uuid,
-      id: e.id,
-      cardUuid: e.cardUuid,
-      printing: e.printing,
-      language: e.language as Language,
-      vendorSkuId: e.vendorSkuId,
-      type: 'graded',
-      condition: null,
-      grading: {
-        company: e.gradingCompany as GradingCompany,
-        grade: e.grade === null ? null : Number(e.grade),
-        gradeLabel: e.gradeLabel,
-        qualifier: e.gradingQualifier,
-      },
-    };
-  }
+  const graded = e.type === 'graded';
   return {
     uuid: e.uuid,
     id: e.id,
@@ -72,8 +55,23 @@ export function toVariant(e: VariantColumns): Variant {
     printing: e.printing,
     language: e.language as Language,
     vendorSkuId: e.vendorSkuId,
-    type: 'raw',
-    condition: e.condition as Condition,
-    grading: null,
-  };
+    type: graded ? 'graded' : 'raw',
+    condition: graded ? null : (e.condition as Condition),
+    grading: graded
+      ? {
+          company: e.gradingCompany as GradingCompany,
+          grade: e.grade === null ? null : Number(e.grade),
+          gradeLabel: e.gradeLabel,
+          qualifier: e.gradingQualifier,
+        }
+      : null,
+  } as Variant;
+}
+
+/** The select list of a variant's columns over `alias`, named as `VariantColumns` names them. */
+export function variantColumnsSql(alias: string): string {
+  return `${alias}.card_uuid AS "cardUuid", ${alias}.uuid, ${alias}.id, ${alias}.type, ${alias}.condition,
+          ${alias}.printing, ${alias}.language, ${alias}.vendor_sku_id AS "vendorSkuId",
+          ${alias}.grading_company AS "gradingCompany", ${alias}.grade, ${alias}.grade_label AS "gradeLabel",
+          ${alias}.grading_qualifier AS "gradingQualifier"`;
 }
