@@ -45,7 +45,7 @@ export class CardsController {
     @Res() res: Response,
   ): Promise<void> {
     await this.responses.send(req, res, v1SendOptions(req, usage), async () => ({
-      body: await this.cards.search(query, usage),
+      json: await this.cards.search(query, usage),
     }));
   }
 
@@ -91,7 +91,7 @@ export class CardsController {
   ): Promise<void> {
     // A POST is never cached nor validated; it is compressed like any answer.
     await this.responses.send(req, res, v1SendOptions(req, usage), async () => ({
-      body: await this.cards.batch(body, query, usage),
+      json: await this.cards.batch(body, query, usage),
     }));
   }
 }

@@ -1,15 +1,35 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CatalogueRepository, invalidParameter } from '@tcg/domain';
-import { CardQueryRepository, CardWithVariants } from '@tcg/persistence';
+import {
+  CardQueryRepository,
+  CardWithVariants,
+  JoinedCard,
+  JoinedVariantJson,
+  required,
+  SeriesRead,
+} from '@tcg/persistence';
+import {
+  ALL_STATISTIC_WINDOWS,
+  DEFAULT_HISTORY_SECONDS,
+  HISTORY_DURATIONS,
+  historyLookbackSeconds,
+  listJson,
+  STATISTIC_WINDOWS,
+  V1_NO_HISTORY,
+  V1_REGION,
+  v1CardJson,
+  v1HistoryMembers,
+  v1StatsMembers,
+  v1VariantJson,
+} from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { CATALOGUE } from '../catalogue/catalogue.module';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { planOf } from '../common/send-options';
-import { MAX_BATCH_ITEMS, parseBatch } from './dto/batch-items';
-import { CardDto, CardsResponseDto, toCardDto, toVariantDto } from './dto/card.dto';
-import { CardsQuery, HISTORY_DURATIONS, historyLookbackSeconds, parseCardsQuery } from './dto/cards-query';
+import { BatchItem, MAX_BATCH_ITEMS, parseBatch } from './dto/batch-items';
+import { CardsQuery, parseCardsQuery } from './dto/cards-query';
 
-const REGION = 'NA'; // v1 prices are NA (US) prices
+const REGION = V1_REGION;
 
 @Injectable()
 export class CardsService {
@@ -23,10 +43,12 @@ export class CardsService {
   }
 
   /**
-   * GET /v1/cards: three round trips per page whatever its size (the page; its cards beside their
-   * variants with statistics; history).
+   * GET /v1/cards: two statements per page whatever its size: the page, then its cards with their
+   * variants' JSON joined in SQL from what was rendered when prices arrived. Options that need
+   * other statistics windows or another history duration read the cards beside their variants'
+   * statistics instead, and history, and render those per request.
    */
-  async search(raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<CardsResponseDto> {
+  async search(raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<string> {
     const query = parseCardsQuery(raw, planOf(usage).maxLimit);
     let selector = query.selector;
     if (selector.by === 'browse' && query.game) {
@@ -40,35 +62,31 @@ export class CardsService {
       }
       selector = { ...selector, gameId: game.id };
     }
-    const page = await this.cards.findCards(
-      selector,
-      query.filter,
-      { limit: query.limit, offset: query.offset },
-      REGION,
-      query.order,
-    );
-    return {
-      data: await this.present(page.cards, query),
-      meta: {
-        total: page.total,
-        limit: query.limit,
-        offset: query.offset,
-        hasMore: query.offset + page.cards.length < page.total,
-      },
-      _metadata: usage,
-    };
+    const range = { limit: query.limit, offset: query.offset };
+    const joined = joinedJson(query);
+    const page = joined
+      ? await this.cards
+          .findJoinedCards(selector, query.filter, range, REGION, query.order, joined)
+          .then(({ total, cards }) => ({ total, cards: cards.map(cardJson) }))
+      : await this.cards
+          .findCards(selector, query.filter, range, REGION, query.order, seriesRead(query))
+          .then(async ({ total, cards }) => ({ total, cards: await this.present(cards, query) }));
+    return listJson(page.cards, {
+      total: page.total,
+      limit: query.limit,
+      offset: query.offset,
+      hasMore: query.offset + page.cards.length < page.total,
+    });
   }
 
   /**
    * POST /v1/cards: every lookup of the batch in request order, each card once (at its first
-   * lookup, with that lookup's filters). Three queries whatever the batch size: identifiers,
-   * cards with variants, history. Presentation options come from the query string, as on GET.
+   * lookup, with that lookup's filters). Two statements whatever the batch size when every
+   * lookup takes whole cards and the options are stored: identifiers, then the cards with their
+   * variants' JSON joined in SQL; otherwise identifiers, cards beside their variants' series, and
+   * history when asked for. Presentation options come from the query string, as on GET.
    */
-  async batch(
-    body: unknown,
-    raw: Record<string, unknown>,
-    usage: UsageMetadataDto,
-  ): Promise<CardsResponseDto> {
+  async batch(body: unknown, raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<string> {
     const plan = planOf(usage);
     const items = parseBatch(body, Math.min(plan.maxBatch, MAX_BATCH_ITEMS), usage.apiPlan);
     const query = parseCardsQuery(raw, plan.maxLimit);
@@ -79,11 +97,28 @@ export class CardsService {
       seen.add(m.cardUuid);
       order.push({ cardUuid: m.cardUuid, item: items[m.ordinal]!, onlyVariant: m.variantUuid });
     }
+    // Lookups that take whole cards are joined in SQL like a GET's; filters per lookup are applied here.
+    const joined = joinedJson(query);
+    if (joined && order.every(({ item, onlyVariant }) => !onlyVariant && !filtersVariants(item))) {
+      const cards = await this.cards.loadJoinedCards(
+        order.map((o) => o.cardUuid),
+        { includeNullPrices: true },
+        REGION,
+        joined,
+      );
+      return listJson(cards.map(cardJson), {
+        total: cards.length,
+        limit: items.length,
+        offset: 0,
+        hasMore: false,
+      });
+    }
     const loaded = new Map(
       (
         await this.cards.cardsWithAllVariants(
           order.map((o) => o.cardUuid),
           REGION,
+          seriesRead(query),
         )
       ).map((c) => [c.card.uuid, c]),
     );
@@ -91,44 +126,120 @@ export class CardsService {
     for (const { cardUuid, item, onlyVariant } of order) {
       const c = loaded.get(cardUuid)!;
       const variants = c.variants.filter(
-        ({ variant: v, stats }) =>
+        ({ variant: v, primary }) =>
           (!onlyVariant || v.uuid === onlyVariant) &&
           (!item.printings || item.printings.includes(v.printing.toLowerCase())) &&
           (!item.conditions || (v.condition !== null && item.conditions.includes(v.condition))) &&
-          (item.updatedAfter === undefined || (stats?.current?.t ?? -1) > item.updatedAfter),
+          (item.updatedAfter === undefined || (primary?.updatedAt ?? -1) > item.updatedAfter),
       );
       // Delta sync: a card none of whose variants changed after updated_after is left out.
       if (item.updatedAfter !== undefined && variants.length === 0) continue;
       cards.push({ ...c, variants });
     }
-    return {
-      data: await this.present(cards, query),
-      meta: { total: cards.length, limit: items.length, offset: 0, hasMore: false },
-      _metadata: usage,
-    };
+    return listJson(await this.present(cards, query), {
+      total: cards.length,
+      limit: items.length,
+      offset: 0,
+      hasMore: false,
+    });
   }
 
-  /** Cards to v1 DTOs, with one history query for all their variants. */
-  private async present(cards: CardWithVariants[], query: CardsQuery): Promise<CardDto[]> {
+  /**
+   * Cards as v1 JSON texts. What default options ask for was rendered when the prices arrived and
+   * is joined as it is; other statistics windows are rendered from the statistics, and other
+   * history durations from one history query for all the variants.
+   */
+  private async present(cards: CardWithVariants[], query: CardsQuery): Promise<string[]> {
     const durationSeconds = HISTORY_DURATIONS[query.historyDuration];
-    // Each priced variant's history back from its own latest observation, over the longer of
-    // the requested duration and the 30 days of `priceHistory30d`.
+    const stored = storedParts(query);
+    // Each priced variant's history back from its own latest observation, over the longer of the
+    // requested duration and the 30 days of `priceHistory30d`.
     const since = new Map<string, number>();
-    if (query.includeHistory) {
+    if (query.includeHistory && !stored.history) {
       const back = historyLookbackSeconds(durationSeconds);
       for (const c of cards)
-        for (const v of c.variants) {
-          const latest = v.stats?.current?.t;
-          if (latest !== undefined) since.set(v.variant.uuid, latest - back);
-        }
+        for (const v of c.variants) if (v.primary) since.set(v.variant.uuid, v.primary.updatedAt - back);
     }
     const history = await this.cards.priceHistory(since, REGION);
-    const opts = { windows: query.statistics, includeHistory: query.includeHistory, durationSeconds };
+    const unpricedStats = stored.stats ? UNPRICED_STATS : v1StatsMembers(null, query.statistics);
+    const unpricedHistory = query.includeHistory ? NO_POINTS : V1_NO_HISTORY;
     return cards.map((c) =>
-      toCardDto(
-        c,
-        c.variants.map((v) => toVariantDto(v, history.get(v.variant.uuid), opts)),
+      v1CardJson(
+        c.card,
+        c.setName,
+        c.variants.map(({ variant, primary: s }) =>
+          s === null
+            ? v1VariantJson(variant, unpricedStats, unpricedHistory)
+            : v1VariantJson(
+                variant,
+                stored.stats
+                  ? required(s, 'v1Stats')
+                  : v1StatsMembers(required(s, 'stats'), query.statistics),
+                !query.includeHistory
+                  ? V1_NO_HISTORY
+                  : stored.history
+                    ? required(s, 'v1History')
+                    : v1HistoryMembers(s.updatedAt, history.get(variant.uuid), durationSeconds),
+              ),
+        ),
       ),
     );
   }
+}
+
+/** A batch lookup that narrows its card's variants. */
+function filtersVariants(item: BatchItem): boolean {
+  return item.printings !== undefined || item.conditions !== undefined || item.updatedAfter !== undefined;
+}
+
+/** A card as v1 JSON around its variants joined in SQL. */
+function cardJson(c: JoinedCard): string {
+  return v1CardJson(c.card, c.setName, [c.variantsJson]);
+}
+
+/** A v1 variant without observations, with every window. */
+const UNPRICED_STATS = v1StatsMembers(null, ALL_STATISTIC_WINDOWS);
+/** A v1 variant without observations, with history. */
+const NO_POINTS = v1HistoryMembers(undefined, undefined, DEFAULT_HISTORY_SECONDS);
+
+/**
+ * How a variant's JSON is joined in SQL when every part the options ask for is stored: every
+ * statistics window, and the default history or none. Undefined: the options need rendering.
+ */
+function joinedJson(query: CardsQuery): JoinedVariantJson | undefined {
+  const stored = storedParts(query);
+  if (!stored.stats || (query.includeHistory && !stored.history)) return undefined;
+  return {
+    head: 'v1',
+    open: '',
+    members: [
+      { part: 'v1Stats', missing: UNPRICED_STATS },
+      query.includeHistory ? { part: 'v1History', missing: NO_POINTS } : { text: V1_NO_HISTORY },
+    ],
+    close: '}',
+  };
+}
+
+/** What a request's variants need of their NA series: the stored parts its options allow, else statistics. */
+function seriesRead(query: CardsQuery): SeriesRead {
+  const stored = storedParts(query);
+  return {
+    stats: !stored.stats,
+    parts: [
+      ...(stored.stats ? (['v1Stats'] as const) : []),
+      ...(query.includeHistory && stored.history ? (['v1History'] as const) : []),
+    ],
+  };
+}
+
+/**
+ * Which parts of a request's variants were rendered when prices arrived: the statistics when it
+ * asks for every window, the history when it asks for the default duration. One answer for the
+ * joined read, the series read and the rendering, so they cannot disagree.
+ */
+function storedParts(query: CardsQuery): { readonly stats: boolean; readonly history: boolean } {
+  return {
+    stats: query.statistics.size === STATISTIC_WINDOWS.length,
+    history: HISTORY_DURATIONS[query.historyDuration] === DEFAULT_HISTORY_SECONDS,
+  };
 }

@@ -2,7 +2,7 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import type { OpenAPIObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toCardDto, toVariantDto } from '../cards/dto/card.dto';
+import { v1CardJson, v1HistoryMembers, v1StatsMembers, v1VariantJson } from '@tcg/rendering';
 import { toUsageMetadata } from '../common/decorators/usage.decorator';
 import { toGameDto } from '../games/dto/game.dto';
 import { toSetDto } from '../sets/dto/set.dto';
@@ -113,10 +113,19 @@ describe('api-v1 OpenAPI document', () => {
     condition: 'Near Mint',
     grading: null,
   } as const;
-  const opts = { windows: new Set([] as const), includeHistory: true, durationSeconds: 604_800 };
   it.each([
-    ['VariantDto', () => toVariantDto({ variant, stats: null }, undefined, opts)],
-    ['CardDto', () => toCardDto({ card, setName: 's', gameName: 'g', variants: [] }, [])],
+    [
+      'VariantDto',
+      () =>
+        JSON.parse(
+          v1VariantJson(
+            variant,
+            v1StatsMembers(null, new Set()),
+            v1HistoryMembers(undefined, undefined, 604_800),
+          ),
+        ) as object,
+    ],
+    ['CardDto', () => JSON.parse(v1CardJson(card, 's', [])) as object],
     [
       'GameDto',
       () =>

@@ -70,7 +70,7 @@ export class CardsController {
   ): Promise<void> {
     // One card: nothing in it depends on the plan.
     await this.responses.send(req, res, { key: requestCacheKey(req, '*') }, async () => ({
-      body: await this.cards.one(id, query),
+      json: await this.cards.one(id, query),
     }));
   }
 }

@@ -3,6 +3,18 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { invalidParameter, NotFoundError, PlanLimits, Region } from '@tcg/domain';
 import {
+  ALL_PERIOD_WINDOWS,
+  DEFAULT_HISTORY_SECONDS,
+  listJson,
+  v2CardJson,
+  v2HistoryMember,
+  v2MarketHead,
+  v2MarketJson,
+  v2PeriodsMember,
+  v2PriceMembers,
+  v2VariantJson,
+} from '@tcg/rendering';
+import {
   BatchIdentifier,
   CardKeysetRepository,
   CardSelector,
@@ -10,16 +22,19 @@ import {
   CardQueryRepository,
   CardWithVariants,
   KeysetQuery,
+  JoinedVariantJson,
+  required,
+  SeriesRead,
+  StoredSeries,
   TypeOrmCatalogueRepository,
 } from '@tcg/persistence';
 import { DataSource } from 'typeorm';
 import { CursorCodec, CursorPosition } from './cursor/cursor-codec';
-import { CardsV2Response, CardV2, CardV2Response, toCardV2 } from './dto/card-v2.dto';
 import { Include, parseCardsV2Query, parseCardV2Query } from './dto/cards-v2-query';
 
-/** A response body plus the headers that describe it (Link, X-Total-Count). */
-export interface WithHeaders<T> {
-  readonly body: T;
+/** A response body's JSON text plus the headers that describe it (Link, X-Total-Count). */
+export interface JsonWithHeaders {
+  readonly json: string;
   readonly headers: Record<string, string>;
 }
 
@@ -43,10 +58,11 @@ export class CardsService {
   }
 
   /**
-   * GET /v2/cards. A lookup costs three queries (cards, variants with statistics per region,
-   * history per region with data); a browse page adds the keyset page and a time-boxed count.
+   * GET /v2/cards. A lookup costs two statements (the identifier; the card with its variants'
+   * JSON joined in SQL), a browse page the keyset page, the joined cards and a time-boxed count;
+   * options whose parts are not all stored read series and history and render them instead.
    */
-  async list(raw: Record<string, unknown>, plan: PlanLimits): Promise<WithHeaders<CardsV2Response>> {
+  async list(raw: Record<string, unknown>, plan: PlanLimits): Promise<JsonWithHeaders> {
     const query = parseCardsV2Query(raw, plan.maxLimit);
     const storage = storageRegions(query.regions);
     const position =
@@ -58,11 +74,7 @@ export class CardsService {
           query.cursor!,
           'cursors page through a browse or search, not a lookup',
         );
-      const data = await this.present(
-        await this.lookup(query.selector, query.filter, storage),
-        query.regions,
-        query.include,
-      );
+      const data = await this.lookup(query.selector, query.filter, query.regions, query.include);
       const total = data.length;
       const meta = {
         count: total,
@@ -71,7 +83,7 @@ export class CardsService {
         has_more: false,
         cursor: { next: null, prev: null },
       };
-      return { body: { data, meta }, headers: { 'X-Total-Count': String(total) } };
+      return { json: listJson(data, meta), headers: { 'X-Total-Count': String(total) } };
     }
     const keysetQuery: KeysetQuery = {
       browse: {
@@ -86,20 +98,18 @@ export class CardsService {
     };
     // A walk counts once, on its first page; its cursors carry the total to the later pages. The
     // count runs beside the page and its cards, not before them.
-    const [{ page, loaded }, total] = await Promise.all([
+    const [{ page, data }, total] = await Promise.all([
       this.keyset.page(keysetQuery, query.limit, position).then(async (page) => ({
         page,
-        loaded: await this.cards.loadCards(
+        data: await this.loadCards(
           page.rows.map((r) => r.cardUuid),
           query.filter,
-          storage,
-          undefined,
-          undefined,
+          query.regions,
+          query.include,
         ),
       })),
       position?.total ?? this.keyset.count(keysetQuery, this.countBudgetMs),
     ]);
-    const data = await this.present(loaded, query.regions, query.include);
     const cursor = this.cursorsOf(
       page.rows.map((r) => r.key),
       page.more,
@@ -115,22 +125,23 @@ export class CardsService {
     ].filter(Boolean);
     if (links.length > 0) headers['Link'] = links.join(', ');
     return {
-      body: {
-        data,
-        meta: { count: data.length, total, limit: query.limit, has_more: cursor.next !== null, cursor },
-      },
+      json: listJson(data, {
+        count: data.length,
+        total,
+        limit: query.limit,
+        has_more: cursor.next !== null,
+        cursor,
+      }),
       headers,
     };
   }
 
   /** GET /v2/cards/{id}: one card by UUID or legacy slug; 404 when there is none. */
-  async one(id: string, raw: Record<string, unknown>): Promise<CardV2Response> {
+  async one(id: string, raw: Record<string, unknown>): Promise<string> {
     const query = parseCardV2Query(raw);
-    const storage = storageRegions(query.regions);
-    const cards = await this.lookup({ by: 'card', ref: id }, query.filter, storage);
-    if (cards.length === 0) throw new NotFoundError(`Card '${id}'`);
-    const [card] = await this.present(cards, query.regions, query.include);
-    return { data: card! };
+    const [card] = await this.lookup({ by: 'card', ref: id }, query.filter, query.regions, query.include);
+    if (card === undefined) throw new NotFoundError(`Card '${id}'`);
+    return `{"data":${card}}`;
   }
 
   /**
@@ -141,13 +152,49 @@ export class CardsService {
   private async lookup(
     selector: Exclude<CardSelector, { by: 'browse' }>,
     filter: VariantFilter,
-    storage: string[],
-  ): Promise<CardWithVariants[]> {
+    regions: readonly Region[],
+    include: Include,
+  ): Promise<string[]> {
     const [by, value] = identifierOf(selector);
     const [match] = await this.cards.resolveIdentifiers([{ ordinal: 0, by, value }]);
     if (!match) return [];
     const scope = match.variantUuid ? { includeNullPrices: true, graded: 'include' as const } : filter;
-    return this.cards.loadCards([match.cardUuid], scope, storage, match.variantUuid ?? undefined, undefined);
+    return this.loadCards([match.cardUuid], scope, regions, include, match.variantUuid ?? undefined);
+  }
+
+  /**
+   * Cards as v2 JSON texts: with one market whose every part the options ask for is stored, the
+   * variants are joined in SQL in the same statement as the cards; otherwise the variants' series
+   * are read and the markets rendered here.
+   */
+  private async loadCards(
+    cardUuids: string[],
+    filter: VariantFilter,
+    regions: readonly Region[],
+    include: Include,
+    onlyVariant?: string,
+  ): Promise<string[]> {
+    const joined = joinedJson(regions, include);
+    if (joined) {
+      const cards = await this.cards.loadJoinedCards(
+        cardUuids,
+        filter,
+        regions[0]!.storageRegion,
+        joined,
+        onlyVariant,
+      );
+      return cards.map((c) => v2CardJson(c.card, c.gameName, c.setName, [c.variantsJson]));
+    }
+    const read = seriesRead(include);
+    const cards = await this.cards.loadCards(
+      cardUuids,
+      filter,
+      storageRegions(regions),
+      read,
+      onlyVariant,
+      undefined,
+    );
+    return this.present(cards, regions, include, read);
   }
 
   private async gameId(game: string): Promise<string> {
@@ -180,28 +227,153 @@ export class CardsService {
     return { next: more ? at(last, false) : null, prev: position ? at(first ?? position.key, true) : null };
   }
 
-  /** Cards to v2 DTOs, with one history query per region that has observations. */
+  /**
+   * Cards as v2 JSON texts. What default options ask for was rendered when the prices arrived and
+   * is joined as it is; other period windows are rendered from the statistics, and other history
+   * windows from one history query per region that has observations.
+   */
   private async present(
     cards: CardWithVariants[],
     regions: readonly Region[],
     include: Include,
-  ): Promise<CardV2[]> {
+    read: SeriesRead,
+  ): Promise<string[]> {
+    const stored = new Set(read.parts);
+    const primary = regions[0]!.storageRegion;
+    const seriesIn = (pv: CardWithVariants['variants'][number], region: string): StoredSeries | null =>
+      (region === primary ? pv.primary : pv.otherRegions?.[region]) ?? null;
     const history = new Map<string, Map<string, { t: number[]; p: number[] }>>();
-    if (include.historySeconds !== undefined) {
-      const primary = regions[0]!.storageRegion;
+    const seconds = include.historySeconds;
+    if (seconds !== undefined && !stored.has('v2History')) {
       for (const region of storageRegions(regions)) {
         // Each variant observed in this region, back from its own latest observation there.
         const since = new Map<string, number>();
         for (const c of cards)
           for (const v of c.variants) {
-            const latest = (region === primary ? v.stats : v.otherRegions?.[region])?.current?.t;
-            if (latest !== undefined) since.set(v.variant.uuid, latest - include.historySeconds);
+            const latest = seriesIn(v, region)?.updatedAt;
+            if (latest !== undefined) since.set(v.variant.uuid, latest - seconds);
           }
         if (since.size > 0) history.set(region, await this.cards.priceHistory(since, region));
       }
     }
-    return cards.map((c) => toCardV2(c, regions, include, history));
+    /**
+     * One market per requested region. A region without observations gets `price: null` and empty
+     * components — never another region's figures (interface.md Regions rule 4).
+     */
+    const market = (pv: CardWithVariants['variants'][number], region: Region): string => {
+      const s = seriesIn(pv, region.storageRegion);
+      // The price members are always read stored (seriesRead).
+      const empty = unpriced(region.currency);
+      const parts = [s ? required(s, 'v2Price') : empty.price];
+      if (include.withPeriods)
+        parts.push(
+          s === null
+            ? empty.periods
+            : stored.has('v2Periods')
+              ? required(s, 'v2Periods')
+              : v2PeriodsMember(required(s, 'stats'), region.currency, include.periods),
+        );
+      if (seconds !== undefined)
+        parts.push(
+          s === null
+            ? empty.history
+            : stored.has('v2History')
+              ? required(s, 'v2History')
+              : v2HistoryMember(
+                  s.updatedAt,
+                  history.get(region.storageRegion)?.get(pv.variant.uuid),
+                  seconds,
+                  region.currency,
+                ),
+        );
+      return v2MarketJson(region.code, region.currency, parts);
+    };
+    return cards.map((c) =>
+      v2CardJson(
+        c.card,
+        c.gameName,
+        c.setName,
+        c.variants.map((v) =>
+          v2VariantJson(
+            v.variant,
+            regions.map((r) => market(v, r)),
+          ),
+        ),
+      ),
+    );
   }
+}
+
+/**
+ * A market without observations, per part and currency: rendered once per currency. Without
+ * observations the periods are `{}` and the history `[]` whatever windows are asked for.
+ */
+const UNPRICED = new Map<string, { price: string; periods: string; history: string }>();
+function unpriced(currency: string): { price: string; periods: string; history: string } {
+  let parts = UNPRICED.get(currency);
+  if (!parts) {
+    parts = {
+      price: v2PriceMembers(null, currency),
+      periods: v2PeriodsMember(null, currency, ALL_PERIOD_WINDOWS),
+      history: v2HistoryMember(undefined, undefined, DEFAULT_HISTORY_SECONDS, currency),
+    };
+    UNPRICED.set(currency, parts);
+  }
+  return parts;
+}
+
+/**
+ * How a variant's JSON is joined in SQL when the request asks for one market and every part of it
+ * is stored: every period window or none, and the default history or none. Undefined: the options
+ * need rendering.
+ */
+function joinedJson(regions: readonly Region[], include: Include): JoinedVariantJson | undefined {
+  const region = regions[0]!;
+  const stored = storedParts(include);
+  if (regions.length !== 1) return undefined;
+  if (include.withPeriods && !stored.periods) return undefined;
+  if (include.historySeconds !== undefined && !stored.history) return undefined;
+  const missing = unpriced(region.currency);
+  return {
+    head: 'v2',
+    open: v2MarketHead(region.code, region.currency),
+    members: [
+      { part: 'v2Price', missing: missing.price },
+      ...(include.withPeriods ? [{ part: 'v2Periods' as const, missing: missing.periods }] : []),
+      ...(include.historySeconds !== undefined
+        ? [{ part: 'v2History' as const, missing: missing.history }]
+        : []),
+    ],
+    close: '}]}',
+  };
+}
+
+/**
+ * What a request's markets need of each series: the stored parts its `include` allows (every
+ * period window, the default 7 days of history), else statistics.
+ */
+function seriesRead(include: Include): SeriesRead {
+  const stored = storedParts(include);
+  return {
+    stats: include.withPeriods && !stored.periods,
+    parts: [
+      'v2Price',
+      ...(include.withPeriods && stored.periods ? (['v2Periods'] as const) : []),
+      ...(stored.history ? (['v2History'] as const) : []),
+    ],
+  };
+}
+
+/**
+ * Which parts of a request's markets were rendered when prices arrived: the periods when it asks
+ * for every window, the history when it asks for the default window. One answer for the joined
+ * read, the series read and the rendering, so they cannot disagree.
+ */
+function storedParts(include: Include): { readonly periods: boolean; readonly history: boolean } {
+  return {
+    periods: include.periods.size === ALL_PERIOD_WINDOWS.size,
+    history: include.historySeconds === DEFAULT_HISTORY_SECONDS,
+  };
 }
 
 /** The batch-lookup identifier that resolves a selector (one shared resolution path). */

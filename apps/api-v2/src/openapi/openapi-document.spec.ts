@@ -3,7 +3,16 @@ import type { OpenAPIObject, ParameterObject, ResponseObject, SchemaObject } fro
 import { GRADING_COMPANIES, LANGUAGE_NAMES, parseRegion } from '@tcg/domain';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toCardV2 } from '../cards/dto/card-v2.dto';
+import {
+  v2CardJson,
+  v2HistoryMember,
+  v2MarketJson,
+  v2PeriodsMember,
+  v2PriceMembers,
+  PERIOD_WINDOWS,
+  v2VariantJson,
+} from '@tcg/rendering';
+import { CardV2 } from '../cards/dto/card-v2.dto';
 import {
   CARD_PARAMETERS,
   CARDS_PARAMETERS,
@@ -11,7 +20,6 @@ import {
   INCLUDE_VALUES,
   ORDER_BY_VALUES,
   parseCardsV2Query,
-  PERIOD_WINDOWS,
 } from '../cards/dto/cards-v2-query';
 import { buildOpenApiDocument, DOCUMENTED_CONTROLLERS } from './openapi-document';
 
@@ -140,18 +148,23 @@ describe('api-v2 OpenAPI document', () => {
       condition: null,
       grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
     } as const;
-    const present = (include: { withPeriods: boolean; historySeconds?: number }) =>
-      toCardV2(
-        {
+    /** A card whose variants have no observations, as the service renders it. */
+    const present = (include: { withPeriods: boolean; historySeconds?: number }) => {
+      const region = parseRegion('NA')!;
+      const parts = [v2PriceMembers(null, region.currency)];
+      if (include.withPeriods) parts.push(v2PeriodsMember(null, region.currency, new Set(PERIOD_WINDOWS)));
+      if (include.historySeconds !== undefined)
+        parts.push(v2HistoryMember(undefined, undefined, include.historySeconds, region.currency));
+      const market = v2MarketJson(region.code, region.currency, parts);
+      return JSON.parse(
+        v2CardJson(
           card,
-          setName: 's',
-          gameName: 'g',
-          variants: [raw, graded].map((variant) => ({ variant, stats: null })),
-        },
-        [parseRegion('NA')!],
-        { periods: new Set(PERIOD_WINDOWS), ...include },
-        new Map(),
-      );
+          'g',
+          's',
+          [raw, graded].map((variant) => v2VariantJson(variant, [market])),
+        ),
+      ) as CardV2;
+    };
     const full = present({ withPeriods: true, historySeconds: 604_800 });
     const bare = present({ withPeriods: false });
 

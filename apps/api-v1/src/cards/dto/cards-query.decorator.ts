@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import { CONDITION_NAMES, LANGUAGE_NAMES, QUERY_LIMITS } from '@tcg/domain';
-import { HISTORY_DURATIONS, MAX_OFFSET, MAX_SEARCH_LENGTH, STATISTIC_WINDOWS } from './cards-query';
+import { HISTORY_DURATIONS, STATISTIC_WINDOWS } from '@tcg/rendering';
+import { MAX_OFFSET, MAX_SEARCH_LENGTH } from './cards-query';
 
 type Parameter = Parameters<typeof ApiQuery>[0] & { name: string };
 

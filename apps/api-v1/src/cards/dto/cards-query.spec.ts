@@ -1,5 +1,6 @@
 import { DomainError, QUERY_LIMITS } from '@tcg/domain';
-import { MAX_OFFSET, MAX_SEARCH_LENGTH, parseCardsQuery, STATISTIC_WINDOWS } from './cards-query';
+import { STATISTIC_WINDOWS } from '@tcg/rendering';
+import { MAX_OFFSET, MAX_SEARCH_LENGTH, parseCardsQuery } from './cards-query';
 
 const parse = (raw: Record<string, unknown>, maxLimit = 100) => parseCardsQuery(raw, maxLimit);
 const refusal = (raw: Record<string, unknown>) => {

@@ -12,23 +12,8 @@ import {
   QUERY_LIMITS,
 } from '@tcg/domain';
 import { CardOrder, CardSelector, VariantFilter } from '@tcg/persistence';
+import { HISTORY_DURATIONS, HistoryDuration, STATISTIC_WINDOWS, StatisticWindow } from '@tcg/rendering';
 import { printType } from './printing';
-
-export const HISTORY_DURATIONS = {
-  '7d': 604_800,
-  '30d': 2_592_000,
-  '90d': 7_776_000,
-  '180d': 15_552_000,
-  '1y': 31_536_000,
-} as const;
-export type HistoryDuration = keyof typeof HISTORY_DURATIONS;
-
-/** How far back a variant's history is read: the duration asked for, and the 30 days of `priceHistory30d`. */
-export function historyLookbackSeconds(durationSeconds: number): number {
-  return Math.max(durationSeconds, HISTORY_DURATIONS['30d']);
-}
-export const STATISTIC_WINDOWS = ['7d', '30d', '90d', '1y', 'allTime'] as const;
-export type StatisticWindow = (typeof STATISTIC_WINDOWS)[number];
 
 export interface CardsQuery {
   /** Identifier selector (decisions.md precedence) or a browse/search; `game` is resolved later. */

@@ -1,12 +1,7 @@
 import { DomainError, QUERY_LIMITS } from '@tcg/domain';
 import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
-import {
-  HISTORY_WINDOWS,
-  MAX_SEARCH_LENGTH,
-  parseCardsV2Query,
-  parseCardV2Query,
-  PERIOD_WINDOWS,
-} from './cards-v2-query';
+import { HISTORY_DURATIONS as HISTORY_WINDOWS, PERIOD_WINDOWS } from '@tcg/rendering';
+import { MAX_SEARCH_LENGTH, parseCardsV2Query, parseCardV2Query } from './cards-v2-query';
 
 const parse = (raw: Record<string, unknown>, maxLimit = 100) => parseCardsV2Query(raw, maxLimit);
 const refusal = (raw: Record<string, unknown>) => {

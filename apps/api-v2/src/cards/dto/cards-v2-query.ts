@@ -16,6 +16,14 @@ import {
   Region,
   QUERY_LIMITS,
 } from '@tcg/domain';
+import {
+  ALL_PERIOD_WINDOWS,
+  DEFAULT_HISTORY_SECONDS,
+  HISTORY_DURATIONS,
+  HistoryDuration,
+  PERIOD_WINDOWS,
+  PeriodWindow,
+} from '@tcg/rendering';
 import { CardSelector, VariantFilter } from '@tcg/persistence';
 import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
 
@@ -50,16 +58,9 @@ export const CARD_PARAMETERS = [
   'language',
 ] as const;
 
-export const PERIOD_WINDOWS = ['7d', '30d', '90d', '1y', 'all_time'] as const;
-export type PeriodWindow = (typeof PERIOD_WINDOWS)[number];
-export const HISTORY_WINDOWS = {
-  '7d': 604_800,
-  '30d': 2_592_000,
-  '90d': 7_776_000,
-  '180d': 15_552_000,
-  '1y': 31_536_000,
-};
-export type HistoryWindow = keyof typeof HISTORY_WINDOWS;
+/** v2's history windows: v1's durations under v2's name. */
+const HISTORY_WINDOWS = HISTORY_DURATIONS;
+type HistoryWindow = HistoryDuration;
 /** `include` values: a whole component or one of its windows (interface.md "Include"). */
 export const INCLUDE_VALUES = [
   'periods',
@@ -247,10 +248,16 @@ function parseCommon(raw: Raw): Pick<CardsV2Query, 'regions' | 'filter' | 'inclu
   };
 }
 
+/** Every period and `price_history.7d`: what a request without `include` gets. */
+const DEFAULT_INCLUDE: Include = {
+  periods: ALL_PERIOD_WINDOWS,
+  withPeriods: true,
+  historySeconds: DEFAULT_HISTORY_SECONDS,
+};
+
 /** `include` replaces the default (all periods plus `price_history.7d`); decisions.md. */
 function parseInclude(raw: Raw): Include {
-  if (raw['include'] === undefined)
-    return { periods: new Set(PERIOD_WINDOWS), withPeriods: true, historySeconds: HISTORY_WINDOWS['7d'] };
+  if (raw['include'] === undefined) return DEFAULT_INCLUDE;
   const periods = new Set<PeriodWindow>();
   let withPeriods = false;
   let historySeconds: number | undefined;
