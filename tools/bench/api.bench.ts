@@ -13,6 +13,7 @@ import { FLOOR_PATH } from './floor-server';
 import { LoadGenerator } from './load-client';
 import type { LoadResult, LoadScenario, WalkResult } from './load-generator';
 import { shuffled } from './sampling';
+import { CpuAccounting } from './cpu-time';
 import { RunningService, residentBytes, startProcess, startService } from './services';
 import { bytes, formatTable, ms, num, ratio } from './table';
 
@@ -22,8 +23,12 @@ import { bytes, formatTable, ms, num, ratio } from './table';
  * comes from a process of its own (load-generator.ts); floors and services are processes too, so
  * this one only orchestrates. See tools/bench/README.md for the rows.
  */
+/** The slow static upstream's delay: about a v1 lookup's p50 at full under 32 connections. */
+const SLOW_UPSTREAM_MS = 60;
+
 const ALL_ROWS = [
   'gateway-hop',
+  'gateway-hop-slow',
   'two-hop',
   'v1-uniform',
   'v2-uniform',
@@ -81,6 +86,8 @@ interface Row {
   readonly statuses?: Record<string, number>;
   readonly note?: string;
   readonly pages?: number;
+  /** Microseconds of CPU per request of each process that served the row (cpu-time.ts). */
+  readonly cpuUs?: Record<string, number>;
 }
 
 function parseOptions(argv: readonly string[]): Options | undefined {
@@ -279,8 +286,8 @@ async function main(): Promise<number> {
 
     const token = randomBytes(24).toString('base64url');
     const redis = process.env['REDIS_URL'];
-    const stack = async (url: string) => {
-      const common = { DATABASE_URL: url, INTERNAL_TOKEN: token, DATABASE_POOL_SIZE: '10' };
+    const stack = async (url: string, env: Record<string, string> = {}) => {
+      const common = { DATABASE_URL: url, INTERNAL_TOKEN: token, DATABASE_POOL_SIZE: '10', ...env };
       const v1 = await startService('api-v1', common);
       cleanups.push(v1.stop);
       const v2 = await startService('api-v2', common);
@@ -296,7 +303,17 @@ async function main(): Promise<number> {
     };
     log('info', 'starting the services', { full: o.fullDb, small: small ? o.smallDb : null });
     const fullStack = await stack(full.url);
-    const smallStack = small ? await stack(small.url) : undefined;
+    // Without a response cache: its 976 cards would all be cached after the warm-up, while the full
+    // catalogue's are nearly all misses, so the comparison would measure the cache, not whether
+    // a lookup's cost grows with the catalogue.
+    const smallStack = small ? await stack(small.url, { RESPONSE_CACHE_MAX_BYTES: '0' }) : undefined;
+    const cpu = new CpuAccounting();
+    for (const [suffix, s] of [
+      ['', fullStack],
+      [' (small)', smallStack],
+    ] as const)
+      if (s)
+        for (const service of [s.gateway, s.v1, s.v2]) cpu.track(`${service.name}${suffix}`, service.pid);
 
     // The floors' bytes: the median-sized v1 lookup of a spread of cards, fetched without
     // compression; from the tail of the popularity order, so that Zipf rows find these uncached.
@@ -321,21 +338,40 @@ async function main(): Promise<number> {
     };
     const raw = await floor('floor-node', ['--mode', 'raw', '--body', bodyFile]);
     const nest = await floor('floor-nest', ['--mode', 'nest', '--body', bodyFile]);
+    cpu.track('floor-node', raw.pid);
+    cpu.track('floor-nest', nest.pid);
     const forward = want('two-hop')
       ? await floor('floor-forward', ['--mode', 'forward', '--upstream', nest.url])
       : undefined;
-    const hopGateway = want('gateway-hop')
-      ? await startService('api-gateway', {
-          DATABASE_URL: full.url,
-          INTERNAL_TOKEN: token,
-          API_V1_URL: nest.url,
-          API_V2_URL: nest.url,
-          ...(redis ? { REDIS_URL: redis } : {}),
-        })
+    // As slow as a v1 lookup under this load (its p50 at full was 60-80 ms): the gateway's v2 routes
+    // go there, so one gateway measures its hop in front of a fast and of a slow upstream.
+    const slow = want('gateway-hop-slow')
+      ? await floor('floor-slow', [
+          '--mode',
+          'raw',
+          '--body',
+          bodyFile,
+          '--delay-ms',
+          String(SLOW_UPSTREAM_MS),
+        ])
       : undefined;
+    if (slow) cpu.track('floor-slow', slow.pid);
+    const hopGateway =
+      want('gateway-hop') || slow
+        ? await startService('api-gateway', {
+            DATABASE_URL: full.url,
+            INTERNAL_TOKEN: token,
+            API_V1_URL: nest.url,
+            API_V2_URL: slow?.url ?? nest.url,
+            ...(redis ? { REDIS_URL: redis } : {}),
+          })
+        : undefined;
     if (hopGateway) cleanups.push(hopGateway.stop);
+    if (forward) cpu.track('floor-forward', forward.pid);
+    if (hopGateway) cpu.track('api-gateway (hop)', hopGateway.pid);
 
     const generator = LoadGenerator.start();
+    cpu.track('load generator', generator.pid);
     cleanups.push(() => generator.stop());
 
     const rows: Row[] = [];
@@ -353,7 +389,9 @@ async function main(): Promise<number> {
       const rowSeed = (seed += 7919);
       await generator.run({ ...scenario, kind: 'load', duration: warmup, seed: rowSeed + 1 });
       const before = service ? await cacheCounters(service) : undefined;
+      const cpuBefore = cpu.snapshot();
       const result = await generator.run({ ...scenario, kind: 'load', duration, seed: rowSeed });
+      const cpuAfter = cpu.snapshot();
       const after = service ? await cacheCounters(service) : undefined;
       const looked = before && after ? after.hits - before.hits + (after.misses - before.misses) : 0;
       const row: Row = {
@@ -371,6 +409,7 @@ async function main(): Promise<number> {
         ...(service
           ? { cacheHitRatio: before && after && looked > 0 ? (after.hits - before.hits) / looked : null }
           : {}),
+        cpuUs: CpuAccounting.perRequest(cpuBefore, cpuAfter, result.requests),
         ...extra,
       };
       rows.push(row);
@@ -402,7 +441,7 @@ async function main(): Promise<number> {
         connections,
       });
     let hop: Row | undefined;
-    if (hopGateway)
+    if (hopGateway && want('gateway-hop'))
       hop = await measure('gateway-hop', 'gateway hop → static upstream', {
         url: hopGateway.url,
         paths: v1Paths,
@@ -410,6 +449,14 @@ async function main(): Promise<number> {
         keys,
         connections,
       });
+    if (hopGateway && slow)
+      await measure(
+        'gateway-hop-slow',
+        `gateway hop → upstream after ${SLOW_UPSTREAM_MS} ms`,
+        { url: hopGateway.url, paths: v2Paths, distribution: 'uniform', keys, connections },
+        undefined,
+        { note: 'the same bytes; throughput capped by the delay: read its CPU line' },
+      );
 
     const lookups = {
       v1: { paths: v1Paths, service: fullStack.v1 },
@@ -675,6 +722,18 @@ async function main(): Promise<number> {
       'during the row, from its /health (n/a: not reported); bytes/resp: read per response, status line and headers included',
       '',
     );
+    lines.push('CPU per request, µs, of each process that served the row (user + system, from /proc):');
+    for (const r of rows)
+      if (r.cpuUs && Object.keys(r.cpuUs).length > 0)
+        lines.push(
+          `  ${r.label.padEnd(32)} ${Object.values(r.cpuUs)
+            .reduce((a, b) => a + b, 0)
+            .toLocaleString('en-US')
+            .padStart(7)} in all: ${Object.entries(r.cpuUs)
+            .map(([name, us]) => `${name} ${us.toLocaleString('en-US')}`)
+            .join(', ')}`,
+        );
+    lines.push('');
     const summary: Record<string, number | null> = {};
     const share = (a: number | undefined, b: number | undefined) =>
       a !== undefined && b !== undefined && b > 0 ? a / b : null;

@@ -31,11 +31,18 @@ async function main(): Promise<void> {
   const body = typeof bodyFile === 'string' ? readFileSync(bodyFile) : Buffer.alloc(0);
   const contentType = 'application/json; charset=utf-8';
 
+  // Milliseconds before a raw answer: an upstream as slow as a service under load, so the
+  // gateway's cost per request can be seen apart from its upstream's latency.
+  const delayMs = Number(options.get('delay-ms') ?? 0);
   if (mode === 'raw') {
     const server = createServer((req, res) => {
       req.resume();
-      res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
-      res.end(body);
+      const answer = () => {
+        res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+        res.end(body);
+      };
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
     });
     server.keepAliveTimeout = 65_000;
     server.listen(port, host);
@@ -91,7 +98,9 @@ async function main(): Promise<void> {
     return;
   }
 
-  throw new Error(`usage: floor-server.js --mode raw|nest|forward [--body <file>] [--upstream <url>]`);
+  throw new Error(
+    `usage: floor-server.js --mode raw|nest|forward [--body <file>] [--delay-ms <n>] [--upstream <url>]`,
+  );
 }
 
 if (require.main === module)
