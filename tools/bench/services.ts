@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../common/database';
 import { freePort } from '../common/ports';
+import { SERVICE_NODE_FLAGS } from '../common/service-node-flags';
 
 export interface RunningService {
   readonly name: string;
@@ -32,9 +33,15 @@ export async function startProcess(
 ): Promise<RunningService> {
   const port = await freePort();
   const profileDir = process.env['BENCH_CPU_PROF'];
-  const flags = profileDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
-    : [];
+  const flags = [
+    ...SERVICE_NODE_FLAGS,
+    ...(profileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+      : []),
+    // For instance `--perf-basic-prof`, so that `perf record -a` names the services' JavaScript,
+    // or `--trace-gc` with BENCH_STDOUT=1 (the processes' stdout is dropped otherwise).
+    ...(process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter((f) => f !== ''),
+  ];
   const child: ChildProcess = spawn(process.execPath, [...flags, script, ...args], {
     env: {
       PATH: process.env['PATH'] ?? '',
@@ -43,7 +50,7 @@ export async function startProcess(
       PORT: String(port),
       HOST: '127.0.0.1',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env['BENCH_STDOUT'] ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
 import { log } from '../common/log';
+import { SERVICE_NODE_FLAGS } from '../common/service-node-flags';
 import { CATALOGUE_SIZES, CatalogueSize } from '../loader/catalogue';
 import { currentHour, ensureSampleLoaded, logLoadProgress } from '../loader/sample-loader';
 import { ensureDemoKey } from './demo-key';
@@ -68,10 +69,14 @@ async function main(): Promise<void> {
     process.exit(code);
   };
   for (const [name, script, childEnv] of services) {
-    const child = spawn(process.execPath, ['--enable-source-maps', join(REPO_ROOT, 'dist', script)], {
-      env: childEnv,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...SERVICE_NODE_FLAGS, '--enable-source-maps', join(REPO_ROOT, 'dist', script)],
+      {
+        env: childEnv,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     child.once('exit', (code) => {
       if (!stopping) {
         log('error', 'service exited; stopping', { service: name, code });
