@@ -1,24 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CatalogueRepository, invalidParameter } from '@tcg/domain';
+import { CardQueryRepository, CardWithVariants, JoinedCard, required, SeriesRead } from '@tcg/persistence';
 import {
-  CardQueryRepository,
-  CardWithVariants,
-  JoinedCard,
-  JoinedVariantJson,
-  required,
-  SeriesRead,
-} from '@tcg/persistence';
-import {
-  ALL_STATISTIC_WINDOWS,
   DEFAULT_HISTORY_SECONDS,
   HISTORY_DURATIONS,
   historyLookbackSeconds,
   listJson,
   STATISTIC_WINDOWS,
+  JoinedVariantJson,
   V1_NO_HISTORY,
+  V1_NO_POINTS,
+  V1_UNPRICED_STATS,
   V1_REGION,
   v1CardJson,
   v1HistoryMembers,
+  v1JoinedJson,
   v1StatsMembers,
   v1VariantJson,
 } from '@tcg/rendering';
@@ -161,8 +157,8 @@ export class CardsService {
         for (const v of c.variants) if (v.primary) since.set(v.variant.uuid, v.primary.updatedAt - back);
     }
     const history = await this.cards.priceHistory(since, REGION);
-    const unpricedStats = stored.stats ? UNPRICED_STATS : v1StatsMembers(null, query.statistics);
-    const unpricedHistory = query.includeHistory ? NO_POINTS : V1_NO_HISTORY;
+    const unpricedStats = stored.stats ? V1_UNPRICED_STATS : v1StatsMembers(null, query.statistics);
+    const unpricedHistory = query.includeHistory ? V1_NO_POINTS : V1_NO_HISTORY;
     return cards.map((c) =>
       v1CardJson(
         c.card,
@@ -197,11 +193,6 @@ function cardJson(c: JoinedCard): string {
   return v1CardJson(c.card, c.setName, [c.variantsJson]);
 }
 
-/** A v1 variant without observations, with every window. */
-const UNPRICED_STATS = v1StatsMembers(null, ALL_STATISTIC_WINDOWS);
-/** A v1 variant without observations, with history. */
-const NO_POINTS = v1HistoryMembers(undefined, undefined, DEFAULT_HISTORY_SECONDS);
-
 /**
  * How a variant's JSON is joined in SQL when every part the options ask for is stored: every
  * statistics window, and the default history or none. Undefined: the options need rendering.
@@ -209,15 +200,7 @@ const NO_POINTS = v1HistoryMembers(undefined, undefined, DEFAULT_HISTORY_SECONDS
 function joinedJson(query: CardsQuery): JoinedVariantJson | undefined {
   const stored = storedParts(query);
   if (!stored.stats || (query.includeHistory && !stored.history)) return undefined;
-  return {
-    head: 'v1',
-    open: '',
-    members: [
-      { part: 'v1Stats', missing: UNPRICED_STATS },
-      query.includeHistory ? { part: 'v1History', missing: NO_POINTS } : { text: V1_NO_HISTORY },
-    ],
-    close: '}',
-  };
+  return v1JoinedJson(query.includeHistory);
 }
 
 /** What a request's variants need of their NA series: the stored parts its options allow, else statistics. */

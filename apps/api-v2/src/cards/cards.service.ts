@@ -5,13 +5,14 @@ import { invalidParameter, NotFoundError, PlanLimits, Region } from '@tcg/domain
 import {
   ALL_PERIOD_WINDOWS,
   DEFAULT_HISTORY_SECONDS,
+  JoinedVariantJson,
   listJson,
   v2CardJson,
   v2HistoryMember,
-  v2MarketHead,
+  v2JoinedJson,
   v2MarketJson,
   v2PeriodsMember,
-  v2PriceMembers,
+  v2Unpriced,
   v2VariantJson,
 } from '@tcg/rendering';
 import {
@@ -22,7 +23,6 @@ import {
   CardQueryRepository,
   CardWithVariants,
   KeysetQuery,
-  JoinedVariantJson,
   required,
   SeriesRead,
   StoredSeries,
@@ -263,7 +263,7 @@ export class CardsService {
     const market = (pv: CardWithVariants['variants'][number], region: Region): string => {
       const s = seriesIn(pv, region.storageRegion);
       // The price members are always read stored (seriesRead).
-      const empty = unpriced(region.currency);
+      const empty = v2Unpriced(region.currency);
       const parts = [s ? required(s, 'v2Price') : empty.price];
       if (include.withPeriods)
         parts.push(
@@ -305,24 +305,6 @@ export class CardsService {
 }
 
 /**
- * A market without observations, per part and currency: rendered once per currency. Without
- * observations the periods are `{}` and the history `[]` whatever windows are asked for.
- */
-const UNPRICED = new Map<string, { price: string; periods: string; history: string }>();
-function unpriced(currency: string): { price: string; periods: string; history: string } {
-  let parts = UNPRICED.get(currency);
-  if (!parts) {
-    parts = {
-      price: v2PriceMembers(null, currency),
-      periods: v2PeriodsMember(null, currency, ALL_PERIOD_WINDOWS),
-      history: v2HistoryMember(undefined, undefined, DEFAULT_HISTORY_SECONDS, currency),
-    };
-    UNPRICED.set(currency, parts);
-  }
-  return parts;
-}
-
-/**
  * How a variant's JSON is joined in SQL when the request asks for one market and every part of it
  * is stored: every period window or none, and the default history or none. Undefined: the options
  * need rendering.
@@ -333,19 +315,12 @@ function joinedJson(regions: readonly Region[], include: Include): JoinedVariant
   if (regions.length !== 1) return undefined;
   if (include.withPeriods && !stored.periods) return undefined;
   if (include.historySeconds !== undefined && !stored.history) return undefined;
-  const missing = unpriced(region.currency);
-  return {
-    head: 'v2',
-    open: v2MarketHead(region.code, region.currency),
-    members: [
-      { part: 'v2Price', missing: missing.price },
-      ...(include.withPeriods ? [{ part: 'v2Periods' as const, missing: missing.periods }] : []),
-      ...(include.historySeconds !== undefined
-        ? [{ part: 'v2History' as const, missing: missing.history }]
-        : []),
-    ],
-    close: '}]}',
-  };
+  return v2JoinedJson(
+    region.code,
+    region.currency,
+    include.withPeriods,
+    include.historySeconds !== undefined,
+  );
 }
 
 /**

@@ -3,7 +3,11 @@ import { Card, CardSet, Game, Variant } from '@tcg/domain';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { copyInto, copyLine } from './copy';
+import { refreshCardDocuments } from './prices/card-documents';
 import { markSummariesStale } from './summaries';
+
+/** Cards whose documents one statement renders: a whole catalogue goes in several. */
+const CARDS_PER_DOCUMENT_REFRESH = 2_000;
 
 export interface CatalogueData {
   readonly games: readonly Game[];
@@ -75,7 +79,7 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
         ];
       }),
     );
-    written += await upsert(
+    const variantsWritten = await upsert(
       client,
       'variants',
       [
@@ -113,6 +117,16 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
         v2VariantHead(v),
       ]),
     );
+    written += variantsWritten;
+    if (variantsWritten > 0) {
+      // Cards with new variants: their default answers are rendered again (a variant never changes).
+      const { rows } = await client.query<{ card_uuid: string }>(
+        `SELECT DISTINCT v.card_uuid FROM load_variants l JOIN variants v ON v.uuid = l.uuid`,
+      );
+      const cards = rows.map((r) => r.card_uuid);
+      for (let i = 0; i < cards.length; i += CARDS_PER_DOCUMENT_REFRESH)
+        await refreshCardDocuments(client, cards.slice(i, i + CARDS_PER_DOCUMENT_REFRESH));
+    }
     if (written > 0) await markSummariesStale(client);
     await client.query('COMMIT');
   } catch (error) {

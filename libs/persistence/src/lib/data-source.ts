@@ -16,6 +16,7 @@ import { DataVersion1764670000000 } from './migrations/1764670000000-data-versio
 import { CardSetSortIndex1764680000000 } from './migrations/1764680000000-card-set-sort-index';
 import { RenderedSeries1764690000000 } from './migrations/1764690000000-rendered-series';
 import { RenderedVariantHeads1764700000000 } from './migrations/1764700000000-rendered-variant-heads';
+import { CardDocuments1764710000000 } from './migrations/1764710000000-card-documents';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -32,6 +33,7 @@ export const MIGRATIONS = [
   CardSetSortIndex1764680000000,
   RenderedSeries1764690000000,
   RenderedVariantHeads1764700000000,
+  CardDocuments1764710000000,
 ];
 
 export interface DataSourceConfig {

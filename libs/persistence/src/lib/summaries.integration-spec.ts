@@ -46,12 +46,12 @@ describe('summary stale marks (PostgreSQL)', () => {
   it('a refresh clears only the marks it saw before it started', async () => {
     await writeCatalogue(ds, cat);
     await price(1_700_000_000, 500);
-    // Hold the refresh at its first view (it reads cards), then commit another write (which
-    // does not) while it waits.
+    // Hold the refresh at a view that reads sets, then commit another write, which does not read
+    // sets (a price write reads cards since it renders their documents), while it waits.
     const blocker = ds.createQueryRunner();
     await blocker.connect();
     await blocker.startTransaction();
-    await blocker.query('LOCK TABLE cards IN ACCESS EXCLUSIVE MODE');
+    await blocker.query('LOCK TABLE sets IN ACCESS EXCLUSIVE MODE');
     const refreshing = refreshSummaries(ds);
     await waitUntil(async () => {
       const [{ n }] = await ds.query(

@@ -7,7 +7,7 @@ import { PriceIngestRepository } from '../prices/price-ingest.repository';
 const DAY = 86_400;
 const T0 = Date.UTC(2026, 0, 1) / 1000;
 
-/** What the writers render: each variant's heads and each series' parts. */
+/** What the writers render: each variant's heads, each series' parts, each card's documents. */
 async function rendered(ds: DataSource): Promise<unknown[][]> {
   return [
     await ds.query(`SELECT uuid, v1_head, v2_head FROM variants ORDER BY uuid`),
@@ -15,6 +15,7 @@ async function rendered(ds: DataSource): Promise<unknown[][]> {
       `SELECT variant_uuid, region, v1_stats, v1_history, v2_price, v2_periods, v2_history
        FROM variant_prices ORDER BY variant_uuid, region`,
     ),
+    await ds.query(`SELECT card_uuid, v1_variants, v2_variants FROM card_documents ORDER BY card_uuid`),
   ];
 }
 

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { BinaryCopyRows, copyBinaryInto } from '../binary-copy';
 import { copyInto, copyLine } from '../copy';
 import { markSummariesStale } from '../summaries';
+import { DOCUMENT_REGIONS, refreshDocumentsOfVariants } from './card-documents';
 import { joinChunks, MonthChunk, mergeSeries, normaliseSeries, splitIntoMonths } from './month-chunks';
 import { RENDERED_COLUMNS, renderedFields } from './rendered-columns';
 import { statsRowOf } from './stats-row';
@@ -113,6 +114,7 @@ export class PriceIngestRepository {
       let updated = 0;
       let unchanged = 0;
       let seriesRefreshed = 0;
+      const documentVariants = new Set<string>();
       // Series with nothing stored yet (every series of a first load) are COPYed straight into
       // the tables; the others go through a temp table and an upsert. The series locks above make
       // "nothing stored" stable for the whole transaction.
@@ -141,6 +143,7 @@ export class PriceIngestRepository {
             .int4Array(chunk.offsets)
             .int4Array(chunk.prices);
         }
+        if (DOCUMENT_REGIONS.has(region)) documentVariants.add(variantUuid);
         const row = statsRowOf(merged.t, merged.p)!;
         const currency = currencyOf(region);
         (stored ? lines.stats : lines.newStats).push(
@@ -192,6 +195,8 @@ export class PriceIngestRepository {
             change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d, stats = EXCLUDED.stats,
             ${RENDERED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`);
       }
+      // The cards whose default answers hold a changed series, rendered again in this transaction.
+      await refreshDocumentsOfVariants(client, [...documentVariants]);
       if (seriesRefreshed > 0) await markSummariesStale(client);
       await client.query('COMMIT');
       return { observations, inserted, updated, unchanged, seriesRefreshed };

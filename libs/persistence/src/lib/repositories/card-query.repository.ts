@@ -1,10 +1,11 @@
 import { Card, Variant } from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
-import { RenderedSeries } from '@tcg/rendering';
+import { JoinedVariantJson, RenderedSeries } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../prepared-query';
 import { toVariant, VariantColumns, variantColumnsSql } from './catalogue.mapper';
 import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks';
+import { storedDocument, variantsAggregateSql } from '../prices/card-documents';
 import { RENDERED_COLUMN_OF } from '../prices/rendered-columns';
 import {
   Bind,
@@ -69,21 +70,6 @@ export interface CardWithVariants {
   readonly setName: string;
   readonly gameName: string;
   readonly variants: PricedVariant[];
-}
-
-/**
- * How a read joins each variant's JSON from stored text, in SQL: the variant's rendered identity
- * (`variants.v1_head` or `v2_head`), `open`, the members separated by commas, then `close`. A member
- * is a stored part of the series in the read's region (with the text to use where the variant has
- * no observations there) or a fixed text.
- */
-export interface JoinedVariantJson {
-  readonly head: 'v1' | 'v2';
-  readonly open: string;
-  readonly members: readonly (
-    { readonly part: keyof RenderedSeries; readonly missing: string } | { readonly text: string }
-  )[];
-  readonly close: string;
 }
 
 /** A card with its variants' JSON texts already joined, comma-separated ('' for none). */
@@ -237,7 +223,7 @@ export class CardQueryRepository {
           // The page in its order (ord), then each of its cards with its variants joined.
           `WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (${pageSql}) q)
            SELECT ${counted ? 'page.total, ' : ''}${CARD_COLUMNS},
-                  ${joinedVariantsSql(joined, filter, p, onlyVariant, onlySku)} AS variants
+                  ${joinedVariantsSql(joined, filter, p, onlyVariant, onlySku, region)} AS variants
            FROM page JOIN ${CARD_FROM} ON c.uuid = page.uuid
            ORDER BY page.ord`,
           params,
@@ -405,7 +391,7 @@ export class CardQueryRepository {
     const p = binder(params);
     const rows = await preparedQuery<JoinedRow>(
       this.ds,
-      `SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, filter, p, onlyVariant, undefined)} AS variants
+      `SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, filter, p, onlyVariant, undefined, region)} AS variants
        FROM ${CARD_FROM}
        WHERE ${one ? 'c.uuid = $2::uuid' : 'c.uuid = ANY($2::uuid[])'}`,
       params,
@@ -509,8 +495,9 @@ function inOrder<T>(cardUuids: readonly string[], byCard: ReadonlyMap<string, T>
 
 /**
  * The correlated subquery that joins the JSON of card `c`'s variants (those the filter returns) in
- * SQL: per variant its stored head, `json.open`, the members, `json.close`; comma-separated in
- * variant order; NULL for none. `$1` is the region of the series read.
+ * SQL, NULL for none; `$1` is `region`, the region of the series read. What a stored document
+ * holds (a default request's variants and parts) is read from it, one text per card; a card whose
+ * document is missing is joined from its variants' parts.
  */
 function joinedVariantsSql(
   json: JoinedVariantJson,
@@ -518,16 +505,14 @@ function joinedVariantsSql(
   p: Bind,
   onlyVariant: string | undefined,
   onlySku: string | undefined,
+  region: string,
 ): string {
   const conditions = variantWhere(filter, p, onlyVariant, onlySku);
-  const members = json.members
-    .map((m) => ('part' in m ? `COALESCE(vp.${RENDERED_COLUMN_OF[m.part]}, ${p(m.missing)})` : p(m.text)))
-    .join(` || ',' || `);
-  const variantJson = `v.${json.head}_head || ${p(json.open)} || ${members} || ${p(json.close)}`;
-  return `(SELECT string_agg(${variantJson}, ',' ORDER BY v.id)
-           FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
-           WHERE v.card_uuid = c.uuid AND ${conditions})`;
+  const joined = variantsAggregateSql(json, conditions, p, '$1');
+  const document = storedDocument(json, conditions, region);
+  return document
+    ? `COALESCE((SELECT d.${document.column} FROM card_documents d WHERE d.card_uuid = c.uuid), ${joined})`
+    : joined;
 }
 
 /**

@@ -1,0 +1,185 @@
+import { RawVariant, uuidV5, variantSlug } from '@tcg/domain';
+import { CARD_DOCUMENTS, v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
+import { DataSource } from 'typeorm';
+import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
+import { writeCatalogue } from '../catalogue-writer';
+import { binder, variantConditions } from '../repositories/card-sql';
+import { CardQueryRepository } from '../repositories/card-query.repository';
+import { refreshCardDocuments, variantsAggregateSql } from './card-documents';
+import { PriceIngestRepository } from './price-ingest.repository';
+
+const DAY = 86_400;
+const T0 = Date.UTC(2026, 0, 1) / 1000;
+const RAW = { includeNullPrices: true };
+
+describe('card documents (PostgreSQL)', () => {
+  let ds: DataSource;
+  let cat: ReturnType<typeof tinyCatalogue>;
+  let card: string;
+  let nm: string;
+  let graded: string;
+
+  beforeAll(async () => {
+    ds = await testDataSource();
+  });
+  afterAll(async () => {
+    await ds.destroy();
+  });
+  beforeEach(async () => {
+    await truncateAll(ds);
+    cat = tinyCatalogue();
+    card = cat.cards[0]!.uuid;
+    nm = cat.variants.find((v) => v.type === 'raw')!.uuid;
+    graded = cat.variants.find((v) => v.type === 'graded')!.uuid;
+    await writeCatalogue(ds, cat);
+  });
+
+  const ingest = (variantUuid: string, region: string, prices: number[]) =>
+    new PriceIngestRepository(ds).ingest(
+      prices.map((price, d) => ({ variantUuid, region, t: T0 + d * DAY, price })),
+    );
+
+  /** Each stored document of the card, and what joining its variants' parts gives now. */
+  async function storedAndJoined(cardUuid: string): Promise<{ stored: unknown[]; joined: unknown[] }> {
+    const params: unknown[] = [cardUuid];
+    const p = binder(params);
+    const joined = CARD_DOCUMENTS.map(
+      (d) =>
+        `${variantsAggregateSql(d.json, variantConditions(RAW, p, true), p, `${p(d.region)}::text`)} AS "${d.column}"`,
+    );
+    const [fromParts] = await ds.query(`SELECT ${joined.join(', ')} FROM cards c WHERE c.uuid = $1`, params);
+    const [stored] = await ds.query(
+      `SELECT ${CARD_DOCUMENTS.map((d) => d.column).join(', ')} FROM card_documents WHERE card_uuid = $1`,
+      [cardUuid],
+    );
+    const columns = CARD_DOCUMENTS.map((d) => d.column);
+    return {
+      stored: columns.map((c) => (stored as Record<string, unknown> | undefined)?.[c]),
+      joined: columns.map((c) => (fromParts as Record<string, unknown>)[c]),
+    };
+  }
+
+  it('holds what joining the parts gives, from the catalogue write on and after every price write', async () => {
+    // Written with the catalogue: the raw variant without observations.
+    let docs = await storedAndJoined(card);
+    expect(docs.stored).toEqual(docs.joined);
+    expect(docs.stored[0]).toContain('"price":null');
+
+    await ingest(nm, 'NA', [1000, 1100, 1234]);
+    docs = await storedAndJoined(card);
+    expect(docs.stored).toEqual(docs.joined);
+    expect(docs.stored[0]).toContain('"price":12.34');
+    expect(docs.stored[1]).toContain('"currency":"USD","price":12.34');
+
+    // A later observation replaces the price in both versions' documents.
+    await new PriceIngestRepository(ds).ingest([
+      { variantUuid: nm, region: 'NA', t: T0 + 5 * DAY, price: 999 },
+    ]);
+    docs = await storedAndJoined(card);
+    expect(docs.stored).toEqual(docs.joined);
+    expect(docs.stored[0]).toContain('"price":9.99');
+
+    // Graded variants and other regions are outside every document: the documents stay as they are.
+    const before = docs.stored;
+    await ingest(graded, 'NA', [50_000]);
+    await ingest(nm, 'EU', [900]);
+    docs = await storedAndJoined(card);
+    expect(docs.stored).toEqual(before);
+    expect(docs.stored).toEqual(docs.joined);
+  });
+
+  it('takes in a variant the catalogue adds to a card', async () => {
+    await ingest(nm, 'NA', [1000]);
+    const lp = lightlyPlayed(cat);
+    await writeCatalogue(ds, { ...cat, variants: [...cat.variants, lp] });
+    const docs = await storedAndJoined(card);
+    expect(docs.stored).toEqual(docs.joined);
+    expect(docs.stored[0]).toContain(lp.id);
+    expect(docs.stored[1]).toContain(lp.id);
+  });
+
+  it('misses no committed write when two writers render one card at once', async () => {
+    const lp = lightlyPlayed(cat);
+    await writeCatalogue(ds, { ...cat, variants: [...cat.variants, lp] });
+    await ingest(nm, 'NA', [1000]);
+    await ingest(lp.uuid, 'NA', [2000]);
+
+    // Writer A changes one variant's parts and renders the card; writer B changes the other's and
+    // renders the card while A has not committed. B's change skips the data-version triggers
+    // (replica role), so only the rendering's own hold on the data version orders it after A: B's
+    // document must include A's change.
+    const a = ds.createQueryRunner();
+    const b = ds.createQueryRunner();
+    await a.connect();
+    await b.connect();
+    try {
+      await a.startTransaction();
+      await a.query(`UPDATE variant_prices SET v1_stats = '"by":"A"' WHERE variant_uuid = $1`, [nm]);
+      await refreshCardDocuments(a, [card]);
+      await b.startTransaction();
+      await b.query(`SET LOCAL session_replication_role = replica`);
+      await b.query(`UPDATE variant_prices SET v1_stats = '"by":"B"' WHERE variant_uuid = $1`, [lp.uuid]);
+      await b.query(`SET LOCAL session_replication_role = origin`);
+      const rendering = refreshCardDocuments(b, [card]);
+      await waitUntil(async () => {
+        const [{ n }] = await ds.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return n > 0;
+      });
+      await a.commitTransaction();
+      await rendering;
+      await b.commitTransaction();
+    } finally {
+      if (a.isTransactionActive) await a.rollbackTransaction();
+      if (b.isTransactionActive) await b.rollbackTransaction();
+      await a.release();
+      await b.release();
+    }
+    const docs = await storedAndJoined(card);
+    expect(docs.stored[0]).toContain('"by":"A"');
+    expect(docs.stored[0]).toContain('"by":"B"');
+    expect(docs.stored).toEqual(docs.joined);
+  });
+
+  it('is what a default read returns, and a card without one is joined from its parts', async () => {
+    await ingest(nm, 'NA', [1000, 1100]);
+    const repo = new CardQueryRepository(ds);
+    const read = async (withHistory: boolean) =>
+      (await repo.loadJoinedCards([card], RAW, 'NA', v1JoinedJson(withHistory)))[0]!.variantsJson;
+    const v2 = async () =>
+      (await repo.loadJoinedCards([card], RAW, 'NA', v2JoinedJson('NA', 'USD', true, true)))[0]!.variantsJson;
+    const expected = await storedAndJoined(card);
+    expect([await read(true), await v2()]).toEqual(expected.stored);
+
+    // A stored document is read as it is (marked here to tell it from a join)...
+    await ds.query(`UPDATE card_documents SET v1_variants = '"stored"' WHERE card_uuid = $1`, [card]);
+    expect(await read(true)).toBe('"stored"');
+    // ...only for the options it holds: without history the parts are joined.
+    expect(await read(false)).toContain('"priceHistory":null');
+
+    // A card whose documents are missing is joined from its parts, the same text.
+    await ds.query(`DELETE FROM card_documents WHERE card_uuid = $1`, [card]);
+    expect([await read(true), await v2()]).toEqual(expected.stored);
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not reached within 10 s');
+}
+
+/** A second raw variant of the tiny catalogue's card: Lightly Played. */
+function lightlyPlayed(cat: ReturnType<typeof tinyCatalogue>): RawVariant {
+  const nm = cat.variants.find((v): v is RawVariant => v.type === 'raw')!;
+  const id = variantSlug(cat.cards[0]!.id, {
+    condition: 'Lightly Played',
+    printing: nm.printing,
+    language: nm.language,
+  });
+  return { ...nm, uuid: uuidV5(id), id, condition: 'Lightly Played', vendorSkuId: 'SKU-LP' };
+}

@@ -1,0 +1,93 @@
+import { CARD_DOCUMENTS, CardDocument, JoinedVariantJson, joinedJsonKey } from '@tcg/rendering';
+import { Bind, binder, variantConditions } from '../repositories/card-sql';
+import { RENDERED_COLUMN_OF } from './rendered-columns';
+
+/** Anything that runs a parameterised statement: a pg client, a TypeORM query runner. */
+interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/** The variants every stored document holds: a default request's scope, the raw variants. */
+const DOCUMENT_SCOPE = variantConditions({ includeNullPrices: true }, binder([]), true);
+
+const DOCUMENT_BY_KEY = new Map(CARD_DOCUMENTS.map((d) => [`${d.region}\n${joinedJsonKey(d.json)}`, d]));
+
+/**
+ * The correlated subquery that joins the JSON of card `c`'s variants matching `conditions` (over
+ * `v` and `vp`) in SQL: per variant its stored head, `json.open`, the members, `json.close`;
+ * comma-separated in variant order; NULL for none. `regionSql` is the region of the series read.
+ */
+export function variantsAggregateSql(
+  json: JoinedVariantJson,
+  conditions: string,
+  p: Bind,
+  regionSql: string,
+): string {
+  const members = json.members
+    .map((m) => ('part' in m ? `COALESCE(vp.${RENDERED_COLUMN_OF[m.part]}, ${p(m.missing)})` : p(m.text)))
+    .join(` || ',' || `);
+  const variantJson = `v.${json.head}_head || ${p(json.open)} || ${members} || ${p(json.close)}`;
+  return `(SELECT string_agg(${variantJson}, ',' ORDER BY v.id)
+           FROM variants v
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${regionSql}
+           WHERE v.card_uuid = c.uuid AND ${conditions})`;
+}
+
+/**
+ * The stored document that holds exactly what `json` joins over the variants `conditions` selects
+ * with their series in `region`, if there is one: a read then takes the card's stored text.
+ */
+export function storedDocument(
+  json: JoinedVariantJson,
+  conditions: string,
+  region: string,
+): CardDocument | undefined {
+  if (conditions !== DOCUMENT_SCOPE) return undefined;
+  return DOCUMENT_BY_KEY.get(`${region}\n${joinedJsonKey(json)}`);
+}
+
+/**
+ * Renders the stored documents of the given cards again, from their variants and series as this
+ * transaction sees them; every write that changes a card's variants or their series in a
+ * document's region calls it before committing.
+ *
+ * It first takes the transaction's data version (a no-op when its writes already took it, as every
+ * write to the data tables does): writers hold it until they commit, one at a time, so the
+ * rendering statement's snapshot includes every write committed before, and a writer committing
+ * later renders after this one: a document never misses a committed write.
+ */
+export async function refreshCardDocuments(client: Queryable, cardUuids: readonly string[]): Promise<void> {
+  if (cardUuids.length === 0) return;
+  const unique = [...new Set(cardUuids)];
+  await client.query('SELECT next_data_version()');
+  const params: unknown[] = [unique];
+  const p = binder(params);
+  const columns = CARD_DOCUMENTS.map((d) => d.column);
+  const rendered = CARD_DOCUMENTS.map((d) =>
+    variantsAggregateSql(d.json, DOCUMENT_SCOPE, p, `${p(d.region)}::text`),
+  );
+  await client.query(
+    `INSERT INTO card_documents (card_uuid, ${columns.join(', ')})
+     SELECT c.uuid, ${rendered.join(', ')} FROM cards c WHERE c.uuid = ANY($1::uuid[])
+     ON CONFLICT (card_uuid) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
+    params,
+  );
+}
+
+/** The regions whose series the documents hold: a write of another region's series changes none. */
+export const DOCUMENT_REGIONS: ReadonlySet<string> = new Set(CARD_DOCUMENTS.map((d) => d.region));
+
+/** `refreshCardDocuments` for the cards of these variants. */
+export async function refreshDocumentsOfVariants(
+  client: Queryable,
+  variantUuids: readonly string[],
+): Promise<void> {
+  if (variantUuids.length === 0) return;
+  const rows = (await client.query(`SELECT DISTINCT card_uuid FROM variants WHERE uuid = ANY($1::uuid[])`, [
+    variantUuids,
+  ])) as { rows: { card_uuid: string }[] } | { card_uuid: string }[];
+  await refreshCardDocuments(
+    client,
+    (Array.isArray(rows) ? rows : rows.rows).map((r) => r.card_uuid),
+  );
+}
