@@ -10,7 +10,9 @@
  * lookups, each freeing 6 of 33 MB, with their marking on the helper threads besides). A limit
  * configured up front is kept instead of shrunk. Measured with `npm run bench:api -- --rows
  * v1-uniform` at full, one run each on this machine: 408 req/s without, 804 with 128 MB (gateway
- * 1,392 → 552 µs of CPU per lookup, api-v1 1,792 → 778), 921 with 256 MB; resident memory after
- * the run at most 236 MB with 128 MB. 128 MB keeps each service well under the 300 MB target.
+ * 1,392 → 552 µs of CPU per lookup, api-v1 1,792 → 778), 921 with 256 MB. But a whole bench run
+ * left api-v1 at 370 MB resident with 128 MB (its batch and search rows move megabytes per
+ * request), past the 300 MB target; with 64 MB the lookups keep the gain (878 req/s; gateway 554,
+ * api-v1 748 µs per lookup) and api-v1 was at 282 MB after the search and batch rows.
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = ['--initial-old-space-size=128'];
+export const SERVICE_NODE_FLAGS: readonly string[] = ['--initial-old-space-size=64'];
