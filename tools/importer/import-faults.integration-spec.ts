@@ -147,12 +147,13 @@ describe('importer killed (PostgreSQL)', () => {
     expect(await marks()).toBe(0);
   });
 
-  it('killed between its last commit and its refresh: the next run refreshes the summaries', async () => {
+  it('killed in its refresh, after its last commit: the next run refreshes the summaries', async () => {
     await runImport(await priceFile('first.ndjson', range(0, 100), () => 500));
     expect(await cardPrice()).toBe(500);
 
     // The refresh reads sets and the batches do not (they read cards, to render their documents):
-    // a lock on sets holds the importer after its last commit, at its refresh, where it is killed.
+    // a lock on sets holds the importer after its last commit, in its refresh (card_values done,
+    // set_summaries waiting), where it is killed.
     const second = await priceFile('second.ndjson', range(100, 100), () => 900);
     const blocker = ds.createQueryRunner();
     await blocker.connect();

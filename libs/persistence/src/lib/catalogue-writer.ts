@@ -28,58 +28,64 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
   try {
     await client.query('BEGIN');
     let written = 0;
-    written += await upsert(
-      client,
-      'games',
-      ['id', 'name'],
-      'id',
-      data.games.map((g) => [g.id, g.name]),
-    );
-    written += await upsert(
-      client,
-      'sets',
-      ['uuid', 'id', 'game_id', 'name', 'code', 'release_date'],
-      'uuid',
-      data.sets.map((s) => [s.uuid, s.id, s.gameId, s.name, s.code, s.releaseDate]),
-    );
-    written += await upsert(
-      client,
-      'cards',
-      [
-        'uuid',
+    written += (
+      await upsert(
+        client,
+        'games',
+        ['id', 'name'],
         'id',
-        'game_id',
-        'set_uuid',
-        'name',
-        'number',
-        'rarity',
-        'details',
-        'vendor_id',
-        'openset_id',
-        'imagedb_id',
-        'sealed',
-      ],
-      'uuid',
-      data.cards.map((c) => {
-        const setUuid = setUuidOf.get(c.setId);
-        if (!setUuid) throw new Error(`card ${c.id} names unknown set ${c.setId}`);
-        return [
-          c.uuid,
-          c.id,
-          c.gameId,
-          setUuid,
-          c.name,
-          c.number,
-          c.rarity,
-          c.details,
-          c.vendorId,
-          c.opensetId,
-          c.imagedbId,
-          c.sealed,
-        ];
-      }),
-    );
-    const variantsWritten = await upsert(
+        data.games.map((g) => [g.id, g.name]),
+      )
+    ).count;
+    written += (
+      await upsert(
+        client,
+        'sets',
+        ['uuid', 'id', 'game_id', 'name', 'code', 'release_date'],
+        'uuid',
+        data.sets.map((s) => [s.uuid, s.id, s.gameId, s.name, s.code, s.releaseDate]),
+      )
+    ).count;
+    written += (
+      await upsert(
+        client,
+        'cards',
+        [
+          'uuid',
+          'id',
+          'game_id',
+          'set_uuid',
+          'name',
+          'number',
+          'rarity',
+          'details',
+          'vendor_id',
+          'openset_id',
+          'imagedb_id',
+          'sealed',
+        ],
+        'uuid',
+        data.cards.map((c) => {
+          const setUuid = setUuidOf.get(c.setId);
+          if (!setUuid) throw new Error(`card ${c.id} names unknown set ${c.setId}`);
+          return [
+            c.uuid,
+            c.id,
+            c.gameId,
+            setUuid,
+            c.name,
+            c.number,
+            c.rarity,
+            c.details,
+            c.vendorId,
+            c.opensetId,
+            c.imagedbId,
+            c.sealed,
+          ];
+        }),
+      )
+    ).count;
+    const newVariants = await upsert(
       client,
       'variants',
       [
@@ -116,17 +122,13 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
         v1VariantHead(v),
         v2VariantHead(v),
       ]),
+      'card_uuid',
     );
-    written += variantsWritten;
-    if (variantsWritten > 0) {
-      // Cards with new variants: their default answers are rendered again (a variant never changes).
-      const { rows } = await client.query<{ card_uuid: string }>(
-        `SELECT DISTINCT v.card_uuid FROM load_variants l JOIN variants v ON v.uuid = l.uuid`,
-      );
-      const cards = rows.map((r) => r.card_uuid);
-      for (let i = 0; i < cards.length; i += CARDS_PER_DOCUMENT_REFRESH)
-        await refreshCardDocuments(client, cards.slice(i, i + CARDS_PER_DOCUMENT_REFRESH));
-    }
+    written += newVariants.count;
+    // Cards that gained variants: their default answers are rendered again (a variant never changes).
+    const cards = [...new Set(newVariants.returned)];
+    for (let i = 0; i < cards.length; i += CARDS_PER_DOCUMENT_REFRESH)
+      await refreshCardDocuments(client, cards.slice(i, i + CARDS_PER_DOCUMENT_REFRESH));
     if (written > 0) await markSummariesStale(client);
     await client.query('COMMIT');
   } catch (error) {
@@ -137,14 +139,16 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
   }
 }
 
+/** Inserts the rows that are new: how many, and the `returning` column of each. */
 async function upsert(
   client: PoolClient,
   table: string,
   columns: readonly string[],
   key: string,
   rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>,
-): Promise<number> {
-  if (rows.length === 0) return 0;
+  returning?: string,
+): Promise<{ count: number; returned: string[] }> {
+  if (rows.length === 0) return { count: 0, returned: [] };
   const tmp = `load_${table}`;
   const cols = columns.join(', ');
   await client.query(`CREATE TEMP TABLE ${tmp} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DROP`);
@@ -153,8 +157,9 @@ async function upsert(
     `${tmp} (${cols})`,
     rows.map((r) => copyLine(r)),
   );
-  const result = await client.query(
-    `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${tmp} ON CONFLICT (${key}) DO NOTHING`,
+  const result = await client.query<Record<string, string>>(
+    `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${tmp} ON CONFLICT (${key}) DO NOTHING
+     ${returning ? `RETURNING ${returning}` : ''}`,
   );
-  return result.rowCount ?? 0;
+  return { count: result.rowCount ?? 0, returned: returning ? result.rows.map((r) => r[returning]!) : [] };
 }

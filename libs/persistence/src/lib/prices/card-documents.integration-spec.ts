@@ -79,7 +79,8 @@ describe('card documents (PostgreSQL)', () => {
     expect(docs.stored).toEqual(docs.joined);
     expect(docs.stored[0]).toContain('"price":9.99');
 
-    // Graded variants and other regions are outside every document: the documents stay as they are.
+    // Graded variants and other regions are outside every document: the documents keep what
+    // joining the raw variants' NA parts gives.
     const before = docs.stored;
     await ingest(graded, 'NA', [50_000]);
     await ingest(nm, 'EU', [900]);
@@ -156,8 +157,29 @@ describe('card documents (PostgreSQL)', () => {
     // A stored document is read as it is (marked here to tell it from a join)...
     await ds.query(`UPDATE card_documents SET v1_variants = '"stored"' WHERE card_uuid = $1`, [card]);
     expect(await read(true)).toBe('"stored"');
-    // ...only for the options it holds: without history the parts are joined.
+    // ...only for the options it holds: without history, with a variant filter, or in the US market
+    // (the same series, another market head), the parts are joined.
+    await ds.query(`UPDATE card_documents SET v2_variants = '"stored"' WHERE card_uuid = $1`, [card]);
     expect(await read(false)).toContain('"priceHistory":null');
+    const english = { ...RAW, languages: ['English' as const] };
+    expect((await repo.loadJoinedCards([card], english, 'NA', v1JoinedJson(true)))[0]!.variantsJson).toBe(
+      expected.stored[0],
+    );
+    const us = v2JoinedJson('US', 'USD', true, true);
+    expect((await repo.loadJoinedCards([card], RAW, 'NA', us))[0]!.variantsJson).toContain('"region":"US"');
+    expect(await v2()).toBe('"stored"');
+    // A lookup by slug in one statement (v2) and a v1 page read it too.
+    const v2Doc = v2JoinedJson('NA', 'USD', true, true);
+    expect((await repo.findJoinedCard(cat.cards[0]!.id, RAW, 'NA', v2Doc))!.variantsJson).toBe('"stored"');
+    const page = await repo.findJoinedCards(
+      { by: 'card', ref: cat.cards[0]!.id },
+      RAW,
+      { limit: 20, offset: 0 },
+      'NA',
+      { direction: 'asc' },
+      v1JoinedJson(true),
+    );
+    expect(page.cards.map((c) => c.variantsJson)).toEqual(['"stored"']);
 
     // A card whose documents are missing is joined from its parts, the same text.
     await ds.query(`DELETE FROM card_documents WHERE card_uuid = $1`, [card]);

@@ -77,15 +77,16 @@ export async function refreshCardDocuments(client: Queryable, cardUuids: readonl
 /** The regions whose series the documents hold: a write of another region's series changes none. */
 export const DOCUMENT_REGIONS: ReadonlySet<string> = new Set(CARD_DOCUMENTS.map((d) => d.region));
 
-/** `refreshCardDocuments` for the cards of these variants. */
+/** `refreshCardDocuments` for the cards of those of these variants that documents hold (raw ones). */
 export async function refreshDocumentsOfVariants(
   client: Queryable,
   variantUuids: readonly string[],
 ): Promise<void> {
   if (variantUuids.length === 0) return;
-  const rows = (await client.query(`SELECT DISTINCT card_uuid FROM variants WHERE uuid = ANY($1::uuid[])`, [
-    variantUuids,
-  ])) as { rows: { card_uuid: string }[] } | { card_uuid: string }[];
+  const rows = (await client.query(
+    `SELECT DISTINCT v.card_uuid FROM variants v WHERE v.uuid = ANY($1::uuid[]) AND ${DOCUMENT_SCOPE}`,
+    [variantUuids],
+  )) as { rows: { card_uuid: string }[] } | { card_uuid: string }[];
   await refreshCardDocuments(
     client,
     (Array.isArray(rows) ? rows : rows.rows).map((r) => r.card_uuid),
