@@ -22,6 +22,7 @@ import {
   VariantFilter,
   CardQueryRepository,
   CardWithVariants,
+  JoinedCard,
   KeysetQuery,
   required,
   SeriesRead,
@@ -155,6 +156,12 @@ export class CardsService {
     regions: readonly Region[],
     include: Include,
   ): Promise<string[]> {
+    // A card by UUID or slug whose parts are stored: found and joined in one statement.
+    const joined = selector.by === 'card' ? joinedJson(regions, include) : undefined;
+    if (selector.by === 'card' && joined) {
+      const card = await this.cards.findJoinedCard(selector.ref, filter, regions[0]!.storageRegion, joined);
+      return card ? [cardJson(card)] : [];
+    }
     const [by, value] = identifierOf(selector);
     const [match] = await this.cards.resolveIdentifiers([{ ordinal: 0, by, value }]);
     if (!match) return [];
@@ -183,7 +190,7 @@ export class CardsService {
         joined,
         onlyVariant,
       );
-      return cards.map((c) => v2CardJson(c.card, c.gameName, c.setName, [c.variantsJson]));
+      return cards.map(cardJson);
     }
     const read = seriesRead(include);
     const cards = await this.cards.loadCards(
@@ -349,6 +356,11 @@ function storedParts(include: Include): { readonly periods: boolean; readonly hi
     periods: include.periods.size === ALL_PERIOD_WINDOWS.size,
     history: include.historySeconds === DEFAULT_HISTORY_SECONDS,
   };
+}
+
+/** A card as v2 JSON around its variants joined in SQL. */
+function cardJson(c: JoinedCard): string {
+  return v2CardJson(c.card, c.gameName, c.setName, [c.variantsJson]);
 }
 
 /** The batch-lookup identifier that resolves a selector (one shared resolution path). */

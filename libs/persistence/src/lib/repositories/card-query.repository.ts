@@ -400,6 +400,29 @@ export class CardQueryRepository {
   }
 
   /**
+   * `loadJoinedCards` for the one card a UUID or slug names, found in the same statement: a
+   * lookup's one round trip. Undefined when there is none.
+   */
+  async findJoinedCard(
+    ref: string,
+    filter: VariantFilter,
+    region: string,
+    json: JoinedVariantJson,
+  ): Promise<JoinedCard | undefined> {
+    const params: unknown[] = [region];
+    const p = binder(params);
+    const where = refClause(ref, p, 'c');
+    const [row] = await preparedQuery<JoinedRow>(
+      this.ds,
+      `SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, filter, p, undefined, undefined, region)} AS variants
+       FROM ${CARD_FROM}
+       WHERE ${where}`,
+      params,
+    );
+    return row && toJoinedCard(row);
+  }
+
+  /**
    * Cards with the variants the filters return and their series in each region (storage region
    * codes; the first is primary) as `read` asks, in the order given: the cards and their variants
    * are two queries run side by side.
