@@ -33,8 +33,8 @@ export const HOT_AFTER = 3;
  * costs a few hundred bytes at most and nothing in CPU.
  */
 export class Representation {
-  /** Opaque entity tag: a digest of the head, so an unchanged answer keeps its tag across versions. */
-  readonly opaqueTag: string;
+  /** The head's digest, computed at its first use: an answer never validated (a POST) skips it. */
+  private tag: string | undefined;
   /** Each coding's encoded head and how many sends have used it. */
   private readonly encoded: Partial<Record<'br' | 'gzip', { head: Buffer; uses: number }>> = {};
   /** The head's CRC-32, for a gzip body's trailer: computed at the first gzip send, not per answer. */
@@ -47,8 +47,12 @@ export class Representation {
     /** A weak tag: the answer has a per-request part the tag does not cover (v1's `_metadata`). */
     readonly weak: boolean,
     private readonly policy: CompressionPolicy,
-  ) {
-    this.opaqueTag = createHash('sha256').update(head).digest('base64url').slice(0, 27);
+  ) {}
+
+  /** Opaque entity tag: a digest of the head, so an unchanged answer keeps its tag across versions. */
+  get opaqueTag(): string {
+    this.tag ??= createHash('sha256').update(this.head).digest('base64url').slice(0, 27);
+    return this.tag;
   }
 
   /** Bytes held: what a cache counts against its budget. */
