@@ -112,6 +112,14 @@ describe('GET /v1/cards through the gateway', () => {
       data: [],
       meta: { total: 0, hasMore: false },
     });
+    // A card without a price in NA is left out of a lookup, as out of a browse, unless asked for.
+    expect((await get(`cardId=${knight.id}`)).body).toMatchObject({ data: [], meta: { total: 0 } });
+    expect(ids((await get(`cardId=${knight.id}&include_null_prices=true`)).body)).toEqual([knight.id]);
+    // A lookup's later page is empty, its total still counts the card.
+    expect((await get(`cardId=${dragon.id}&offset=1`)).body).toMatchObject({
+      data: [],
+      meta: { total: 1, offset: 1, hasMore: false },
+    });
   });
 
   it('browses a set by card number, dropping unpriced cards unless asked, with paging', async () => {

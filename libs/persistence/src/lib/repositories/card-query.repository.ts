@@ -138,6 +138,19 @@ export class CardQueryRepository {
     order: CardOrder,
     json: JoinedVariantJson,
   ): Promise<{ readonly total: number; readonly cards: JoinedCard[] }> {
+    // A card lookup's first page in the default scope and order (the hot path): the card at most,
+    // found without the page's ordering and window, in one statement.
+    if (
+      selector.by === 'card' &&
+      page.offset === 0 &&
+      order.by === undefined &&
+      order.minPrice === undefined &&
+      summarisedScope(filter, region) &&
+      !filter.includeNullPrices
+    ) {
+      const card = await this.findJoinedCard(selector.ref, filter, region, json, true);
+      return { total: card ? 1 : 0, cards: card ? [card] : [] };
+    }
     const found = await this.findPage(selector, filter, page, region, order, json);
     return { total: found.total, cards: found.cards! };
   }
@@ -190,12 +203,7 @@ export class CardQueryRepository {
     // it counting 31,144 matching cards through their variants, and a price order about 2 s.
     const inSummaries = !onlyVariant && !onlySku && summarisedScope(filter, region);
     const summarised = inSummaries && !filter.includeNullPrices;
-    where.push(
-      summarised
-        ? // The summaries hold NA prices; saying so also gives the region parameter its type.
-          `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
-        : hasVariant(filter, p, '$1', onlySku, onlyVariant),
-    );
+    where.push(summarised ? PRICED_IN_SUMMARIES : hasVariant(filter, p, '$1', onlySku, onlyVariant));
     // A card's price for sorting and min_price: its highest-priced variant among those returned.
     const needsTop = order.by !== undefined || order.minPrice !== undefined;
     const top = needsTop
@@ -408,15 +416,18 @@ export class CardQueryRepository {
     filter: VariantFilter,
     region: string,
     json: JoinedVariantJson,
+    /** Only a card with a raw variant priced in NA (card_values), as a v1 page's default scope. */
+    pricedOnly = false,
   ): Promise<JoinedCard | undefined> {
     const params: unknown[] = [region];
     const p = binder(params);
-    const where = refClause(ref, p, 'c');
+    const where = [refClause(ref, p, 'c')];
+    if (pricedOnly) where.push(PRICED_IN_SUMMARIES);
     const [row] = await preparedQuery<JoinedRow>(
       this.ds,
       `SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, filter, p, undefined, undefined, region)} AS variants
        FROM ${CARD_FROM}
-       WHERE ${where}`,
+       WHERE ${where.join(' AND ')}`,
       params,
     );
     return row && toJoinedCard(row);
@@ -558,6 +569,12 @@ type JoinedRow = CardRow & { variants: string | null };
 function toJoinedCard(r: JoinedRow): JoinedCard {
   return { card: toCard(r), setName: r.set_name, gameName: r.game_name, variantsJson: r.variants ?? '' };
 }
+
+/**
+ * Card `c` has a raw variant priced in NA, from the precomputed card_values: the summaries hold NA
+ * prices; saying so also gives the region parameter `$1` its type.
+ */
+const PRICED_IN_SUMMARIES = `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`;
 
 /** Cards `c` with their sets `s` and games `g`, as `CARD_COLUMNS` reads them. */
 const CARD_FROM = 'cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id';
