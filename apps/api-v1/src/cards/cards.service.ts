@@ -157,7 +157,6 @@ export class CardsService {
         for (const v of c.variants) if (v.primary) since.set(v.variant.uuid, v.primary.updatedAt - back);
     }
     const history = await this.cards.priceHistory(since, REGION);
-    const unpricedStats = stored.stats ? V1_UNPRICED_STATS : v1StatsMembers(null, query.statistics);
     const unpricedHistory = query.includeHistory ? V1_NO_POINTS : V1_NO_HISTORY;
     return cards.map((c) =>
       v1CardJson(
@@ -165,7 +164,7 @@ export class CardsService {
         c.setName,
         c.variants.map(({ variant, primary: s }) =>
           s === null
-            ? v1VariantJson(variant, unpricedStats, unpricedHistory)
+            ? v1VariantJson(variant, V1_UNPRICED_STATS, unpricedHistory)
             : v1VariantJson(
                 variant,
                 stored.stats

@@ -3,11 +3,11 @@ import { Card, CardSet, Game, Variant } from '@tcg/domain';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { copyInto, copyLine } from './copy';
-import { refreshCardDocuments } from './prices/card-documents';
+import { refreshDocumentsOfVariants } from './prices/card-documents';
 import { markSummariesStale } from './summaries';
 
-/** Cards whose documents one statement renders: a whole catalogue goes in several. */
-const CARDS_PER_DOCUMENT_REFRESH = 2_000;
+/** New variants whose cards' documents one statement renders: a whole catalogue goes in several. */
+const VARIANTS_PER_DOCUMENT_REFRESH = 20_000;
 
 export interface CatalogueData {
   readonly games: readonly Game[];
@@ -122,13 +122,15 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
         v1VariantHead(v),
         v2VariantHead(v),
       ]),
-      'card_uuid',
+      'uuid',
     );
     written += newVariants.count;
-    // Cards that gained variants: their default answers are rendered again (a variant never changes).
-    const cards = [...new Set(newVariants.returned)];
-    for (let i = 0; i < cards.length; i += CARDS_PER_DOCUMENT_REFRESH)
-      await refreshCardDocuments(client, cards.slice(i, i + CARDS_PER_DOCUMENT_REFRESH));
+    // The documents of the cards that gained variants (a variant never changes).
+    for (let i = 0; i < newVariants.returned.length; i += VARIANTS_PER_DOCUMENT_REFRESH)
+      await refreshDocumentsOfVariants(
+        client,
+        newVariants.returned.slice(i, i + VARIANTS_PER_DOCUMENT_REFRESH),
+      );
     if (written > 0) await markSummariesStale(client);
     await client.query('COMMIT');
   } catch (error) {

@@ -2,13 +2,16 @@ import { DataSource } from 'typeorm';
 
 const SUMMARY_VIEWS = ['card_values', 'set_summaries', 'game_summaries'] as const;
 
+/** Anything that runs a parameterised statement in a writer's transaction: a pg client, a query runner. */
+export interface SqlClient {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
 /**
  * Records, inside the caller's open transaction, that its write makes the summaries stale: the
  * mark commits or rolls back with the data, so a kill after the commit still leaves it behind.
  */
-export async function markSummariesStale(client: {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}): Promise<void> {
+export async function markSummariesStale(client: SqlClient): Promise<void> {
   await client.query('INSERT INTO summary_marks DEFAULT VALUES');
 }
 

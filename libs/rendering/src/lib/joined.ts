@@ -60,8 +60,28 @@ export function v2Unpriced(currency: string): { price: string; periods: string; 
 }
 const V2_UNPRICED = new Map<string, { price: string; periods: string; history: string }>();
 
-/** A v2 variant with one market: its price, every period window or none, the default history or none. */
+/**
+ * A v2 variant with one market: its price, every period window or none, the default history or none.
+ * Built once per market and options: a request's is a lookup, and equal specifications are one object.
+ */
 export function v2JoinedJson(
+  regionCode: string,
+  currency: string,
+  withPeriods: boolean,
+  withHistory: boolean,
+): JoinedVariantJson {
+  const key = `${regionCode}|${currency}|${withPeriods}|${withHistory}`;
+  let json = V2_JOINED.get(key);
+  if (json === undefined) {
+    json = buildV2JoinedJson(regionCode, currency, withPeriods, withHistory);
+    V2_JOINED.set(key, json);
+  }
+  return json;
+}
+/** Bounded: markets and currencies are the domain's, validated before they get here. */
+const V2_JOINED = new Map<string, JoinedVariantJson>();
+
+function buildV2JoinedJson(
   regionCode: string,
   currency: string,
   withPeriods: boolean,
@@ -101,9 +121,3 @@ export const CARD_DOCUMENTS: readonly CardDocument[] = [
   // GET /v2/cards with default options: the NA market, every period, 7 days of history.
   { column: 'v2_variants', region: NA.storageRegion, json: v2JoinedJson(NA.code, NA.currency, true, true) },
 ];
-
-/** Equal for two specifications that join the same text, whichever objects hold them. */
-export function joinedJsonKey(json: JoinedVariantJson): string {
-  const members = json.members.map((m) => ('part' in m ? ['part', m.part, m.missing] : ['text', m.text]));
-  return JSON.stringify([json.head, json.open, members, json.close]);
-}

@@ -1,16 +1,10 @@
-import { CARD_DOCUMENTS, CardDocument, JoinedVariantJson, joinedJsonKey } from '@tcg/rendering';
+import { CARD_DOCUMENTS, CardDocument, JoinedVariantJson } from '@tcg/rendering';
 import { Bind, binder, variantConditions } from '../repositories/card-sql';
+import type { SqlClient } from '../summaries';
 import { RENDERED_COLUMN_OF } from './rendered-columns';
-
-/** Anything that runs a parameterised statement: a pg client, a TypeORM query runner. */
-interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}
 
 /** The variants every stored document holds: a default request's scope, the raw variants. */
 const DOCUMENT_SCOPE = variantConditions({ includeNullPrices: true }, binder([]), true);
-
-const DOCUMENT_BY_KEY = new Map(CARD_DOCUMENTS.map((d) => [`${d.region}\n${joinedJsonKey(d.json)}`, d]));
 
 /**
  * The correlated subquery that joins the JSON of card `c`'s variants matching `conditions` (over
@@ -35,7 +29,8 @@ export function variantsAggregateSql(
 
 /**
  * The stored document that holds exactly what `json` joins over the variants `conditions` selects
- * with their series in `region`, if there is one: a read then takes the card's stored text.
+ * with their series in `region`, if there is one: a read then takes the card's stored text. The
+ * specifications are built once (`v1JoinedJson`, `v2JoinedJson`), so the same one is the same object.
  */
 export function storedDocument(
   json: JoinedVariantJson,
@@ -43,7 +38,7 @@ export function storedDocument(
   region: string,
 ): CardDocument | undefined {
   if (conditions !== DOCUMENT_SCOPE) return undefined;
-  return DOCUMENT_BY_KEY.get(`${region}\n${joinedJsonKey(json)}`);
+  return CARD_DOCUMENTS.find((d) => d.region === region && d.json === json);
 }
 
 /**
@@ -56,11 +51,34 @@ export function storedDocument(
  * rendering statement's snapshot includes every write committed before, and a writer committing
  * later renders after this one: a document never misses a committed write.
  */
-export async function refreshCardDocuments(client: Queryable, cardUuids: readonly string[]): Promise<void> {
-  if (cardUuids.length === 0) return;
-  const unique = [...new Set(cardUuids)];
+export function refreshCardDocuments(client: SqlClient, cardUuids: readonly string[]): Promise<void> {
+  return renderDocuments(client, 'c.uuid = ANY($1::uuid[])', [...new Set(cardUuids)]);
+}
+
+/** The regions whose series the documents hold: a write of another region's series changes none. */
+export const DOCUMENT_REGIONS: ReadonlySet<string> = new Set(CARD_DOCUMENTS.map((d) => d.region));
+
+/** `refreshCardDocuments` for the cards of those of these variants that documents hold (raw ones). */
+export function refreshDocumentsOfVariants(
+  client: SqlClient,
+  variantUuids: readonly string[],
+): Promise<void> {
+  return renderDocuments(
+    client,
+    `c.uuid IN (SELECT v.card_uuid FROM variants v WHERE v.uuid = ANY($1::uuid[]) AND ${DOCUMENT_SCOPE})`,
+    variantUuids,
+  );
+}
+
+/** Renders the documents of the cards `c` that `cardsWhere` (over `$1`, `uuids`) selects. */
+async function renderDocuments(
+  client: SqlClient,
+  cardsWhere: string,
+  uuids: readonly string[],
+): Promise<void> {
+  if (uuids.length === 0) return;
   await client.query('SELECT next_data_version()');
-  const params: unknown[] = [unique];
+  const params: unknown[] = [uuids];
   const p = binder(params);
   const columns = CARD_DOCUMENTS.map((d) => d.column);
   const rendered = CARD_DOCUMENTS.map((d) =>
@@ -68,27 +86,8 @@ export async function refreshCardDocuments(client: Queryable, cardUuids: readonl
   );
   await client.query(
     `INSERT INTO card_documents (card_uuid, ${columns.join(', ')})
-     SELECT c.uuid, ${rendered.join(', ')} FROM cards c WHERE c.uuid = ANY($1::uuid[])
+     SELECT c.uuid, ${rendered.join(', ')} FROM cards c WHERE ${cardsWhere}
      ON CONFLICT (card_uuid) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
     params,
-  );
-}
-
-/** The regions whose series the documents hold: a write of another region's series changes none. */
-export const DOCUMENT_REGIONS: ReadonlySet<string> = new Set(CARD_DOCUMENTS.map((d) => d.region));
-
-/** `refreshCardDocuments` for the cards of those of these variants that documents hold (raw ones). */
-export async function refreshDocumentsOfVariants(
-  client: Queryable,
-  variantUuids: readonly string[],
-): Promise<void> {
-  if (variantUuids.length === 0) return;
-  const rows = (await client.query(
-    `SELECT DISTINCT v.card_uuid FROM variants v WHERE v.uuid = ANY($1::uuid[]) AND ${DOCUMENT_SCOPE}`,
-    [variantUuids],
-  )) as { rows: { card_uuid: string }[] } | { card_uuid: string }[];
-  await refreshCardDocuments(
-    client,
-    (Array.isArray(rows) ? rows : rows.rows).map((r) => r.card_uuid),
   );
 }

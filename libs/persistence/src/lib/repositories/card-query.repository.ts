@@ -138,19 +138,6 @@ export class CardQueryRepository {
     order: CardOrder,
     json: JoinedVariantJson,
   ): Promise<{ readonly total: number; readonly cards: JoinedCard[] }> {
-    // A card lookup's first page in the default scope and order (the hot path): the card at most,
-    // found without the page's ordering and window, in one statement.
-    if (
-      selector.by === 'card' &&
-      page.offset === 0 &&
-      order.by === undefined &&
-      order.minPrice === undefined &&
-      summarisedScope(filter, region) &&
-      !filter.includeNullPrices
-    ) {
-      const card = await this.findJoinedCard(selector.ref, filter, region, json, true);
-      return { total: card ? 1 : 0, cards: card ? [card] : [] };
-    }
     const found = await this.findPage(selector, filter, page, region, order, json);
     return { total: found.total, cards: found.cards! };
   }
@@ -203,7 +190,22 @@ export class CardQueryRepository {
     // it counting 31,144 matching cards through their variants, and a price order about 2 s.
     const inSummaries = !onlyVariant && !onlySku && summarisedScope(filter, region);
     const summarised = inSummaries && !filter.includeNullPrices;
-    where.push(summarised ? PRICED_IN_SUMMARIES : hasVariant(filter, p, '$1', onlySku, onlyVariant));
+    where.push(
+      summarised
+        ? // The summaries hold NA prices; saying so also gives the region parameter its type.
+          `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
+        : hasVariant(filter, p, '$1', onlySku, onlyVariant),
+    );
+    if (joined && selector.by === 'card' && page.offset === 0 && order.minPrice === undefined) {
+      // A card lookup's first page holds the card at most (every lookup): found and joined in one
+      // plain statement, without the page's window, ordering and LIMIT.
+      const rows = await preparedQuery<JoinedRow>(
+        this.ds,
+        joinedCardsSql(joined, filter, p, region, where.join(' AND '), onlyVariant, onlySku),
+        params,
+      );
+      return { total: rows.length, uuids: rows.map((r) => r.uuid), cards: rows.map(toJoinedCard) };
+    }
     // A card's price for sorting and min_price: its highest-priced variant among those returned.
     const needsTop = order.by !== undefined || order.minPrice !== undefined;
     const top = needsTop
@@ -397,11 +399,10 @@ export class CardQueryRepository {
     const one = unique.length === 1;
     const params: unknown[] = [region, one ? unique[0] : unique];
     const p = binder(params);
+    const where = one ? 'c.uuid = $2::uuid' : 'c.uuid = ANY($2::uuid[])';
     const rows = await preparedQuery<JoinedRow>(
       this.ds,
-      `SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, filter, p, onlyVariant, undefined, region)} AS variants
-       FROM ${CARD_FROM}
-       WHERE ${one ? 'c.uuid = $2::uuid' : 'c.uuid = ANY($2::uuid[])'}`,
+      joinedCardsSql(json, filter, p, region, where, onlyVariant),
       params,
     );
     return inOrder(cardUuids, new Map(rows.map((r) => [r.uuid, toJoinedCard(r)])));
@@ -416,18 +417,13 @@ export class CardQueryRepository {
     filter: VariantFilter,
     region: string,
     json: JoinedVariantJson,
-    /** Only a card with a raw variant priced in NA (card_values), as a v1 page's default scope. */
-    pricedOnly = false,
   ): Promise<JoinedCard | undefined> {
     const params: unknown[] = [region];
     const p = binder(params);
-    const where = [refClause(ref, p, 'c')];
-    if (pricedOnly) where.push(PRICED_IN_SUMMARIES);
+    const where = refClause(ref, p, 'c');
     const [row] = await preparedQuery<JoinedRow>(
       this.ds,
-      `SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, filter, p, undefined, undefined, region)} AS variants
-       FROM ${CARD_FROM}
-       WHERE ${where.join(' AND ')}`,
+      joinedCardsSql(json, filter, p, region, where),
       params,
     );
     return row && toJoinedCard(row);
@@ -527,6 +523,21 @@ function inOrder<T>(cardUuids: readonly string[], byCard: ReadonlyMap<string, T>
   return out;
 }
 
+/** Cards `c` that `where` selects, with their set's and game's names and their variants' JSON joined. */
+function joinedCardsSql(
+  json: JoinedVariantJson,
+  filter: VariantFilter,
+  p: Bind,
+  region: string,
+  where: string,
+  onlyVariant?: string,
+  onlySku?: string,
+): string {
+  return `SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, filter, p, onlyVariant, onlySku, region)} AS variants
+          FROM ${CARD_FROM}
+          WHERE ${where}`;
+}
+
 /**
  * The correlated subquery that joins the JSON of card `c`'s variants (those the filter returns) in
  * SQL, NULL for none; `$1` is `region`, the region of the series read. What a stored document
@@ -569,12 +580,6 @@ type JoinedRow = CardRow & { variants: string | null };
 function toJoinedCard(r: JoinedRow): JoinedCard {
   return { card: toCard(r), setName: r.set_name, gameName: r.game_name, variantsJson: r.variants ?? '' };
 }
-
-/**
- * Card `c` has a raw variant priced in NA, from the precomputed card_values: the summaries hold NA
- * prices; saying so also gives the region parameter `$1` its type.
- */
-const PRICED_IN_SUMMARIES = `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`;
 
 /** Cards `c` with their sets `s` and games `g`, as `CARD_COLUMNS` reads them. */
 const CARD_FROM = 'cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id';
