@@ -21,9 +21,11 @@ export function configureApp(app: INestApplication): void {
   app.enableShutdownHooks();
   const server = app.getHttpServer() as Server;
   // The request guard runs here, before Express, for every request (no Express middleware).
-  serveProxyBeforeExpress(server, express, app.get(ProxyService), {
+  const proxy = app.get(ProxyService);
+  serveProxyBeforeExpress(server, express, proxy, {
     maxBodyBytes: config.getOrThrow<number>('MAX_BODY_BYTES'),
     docsUrl: config.getOrThrow<string>('DOCS_URL'),
+    linger: proxy.linger,
   });
   applyServerTimeouts(server, config);
   boundShutdown(server);

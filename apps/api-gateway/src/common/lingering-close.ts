@@ -11,12 +11,12 @@ export interface LingerLimits {
 /**
  * The gateway's limits: four times the body cap lets a client that overshot the cap a few times
  * over finish writing and read its 413 (a client sending more was never going to be served, and
- * only loses a clean read); 5 s is how long the server keeps any idle keep-alive connection by
- * default (SERVER_KEEP_ALIVE_TIMEOUT_MS), so a refused client holds a socket no longer than an idle
- * one may. Nothing read is kept, so the cost is a socket for at most that long.
+ * only loses a clean read); the time is how long the server keeps any idle keep-alive connection
+ * (SERVER_KEEP_ALIVE_TIMEOUT_MS), so a refused client holds a socket no longer than an idle one
+ * may. Nothing read is kept, so the cost is a socket for at most that long.
  */
-export function lingerLimits(maxBodyBytes: number): LingerLimits {
-  return { maxBytes: 4 * maxBodyBytes, ms: 5_000 };
+export function lingerLimits(maxBodyBytes: number, keepAliveTimeoutMs: number): LingerLimits {
+  return { maxBytes: 4 * maxBodyBytes, ms: keepAliveTimeoutMs };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError } from './error-shape';
-import { lingerLimits, lingeringClose } from './lingering-close';
+import { type LingerLimits, lingeringClose } from './lingering-close';
 import { BodyFraming, bodyFraming, isFramingRejection } from './request-body';
 import { isRejection, parseRequestTarget, RequestTarget } from './request-target';
 
@@ -12,6 +12,8 @@ export interface GuardedRequest {
 export interface RequestGuardOptions {
   readonly maxBodyBytes: number;
   readonly docsUrl: string;
+  /** How a refusal with its body still on the wire closes the connection (see `lingeringClose`). */
+  readonly linger: LingerLimits;
 }
 
 const guarded = new WeakMap<IncomingMessage, GuardedRequest>();
@@ -63,6 +65,6 @@ function refuse(
 ): void {
   const bodyPending =
     req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) !== 0;
-  if (bodyPending) lingeringClose(req, res, lingerLimits(opts.maxBodyBytes));
+  if (bodyPending) lingeringClose(req, res, opts.linger);
   sendError(res, shapePath, status, code, message, opts.docsUrl);
 }

@@ -30,7 +30,7 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly credential: string;
   private readonly maxBodyBytes: number;
   /** How a refusal with the body still on the wire closes the connection (see lingeringClose). */
-  private readonly linger: LingerLimits;
+  readonly linger: LingerLimits;
 
   constructor(
     private readonly access: AccessService,
@@ -39,7 +39,7 @@ export class ProxyService implements OnApplicationShutdown {
     this.docsUrl = config.getOrThrow<string>('DOCS_URL');
     this.credential = config.getOrThrow<string>('INTERNAL_TOKEN');
     this.maxBodyBytes = config.getOrThrow<number>('MAX_BODY_BYTES');
-    this.linger = lingerLimits(this.maxBodyBytes);
+    this.linger = lingerLimits(this.maxBodyBytes, config.getOrThrow<number>('SERVER_KEEP_ALIVE_TIMEOUT_MS'));
     const upstream = (name: string, url: string) =>
       new UpstreamClient({
         name,
