@@ -17,6 +17,7 @@ import { CardSetSortIndex1764680000000 } from './migrations/1764680000000-card-s
 import { RenderedSeries1764690000000 } from './migrations/1764690000000-rendered-series';
 import { RenderedVariantHeads1764700000000 } from './migrations/1764700000000-rendered-variant-heads';
 import { CardDocuments1764710000000 } from './migrations/1764710000000-card-documents';
+import { CardBareDocuments1764720000000 } from './migrations/1764720000000-card-bare-documents';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   RenderedSeries1764690000000,
   RenderedVariantHeads1764700000000,
   CardDocuments1764710000000,
+  CardBareDocuments1764720000000,
 ];
 
 export interface DataSourceConfig {

@@ -108,7 +108,7 @@ function buildV2JoinedJson(
  */
 export interface CardDocument {
   /** Its `card_documents` column. */
-  readonly column: 'v1_variants' | 'v2_variants';
+  readonly column: 'v1_variants' | 'v1_bare_variants' | 'v2_variants';
   readonly region: string;
   readonly json: JoinedVariantJson;
 }
@@ -118,6 +118,8 @@ const NA = parseRegion('NA')!;
 export const CARD_DOCUMENTS: readonly CardDocument[] = [
   // GET /v1/cards with default options: every statistics window, 7 days of history.
   { column: 'v1_variants', region: V1_REGION, json: v1JoinedJson(true) },
+  // POST /v1/cards (a batch) and GET /v1/cards with include_price_history=false: no history.
+  { column: 'v1_bare_variants', region: V1_REGION, json: v1JoinedJson(false) },
   // GET /v2/cards with default options: the NA market, every period, 7 days of history.
   { column: 'v2_variants', region: NA.storageRegion, json: v2JoinedJson(NA.code, NA.currency, true, true) },
 ];

@@ -27,7 +27,8 @@ export class CardDocuments1764710000000 implements MigrationInterface {
     let done = 0;
     const started = Date.now();
     for await (const cards of cardBatches(q, CARDS_PER_BATCH)) {
-      await refreshCardDocuments(q, cards);
+      // The documents this table holds; a later migration adds and renders others.
+      await refreshCardDocuments(q, cards, ['v1_variants', 'v2_variants']);
       done += cards.length;
       logMigrationProgress('render card documents progress', done, total, started);
     }

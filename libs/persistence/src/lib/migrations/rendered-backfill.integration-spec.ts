@@ -15,7 +15,9 @@ async function rendered(ds: DataSource): Promise<unknown[][]> {
       `SELECT variant_uuid, region, v1_stats, v1_history, v2_price, v2_periods, v2_history
        FROM variant_prices ORDER BY variant_uuid, region`,
     ),
-    await ds.query(`SELECT card_uuid, v1_variants, v2_variants FROM card_documents ORDER BY card_uuid`),
+    await ds.query(
+      `SELECT card_uuid, v1_variants, v1_bare_variants, v2_variants FROM card_documents ORDER BY card_uuid`,
+    ),
   ];
 }
 

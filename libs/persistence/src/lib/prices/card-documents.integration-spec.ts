@@ -1,5 +1,5 @@
 import { RawVariant, uuidV5, variantSlug } from '@tcg/domain';
-import { CARD_DOCUMENTS, v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
+import { CARD_DOCUMENTS, CardDocument, v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
@@ -9,6 +9,8 @@ import { refreshCardDocuments, variantsAggregateSql } from './card-documents';
 import { PriceIngestRepository } from './price-ingest.repository';
 
 const DAY = 86_400;
+
+type Column = CardDocument['column'];
 const T0 = Date.UTC(2026, 0, 1) / 1000;
 const RAW = { includeNullPrices: true };
 
@@ -40,7 +42,9 @@ describe('card documents (PostgreSQL)', () => {
     );
 
   /** Each stored document of the card, and what joining its variants' parts gives now. */
-  async function storedAndJoined(cardUuid: string): Promise<{ stored: unknown[]; joined: unknown[] }> {
+  async function storedAndJoined(
+    cardUuid: string,
+  ): Promise<{ stored: Record<Column, unknown>; joined: Record<Column, unknown> }> {
     const params: unknown[] = [cardUuid];
     const p = binder(params);
     const joined = CARD_DOCUMENTS.map(
@@ -52,24 +56,22 @@ describe('card documents (PostgreSQL)', () => {
       `SELECT ${CARD_DOCUMENTS.map((d) => d.column).join(', ')} FROM card_documents WHERE card_uuid = $1`,
       [cardUuid],
     );
-    const columns = CARD_DOCUMENTS.map((d) => d.column);
-    return {
-      stored: columns.map((c) => (stored as Record<string, unknown> | undefined)?.[c]),
-      joined: columns.map((c) => (fromParts as Record<string, unknown>)[c]),
-    };
+    const byColumn = (row: Record<string, unknown> | undefined) =>
+      Object.fromEntries(CARD_DOCUMENTS.map((d) => [d.column, row?.[d.column]])) as Record<Column, unknown>;
+    return { stored: byColumn(stored as Record<string, unknown>), joined: byColumn(fromParts) };
   }
 
   it('holds what joining the parts gives, from the catalogue write on and after every price write', async () => {
     // Written with the catalogue: the raw variant without observations.
     let docs = await storedAndJoined(card);
     expect(docs.stored).toEqual(docs.joined);
-    expect(docs.stored[0]).toContain('"price":null');
+    expect(docs.stored.v1_variants).toContain('"price":null');
 
     await ingest(nm, 'NA', [1000, 1100, 1234]);
     docs = await storedAndJoined(card);
     expect(docs.stored).toEqual(docs.joined);
-    expect(docs.stored[0]).toContain('"price":12.34');
-    expect(docs.stored[1]).toContain('"currency":"USD","price":12.34');
+    expect(docs.stored.v1_variants).toContain('"price":12.34');
+    expect(docs.stored.v2_variants).toContain('"currency":"USD","price":12.34');
 
     // A later observation replaces the price in both versions' documents.
     await new PriceIngestRepository(ds).ingest([
@@ -77,7 +79,7 @@ describe('card documents (PostgreSQL)', () => {
     ]);
     docs = await storedAndJoined(card);
     expect(docs.stored).toEqual(docs.joined);
-    expect(docs.stored[0]).toContain('"price":9.99');
+    expect(docs.stored.v1_variants).toContain('"price":9.99');
 
     // Graded variants and other regions are outside every document: the documents keep what
     // joining the raw variants' NA parts gives.
@@ -95,8 +97,8 @@ describe('card documents (PostgreSQL)', () => {
     await writeCatalogue(ds, { ...cat, variants: [...cat.variants, lp] });
     const docs = await storedAndJoined(card);
     expect(docs.stored).toEqual(docs.joined);
-    expect(docs.stored[0]).toContain(lp.id);
-    expect(docs.stored[1]).toContain(lp.id);
+    expect(docs.stored.v1_variants).toContain(lp.id);
+    expect(docs.stored.v2_variants).toContain(lp.id);
   });
 
   it('misses no committed write when two writers render one card at once', async () => {
@@ -139,8 +141,8 @@ describe('card documents (PostgreSQL)', () => {
       await b.release();
     }
     const docs = await storedAndJoined(card);
-    expect(docs.stored[0]).toContain('"by":"A"');
-    expect(docs.stored[0]).toContain('"by":"B"');
+    expect(docs.stored.v1_variants).toContain('"by":"A"');
+    expect(docs.stored.v1_variants).toContain('"by":"B"');
     expect(docs.stored).toEqual(docs.joined);
   });
 
@@ -152,18 +154,25 @@ describe('card documents (PostgreSQL)', () => {
     const v2 = async () =>
       (await repo.loadJoinedCards([card], RAW, 'NA', v2JoinedJson('NA', 'USD', true, true)))[0]!.variantsJson;
     const expected = await storedAndJoined(card);
-    expect([await read(true), await v2()]).toEqual(expected.stored);
+    const reads = async () => ({
+      v1_variants: await read(true),
+      v1_bare_variants: await read(false),
+      v2_variants: await v2(),
+    });
+    expect(await reads()).toEqual(expected.stored);
+    expect(expected.stored.v1_bare_variants).toContain('"priceHistory":null');
 
     // A stored document is read as it is (marked here to tell it from a join)...
     await ds.query(`UPDATE card_documents SET v1_variants = '"stored"' WHERE card_uuid = $1`, [card]);
     expect(await read(true)).toBe('"stored"');
-    // ...only for the options it holds: without history, with a variant filter, or in the US market
-    // (the same series, another market head), the parts are joined.
+    await ds.query(`UPDATE card_documents SET v1_bare_variants = '"bare"' WHERE card_uuid = $1`, [card]);
+    expect(await read(false)).toBe('"bare"');
+    // ...only for the options it holds: with a variant filter, or in the US market (the same
+    // series, another market head), the parts are joined.
     await ds.query(`UPDATE card_documents SET v2_variants = '"stored"' WHERE card_uuid = $1`, [card]);
-    expect(await read(false)).toContain('"priceHistory":null');
     const english = { ...RAW, languages: ['English' as const] };
     expect((await repo.loadJoinedCards([card], english, 'NA', v1JoinedJson(true)))[0]!.variantsJson).toBe(
-      expected.stored[0],
+      expected.stored.v1_variants,
     );
     const us = v2JoinedJson('US', 'USD', true, true);
     expect((await repo.loadJoinedCards([card], RAW, 'NA', us))[0]!.variantsJson).toContain('"region":"US"');
@@ -183,7 +192,7 @@ describe('card documents (PostgreSQL)', () => {
 
     // A card whose documents are missing is joined from its parts, the same text.
     await ds.query(`DELETE FROM card_documents WHERE card_uuid = $1`, [card]);
-    expect([await read(true), await v2()]).toEqual(expected.stored);
+    expect(await reads()).toEqual(expected.stored);
   });
 });
 

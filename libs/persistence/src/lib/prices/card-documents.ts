@@ -51,8 +51,14 @@ export function storedDocument(
  * rendering statement's snapshot includes every write committed before, and a writer committing
  * later renders after this one: a document never misses a committed write.
  */
-export function refreshCardDocuments(client: SqlClient, cardUuids: readonly string[]): Promise<void> {
-  return renderDocuments(client, 'c.uuid = ANY($1::uuid[])', [...new Set(cardUuids)]);
+export function refreshCardDocuments(
+  client: SqlClient,
+  cardUuids: readonly string[],
+  /** Only these documents' columns (a migration renders those its schema has); default all. */
+  columns?: readonly CardDocument['column'][],
+): Promise<void> {
+  const documents = columns ? CARD_DOCUMENTS.filter((d) => columns.includes(d.column)) : CARD_DOCUMENTS;
+  return renderDocuments(client, 'c.uuid = ANY($1::uuid[])', [...new Set(cardUuids)], documents);
 }
 
 /** The regions whose series the documents hold: a write of another region's series changes none. */
@@ -67,21 +73,23 @@ export function refreshDocumentsOfVariants(
     client,
     `c.uuid IN (SELECT v.card_uuid FROM variants v WHERE v.uuid = ANY($1::uuid[]) AND ${DOCUMENT_SCOPE})`,
     variantUuids,
+    CARD_DOCUMENTS,
   );
 }
 
-/** Renders the documents of the cards `c` that `cardsWhere` (over `$1`, `uuids`) selects. */
+/** Renders `documents` of the cards `c` that `cardsWhere` (over `$1`, `uuids`) selects. */
 async function renderDocuments(
   client: SqlClient,
   cardsWhere: string,
   uuids: readonly string[],
+  documents: readonly CardDocument[],
 ): Promise<void> {
-  if (uuids.length === 0) return;
+  if (uuids.length === 0 || documents.length === 0) return;
   await client.query('SELECT next_data_version()');
   const params: unknown[] = [uuids];
   const p = binder(params);
-  const columns = CARD_DOCUMENTS.map((d) => d.column);
-  const rendered = CARD_DOCUMENTS.map((d) =>
+  const columns = documents.map((d) => d.column);
+  const rendered = documents.map((d) =>
     variantsAggregateSql(d.json, DOCUMENT_SCOPE, p, `${p(d.region)}::text`),
   );
   await client.query(
