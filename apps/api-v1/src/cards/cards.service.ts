@@ -44,7 +44,7 @@ export class CardsService {
    * other statistics windows or another history duration read the cards beside their variants'
    * statistics instead, and history, and render those per request.
    */
-  async search(raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<string> {
+  async search(raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<string[]> {
     const query = parseCardsQuery(raw, planOf(usage).maxLimit);
     let selector = query.selector;
     if (selector.by === 'browse' && query.game) {
@@ -82,7 +82,7 @@ export class CardsService {
    * variants' JSON joined in SQL; otherwise identifiers, cards beside their variants' series, and
    * history when asked for. Presentation options come from the query string, as on GET.
    */
-  async batch(body: unknown, raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<string> {
+  async batch(body: unknown, raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<string[]> {
     const plan = planOf(usage);
     const items = parseBatch(body, Math.min(plan.maxBatch, MAX_BATCH_ITEMS), usage.apiPlan);
     const query = parseCardsQuery(raw, plan.maxLimit);

@@ -33,9 +33,9 @@ import { DataSource } from 'typeorm';
 import { CursorCodec, CursorPosition } from './cursor/cursor-codec';
 import { Include, parseCardsV2Query, parseCardV2Query } from './dto/cards-v2-query';
 
-/** A response body's JSON text plus the headers that describe it (Link, X-Total-Count). */
+/** A response body's JSON text (its parts in order) plus the headers that describe it (Link, X-Total-Count). */
 export interface JsonWithHeaders {
-  readonly json: string;
+  readonly json: readonly string[];
   readonly headers: Record<string, string>;
 }
 

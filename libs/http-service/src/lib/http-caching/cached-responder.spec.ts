@@ -149,6 +149,20 @@ describe('CachedResponder', () => {
     expect(String(a.headers['etag'])).toMatch(/^W\//);
   });
 
+  it('sends a JSON text given in parts as the parts one after another, characters of every width intact', async () => {
+    const parts = ['{"data":["Æther ', 'Vial — ', '天使', '","🂡"],"meta":{"n":1}}'];
+    compute = async () => ({ json: parts });
+    const plain = await send('/a');
+    expect(plain.body).toBe(parts.join(''));
+    expect(plain.headers['content-length']).toBe(String(Buffer.byteLength(parts.join(''))));
+    const own = await send('/a', { 'x-usage': 'mine' });
+    expect(JSON.parse(own.body)).toEqual({
+      data: ['Æther Vial — 天使', '🂡'],
+      meta: { n: 1 },
+      _usage: 'mine',
+    });
+  });
+
   it('never caches nor tags a POST', async () => {
     const a = await send('/a', {}, 'POST');
     await send('/a', {}, 'POST');

@@ -10,9 +10,10 @@ import { ResponseCache, ResponseCacheStats } from './response-cache';
 
 /**
  * What a handler answers: a JSON body, as an object or as its JSON text (an object's, without the
- * per-request member), and its headers besides the caching ones.
+ * per-request member; one string or the strings to send one after another), and its headers
+ * besides the caching ones.
  */
-export type Answer = ({ readonly body: object } | { readonly json: string }) & {
+export type Answer = ({ readonly body: object } | { readonly json: string | readonly string[] }) & {
   readonly headers?: Readonly<Record<string, string>>;
 };
 
@@ -82,18 +83,19 @@ export class CachedResponder {
     const perRequest = options.perRequest;
     const build = async (policy: CompressionPolicy): Promise<Representation> => {
       const answer = await compute();
-      let text: string;
-      if ('json' in answer) text = answer.json;
+      let parts: string[];
+      if ('json' in answer) parts = typeof answer.json === 'string' ? [answer.json] : [...answer.json];
       else {
         let body = answer.body as Record<string, unknown>;
         if (perRequest !== undefined) {
           const { [perRequest.name]: _ignored, ...rest } = body;
           body = rest;
         }
-        text = JSON.stringify(body);
+        parts = [JSON.stringify(body)];
       }
-      if (perRequest !== undefined) text = text.slice(0, -1); // the tail closes the object
-      return new Representation(Buffer.from(text), answer.headers ?? {}, perRequest !== undefined, policy);
+      // The tail closes the object.
+      if (perRequest !== undefined) parts[parts.length - 1] = parts[parts.length - 1]!.slice(0, -1);
+      return new Representation(utf8Concat(parts), answer.headers ?? {}, perRequest !== undefined, policy);
     };
 
     let rep: Representation | undefined;
@@ -242,4 +244,18 @@ export class ResponsesModule {
       exports: [CachedResponder],
     };
   }
+}
+
+/**
+ * The UTF-8 bytes of the strings one after another, written into one buffer of their exact size:
+ * joining them into one string first would copy every byte once more.
+ */
+export function utf8Concat(parts: readonly string[]): Buffer {
+  if (parts.length === 1) return Buffer.from(parts[0]!);
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part);
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const part of parts) at += out.write(part, at);
+  return out;
 }
