@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../common/database';
 import { freePort } from '../common/ports';
-import { SERVICE_NODE_FLAGS } from '../common/service-node-flags';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../common/service-runtime';
 
 export interface RunningService {
   readonly name: string;
@@ -46,6 +46,7 @@ export async function startProcess(
     env: {
       PATH: process.env['PATH'] ?? '',
       LOG_LEVEL: 'warn',
+      ...SERVICE_ENV,
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

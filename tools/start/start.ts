@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
 import { log } from '../common/log';
-import { SERVICE_NODE_FLAGS } from '../common/service-node-flags';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../common/service-runtime';
 import { CATALOGUE_SIZES, CatalogueSize } from '../loader/catalogue';
 import { currentHour, ensureSampleLoaded, logLoadProgress } from '../loader/sample-loader';
 import { ensureDemoKey } from './demo-key';
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       process.execPath,
       [...SERVICE_NODE_FLAGS, '--enable-source-maps', join(REPO_ROOT, 'dist', script)],
       {
-        env: childEnv,
+        env: { ...SERVICE_ENV, ...childEnv },
         stdio: ['ignore', 'inherit', 'inherit'],
       },
     );
