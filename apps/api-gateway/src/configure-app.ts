@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { strictRouting } from '@tcg/http-service';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
+import { parseCorsOrigins } from './common/cors';
 import { GatewayExceptionFilter } from './common/gateway-exception.filter';
 import { ProxyService } from './proxy/proxy.service';
 import { serveProxyBeforeExpress } from './request-listener';
@@ -22,11 +23,17 @@ export function configureApp(app: INestApplication): void {
   const server = app.getHttpServer() as Server;
   // The request guard runs here, before Express, for every request (no Express middleware).
   const proxy = app.get(ProxyService);
-  serveProxyBeforeExpress(server, express, proxy, {
-    maxBodyBytes: config.getOrThrow<number>('MAX_BODY_BYTES'),
-    docsUrl: config.getOrThrow<string>('DOCS_URL'),
-    linger: proxy.linger,
-  });
+  serveProxyBeforeExpress(
+    server,
+    express,
+    proxy,
+    {
+      maxBodyBytes: config.getOrThrow<number>('MAX_BODY_BYTES'),
+      docsUrl: config.getOrThrow<string>('DOCS_URL'),
+      linger: proxy.linger,
+    },
+    parseCorsOrigins(config.getOrThrow<string>('CORS_ORIGINS')),
+  );
   applyServerTimeouts(server, config);
   boundShutdown(server);
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import { answerPreflight, applyCors, type CorsOrigins } from './common/cors';
 import { guardRequest, rememberGuarded, type RequestGuardOptions } from './common/request-guard';
 import type { RequestTarget } from './common/request-target';
 import type { ProxyService } from './proxy/proxy.service';
@@ -18,8 +19,9 @@ export function servedByProxyRoute(target: RequestTarget): boolean {
 }
 
 /**
- * Puts the gateway's own request listener in front of Express's on `server`. The request guard
- * runs first for every request, as it would as Express's first middleware; a proxied request then
+ * Puts the gateway's own request listener in front of Express's on `server`. The CORS headers are
+ * set first, then the request guard runs for every request, as it would as Express's first
+ * middleware; a preflight that passes it is answered, and a proxied request then
  * goes straight to the proxy, without Express's and Nest's per-request layers (the proxy reads and
  * writes plain node requests and responses, and answers its own errors). Health, unknown paths and
  * anything `servedByProxyRoute` leaves out go on to Express with the guard's decision.
@@ -29,14 +31,20 @@ export function serveProxyBeforeExpress(
   express: RequestListener,
   proxy: ProxyService,
   guard: RequestGuardOptions,
+  cors: CorsOrigins,
 ): void {
   const before = server.listenerCount('request');
   server.removeListener('request', express);
   if (server.listenerCount('request') !== before - 1)
     throw new Error("the HTTP server's request listener is not the Express app");
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const kind = applyCors(req, res, cors);
     const guarded = guardRequest(req, res, guard);
     if (!guarded) return;
+    if (kind === 'preflight') {
+      answerPreflight(res);
+      return;
+    }
     if (servedByProxyRoute(guarded.target)) {
       proxy.serve(req, res, guarded);
       return;

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 import { BaseEnvironment, readEnvironment } from '@tcg/http-service';
+import { CORS_ORIGINS_FORMAT } from '../common/cors';
 
 /**
  * Every variable the gateway reads; validated once at boot (see .env.example). DATABASE_URL (where
@@ -187,6 +188,16 @@ export class Environment extends BaseEnvironment {
   @IsOptional()
   @IsString()
   DOCS_URL = 'https://docs.example.com/errors';
+
+  /**
+   * Browser origins allowed to call the API (CORS): `*` for any, or a comma-separated list such as
+   * `https://shop.example,https://app.example`. Each origin is checked when the gateway starts.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  @Matches(CORS_ORIGINS_FORMAT, { message: "CORS_ORIGINS must be '*' or a comma-separated list of origins" })
+  CORS_ORIGINS = '*';
 }
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {

@@ -7,6 +7,7 @@ import {
   ServerResponse,
 } from 'node:http';
 import { clientResponseHeaders } from './forwarded-headers';
+import { joinVary } from '../common/cors';
 
 export interface UpstreamOptions {
   readonly name: string;
@@ -119,7 +120,11 @@ export class UpstreamClient {
           upstreamReq.destroy();
           client.destroy();
         }, this.options.bodyTimeoutMs);
-        client.writeHead(upstreamRes.statusCode ?? 502, clientResponseHeaders(upstreamRes.headers));
+        const headers = clientResponseHeaders(upstreamRes.headers);
+        // The service's Vary and CORS's (set on the client response before) both hold.
+        const vary = joinVary(headers['vary'], client.getHeader('vary'));
+        if (vary !== undefined) headers['vary'] = vary;
+        client.writeHead(upstreamRes.statusCode ?? 502, headers);
         upstreamRes.on('end', () => settle());
         upstreamRes.on('error', () => {
           if (settle()) client.destroy();

@@ -1,0 +1,126 @@
+import { newKey } from './keys';
+import { startStack, Stack } from './stack';
+
+const preflight = (url: string, origin: string, method = 'POST') =>
+  fetch(url, {
+    method: 'OPTIONS',
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'x-api-key, content-type',
+    },
+  });
+
+const exposed = (res: Response) =>
+  (res.headers.get('access-control-expose-headers') ?? '').split(',').map((h) => h.trim().toLowerCase());
+
+describe('CORS at the gateway (real HTTP to the real services)', () => {
+  describe('with the default: any origin', () => {
+    let stack: Stack;
+
+    beforeAll(async () => {
+      stack = await startStack();
+    });
+    afterAll(async () => {
+      await stack.close();
+    });
+
+    it('lets a page read answers, errors included, and the headers it needs', async () => {
+      const key = await newKey('starter');
+      const origin = 'https://shop.example';
+      const v2 = await fetch(`${stack.gatewayUrl}/v2/cards?q=dragon`, {
+        headers: { origin, 'x-api-key': key },
+      });
+      expect(v2.status).toBe(200);
+      expect(v2.headers.get('access-control-allow-origin')).toBe('*');
+      expect(exposed(v2)).toEqual(
+        expect.arrayContaining([
+          'ratelimit',
+          'ratelimit-policy',
+          'link',
+          'x-total-count',
+          'x-request-id',
+          'etag',
+        ]),
+      );
+      expect(v2.headers.get('vary')).toBe('Accept-Encoding');
+
+      const unauthorised = await fetch(`${stack.gatewayUrl}/v1/games`, { headers: { origin } });
+      expect(unauthorised.status).toBe(401);
+      expect(unauthorised.headers.get('access-control-allow-origin')).toBe('*');
+      // The request guard's own refusals too.
+      const tooLong = await fetch(`${stack.gatewayUrl}/v1/cards?q=${'x'.repeat(9_000)}`, {
+        headers: { origin },
+      });
+      expect(tooLong.status).toBe(414);
+      expect(tooLong.headers.get('access-control-allow-origin')).toBe('*');
+    });
+
+    it('answers preflights for GET and the batch POST without a key, and they cost nothing', async () => {
+      const res = await preflight(`${stack.gatewayUrl}/v1/cards`, 'https://app.example');
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
+      expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
+      expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
+      expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+      expect(await res.text()).toBe('');
+
+      // A free key allows 10 requests a minute: 15 preflights, then its first request still passes.
+      const key = await newKey('free');
+      for (let i = 0; i < 15; i++)
+        expect((await preflight(`${stack.gatewayUrl}/v1/games`, 'https://app.example', 'GET')).status).toBe(
+          204,
+        );
+      const first = await fetch(`${stack.gatewayUrl}/v2/cards?q=dragon`, { headers: { 'x-api-key': key } });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('ratelimit')).toMatch(/remaining=9\b/);
+    });
+
+    it('leaves a plain OPTIONS (no preflight) to the API', async () => {
+      const res = await fetch(`${stack.gatewayUrl}/v1/games`, { method: 'OPTIONS' });
+      expect(res.status).toBe(401);
+    });
+  });
+
+  describe('with a list of origins', () => {
+    let stack: Stack;
+    let key: string;
+
+    beforeAll(async () => {
+      stack = await startStack({
+        gatewayEnv: { CORS_ORIGINS: 'https://shop.example, http://localhost:3000' },
+      });
+      key = await newKey('enterprise');
+    });
+    afterAll(async () => {
+      await stack.close();
+    });
+
+    it('names a listed origin back and varies on Origin besides the service’s own Vary', async () => {
+      const res = await fetch(`${stack.gatewayUrl}/v1/games`, {
+        headers: { origin: 'http://localhost:3000', 'x-api-key': key },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+      expect(exposed(res)).toContain('x-request-id');
+      expect(res.headers.get('vary')).toBe('Accept-Encoding, Origin');
+      const pre = await preflight(`${stack.gatewayUrl}/v1/cards`, 'https://SHOP.example');
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('https://SHOP.example');
+    });
+
+    it('gives another origin no CORS headers, so its browser withholds the answer', async () => {
+      const res = await fetch(`${stack.gatewayUrl}/v1/games`, {
+        headers: { origin: 'https://evil.example', 'x-api-key': key },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      expect(res.headers.get('access-control-expose-headers')).toBeNull();
+      const pre = await preflight(`${stack.gatewayUrl}/v1/cards`, 'https://evil.example');
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+      expect(pre.headers.get('access-control-allow-methods')).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The browser origins that may call the API: any (`*`), or exactly these (lower-cased). */
+export type CorsOrigins = '*' | ReadonlySet<string>;
+
+/** `scheme://host[:port]`, no path: the form of an `Origin` header. */
+const ORIGIN = /^https?:\/\/[a-z0-9.-]{1,253}(:\d{1,5})?$/;
+
+/** `*`, or a comma-separated list of origins: what CORS_ORIGINS accepts. */
+export const CORS_ORIGINS_FORMAT = /^\s*(\*|[^,\s]+(\s*,\s*[^,\s]+)*)\s*$/;
+
+export function parseCorsOrigins(value: string): CorsOrigins {
+  const trimmed = value.trim();
+  if (trimmed === '*') return '*';
+  const origins = trimmed.split(',').map((o) => o.trim().toLowerCase());
+  const bad = origins.find((o) => !ORIGIN.test(o));
+  if (bad !== undefined)
+    throw new Error(
+      `CORS_ORIGINS: '${bad}' is not an origin (scheme://host[:port], no path), nor is the list '*'`,
+    );
+  return new Set(origins);
+}
+
+/**
+ * Response headers a page may read besides the CORS-safelisted ones: the usage headers, paging
+ * (`Link`, `X-Total-Count`), the request id, and the validator and data version of an answer.
+ */
+const EXPOSED_HEADERS = [
+  'RateLimit',
+  'RateLimit-Policy',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'Link',
+  'X-Total-Count',
+  'X-Request-Id',
+  'X-Data-Version',
+  'ETag',
+].join(', ');
+
+/** What a page may send: the API's methods (GET and the batch POST) and the headers it reads. */
+const ALLOWED_METHODS = 'GET, HEAD, POST';
+const ALLOWED_HEADERS = 'X-Api-Key, Content-Type, If-None-Match, X-Request-Id';
+/** How long a browser may reuse a preflight's answer. */
+const PREFLIGHT_MAX_AGE_SECONDS = '600';
+
+/**
+ * Cross-origin access, decided before anything else answers the request, so that errors (401,
+ * 429, 4xx of the request guard) reach the page that asked too: sets the CORS headers of the
+ * answer to `req`, and says whether it is a preflight (`OPTIONS` with
+ * `Access-Control-Request-Method`), which `answerPreflight` answers without a key or a quota, as
+ * browsers send preflights without credentials. An origin outside the list gets no CORS headers,
+ * so its browser withholds the answer.
+ */
+export function applyCors(
+  req: IncomingMessage,
+  res: ServerResponse,
+  origins: CorsOrigins,
+): 'preflight' | 'request' {
+  const origin = req.headers.origin;
+  let allowed: boolean;
+  if (origins === '*') {
+    allowed = true;
+    res.setHeader('Access-Control-Allow-Origin', '*');
+  } else {
+    // The answer depends on the Origin header: caches must key on it.
+    res.setHeader('Vary', 'Origin');
+    allowed = origin !== undefined && origins.has(origin.toLowerCase());
+    if (allowed) res.setHeader('Access-Control-Allow-Origin', origin!);
+  }
+  if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined) {
+    if (allowed) res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    return 'request';
+  }
+  if (allowed) {
+    res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
+    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
+  }
+  return 'preflight';
+}
+
+/** A preflight's answer: 204 with the headers `applyCors` set. */
+export function answerPreflight(res: ServerResponse): void {
+  res.writeHead(204);
+  res.end();
+}
+
+/** A service's `Vary` joined with the one CORS set on the client response, if any. */
+export function joinVary(service: string | string[] | number | undefined, cors: unknown): string | undefined {
+  const parts = [service, cors]
+    .flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [String(v)]))
+    .filter((v) => v !== '');
+  return parts.length === 0 ? undefined : parts.join(', ');
+}
