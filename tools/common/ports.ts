@@ -27,3 +27,25 @@ export function portOpen(port: number): Promise<boolean> {
     socket.once('error', () => done(false));
   });
 }
+
+/** Whether a server could listen on `host`:`port` now. */
+export function portFree(port: number, host: string): Promise<boolean> {
+  return new Promise((done) => {
+    const srv = createServer();
+    srv.once('error', () => done(false));
+    srv.listen(port, host, () => srv.close(() => done(true)));
+  });
+}
+
+/**
+ * The port a service started by `npm start` listens on: the one its variable names (`explicit`),
+ * whatever happens then; else `preferred` when it is free on `host`, else any free one.
+ */
+export async function servicePort(
+  explicit: string | undefined,
+  preferred: number,
+  host: string,
+): Promise<number> {
+  if (explicit !== undefined && explicit !== '') return Number(explicit);
+  return (await portFree(preferred, host)) ? preferred : freePort();
+}

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer, Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { resolveDatabase } from '../common/database';
@@ -44,10 +45,10 @@ describe('npm start killed during its first load', () => {
   let gatewayPort: number;
   const runs: Run[] = [];
 
-  function start(): Run {
+  function start(envOf: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv = (e) => e): Run {
     // Its own process group, as a terminal runs it, so a kill can take the services with it.
     const child = spawn(process.execPath, [START], {
-      env,
+      env: envOf(env),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -178,18 +179,58 @@ describe('npm start killed during its first load', () => {
     await writer.stop();
     expect(await portOpen(pgPort)).toBe(false);
 
-    const third = start();
-    await until('the services', () => third.stdout().includes('is up at'), third);
-    expect(logged(third.stderr(), 'summaries were stale: refreshed')).toHaveLength(1);
-    expect(logged(third.stderr(), 'sample loaded')).toEqual([]); // the load was complete
-    await withClient(writer.url, async (db) => {
-      expect(await cardValueDrift(db)).toBe(0);
-      expect((await db.query('SELECT count(*)::int AS n FROM summary_marks')).rows[0].n).toBe(0);
-    });
-    process.kill(third.child.pid!, 'SIGINT');
-    expect(await third.exited).toBe(0);
+    // This time the services' default ports are taken (by this test, or by whatever holds them).
+    const holders = await Promise.all([8081, 8082].map(holdPort));
+    try {
+      const third = start(({ API_V1_PORT: _v1, API_V2_PORT: _v2, ...e }) => e);
+      await until('the services', () => third.stdout().includes('is up at'), third);
+      expect(logged(third.stderr(), 'summaries were stale: refreshed')).toHaveLength(1);
+      expect(logged(third.stderr(), 'sample loaded')).toEqual([]); // the load was complete
+      await withClient(writer.url, async (db) => {
+        expect(await cardValueDrift(db)).toBe(0);
+        expect((await db.query('SELECT count(*)::int AS n FROM summary_marks')).rows[0].n).toBe(0);
+      });
+      const moved = logged(third.stderr(), 'default port taken: using a free one');
+      expect(moved.map((m) => [m['service'], m['taken']])).toEqual([
+        ['api-v1', 8081],
+        ['api-v2', 8082],
+      ]);
+      expect(moved.every((m) => m['port'] !== 8081 && m['port'] !== 8082)).toBe(true);
+      // The gateway reaches both services on their new ports.
+      const key = /Demo API key \([a-z]+ plan\): (\S+)/.exec(third.stdout())![1]!;
+      for (const path of ['/v1/games', '/v2/cards?q=a&limit=1'])
+        expect(
+          (await fetch(`http://127.0.0.1:${gatewayPort}${path}`, { headers: { 'x-api-key': key } })).status,
+        ).toBe(200);
+      process.kill(third.child.pid!, 'SIGINT');
+      expect(await third.exited).toBe(0);
+    } finally {
+      for (const h of holders) h?.close();
+    }
   }, 120_000);
+
+  it('says at once that the gateway’s port is taken, before touching the database', async () => {
+    const holder = await holdPort(gatewayPort);
+    try {
+      const run = start();
+      expect(await run.exited).toBe(1);
+      expect(run.stderr()).toContain(`port ${gatewayPort} is taken: stop what listens there, or set PORT`);
+      expect(run.stderr()).not.toContain('embedded PostgreSQL');
+      expect(await portOpen(pgPort)).toBe(false);
+    } finally {
+      holder?.close();
+    }
+  });
 });
+
+/** Listens on the port (any address) until closed; undefined when something else holds it already. */
+async function holdPort(port: number): Promise<Server | undefined> {
+  const server = createServer();
+  return new Promise((done) => {
+    server.once('error', () => done(undefined));
+    server.listen(port, () => done(server));
+  });
+}
 
 async function withClient(url: string, work: (db: Client) => Promise<void>): Promise<void> {
   const db = new Client({ connectionString: url });

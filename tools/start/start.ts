@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
 import { log } from '../common/log';
+import { portFree, servicePort } from '../common/ports';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../common/service-runtime';
 import { CATALOGUE_SIZES, CatalogueSize } from '../loader/catalogue';
 import { currentHour, ensureSampleLoaded, logLoadProgress } from '../loader/sample-loader';
@@ -19,6 +20,12 @@ async function main(): Promise<void> {
   const size = (env['SAMPLE_SIZE'] ?? 'medium') as CatalogueSize;
   if (!(size in CATALOGUE_SIZES))
     throw new Error(`SAMPLE_SIZE must be small, medium or full (got '${size}')`);
+  // The gateway's port is public (the banner and every example name it): taken, it is an error,
+  // said before the first load rather than after.
+  const gatewayPort = Number(env['PORT'] ?? 8080);
+  const gatewayHost = env['HOST'] ?? '0.0.0.0';
+  if (!(await portFree(gatewayPort, gatewayHost)))
+    throw new Error(`port ${gatewayPort} is taken: stop what listens there, or set PORT to another port`);
   const db = await resolveDatabase(env);
   // Until the services run, a Ctrl-C (or SIGTERM) gives the database back before exiting, so an
   // embedded server nobody else uses stops too; an interrupted first load is redone next start.
@@ -36,12 +43,19 @@ async function main(): Promise<void> {
   process.removeListener('SIGINT', interrupted);
   process.removeListener('SIGTERM', interrupted);
 
-  const gatewayPort = Number(env['PORT'] ?? 8080);
-  const v1Port = Number(env['API_V1_PORT'] ?? 8081);
-  const v2Port = Number(env['API_V2_PORT'] ?? 8082);
+  // The services' ports are npm start's own business: a default that is taken is replaced by a
+  // free one. One given explicitly is kept (the service then fails if it is taken).
+  const internalPort = async (service: string, variable: string, preferred: number) => {
+    const port = await servicePort(env[variable], preferred, SERVICE_HOST);
+    if (port !== preferred && !env[variable])
+      log('info', 'default port taken: using a free one', { service, taken: preferred, port });
+    return port;
+  };
+  const v1Port = await internalPort('api-v1', 'API_V1_PORT', 8081);
+  const v2Port = await internalPort('api-v2', 'API_V2_PORT', 8082);
   // The credential the services require from the gateway: fresh for every start unless given.
   const internalToken = env['INTERNAL_TOKEN'] ?? randomBytes(24).toString('base64url');
-  const common = { ...env, DATABASE_URL: db.url, INTERNAL_TOKEN: internalToken };
+  const common = { ...env, DATABASE_URL: db.url, INTERNAL_TOKEN: internalToken, HOST: SERVICE_HOST };
   const services: [string, string, NodeJS.ProcessEnv][] = [
     ['api-v1', 'apps/api-v1/src/main.js', { ...common, PORT: String(v1Port) }],
     ['api-v2', 'apps/api-v2/src/main.js', { ...common, PORT: String(v2Port) }],
@@ -51,6 +65,7 @@ async function main(): Promise<void> {
       {
         ...common,
         PORT: String(gatewayPort),
+        HOST: gatewayHost,
         API_V1_URL: `http://127.0.0.1:${v1Port}`,
         API_V2_URL: `http://127.0.0.1:${v2Port}`,
       },
@@ -106,6 +121,9 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
 }
+
+/** Where the services listen: only the gateway, on the same machine, calls them. */
+const SERVICE_HOST = '127.0.0.1';
 
 /** Migrations, the sample catalogue, fresh summaries and the demo key. */
 async function prepareDatabase(
