@@ -1,14 +1,13 @@
 import 'reflect-metadata';
-import { ConsoleLogger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
-import { logLevelsUpTo } from '@tcg/http-service';
+import { logLevelsUpTo, ServiceLogger } from '@tcg/http-service';
 import { AppModule } from './app.module';
 import type { Environment } from './config/environment';
 import { configureApp, GATEWAY_APP_OPTIONS } from './configure-app';
 
 async function bootstrap(): Promise<void> {
-  const logger = new ConsoleLogger({ json: true, colors: false, prefix: 'api-gateway' });
+  const logger = new ServiceLogger('api-gateway');
   const app = await NestFactory.create(AppModule, { ...GATEWAY_APP_OPTIONS, logger });
   const config = app.get(ConfigService);
   logger.setLogLevels(logLevelsUpTo(config.getOrThrow<Environment['LOG_LEVEL']>('LOG_LEVEL')));

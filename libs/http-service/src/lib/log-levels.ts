@@ -1,8 +1,45 @@
-import type { LogLevel } from '@nestjs/common';
+import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 
 const ORDER: readonly LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+const LEVELS: readonly string[] = ORDER.slice(1);
 
 /** The levels a logger prints for `LOG_LEVEL`: that one and every more severe one (fatal always). */
 export function logLevelsUpTo(level: Exclude<LogLevel, 'fatal'>): LogLevel[] {
   return ORDER.slice(0, ORDER.indexOf(level) + 1);
+}
+
+/** Nest's own start-up chatter: modules initialised, controllers and routes mapped, app started. */
+const FRAMEWORK_CONTEXTS: ReadonlySet<string> = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/**
+ * The services' logger: Nest's console logger in JSON, with the framework's start-up chatter
+ * (about fifty lines per start) at debug level instead of log, so a start says what matters.
+ */
+export class ServiceLogger extends ConsoleLogger {
+  /**
+   * Prints from the start at `LOG_LEVEL` (`log` when unset or unknown): Nest logs while it creates
+   * the app, before the validated configuration can set the levels again.
+   */
+  constructor(service: string, level: string | undefined = process.env['LOG_LEVEL']) {
+    super({
+      json: true,
+      colors: false,
+      prefix: service,
+      logLevels: logLevelsUpTo(
+        LEVELS.includes(level as never) ? (level as Exclude<LogLevel, 'fatal'>) : 'log',
+      ),
+    });
+  }
+
+  override log(message: unknown, ...rest: unknown[]): void {
+    const context = rest[rest.length - 1];
+    if (typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context)) super.debug(message, ...rest);
+    else super.log(message, ...rest);
+  }
 }

@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
-import { ConsoleLogger, INestApplication, Type } from '@nestjs/common';
+import { INestApplication, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import type { BaseEnvironment } from './environment';
-import { logLevelsUpTo } from './log-levels';
+import { logLevelsUpTo, ServiceLogger } from './log-levels';
 
 /**
  * A service's main: creates the app from its root module, applies its configureApp and the
@@ -25,7 +25,7 @@ async function bootstrap(
   module: Type<unknown>,
   configureApp: (app: INestApplication) => void,
 ): Promise<void> {
-  const logger = new ConsoleLogger({ json: true, colors: false, prefix: name });
+  const logger = new ServiceLogger(name);
   const app = await NestFactory.create(module, { logger });
   const config = app.get(ConfigService);
   // Routes are mapped (and logged) at listen, so this already applies to them.
