@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { openDatabase } from '../common/database';
 import { log } from '../common/log';
 import { CatalogueSize } from '../loader/catalogue';
-import { currentHour, loadSample, logLoadProgress, removeIfInterrupted } from '../loader/sample-loader';
+import { currentHour, loadSample, loadProgressReporter, removeIfInterrupted } from '../loader/sample-loader';
 
 /** `url` with its database replaced by `database`. */
 function databaseUrl(url: string, database: string): string {
@@ -82,7 +82,7 @@ export async function ensureBenchCatalogue(
         size,
         expected: LOAD_TIME[size],
       });
-      const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
+      const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: loadProgressReporter() });
       log('info', 'load done', { database, ...report });
       return { url, size };
     });

@@ -1,6 +1,7 @@
 import { PriceIngestRepository } from '@tcg/persistence';
 import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
+import { progress } from '../common/progress';
 import { PriceImporter } from './price-importer';
 import { FileFormat, formatOf, readRecords } from './read-records';
 
@@ -33,16 +34,13 @@ async function main(): Promise<number> {
   const started = Date.now();
   return withDatabase(async (ds) => {
     const importer = new PriceImporter(new PriceIngestRepository(ds));
+    const bar = progress({ msg: 'import progress', label: `importing ${file}`, unit: 'rows' });
     const report = await importer.run(readRecords(file, format), {
       batchSize,
       nowSeconds: Math.floor(Date.now() / 1000),
-      onBatch: (p) =>
-        log('info', 'import progress', {
-          file,
-          ...p,
-          rowsPerSecond: Math.round(p.applied / ((Date.now() - started) / 1000)),
-        }),
+      onBatch: (p) => bar.update(p.lines, { file, ...p }),
     });
+    bar.end();
     for (const r of report.rejectedRows)
       log('warn', 'row rejected', { file, line: r.line, reason: r.reason });
     const { rejectedRows: _listed, ...summary } = report;

@@ -2,7 +2,7 @@ import { removeCatalogue, withSampleLoadLock } from '@tcg/persistence';
 import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
 import { CATALOGUE_SIZES, CatalogueSize } from './catalogue';
-import { currentHour, loadSample, logLoadProgress, removeInterruptedLoad } from './sample-loader';
+import { currentHour, loadSample, loadProgressReporter, removeInterruptedLoad } from './sample-loader';
 
 const USAGE = 'usage: npm run load -- [--size small|medium|full] [--reset]';
 
@@ -22,7 +22,7 @@ async function main(): Promise<number> {
         log('info', 'catalogue and prices removed (--reset)');
       } else await removeInterruptedLoad(ds, size);
       log('info', 'loading sample', { size });
-      const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
+      const report = await loadSample(ds, size, { asOf: currentHour(), onProgress: loadProgressReporter() });
       log('info', 'load done', { ...report });
       return 0;
     }),

@@ -12,6 +12,7 @@ import {
 } from '@tcg/persistence';
 import { DataSource } from 'typeorm';
 import { log } from '../common/log';
+import { progress, Progress } from '../common/progress';
 import { buildCatalogue, CatalogueSize } from './catalogue';
 import { simulateSeries } from './prices';
 
@@ -173,9 +174,24 @@ export async function removeIfInterrupted(
   return true;
 }
 
-/** Progress as one structured log line per batch (used by `npm run load` and `npm start`). */
-export function logLoadProgress(p: LoadProgress): void {
-  log('info', 'load progress', { ...p, percent: Math.round((100 * p.variantsDone) / p.variantsTotal) });
+/**
+ * A load's progress reporter (`npm run load`, `npm start`, the bench): a bar on a terminal, one
+ * structured line per batch otherwise.
+ */
+export function loadProgressReporter(): (p: LoadProgress) => void {
+  let bar: Progress | undefined;
+  const startedAt = Date.now();
+  return (p) => {
+    // Made at the first batch, which brings the total.
+    bar ??= progress({
+      startedAt,
+      msg: 'load progress',
+      label: 'loading the sample',
+      total: p.variantsTotal,
+      unit: 'variants',
+    });
+    bar.update(p.variantsDone, { ...p });
+  };
 }
 
 /** The simulation's "now": the start of the current UTC hour, so a reload within the hour is identical. */

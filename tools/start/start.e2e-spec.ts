@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer, Server } from 'node:net';
@@ -252,4 +253,87 @@ async function cardValueDrift(db: Client): Promise<number> {
       UNION ALL ((${body}) EXCEPT ALL SELECT * FROM card_values)) AS d`)
   ).rows[0];
   return n as number;
+}
+
+describe('npm start on a terminal', () => {
+  const SCRIPT = '/usr/bin/script';
+  const onTerminal = existsSync(SCRIPT) ? it : it.skip;
+  if (!existsSync(SCRIPT))
+    process.stderr.write(`${SCRIPT} (util-linux) is missing: the terminal test is skipped\n`);
+
+  onTerminal(
+    'prints fewer than 25 lines before the banner, the load as one bar',
+    async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'tcg-start-tty-'));
+      await chmod(dataDir, 0o755);
+      const pgPort = await freePort();
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      for (const name of [
+        'DATABASE_URL',
+        'REDIS_URL',
+        'DEMO_API_KEY',
+        'INTERNAL_TOKEN',
+        'API_V1_URL',
+        'API_V2_URL',
+      ])
+        delete env[name];
+      Object.assign(env, {
+        TCG_DATA_DIR: dataDir,
+        EMBEDDED_PG_PORT: String(pgPort),
+        PORT: String(await freePort()),
+        API_V1_PORT: String(await freePort()),
+        API_V2_PORT: String(await freePort()),
+        SAMPLE_SIZE: 'small',
+      });
+      // `script` runs it on a pseudo-terminal, as a person's shell would.
+      const child = spawn(SCRIPT, ['-qfec', `${process.execPath} ${START}`, '/dev/null'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+      const exited = new Promise((done) => child.once('exit', done));
+      try {
+        const deadline = Date.now() + 120_000;
+        while (!out.includes('is up at') && child.exitCode === null && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 100));
+        expect(out).toContain('is up at');
+        const before = out.slice(0, out.indexOf('is up at')).split('\n');
+        expect(before.length).toBeLessThan(25);
+        // The load: one line redrawn in place, ending at 100 %.
+        const bar = before.filter((line) => line.includes('loading the sample  ['));
+        expect(bar).toHaveLength(1);
+        const redraws = bar[0]!.split('\r').filter((r) => r.trim() !== '');
+        expect(redraws.length).toBeGreaterThan(1);
+        expect(redraws[redraws.length - 1]).toMatch(/\[█{24}\]\s+100%\s+[\d,]+\/[\d,]+ variants .* done/);
+        expect(out).not.toContain('"msg":"load progress"');
+        expect(out).not.toContain('RouterExplorer');
+      } finally {
+        // Ctrl-C to npm start itself (script's child, in a session of its own), which stops the rest.
+        const start = childrenOf(child.pid!)[0];
+        if (start !== undefined) process.kill(start, 'SIGINT');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+        if (await portOpen(pgPort)) await (await resolveDatabase(env)).stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
+});
+
+/** The pids whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // `pid (comm) state ppid …`: comm may hold spaces, so read after its closing parenthesis.
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

@@ -7,7 +7,7 @@ import { log } from '../common/log';
 import { portFree, servicePort } from '../common/ports';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../common/service-runtime';
 import { CATALOGUE_SIZES, CatalogueSize } from '../loader/catalogue';
-import { currentHour, ensureSampleLoaded, logLoadProgress } from '../loader/sample-loader';
+import { currentHour, ensureSampleLoaded, loadProgressReporter } from '../loader/sample-loader';
 import { ensureDemoKey } from './demo-key';
 
 /**
@@ -133,7 +133,10 @@ async function prepareDatabase(
 ): Promise<{ key: string; plan: string }> {
   const ds = await openDatabase(url);
   try {
-    const report = await ensureSampleLoaded(ds, size, { asOf: currentHour(), onProgress: logLoadProgress });
+    const report = await ensureSampleLoaded(ds, size, {
+      asOf: currentHour(),
+      onProgress: loadProgressReporter(),
+    });
     if (report) log('info', 'sample loaded', { ...report });
     // An import or load killed between its last commit and its refresh left the summaries stale.
     else if (await refreshSummariesIfStale(ds)) log('info', 'summaries were stale: refreshed');
