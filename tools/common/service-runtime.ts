@@ -8,8 +8,8 @@
  *   sees at start-up, a few tens of MB here, and then marks the whole heap every few hundred
  *   milliseconds under load. A size configured up front is kept instead.
  * - `--max-semi-space-size=32`: an answer's texts (a 200-card batch is megabytes) live until it is
- *   sent, so with the default 16 MB young generation each scavenge copied the answers in flight
- *   into the old generation; twice the room lets most of them die young.
+ *   sent, so with the default 16 MB semi-spaces each scavenge copied the answers in flight into
+ *   the old generation; twice the room lets most of them die young.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = [
   '--initial-old-space-size=64',

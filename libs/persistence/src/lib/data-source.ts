@@ -18,6 +18,7 @@ import { RenderedSeries1764690000000 } from './migrations/1764690000000-rendered
 import { RenderedVariantHeads1764700000000 } from './migrations/1764700000000-rendered-variant-heads';
 import { CardDocuments1764710000000 } from './migrations/1764710000000-card-documents';
 import { CardBareDocuments1764720000000 } from './migrations/1764720000000-card-bare-documents';
+import { CardBareDocumentsBackfill1764720000001 } from './migrations/1764720000001-card-bare-documents-backfill';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   RenderedVariantHeads1764700000000,
   CardDocuments1764710000000,
   CardBareDocuments1764720000000,
+  CardBareDocumentsBackfill1764720000001,
 ];
 
 export interface DataSourceConfig {

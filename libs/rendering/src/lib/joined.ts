@@ -101,10 +101,11 @@ function buildV2JoinedJson(
 }
 
 /**
- * A card's variants joined as a default request sends them, rendered whenever the card's variants
- * or their prices change and stored per card (`card_documents`), so that a lookup, a search page
- * or a batch with default options reads one text per card instead of joining its variants' parts.
- * Each holds the raw variants (every request's default scope) with their series in `region`.
+ * A card's variants joined as a request with common options sends them (each version's defaults,
+ * and v1 without history), rendered whenever the card's variants or their prices change and
+ * stored per card (`card_documents`), so that a lookup, a search page or a batch with those
+ * options reads one text per card instead of joining its variants' parts. Each holds the raw
+ * variants (every request's default scope) with their series in `region`.
  */
 export interface CardDocument {
   /** Its `card_documents` column. */
@@ -118,7 +119,7 @@ const NA = parseRegion('NA')!;
 export const CARD_DOCUMENTS: readonly CardDocument[] = [
   // GET /v1/cards with default options: every statistics window, 7 days of history.
   { column: 'v1_variants', region: V1_REGION, json: v1JoinedJson(true) },
-  // POST /v1/cards (a batch) and GET /v1/cards with include_price_history=false: no history.
+  // GET and POST (batch) /v1/cards with include_price_history=false: every window, no history.
   { column: 'v1_bare_variants', region: V1_REGION, json: v1JoinedJson(false) },
   // GET /v2/cards with default options: the NA market, every period, 7 days of history.
   { column: 'v2_variants', region: NA.storageRegion, json: v2JoinedJson(NA.code, NA.currency, true, true) },

@@ -155,7 +155,7 @@ describe('CachedResponder', () => {
     const plain = await send('/a');
     expect(plain.body).toBe(parts.join(''));
     expect(plain.headers['content-length']).toBe(String(Buffer.byteLength(parts.join(''))));
-    const own = await send('/a', { 'x-usage': 'mine' });
+    const own = await send('/b', { 'x-usage': 'mine' });
     expect(JSON.parse(own.body)).toEqual({
       data: ['Æther Vial — 天使', '🂡'],
       meta: { n: 1 },

@@ -93,7 +93,7 @@ export class CachedResponder {
         }
         parts = [JSON.stringify(body)];
       }
-      // The tail closes the object.
+      // The tail closes the object: the text's last part ends with its `}`.
       if (perRequest !== undefined) parts[parts.length - 1] = parts[parts.length - 1]!.slice(0, -1);
       return new Representation(utf8Concat(parts), answer.headers ?? {}, perRequest !== undefined, policy);
     };
@@ -248,14 +248,17 @@ export class ResponsesModule {
 
 /**
  * The UTF-8 bytes of the strings one after another, written into one buffer of their exact size:
- * joining them into one string first would copy every byte once more.
+ * joining them into one string first would copy every byte once more. No part may end inside a
+ * surrogate pair (JSON texts of whole values never do).
  */
-export function utf8Concat(parts: readonly string[]): Buffer {
+function utf8Concat(parts: readonly string[]): Buffer {
   if (parts.length === 1) return Buffer.from(parts[0]!);
   let size = 0;
   for (const part of parts) size += Buffer.byteLength(part);
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (const part of parts) at += out.write(part, at);
+  // Never send bytes the parts did not fill.
+  if (at !== size) throw new Error(`utf8Concat wrote ${at} of ${size} bytes`);
   return out;
 }

@@ -1,15 +1,10 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { refreshCardDocuments } from '../prices/card-documents';
-import { cardBatches } from './card-batches';
-import { logMigrationProgress } from './progress';
-
-/** Cards whose documents are rendered per statement of the backfill. */
-const CARDS_PER_BATCH = 500;
+import { renderStoredCardDocuments } from './card-batches';
 
 /**
- * Each card's variants joined as a default request of each version sends them (`CARD_DOCUMENTS`
- * in `@tcg/rendering`), stored per card so that a default lookup, search page or batch reads one
- * text per card. The price ingest and the catalogue writer render a card's documents again in
+ * Each card's variants joined as a default request of each version sends them (the first two of
+ * `CARD_DOCUMENTS` in `@tcg/rendering`), stored per card so that a default lookup, search page or
+ * batch reads one text per card. The price ingest and the catalogue writer render a card's documents again in
  * the transaction that changes its variants or their series; this migration renders the stored
  * cards', in batches with progress lines. A card without a row is joined from its variants' parts.
  */
@@ -23,15 +18,8 @@ export class CardDocuments1764710000000 implements MigrationInterface {
         v1_variants text,
         v2_variants text
       )`);
-    const [{ n: total }] = (await q.query(`SELECT count(*)::int AS n FROM cards`)) as { n: number }[];
-    let done = 0;
-    const started = Date.now();
-    for await (const cards of cardBatches(q, CARDS_PER_BATCH)) {
-      // The documents this table holds; a later migration adds and renders others.
-      await refreshCardDocuments(q, cards, ['v1_variants', 'v2_variants']);
-      done += cards.length;
-      logMigrationProgress('render card documents progress', done, total, started);
-    }
+    // The documents this table holds; a later migration adds and renders another.
+    await renderStoredCardDocuments(q, ['v1_variants', 'v2_variants'], 'render card documents progress');
   }
 
   async down(q: QueryRunner): Promise<void> {

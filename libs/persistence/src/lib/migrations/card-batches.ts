@@ -1,4 +1,7 @@
+import type { CardDocument } from '@tcg/rendering';
 import { QueryRunner } from 'typeorm';
+import { refreshCardDocuments } from '../prices/card-documents';
+import { logMigrationProgress } from './progress';
 
 /**
  * The cards' UUIDs in batches, in UUID order by the primary key: a backfill that walks them and
@@ -14,5 +17,28 @@ export async function* cardBatches(q: QueryRunner, size: number): AsyncGenerator
     if (rows.length === 0) return;
     yield rows.map((r) => r.uuid);
     after = rows[rows.length - 1]!.uuid;
+  }
+}
+
+/** Cards whose documents are rendered per statement of a backfill. */
+const DOCUMENT_CARDS_PER_BATCH = 500;
+
+/**
+ * Renders every stored card's documents in `columns` (of `CARD_DOCUMENTS`), 500 cards per
+ * statement, with a progress line `msg` per batch: a migration that adds a document, or changes
+ * the format of what documents hold, passes every column it must render.
+ */
+export async function renderStoredCardDocuments(
+  q: QueryRunner,
+  columns: readonly CardDocument['column'][],
+  msg: string,
+): Promise<void> {
+  const [{ n: total }] = (await q.query(`SELECT count(*)::int AS n FROM cards`)) as { n: number }[];
+  let done = 0;
+  const started = Date.now();
+  for await (const cards of cardBatches(q, DOCUMENT_CARDS_PER_BATCH)) {
+    await refreshCardDocuments(q, cards, columns);
+    done += cards.length;
+    logMigrationProgress(msg, done, total, started);
   }
 }

@@ -174,6 +174,9 @@ describe('card documents (PostgreSQL)', () => {
     expect((await repo.loadJoinedCards([card], english, 'NA', v1JoinedJson(true)))[0]!.variantsJson).toBe(
       expected.stored.v1_variants,
     );
+    expect((await repo.loadJoinedCards([card], english, 'NA', v1JoinedJson(false)))[0]!.variantsJson).toBe(
+      expected.stored.v1_bare_variants,
+    );
     const us = v2JoinedJson('US', 'USD', true, true);
     expect((await repo.loadJoinedCards([card], RAW, 'NA', us))[0]!.variantsJson).toContain('"region":"US"');
     expect(await v2()).toBe('"stored"');

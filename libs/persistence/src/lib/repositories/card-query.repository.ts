@@ -541,7 +541,8 @@ function joinedCardsSql(
 /**
  * The correlated subquery that joins the JSON of card `c`'s variants (those the filter returns) in
  * SQL, NULL for none; `$1` is `region`, the region of the series read. What a stored document
- * holds (a default request's variants and parts) is read from it, one text per card; a card whose
+ * holds (`CARD_DOCUMENTS`: the raw variants with those options' parts) is read from it, one text
+ * per card; a card whose
  * document is missing is joined from its variants' parts.
  */
 function joinedVariantsSql(
