@@ -1,7 +1,16 @@
 /** Structured logs for the command-line tools: one JSON object per line on stderr. */
 export type Level = 'info' | 'warn' | 'error';
 
+/** Ends a line a progress bar left open on the terminal, if any (set by `progress`). */
+let endOpenLine: (() => void) | undefined;
+
+/** What `log` calls first, so that its line starts on a line of its own; undefined to clear. */
+export function onNextLog(end: (() => void) | undefined): void {
+  endOpenLine = end;
+}
+
 export function log(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
+  endOpenLine?.();
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
 }
 

@@ -12,13 +12,23 @@ describe('servicePort', () => {
   });
   afterAll(() => new Promise<void>((r) => held.close(() => r())));
 
-  it('keeps a free default, replaces a taken one, and keeps an explicit one even when taken', async () => {
+  it('keeps a free default, replaces a taken or reserved one, and keeps an explicit one even when taken', async () => {
     const free = await freePort();
-    expect(await servicePort(undefined, free, '127.0.0.1')).toBe(free);
+    const none = new Set<number>();
+    expect(await servicePort('API_V1_PORT', undefined, free, '127.0.0.1', none)).toBe(free);
     expect(await portFree(taken, '127.0.0.1')).toBe(false);
-    const other = await servicePort(undefined, taken, '127.0.0.1');
+    const other = await servicePort('API_V1_PORT', undefined, taken, '127.0.0.1', none);
     expect(other).not.toBe(taken);
     expect(await portFree(other, '127.0.0.1')).toBe(true);
-    expect(await servicePort(String(taken), free, '127.0.0.1')).toBe(taken);
+    // Free, but promised to the gateway.
+    expect(await servicePort('API_V1_PORT', undefined, free, '127.0.0.1', new Set([free]))).not.toBe(free);
+    expect(await servicePort('API_V1_PORT', String(taken), free, '127.0.0.1', none)).toBe(taken);
+  });
+
+  it('refuses an explicit port that is not one, naming its variable', async () => {
+    for (const bad of ['abc', '0', '65536', '80.5', '-1'])
+      await expect(servicePort('API_V2_PORT', bad, 8082, '127.0.0.1', new Set())).rejects.toThrow(
+        `API_V2_PORT must be a port from 1 to 65535 (got '${bad}')`,
+      );
   });
 });

@@ -37,15 +37,30 @@ export function portFree(port: number, host: string): Promise<boolean> {
   });
 }
 
+/** A port a variable names: an integer from 1 to 65535, else an error naming the variable. */
+export function portOf(variable: string, value: string): number {
+  const port = Number(value);
+  if (!/^\d{1,5}$/.test(value) || port < 1 || port > 65535)
+    throw new Error(`${variable} must be a port from 1 to 65535 (got '${value}')`);
+  return port;
+}
+
 /**
  * The port a service started by `npm start` listens on: the one its variable names (`explicit`),
- * whatever happens then; else `preferred` when it is free on `host`, else any free one.
+ * whatever happens then; else `preferred` when it is free on `host` and not `reserved` (ports
+ * already promised to another process of the start), else any free one that is not reserved.
  */
 export async function servicePort(
+  variable: string,
   explicit: string | undefined,
   preferred: number,
   host: string,
+  reserved: ReadonlySet<number>,
 ): Promise<number> {
-  if (explicit !== undefined && explicit !== '') return Number(explicit);
-  return (await portFree(preferred, host)) ? preferred : freePort();
+  if (explicit !== undefined && explicit !== '') return portOf(variable, explicit);
+  if (!reserved.has(preferred) && (await portFree(preferred, host))) return preferred;
+  for (;;) {
+    const port = await freePort();
+    if (!reserved.has(port)) return port;
+  }
 }

@@ -1,3 +1,4 @@
+import { log } from './log';
 import { progress, progressLine } from './progress';
 
 describe('progress', () => {
@@ -34,6 +35,46 @@ describe('progress', () => {
       '',
     ]);
     expect(writes.join('').split('\n')).toHaveLength(2); // one line on the terminal
+  });
+
+  it('shows the most done so far when batches finish out of order, and nothing after its end', () => {
+    const { writes, stream } = terminal();
+    let t = 0;
+    const bar = progress({ msg: 'm', label: 'l', total: 100, unit: 'rows', stream, now: () => t });
+    t = 1000;
+    bar.update(60);
+    t = 1010;
+    bar.update(80); // throttled
+    t = 2000;
+    bar.update(70); // an earlier batch finishing late
+    bar.end(); // draws the last count, 80
+    bar.update(90);
+    const lines = writes.map((w) => w.trim()).filter((w) => w !== '');
+    expect(lines.map((l) => /(\d+)\/100/.exec(l)![1])).toEqual(['60', '80']);
+    expect(writes[writes.length - 1]).toBe('\n');
+  });
+
+  it('lets a log line written while the bar is open start on a line of its own', () => {
+    const { writes, stream } = terminal();
+    const stderr: string[] = [];
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr.push(String(chunk));
+      return true;
+    });
+    try {
+      let t = 1000;
+      const bar = progress({ msg: 'm', label: 'l', total: 100, unit: 'rows', stream, now: () => t });
+      bar.update(10);
+      log('error', 'load failed');
+      t = 2000;
+      bar.update(20); // a new line for the bar, below the log line
+      bar.end();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(writes.filter((w) => w === '\n')).toHaveLength(2);
+    expect(writes.indexOf('\n')).toBe(1); // the bar's line ended before the log line
+    expect(stderr).toHaveLength(1);
   });
 
   it('writes structured lines when not on a terminal', () => {

@@ -1,10 +1,13 @@
-import { log } from './log';
+import { log, onNextLog } from './log';
 
 /** A long command's progress: a bar on a terminal, structured lines otherwise. */
 export interface Progress {
   /** `done` units so far; `fields` go into the structured line (not shown on the bar). */
   update(done: number, fields?: Record<string, unknown>): void;
-  /** Ends the bar's line on a terminal (the last `update` at the total ends it too); idempotent. */
+  /**
+   * Draws the last count and ends the bar's line on a terminal (an `update` at the total ends it
+   * too); later updates are ignored. Idempotent.
+   */
   end(): void;
 }
 
@@ -57,25 +60,42 @@ export function progress(options: ProgressOptions): Progress {
   }
 
   let drawnAt = -Infinity;
+  let drawn = -1;
+  let latest = 0;
   let open = false;
-  const draw = (done: number) => {
-    const line = progressLine(options, done, rate(done));
+  let ended = false;
+  const draw = () => {
+    const line = progressLine(options, latest, rate(latest));
     // A terminal that reports no width (0, as under `script`) gets 100 columns.
     const width = Math.max(20, (stream.columns || 100) - 1);
     stream.write(`\r${line.length > width ? line.slice(0, width) : line.padEnd(width)}`);
-    open = true;
     drawnAt = now();
+    drawn = latest;
+    if (!open) {
+      open = true;
+      // Another line written meanwhile (a warning, a failure) starts below the bar.
+      onNextLog(closeLine);
+    }
   };
-  const end = () => {
+  const closeLine = () => {
     if (!open) return;
     stream.write('\n');
     open = false;
+    onNextLog(undefined);
+  };
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    if (drawn !== latest && (open || latest > 0)) draw(); // the last count, even within 100 ms
+    closeLine();
   };
   return {
     update(done) {
-      const finished = options.total !== undefined && done >= options.total;
-      if (finished || now() - drawnAt >= REDRAW_MS) draw(done);
-      if (finished) end();
+      // Batches may finish out of order: the bar shows the most done so far, and stops at its end.
+      if (ended || done < latest) return;
+      latest = done;
+      if (options.total !== undefined && done >= options.total) end();
+      else if (now() - drawnAt >= REDRAW_MS) draw();
     },
     end,
   };

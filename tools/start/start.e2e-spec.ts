@@ -66,28 +66,7 @@ describe('npm start killed during its first load', () => {
   }
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'tcg-start-'));
-    await chmod(dataDir, 0o755); // as root the server runs as the postgres user, which must reach it
-    pgPort = await freePort();
-    gatewayPort = await freePort();
-    env = { ...process.env };
-    for (const name of [
-      'DATABASE_URL',
-      'REDIS_URL',
-      'DEMO_API_KEY',
-      'INTERNAL_TOKEN',
-      'API_V1_URL',
-      'API_V2_URL',
-    ])
-      delete env[name];
-    Object.assign(env, {
-      TCG_DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(pgPort),
-      PORT: String(gatewayPort),
-      API_V1_PORT: String(await freePort()),
-      API_V2_PORT: String(await freePort()),
-      SAMPLE_SIZE: 'small',
-    });
+    ({ dataDir, pgPort, gatewayPort, env } = await isolatedStart('tcg-start-'));
   });
   afterAll(async () => {
     for (const { child } of runs)
@@ -180,7 +159,8 @@ describe('npm start killed during its first load', () => {
     await writer.stop();
     expect(await portOpen(pgPort)).toBe(false);
 
-    // This time the services' default ports are taken (by this test, or by whatever holds them).
+    // This time the services' default ports are taken (by this test, or by whatever holds them):
+    // for the minute this start takes, an `npm start` of someone else's would move too.
     const holders = await Promise.all([8081, 8082].map(holdPort));
     try {
       const third = start(({ API_V1_PORT: _v1, API_V2_PORT: _v2, ...e }) => e);
@@ -264,27 +244,7 @@ describe('npm start on a terminal', () => {
   onTerminal(
     'prints fewer than 25 lines before the banner, the load as one bar',
     async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'tcg-start-tty-'));
-      await chmod(dataDir, 0o755);
-      const pgPort = await freePort();
-      const env: NodeJS.ProcessEnv = { ...process.env };
-      for (const name of [
-        'DATABASE_URL',
-        'REDIS_URL',
-        'DEMO_API_KEY',
-        'INTERNAL_TOKEN',
-        'API_V1_URL',
-        'API_V2_URL',
-      ])
-        delete env[name];
-      Object.assign(env, {
-        TCG_DATA_DIR: dataDir,
-        EMBEDDED_PG_PORT: String(pgPort),
-        PORT: String(await freePort()),
-        API_V1_PORT: String(await freePort()),
-        API_V2_PORT: String(await freePort()),
-        SAMPLE_SIZE: 'small',
-      });
+      const { dataDir, pgPort, env } = await isolatedStart('tcg-start-tty-');
       // `script` runs it on a pseudo-terminal, as a person's shell would.
       const child = spawn(SCRIPT, ['-qfec', `${process.execPath} ${START}`, '/dev/null'], {
         env,
@@ -321,6 +281,38 @@ describe('npm start on a terminal', () => {
     180_000,
   );
 });
+
+/**
+ * What a start of its own needs: a fresh data directory, free ports for the embedded PostgreSQL,
+ * the gateway and the services, the small sample, and none of the shared servers' variables.
+ */
+async function isolatedStart(
+  prefix: string,
+): Promise<{ dataDir: string; pgPort: number; gatewayPort: number; env: NodeJS.ProcessEnv }> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  await chmod(dataDir, 0o755); // as root the server runs as the postgres user, which must reach it
+  const pgPort = await freePort();
+  const gatewayPort = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'DEMO_API_KEY',
+    'INTERNAL_TOKEN',
+    'API_V1_URL',
+    'API_V2_URL',
+  ])
+    delete env[name];
+  Object.assign(env, {
+    TCG_DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    PORT: String(gatewayPort),
+    API_V1_PORT: String(await freePort()),
+    API_V2_PORT: String(await freePort()),
+    SAMPLE_SIZE: 'small',
+  });
+  return { dataDir, pgPort, gatewayPort, env };
+}
 
 /** The pids whose parent is `pid`, from /proc. */
 function childrenOf(pid: number): number[] {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
 import { log } from '../common/log';
-import { portFree, servicePort } from '../common/ports';
+import { portFree, portOf, servicePort } from '../common/ports';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../common/service-runtime';
 import { CATALOGUE_SIZES, CatalogueSize } from '../loader/catalogue';
 import { currentHour, ensureSampleLoaded, loadProgressReporter } from '../loader/sample-loader';
@@ -22,10 +22,14 @@ async function main(): Promise<void> {
     throw new Error(`SAMPLE_SIZE must be small, medium or full (got '${size}')`);
   // The gateway's port is public (the banner and every example name it): taken, it is an error,
   // said before the first load rather than after.
-  const gatewayPort = Number(env['PORT'] ?? 8080);
+  const gatewayPort = env['PORT'] ? portOf('PORT', env['PORT']) : 8080;
   const gatewayHost = env['HOST'] ?? '0.0.0.0';
-  if (!(await portFree(gatewayPort, gatewayHost)))
-    throw new Error(`port ${gatewayPort} is taken: stop what listens there, or set PORT to another port`);
+  const gatewayPortTaken = async () =>
+    (await portFree(gatewayPort, gatewayHost))
+      ? undefined
+      : `port ${gatewayPort} is taken: stop what listens there, or set PORT to another port`;
+  const taken = await gatewayPortTaken();
+  if (taken) throw new Error(taken);
   const db = await resolveDatabase(env);
   // Until the services run, a Ctrl-C (or SIGTERM) gives the database back before exiting, so an
   // embedded server nobody else uses stops too; an interrupted first load is redone next start.
@@ -43,10 +47,15 @@ async function main(): Promise<void> {
   process.removeListener('SIGINT', interrupted);
   process.removeListener('SIGTERM', interrupted);
 
-  // The services' ports are npm start's own business: a default that is taken is replaced by a
-  // free one. One given explicitly is kept (the service then fails if it is taken).
+  // The services' ports are npm start's own business: a default that is taken, or promised to
+  // another process of this start, is replaced by a free one. One given explicitly is kept (the
+  // service then fails if it is taken).
+  const reserved = new Set([gatewayPort]);
+  for (const variable of ['API_V1_PORT', 'API_V2_PORT'])
+    if (env[variable]) reserved.add(portOf(variable, env[variable]));
   const internalPort = async (service: string, variable: string, preferred: number) => {
-    const port = await servicePort(env[variable], preferred, SERVICE_HOST);
+    const port = await servicePort(variable, env[variable], preferred, SERVICE_HOST, reserved);
+    reserved.add(port);
     if (port !== preferred && !env[variable])
       log('info', 'default port taken: using a free one', { service, taken: preferred, port });
     return port;
@@ -71,6 +80,12 @@ async function main(): Promise<void> {
       },
     ],
   ];
+  // Taken during the load: said the same way, the database given back.
+  const takenSince = await gatewayPortTaken();
+  if (takenSince) {
+    await db.stop();
+    throw new Error(takenSince);
+  }
   const children: ChildProcess[] = [];
   let stopping = false;
   const stop = async (code: number) => {

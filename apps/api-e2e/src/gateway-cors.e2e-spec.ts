@@ -56,7 +56,7 @@ describe('CORS at the gateway (real HTTP to the real services)', () => {
       expect(tooLong.headers.get('access-control-allow-origin')).toBe('*');
     });
 
-    it('answers preflights for GET and the batch POST without a key, and they cost nothing', async () => {
+    it('answers preflights for GET and the batch POST without a key, and they count for nothing', async () => {
       const res = await preflight(`${stack.gatewayUrl}/v1/cards`, 'https://app.example');
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -66,15 +66,13 @@ describe('CORS at the gateway (real HTTP to the real services)', () => {
       expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
       expect(await res.text()).toBe('');
 
-      // A free key allows 10 requests a minute: 15 preflights, then its first request still passes.
-      const key = await newKey('free');
-      for (let i = 0; i < 15; i++)
+      // Preflights carry no key: they are not failed authentications either. 40 of them from one
+      // address (past AUTH_FAILURES_PER_MINUTE, 30) leave its next keyless request a 401, not a 429.
+      for (let i = 0; i < 40; i++)
         expect((await preflight(`${stack.gatewayUrl}/v1/games`, 'https://app.example', 'GET')).status).toBe(
           204,
         );
-      const first = await fetch(`${stack.gatewayUrl}/v2/cards?q=dragon`, { headers: { 'x-api-key': key } });
-      expect(first.status).toBe(200);
-      expect(first.headers.get('ratelimit')).toMatch(/remaining=9\b/);
+      expect((await fetch(`${stack.gatewayUrl}/v1/games`)).status).toBe(401);
     });
 
     it('leaves a plain OPTIONS (no preflight) to the API', async () => {

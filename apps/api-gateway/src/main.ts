@@ -1,16 +1,17 @@
 import 'reflect-metadata';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
-import { logLevelsUpTo, ServiceLogger } from '@tcg/http-service';
+import { ServiceLogger } from '@tcg/http-service';
 import { AppModule } from './app.module';
 import type { Environment } from './config/environment';
 import { configureApp, GATEWAY_APP_OPTIONS } from './configure-app';
 
 async function bootstrap(): Promise<void> {
-  const logger = new ServiceLogger('api-gateway');
-  const app = await NestFactory.create(AppModule, { ...GATEWAY_APP_OPTIONS, logger });
+  // Nest's lines while it creates the app are held until the logger of the configured level takes over.
+  const app = await NestFactory.create(AppModule, { ...GATEWAY_APP_OPTIONS, bufferLogs: true });
   const config = app.get(ConfigService);
-  logger.setLogLevels(logLevelsUpTo(config.getOrThrow<Environment['LOG_LEVEL']>('LOG_LEVEL')));
+  const logger = new ServiceLogger('api-gateway', config.getOrThrow<Environment['LOG_LEVEL']>('LOG_LEVEL'));
+  app.useLogger(logger);
   configureApp(app);
   const port = config.getOrThrow<number>('PORT');
   await app.listen(port, config.getOrThrow<string>('HOST'));

@@ -3,22 +3,31 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** The browser origins that may call the API: any (`*`), or exactly these (lower-cased). */
 export type CorsOrigins = '*' | ReadonlySet<string>;
 
-/** `scheme://host[:port]`, no path: the form of an `Origin` header. */
-const ORIGIN = /^https?:\/\/[a-z0-9.-]{1,253}(:\d{1,5})?$/;
-
 /** `*`, or a comma-separated list of origins: what CORS_ORIGINS accepts. */
 export const CORS_ORIGINS_FORMAT = /^\s*(\*|[^,\s]+(\s*,\s*[^,\s]+)*)\s*$/;
 
+/**
+ * CORS_ORIGINS read: `*`, or the origins, each exactly as a browser sends it in `Origin`
+ * (`scheme://host[:port]`, lower case, no default port, no path), else an error naming it.
+ */
 export function parseCorsOrigins(value: string): CorsOrigins {
   const trimmed = value.trim();
   if (trimmed === '*') return '*';
-  const origins = trimmed.split(',').map((o) => o.trim().toLowerCase());
-  const bad = origins.find((o) => !ORIGIN.test(o));
-  if (bad !== undefined)
-    throw new Error(
-      `CORS_ORIGINS: '${bad}' is not an origin (scheme://host[:port], no path), nor is the list '*'`,
-    );
-  return new Set(origins);
+  const origins = trimmed.split(',').map((o) => o.trim());
+  for (const origin of origins) {
+    let canonical: string | undefined;
+    try {
+      const url = new URL(origin);
+      if (url.protocol === 'http:' || url.protocol === 'https:') canonical = url.origin;
+    } catch {
+      canonical = undefined;
+    }
+    if (canonical !== origin.toLowerCase())
+      throw new Error(
+        `CORS_ORIGINS: '${origin}' is not an origin as browsers send it (scheme://host[:port], no path, no default port${canonical ? `: '${canonical}'` : ''}), nor is the list '*'`,
+      );
+  }
+  return new Set(origins.map((o) => o.toLowerCase()));
 }
 
 /**

@@ -64,7 +64,9 @@ export function clientResponseHeaders(upstream: IncomingHttpHeaders): OutgoingHt
       value === undefined ||
       DROPPED_RESPONSE_HEADERS.has(name) ||
       nominated?.has(name) ||
-      name.startsWith(INTERNAL_HEADER_PREFIX)
+      name.startsWith(INTERNAL_HEADER_PREFIX) ||
+      // Cross-origin access is the gateway's policy (CORS_ORIGINS), never a service's.
+      name.startsWith('access-control-')
     )
       continue;
     headers[name] = value;

@@ -1,7 +1,6 @@
 import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 
 const ORDER: readonly LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-const LEVELS: readonly string[] = ORDER.slice(1);
 
 /** The levels a logger prints for `LOG_LEVEL`: that one and every more severe one (fatal always). */
 export function logLevelsUpTo(level: Exclude<LogLevel, 'fatal'>): LogLevel[] {
@@ -22,19 +21,9 @@ const FRAMEWORK_CONTEXTS: ReadonlySet<string> = new Set([
  * (about fifty lines per start) at debug level instead of log, so a start says what matters.
  */
 export class ServiceLogger extends ConsoleLogger {
-  /**
-   * Prints from the start at `LOG_LEVEL` (`log` when unset or unknown): Nest logs while it creates
-   * the app, before the validated configuration can set the levels again.
-   */
-  constructor(service: string, level: string | undefined = process.env['LOG_LEVEL']) {
-    super({
-      json: true,
-      colors: false,
-      prefix: service,
-      logLevels: logLevelsUpTo(
-        LEVELS.includes(level as never) ? (level as Exclude<LogLevel, 'fatal'>) : 'log',
-      ),
-    });
+  /** Prints `level` and every more severe one (`LOG_LEVEL`, from the validated configuration). */
+  constructor(service: string, level: Exclude<LogLevel, 'fatal'>) {
+    super({ json: true, colors: false, prefix: service, logLevels: logLevelsUpTo(level) });
   }
 
   override log(message: unknown, ...rest: unknown[]): void {

@@ -3,7 +3,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import type { BaseEnvironment } from './environment';
-import { logLevelsUpTo, ServiceLogger } from './log-levels';
+import { ServiceLogger } from './log-levels';
 
 /**
  * A service's main: creates the app from its root module, applies its configureApp and the
@@ -25,11 +25,12 @@ async function bootstrap(
   module: Type<unknown>,
   configureApp: (app: INestApplication) => void,
 ): Promise<void> {
-  const logger = new ServiceLogger(name);
-  const app = await NestFactory.create(module, { logger });
+  // Nest's lines while it creates the app are held until the logger of the configured level takes
+  // over (or printed as they are if creating the app fails).
+  const app = await NestFactory.create(module, { bufferLogs: true });
   const config = app.get(ConfigService);
-  // Routes are mapped (and logged) at listen, so this already applies to them.
-  logger.setLogLevels(logLevelsUpTo(config.getOrThrow<BaseEnvironment['LOG_LEVEL']>('LOG_LEVEL')));
+  const logger = new ServiceLogger(name, config.getOrThrow<BaseEnvironment['LOG_LEVEL']>('LOG_LEVEL'));
+  app.useLogger(logger);
   configureApp(app);
   const port = config.getOrThrow<number>('PORT');
   applyServerTimeouts(app.getHttpServer() as Server, config);
