@@ -7,14 +7,11 @@
  * - `--initial-old-space-size=64`: V8 sizes a fresh heap's old generation from the survival it
  *   sees at start-up, a few tens of MB here, and then marks the whole heap every few hundred
  *   milliseconds under load. A size configured up front is kept instead.
- * - `--max-semi-space-size=32`: an answer's texts (a 200-card batch is megabytes) live until it is
- *   sent, so with the default 16 MB semi-spaces each scavenge copied the answers in flight into
- *   the old generation; twice the room lets most of them die young.
+ *
+ * Not `--max-semi-space-size=32`: it halved api-v1's CPU per batch, but left both services past
+ * 300 MB resident after a bench run.
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = [
-  '--initial-old-space-size=64',
-  '--max-semi-space-size=32',
-];
+export const SERVICE_NODE_FLAGS: readonly string[] = ['--initial-old-space-size=64'];
 
 /**
  * Environment every service runs with, besides its configuration.
