@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -23,6 +25,17 @@ describe('gateway routing (real HTTP to the real services)', () => {
       services: { 'api-v1': 'up', 'api-v2': 'up' },
       limits: { store: 'postgres', counting: 'postgres' },
     });
+  });
+
+  it('serves both versions’ OpenAPI documents without a key, as docs/openapi holds them', async () => {
+    for (const version of ['v1', 'v2']) {
+      const res = await fetch(`${stack.gatewayUrl}/openapi/${version}.json`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const file = join(resolve(__dirname, '../../..'), 'docs/openapi', `api-${version}.json`);
+      expect(await res.text()).toBe(readFileSync(file, 'utf8'));
+    }
+    expect((await fetch(`${stack.gatewayUrl}/openapi/v3.json`)).status).toBe(404);
   });
 
   it('routes /v1/* to api-v1, whose unknown paths are 404 in the v1 error shape', async () => {

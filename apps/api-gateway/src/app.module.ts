@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { PersistenceModule } from '@tcg/persistence/nest';
 import { HealthModule } from './health/health.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { ProxyModule } from './proxy/proxy.module';
 
 @Module({
@@ -10,6 +11,7 @@ import { ProxyModule } from './proxy/proxy.module';
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
     PersistenceModule.forService('api-gateway', { health: false }),
     HealthModule,
+    OpenApiModule,
     ProxyModule,
   ],
 })

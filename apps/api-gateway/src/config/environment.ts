@@ -198,6 +198,11 @@ export class Environment extends BaseEnvironment {
   @MaxLength(4096)
   @Matches(CORS_ORIGINS_FORMAT, { message: "CORS_ORIGINS must be '*' or a comma-separated list of origins" })
   CORS_ORIGINS = '*';
+
+  /** Where `api-v1.json` and `api-v2.json` are (served at `/openapi/v1.json`, `/openapi/v2.json`); relative to the working directory. */
+  @IsOptional()
+  @IsString()
+  OPENAPI_DIR = 'docs/openapi';
 }
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {
