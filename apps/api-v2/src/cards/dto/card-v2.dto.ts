@@ -201,7 +201,7 @@ export class VariantV2 {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    enum: CONDITIONS.map((c) => c.long),
+    enum: nullableEnum(CONDITIONS.map((c) => c.long)),
     description: 'Set for raw variants; null for graded ones.',
     example: 'Near Mint',
   })
@@ -218,7 +218,7 @@ export class VariantV2 {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    enum: LANGUAGE_NAMES.filter((l) => l !== 'English'),
+    enum: nullableEnum(LANGUAGE_NAMES.filter((l) => l !== 'English')),
     description: 'Set only for non-English printings; null means English.',
     example: null,
   })
@@ -387,4 +387,13 @@ export class CardsV2Response {
 export class CardV2Response {
   @ApiProperty({ type: () => CardV2 })
   data!: CardV2;
+}
+
+/**
+ * An enum whose property may be null: in OpenAPI 3.0, `nullable: true` does not admit null past an
+ * `enum` that leaves it out, so validators and client generators would refuse the null the API
+ * sends. (The decorator's type has no room for null, hence the cast.)
+ */
+function nullableEnum(values: readonly string[]): string[] {
+  return [...values, null] as unknown as string[];
 }
