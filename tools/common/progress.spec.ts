@@ -1,30 +1,52 @@
 import { log } from './log';
-import { progress, progressLine } from './progress';
+import { progress, ProgressOptions, progressLine } from './progress';
 
 describe('progress', () => {
-  const terminal = () => {
+  /** A stream that records what is written, a terminal or not. */
+  const stream = (isTTY: boolean) => {
     const writes: string[] = [];
-    return { writes, stream: { isTTY: true, columns: 120, write: (s: string) => writes.push(s) > 0 } };
+    return { writes, stream: { isTTY, columns: 120, write: (s: string) => writes.push(s) > 0 } };
   };
 
-  it('redraws one terminal line in place at most every 100 ms, and ends it at the total', () => {
-    const { writes, stream } = terminal();
-    let t = 0;
+  /** A bar of `total` units whose clock the test sets (`clock.t`, in ms). */
+  const clocked = (on: ProgressOptions['stream'], total: number, unit: string, t = 0) => {
+    const clock = { t };
     const bar = progress({
       msg: 'load progress',
       label: 'loading',
-      total: 1000,
-      unit: 'variants',
-      stream,
-      now: () => t,
+      total,
+      unit,
+      stream: on,
+      now: () => clock.t,
     });
-    t = 1000;
+    return { bar, clock };
+  };
+
+  /** What `run` writes to stderr, where the structured lines go. */
+  const stderrOf = (run: () => void): string[] => {
+    const written: string[] = [];
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      run();
+    } finally {
+      spy.mockRestore();
+    }
+    return written;
+  };
+
+  it('redraws one terminal line in place at most every 100 ms, and ends it at the total', () => {
+    const { writes, stream: terminal } = stream(true);
+    const { bar, clock } = clocked(terminal, 1000, 'variants');
+    clock.t = 1000;
     bar.update(250);
-    t = 1050;
+    clock.t = 1050;
     bar.update(300); // within 100 ms of the last redraw: skipped
-    t = 2000;
+    clock.t = 2000;
     bar.update(500);
-    t = 3000;
+    clock.t = 3000;
     bar.update(1000);
     bar.end(); // already ended: nothing more
     expect(writes.every((w) => w.startsWith('\r') || w === '\n')).toBe(true);
@@ -38,14 +60,13 @@ describe('progress', () => {
   });
 
   it('shows the most done so far when batches finish out of order, and nothing after its end', () => {
-    const { writes, stream } = terminal();
-    let t = 0;
-    const bar = progress({ msg: 'm', label: 'l', total: 100, unit: 'rows', stream, now: () => t });
-    t = 1000;
+    const { writes, stream: terminal } = stream(true);
+    const { bar, clock } = clocked(terminal, 100, 'rows');
+    clock.t = 1000;
     bar.update(60);
-    t = 1010;
+    clock.t = 1010;
     bar.update(80); // throttled
-    t = 2000;
+    clock.t = 2000;
     bar.update(70); // an earlier batch finishing late
     bar.end(); // draws the last count, 80
     bar.update(90);
@@ -55,50 +76,26 @@ describe('progress', () => {
   });
 
   it('lets a log line written while the bar is open start on a line of its own', () => {
-    const { writes, stream } = terminal();
-    const stderr: string[] = [];
-    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      stderr.push(String(chunk));
-      return true;
-    });
-    try {
-      let t = 1000;
-      const bar = progress({ msg: 'm', label: 'l', total: 100, unit: 'rows', stream, now: () => t });
+    const { writes, stream: terminal } = stream(true);
+    const stderr = stderrOf(() => {
+      const { bar, clock } = clocked(terminal, 100, 'rows', 1000);
       bar.update(10);
       log('error', 'load failed');
-      t = 2000;
+      clock.t = 2000;
       bar.update(20); // a new line for the bar, below the log line
       bar.end();
-    } finally {
-      spy.mockRestore();
-    }
+    });
     expect(writes.filter((w) => w === '\n')).toHaveLength(2);
     expect(writes.indexOf('\n')).toBe(1); // the bar's line ended before the log line
     expect(stderr).toHaveLength(1);
   });
 
   it('writes structured lines when not on a terminal', () => {
-    const lines: string[] = [];
-    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    try {
-      let t = 0;
-      const stream = { isTTY: false, columns: 80, write: () => true };
-      const bar = progress({
-        msg: 'load progress',
-        label: 'x',
-        total: 200,
-        unit: 'rows',
-        stream,
-        now: () => t,
-      });
-      t = 2000;
+    const lines = stderrOf(() => {
+      const { bar, clock } = clocked(stream(false).stream, 200, 'rows');
+      clock.t = 2000;
       bar.update(100, { batches: 1 });
-    } finally {
-      spy.mockRestore();
-    }
+    });
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
       expect.objectContaining({
         level: 'info',

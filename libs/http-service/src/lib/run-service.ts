@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { INestApplication, Type } from '@nestjs/common';
+import { INestApplication, NestApplicationOptions, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import type { BaseEnvironment } from './environment';
@@ -20,17 +20,29 @@ export function runService(
   });
 }
 
+/**
+ * Creates an HTTP app (every service's, the gateway's too) with its `ServiceLogger` at the
+ * configured LOG_LEVEL. Nest's lines while it creates the app are held until that logger takes
+ * over (or printed as they are if creating the app fails).
+ */
+export async function createServiceApp(
+  name: string,
+  module: Type<unknown>,
+  options: NestApplicationOptions = {},
+): Promise<{ app: INestApplication; config: ConfigService; logger: ServiceLogger }> {
+  const app = await NestFactory.create(module, { ...options, bufferLogs: true });
+  const config = app.get(ConfigService);
+  const logger = new ServiceLogger(name, config.getOrThrow<BaseEnvironment['LOG_LEVEL']>('LOG_LEVEL'));
+  app.useLogger(logger);
+  return { app, config, logger };
+}
+
 async function bootstrap(
   name: string,
   module: Type<unknown>,
   configureApp: (app: INestApplication) => void,
 ): Promise<void> {
-  // Nest's lines while it creates the app are held until the logger of the configured level takes
-  // over (or printed as they are if creating the app fails).
-  const app = await NestFactory.create(module, { bufferLogs: true });
-  const config = app.get(ConfigService);
-  const logger = new ServiceLogger(name, config.getOrThrow<BaseEnvironment['LOG_LEVEL']>('LOG_LEVEL'));
-  app.useLogger(logger);
+  const { app, config, logger } = await createServiceApp(name, module);
   configureApp(app);
   const port = config.getOrThrow<number>('PORT');
   applyServerTimeouts(app.getHttpServer() as Server, config);

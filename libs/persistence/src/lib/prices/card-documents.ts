@@ -58,7 +58,7 @@ export function refreshCardDocuments(
   columns?: readonly CardDocument['column'][],
 ): Promise<void> {
   const documents = columns ? CARD_DOCUMENTS.filter((d) => columns.includes(d.column)) : CARD_DOCUMENTS;
-  return renderDocuments(client, 'c.uuid = ANY($1::uuid[])', [...new Set(cardUuids)], documents);
+  return renderDocuments(client, 'c.uuid = ANY($1::uuid[])', cardUuids, documents);
 }
 
 /** The regions whose series the documents hold: a write of another region's series changes none. */

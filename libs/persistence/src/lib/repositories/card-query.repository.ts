@@ -201,7 +201,7 @@ export class CardQueryRepository {
       // plain statement, without the page's window, ordering and LIMIT.
       const rows = await preparedQuery<JoinedRow>(
         this.ds,
-        joinedCardsSql(joined, filter, p, region, where.join(' AND '), onlyVariant, onlySku),
+        joinedCardsSql(joined, filter, p, region, where.join(' AND ')),
         params,
       );
       return { total: rows.length, uuids: rows.map((r) => r.uuid), cards: rows.map(toJoinedCard) };
