@@ -1,4 +1,5 @@
-import { generateApiKey, TypeOrmApiKeyRepository } from '@tcg/persistence';
+import { generateApiKey } from '@tcg/domain';
+import { TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { randomBytes } from 'node:crypto';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
-import { isPlanName, PlanName } from '@tcg/domain';
-import { generateApiKey, TypeOrmApiKeyRepository } from '@tcg/persistence';
+import { generateApiKey, isPlanName, PlanName } from '@tcg/domain';
+import { TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

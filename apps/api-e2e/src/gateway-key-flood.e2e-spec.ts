@@ -1,4 +1,4 @@
-import { generateApiKey } from '@tcg/persistence';
+import { generateApiKey } from '@tcg/domain';
 import { Agent, request } from 'node:http';
 import { startEchoUpstream } from './echo-upstream';
 import { newKey } from './keys';

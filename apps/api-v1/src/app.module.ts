@@ -4,7 +4,6 @@ import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { DATA_VERSION, HealthDetails, PersistenceModule } from '@tcg/persistence/nest';
 import { CardsModule } from './cards/cards.module';
-import { CatalogueModule } from './catalogue/catalogue.module';
 import { GamesModule } from './games/games.module';
 import { SetsModule } from './sets/sets.module';
 
@@ -13,7 +12,6 @@ import { SetsModule } from './sets/sets.module';
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
     PersistenceModule.forService('api-v1'),
     ResponsesModule.forService({ versions: DATA_VERSION, health: HealthDetails }),
-    CatalogueModule,
     CardsModule,
     GamesModule,
     SetsModule,

@@ -1,3 +1,4 @@
+export * from './lib/api-keys';
 export * from './lib/catalogue';
 export * from './lib/conditions';
 export * from './lib/errors';

@@ -1,5 +1,4 @@
-import type { ApiKeyRecord } from '@tcg/domain';
-import { generateApiKey } from '@tcg/persistence';
+import { type ApiKeyRecord, generateApiKey } from '@tcg/domain';
 import type { IncomingMessage } from 'node:http';
 import { MemoryQuotaStore } from '../limits/memory-quota.store';
 import type { QuotaStore } from '../limits/quota';

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiKeyRecord, PLANS, requestCost, UsageReport } from '@tcg/domain';
-import { isWellFormedApiKey } from '@tcg/persistence';
+import { ApiKeyRecord, isWellFormedApiKey, PLANS, requestCost, UsageReport } from '@tcg/domain';
 import type { IncomingMessage } from 'node:http';
 import { QuotaDecision, QuotaStore, QuotaWindow } from '../limits/quota';
 import { ApiKeyCache } from './api-key-cache.service';

@@ -1,5 +1,4 @@
-import type { ApiKeyRecord } from '@tcg/domain';
-import { generateApiKey, hashApiKey } from '@tcg/persistence';
+import { type ApiKeyRecord, generateApiKey, hashApiKey } from '@tcg/domain';
 import { ApiKeyCache, type ApiKeyCacheOptions } from './api-key-cache.service';
 
 /** A key table the test controls: answers, fails, or holds each query until released. */

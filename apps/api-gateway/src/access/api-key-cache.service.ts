@@ -1,5 +1,4 @@
-import { ApiKeyRecord } from '@tcg/domain';
-import { hashApiKey } from '@tcg/persistence';
+import { ApiKeyRecord, hashApiKey } from '@tcg/domain';
 import { StoreTimeoutError, withTimeout } from '../limits/failover';
 
 export type KeyLookup =

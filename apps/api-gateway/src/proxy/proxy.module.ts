@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { TypeOrmApiKeyRepository } from '@tcg/persistence';
-import { DataSource } from 'typeorm';
+import type { ApiKeyRepository } from '@tcg/domain';
+import { API_KEYS } from '@tcg/persistence/nest';
 import { AccessService } from '../access/access.service';
 import { ApiKeyCache } from '../access/api-key-cache.service';
 import { AuthFailureThrottle } from '../access/auth-failure-throttle.service';
@@ -17,10 +17,9 @@ import { ProxyService } from './proxy.service';
     AccessService,
     {
       provide: ApiKeyCache,
-      inject: [DataSource, ConfigService],
-      useFactory: (ds: DataSource, config: ConfigService) => {
-        const repo = new TypeOrmApiKeyRepository(ds);
-        return new ApiKeyCache((hash) => repo.findActiveByHash(hash), {
+      inject: [API_KEYS, ConfigService],
+      useFactory: (keys: ApiKeyRepository, config: ConfigService) => {
+        return new ApiKeyCache((hash) => keys.findActiveByHash(hash), {
           ttlMs: config.getOrThrow<number>('KEY_CACHE_TTL_MS'),
           staleMs: config.getOrThrow<number>('KEY_CACHE_STALE_MS'),
           lookupTimeoutMs: config.getOrThrow<number>('KEY_LOOKUP_TIMEOUT_MS'),

@@ -18,8 +18,7 @@ import {
   v1StatsMembers,
   v1VariantJson,
 } from '@tcg/rendering';
-import { DataSource } from 'typeorm';
-import { CATALOGUE } from '../catalogue/catalogue.module';
+import { CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { planOf } from '../common/send-options';
 import { BatchItem, MAX_BATCH_ITEMS, parseBatch } from './dto/batch-items';
@@ -29,14 +28,10 @@ const REGION = V1_REGION;
 
 @Injectable()
 export class CardsService {
-  private readonly cards: CardQueryRepository;
-
   constructor(
-    ds: DataSource,
+    private readonly cards: CardQueryRepository,
     @Inject(CATALOGUE) private readonly catalogue: CatalogueRepository,
-  ) {
-    this.cards = new CardQueryRepository(ds);
-  }
+  ) {}
 
   /**
    * GET /v1/cards: two statements per page whatever its size: the page, then its cards with their

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CatalogueRepository } from '@tcg/domain';
-import { CATALOGUE } from '../catalogue/catalogue.module';
+import { CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { GamesResponseDto, toGameDto } from './dto/game.dto';
 

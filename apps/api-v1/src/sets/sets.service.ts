@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CatalogueRepository, invalidParameter } from '@tcg/domain';
-import { CATALOGUE } from '../catalogue/catalogue.module';
+import { CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { SetsQueryDto } from './dto/sets-query.dto';
 import { SetsResponseDto, toSetDto } from './dto/set.dto';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { invalidParameter, NotFoundError, PlanLimits, Region } from '@tcg/domain';
+import { CatalogueRepository, invalidParameter, NotFoundError, PlanLimits, Region } from '@tcg/domain';
 import {
   ALL_PERIOD_WINDOWS,
   DEFAULT_HISTORY_SECONDS,
@@ -27,9 +27,8 @@ import {
   required,
   SeriesRead,
   StoredSeries,
-  TypeOrmCatalogueRepository,
 } from '@tcg/persistence';
-import { DataSource } from 'typeorm';
+import { CATALOGUE } from '@tcg/persistence/nest';
 import { CursorCodec, CursorPosition } from './cursor/cursor-codec';
 import { Include, parseCardsV2Query, parseCardV2Query } from './dto/cards-v2-query';
 
@@ -41,16 +40,15 @@ export interface JsonWithHeaders {
 
 @Injectable()
 export class CardsService {
-  private readonly cards: CardQueryRepository;
-  private readonly keyset: CardKeysetRepository;
-  private readonly catalogue: TypeOrmCatalogueRepository;
   private readonly cursors: CursorCodec;
   private readonly countBudgetMs: number;
 
-  constructor(ds: DataSource, config: ConfigService) {
-    this.cards = new CardQueryRepository(ds);
-    this.keyset = new CardKeysetRepository(ds);
-    this.catalogue = new TypeOrmCatalogueRepository(ds);
+  constructor(
+    private readonly cards: CardQueryRepository,
+    private readonly keyset: CardKeysetRepository,
+    @Inject(CATALOGUE) private readonly catalogue: CatalogueRepository,
+    config: ConfigService,
+  ) {
     const secret =
       config.get<string>('CURSOR_SECRET') ??
       createHmac('sha256', config.getOrThrow<string>('INTERNAL_TOKEN')).update('v2-cursor').digest('hex');

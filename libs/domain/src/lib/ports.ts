@@ -68,6 +68,10 @@ export interface ApiKeyRecord {
 export interface ApiKeyRepository {
   create(plan: PlanName, label: string, clearKey?: string): Promise<{ key: string; record: ApiKeyRecord }>;
   findActiveByKey(clearKey: string): Promise<ApiKeyRecord | null>;
+  /** For a caller that already hashed the key (`hashApiKey`; the gateway's cache is keyed by the hash). */
+  findActiveByHash(keyHash: Buffer): Promise<ApiKeyRecord | null>;
+  /** Creates the key with this clear value unless it exists; sets its plan (and un-revokes it) either way. */
+  ensure(clearKey: string, plan: PlanName, label: string): Promise<ApiKeyRecord>;
   list(): Promise<ApiKeyRecord[]>;
   revoke(idOrPrefix: string): Promise<boolean>;
   changePlan(idOrPrefix: string, plan: PlanName): Promise<boolean>;

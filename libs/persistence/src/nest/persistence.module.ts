@@ -14,11 +14,21 @@ import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
+import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository';
+import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
+import { CardQueryRepository } from '../lib/repositories/card-query.repository';
+import { TypeOrmCatalogueRepository } from '../lib/repositories/catalogue.repository';
 
 const SERVICE_NAME = Symbol('SERVICE_NAME');
 
 /** The service's `DataVersionSource` (a `DataVersionWatcher` on the service's database). */
 export const DATA_VERSION = Symbol('DATA_VERSION');
+
+/** The `CatalogueRepository` port (`@tcg/domain`), bound to PostgreSQL: inject with `@Inject(CATALOGUE)`. */
+export const CATALOGUE = Symbol('CatalogueRepository');
+
+/** The `ApiKeyRepository` port (`@tcg/domain`), bound to PostgreSQL: inject with `@Inject(API_KEYS)`. */
+export const API_KEYS = Symbol('ApiKeyRepository');
 
 /** What `/health` reports beside the database: each app adds its own parts (its response cache). */
 @Injectable()
@@ -127,8 +137,37 @@ export class PersistenceModule implements OnApplicationShutdown {
             });
           },
         },
+        {
+          provide: CATALOGUE,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new TypeOrmCatalogueRepository(ds),
+        },
+        {
+          provide: API_KEYS,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new TypeOrmApiKeyRepository(ds),
+        },
+        // The card reads' hand-written SQL (hot paths): injected by class, built once per app.
+        {
+          provide: CardQueryRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new CardQueryRepository(ds),
+        },
+        {
+          provide: CardKeysetRepository,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new CardKeysetRepository(ds),
+        },
       ],
-      exports: [DataSource, DATA_VERSION, HealthDetails],
+      exports: [
+        DataSource,
+        DATA_VERSION,
+        HealthDetails,
+        CATALOGUE,
+        API_KEYS,
+        CardQueryRepository,
+        CardKeysetRepository,
+      ],
     };
   }
 

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { testDataSource, truncateAll } from '../../testing';
-import { hashApiKey, TypeOrmApiKeyRepository } from './api-key.repository';
+import { hashApiKey } from '@tcg/domain';
+import { TypeOrmApiKeyRepository } from './api-key.repository';
 
 describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
   let ds: DataSource;
