@@ -1,7 +1,17 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { CatalogueRepository, invalidParameter, NotFoundError, PlanLimits, Region } from '@tcg/domain';
+import {
+  BatchIdentifier,
+  CardSelector,
+  CatalogueRepository,
+  invalidParameter,
+  KeysetQuery,
+  NotFoundError,
+  PlanLimits,
+  Region,
+  VariantFilter,
+} from '@tcg/domain';
 import {
   ALL_PERIOD_WINDOWS,
   DEFAULT_HISTORY_SECONDS,
@@ -16,14 +26,10 @@ import {
   v2VariantJson,
 } from '@tcg/rendering';
 import {
-  BatchIdentifier,
   CardKeysetRepository,
-  CardSelector,
-  VariantFilter,
   CardQueryRepository,
   CardWithVariants,
   JoinedCard,
-  KeysetQuery,
   required,
   SeriesRead,
   StoredSeries,

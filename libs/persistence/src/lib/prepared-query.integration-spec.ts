@@ -3,7 +3,7 @@ import { workerDatabaseUrl } from '../testing';
 import { createDataSource } from './data-source';
 import { preparedQuery, STATEMENTS_PER_CONNECTION } from './prepared-query';
 import { CardQueryRepository } from './repositories/card-query.repository';
-import { CardOrder, VariantFilter } from './repositories/card-sql';
+import type { CardOrder, VariantFilter } from '@tcg/domain';
 
 /** One connection, so every statement lands on the session whose statements are counted. */
 describe('preparedQuery on one connection', () => {

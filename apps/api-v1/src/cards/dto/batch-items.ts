@@ -1,4 +1,5 @@
 import {
+  BatchIdentifier,
   Condition,
   CONDITION_NAMES,
   DomainError,
@@ -9,7 +10,6 @@ import {
   queryList,
   queryValue,
 } from '@tcg/domain';
-import { BatchIdentifier } from '@tcg/persistence';
 import { printType } from './printing';
 
 /** The most items any plan may send (interface.md); smaller plans have smaller caps (decisions.md). */

@@ -1,4 +1,6 @@
 import {
+  CardOrder,
+  CardSelector,
   Condition,
   CONDITION_NAMES,
   invalidParameter,
@@ -10,8 +12,8 @@ import {
   queryList,
   queryValue,
   QUERY_LIMITS,
+  VariantFilter,
 } from '@tcg/domain';
-import { CardOrder, CardSelector, VariantFilter } from '@tcg/persistence';
 import { HISTORY_DURATIONS, HistoryDuration, STATISTIC_WINDOWS, StatisticWindow } from '@tcg/rendering';
 import { printType } from './printing';
 

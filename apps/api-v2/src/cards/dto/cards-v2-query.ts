@@ -1,5 +1,6 @@
 import {
   abbreviate,
+  CardSelector,
   GradingCompany,
   GRADING_COMPANIES,
   invalidParameter,
@@ -15,6 +16,7 @@ import {
   queryValue,
   Region,
   QUERY_LIMITS,
+  VariantFilter,
 } from '@tcg/domain';
 import {
   ALL_PERIOD_WINDOWS,
@@ -24,7 +26,6 @@ import {
   PERIOD_WINDOWS,
   PeriodWindow,
 } from '@tcg/rendering';
-import { CardSelector, VariantFilter } from '@tcg/persistence';
 import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
 
 /** interface.md "GET /v2/cards" parameters; anything else is a 400 (decisions.md: v2 is strict). */

@@ -1,10 +1,10 @@
-import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
+import { Card, cardSlug, KeysetQuery, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { testDataSource, truncateAll } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
-import { CardKeysetRepository, KeysetQuery } from './card-keyset.repository';
+import { CardKeysetRepository } from './card-keyset.repository';
 
 const GAME = { id: 'test-game', name: 'Test Game' };
 const set = (id: string, name: string) => ({

@@ -1,50 +1,16 @@
+import type { KeysetPage, KeysetPosition, KeysetQuery } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../prepared-query';
 import {
   Bind,
   binder,
-  BrowseSelector,
   browseConditions,
   hasVariant,
   relevance,
   SUMMARISED_TOP_JOIN,
   summarisedScope,
   topVariantJoin,
-  VariantFilter,
 } from './card-sql';
-
-/** What a page of a v2 browse or search is cut from. */
-export interface KeysetQuery {
-  readonly browse: BrowseSelector;
-  readonly filter: VariantFilter;
-  /** Storage region of the primary market: sorting and `minPrice` read it only. */
-  readonly region: string;
-  /** Without it: relevance for a search, set then card number for a browse. */
-  readonly orderBy?: 'price' | '24h' | '7d' | '30d';
-  readonly direction: 'asc' | 'desc';
-  /** Minor units, on the card's highest-priced returned variant in `region`. */
-  readonly minPrice?: number;
-}
-
-/** A position between two cards of the order, as the text of the sort key of the card before it. */
-export interface KeysetPosition {
-  readonly key: readonly string[];
-  /** true: the page is the one before `key` (a `prev` cursor). */
-  readonly backward: boolean;
-}
-
-export interface KeysetRow {
-  readonly cardUuid: string;
-  /** The card's sort key: a cursor pointing just past (or before) this card holds it. */
-  readonly key: string[];
-}
-
-export interface KeysetPage {
-  /** In the order's forward direction, whichever way the page was read. */
-  readonly rows: KeysetRow[];
-  /** Whether further cards exist in the direction the page was read. */
-  readonly more: boolean;
-}
 
 interface KeyColumn {
   readonly expr: string;

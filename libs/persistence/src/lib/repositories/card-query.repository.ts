@@ -1,4 +1,12 @@
-import { Card, Variant } from '@tcg/domain';
+import {
+  BatchIdentifier,
+  BrowseSelector,
+  Card,
+  CardOrder,
+  CardSelector,
+  Variant,
+  VariantFilter,
+} from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
 import { JoinedVariantJson, RenderedSeries } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
@@ -10,10 +18,7 @@ import { RENDERED_COLUMN_OF } from '../prices/rendered-columns';
 import {
   Bind,
   binder,
-  BrowseSelector,
   browseConditions,
-  CardOrder,
-  CardSelector,
   hasVariant,
   isUuid,
   ORDER_COLUMN,
@@ -22,7 +27,6 @@ import {
   SUMMARISED_TOP_JOIN,
   summarisedScope,
   topVariantJoin,
-  VariantFilter,
   variantConditions,
 } from './card-sql';
 
@@ -84,9 +88,6 @@ export interface CardPage {
   readonly total: number;
   readonly cards: CardWithVariants[];
 }
-
-/** The identifiers a batch item may carry (interface.md BatchCardRequestItem). */
-export type BatchIdentifier = 'variantId' | 'vendorSkuId' | 'cardId' | 'vendorId' | 'opensetId' | 'imagedbId';
 
 const IDENTIFIER_COLUMN = {
   vendorId: 'c.vendor_id',

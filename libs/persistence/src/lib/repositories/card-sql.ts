@@ -1,47 +1,4 @@
-import { Condition, GradingCompany, Language } from '@tcg/domain';
-
-/** Which cards a request names: one identifier (in decisions.md precedence) or a browse. */
-export type CardSelector =
-  | { readonly by: 'variant'; readonly ref: string }
-  | { readonly by: 'vendorSku'; readonly sku: string }
-  | { readonly by: 'card'; readonly ref: string }
-  | { readonly by: 'vendorId' | 'opensetId' | 'imagedbId'; readonly value: string }
-  | BrowseSelector;
-
-export interface BrowseSelector {
-  readonly by: 'browse';
-  readonly gameId?: string;
-  readonly setId?: string;
-  readonly number?: string;
-  /** Free text on the card name: trigram similarity (typo-tolerant) or substring, best first. */
-  readonly q?: string;
-}
-
-export interface VariantFilter {
-  /** Print types, lower-case; undefined: any. */
-  readonly printings?: readonly string[];
-  readonly conditions?: readonly Condition[];
-  /** Narrows the returned variants only; never removes a card (interface.md language rules). */
-  readonly languages?: readonly Language[];
-  /** Unix seconds: only variants updated after it; cards left with none are dropped. */
-  readonly updatedAfter?: number;
-  /** false: drop cards none of whose matching variants has a price. */
-  readonly includeNullPrices: boolean;
-  /** Raw, graded or both (v2 `graded`); v1 is raw only, the default. */
-  readonly graded?: 'exclude' | 'only' | 'include';
-  /** Graded variants of this company only (raw ones stay when `graded` is include). */
-  readonly gradingCompany?: GradingCompany;
-  /** Graded variants of these grades only; null is "Authentic". */
-  readonly grades?: readonly (number | null)[];
-}
-
-/** Sorting and price floor on each card's highest-priced returned variant (decisions.md). */
-export interface CardOrder {
-  readonly by?: 'price' | '24h' | '7d' | '30d' | '90d';
-  readonly direction: 'asc' | 'desc';
-  /** Minor units: only cards whose highest-priced returned variant costs at least this. */
-  readonly minPrice?: number;
-}
+import type { BrowseSelector, VariantFilter } from '@tcg/domain';
 
 export const ORDER_COLUMN = {
   price: 'top.price',
