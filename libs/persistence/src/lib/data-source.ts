@@ -1,4 +1,4 @@
-import { Client, ClientConfig } from 'pg';
+import { Client, ClientConfig, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { QueryLogger } from './query-logger';
@@ -194,4 +194,15 @@ export function databaseUnavailable(error: unknown): boolean {
 export async function migrate(ds: DataSource): Promise<string[]> {
   const applied = await ds.runMigrations({ transaction: 'each' });
   return applied.map((m) => m.name);
+}
+
+/**
+ * The node-postgres pool under an initialized data source. Reads on the hot paths go to it
+ * directly (see the README: named prepared statements, which TypeORM cannot name), and so do the
+ * pool's gauges and the drain at shutdown; this is the one place that knows where TypeORM keeps it.
+ */
+export function poolOf(ds: DataSource): Pool {
+  const pool = (ds.driver as unknown as { master?: Pool }).master;
+  if (!pool) throw new Error('the data source is not initialized: it has no connection pool yet');
+  return pool;
 }

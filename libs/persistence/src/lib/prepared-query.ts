@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
+import { poolOf } from './data-source';
 
 /**
  * How many named statements one connection keeps. The read paths build a statement's text from
@@ -32,7 +33,7 @@ export async function preparedQuery<T extends QueryResultRow>(
   text: string,
   values: readonly unknown[],
 ): Promise<T[]> {
-  const pool = (ds.driver as unknown as { master: Pool }).master;
+  const pool = poolOf(ds);
   const name = statementName(text);
   const client = await pool.connect();
   try {

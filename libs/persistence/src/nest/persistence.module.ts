@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../lib/data-source';
+import { createDataSource, poolOf } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
 import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository';
 import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
@@ -178,9 +178,9 @@ export class PersistenceModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.dataVersion.stop();
     if (!this.ds.isInitialized) return;
-    const pool = (this.ds.driver as unknown as { master?: { totalCount: number; idleCount: number } }).master;
+    const pool = poolOf(this.ds);
     const deadline = Date.now() + 5000;
-    while (pool && pool.totalCount > pool.idleCount && Date.now() < deadline)
+    while (pool.totalCount > pool.idleCount && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     await this.ds.destroy();
   }

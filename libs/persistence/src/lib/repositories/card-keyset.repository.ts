@@ -74,12 +74,12 @@ export class CardKeysetRepository {
       // Opening the transaction and setting its deadline is one round trip: a query without
       // parameters goes as a simple query, which may hold several statements.
       await runner.query(`BEGIN; SET LOCAL statement_timeout = ${Math.ceil(budgetMs)}`);
-      const [row] = await runner.query(
+      const [row] = (await runner.query(
         `SELECT count(*)::int AS n ${from} WHERE ${where.join(' AND ')}`,
         params,
-      );
+      )) as { n: number }[];
       await runner.query('COMMIT');
-      return row.n as number;
+      return row!.n;
     } catch (error) {
       // Outside a transaction (BEGIN itself failed) ROLLBACK only warns.
       await runner.query('ROLLBACK').catch(() => undefined);

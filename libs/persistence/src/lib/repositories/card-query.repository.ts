@@ -371,12 +371,12 @@ export class CardQueryRepository {
   }
 
   private async countOnly(top: string, where: string[], params: unknown[]): Promise<number> {
-    const [row] = await preparedQuery(
+    const [row] = await preparedQuery<{ n: number }>(
       this.ds,
       `SELECT count(*)::int AS n FROM cards c ${top} WHERE ${where.join(' AND ')}`,
       params,
     );
-    return row.n;
+    return row!.n;
   }
 
   /**

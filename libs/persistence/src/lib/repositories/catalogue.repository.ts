@@ -115,7 +115,7 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
   }
 
   async counts(): Promise<CatalogueCounts> {
-    const [row] = await this.ds.query(`
+    const [row] = (await this.ds.query(`
       SELECT (SELECT count(*) FROM games)::int AS games,
              (SELECT count(*) FROM sets)::int AS sets,
              (SELECT count(*) FROM cards)::int AS cards,
@@ -123,16 +123,29 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
              (SELECT count(*) FROM variants WHERE type = 'raw')::int AS raw_variants,
              (SELECT count(*) FROM variants WHERE type = 'graded')::int AS graded_variants,
              (SELECT count(*) FROM variant_prices)::int AS priced_series,
-             (SELECT coalesce(sum(cardinality(offsets)), 0) FROM price_series)::bigint AS observations`);
+             (SELECT coalesce(sum(cardinality(offsets)), 0) FROM price_series)::bigint AS observations`)) as CountsRow[];
+    const { games, sets, cards, sealed, raw_variants, graded_variants, priced_series, observations } = row!;
     return {
-      games: row.games,
-      sets: row.sets,
-      cards: row.cards,
-      sealed: row.sealed,
-      rawVariants: row.raw_variants,
-      gradedVariants: row.graded_variants,
-      pricedSeries: row.priced_series,
-      observations: Number(row.observations),
+      games,
+      sets,
+      cards,
+      sealed,
+      rawVariants: raw_variants,
+      gradedVariants: graded_variants,
+      pricedSeries: priced_series,
+      observations: Number(observations),
     };
   }
+}
+
+interface CountsRow {
+  readonly games: number;
+  readonly sets: number;
+  readonly cards: number;
+  readonly sealed: number;
+  readonly raw_variants: number;
+  readonly graded_variants: number;
+  readonly priced_series: number;
+  /** A bigint: node-postgres returns it as text. */
+  readonly observations: string;
 }
