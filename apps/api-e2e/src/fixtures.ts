@@ -4,6 +4,7 @@ import {
   Condition,
   GradedVariant,
   Grading,
+  GrowingPriceSeries,
   Language,
   RawVariant,
   uuidV5,
@@ -87,7 +88,7 @@ export function graded(
 }
 
 /** 400 daily points, a deterministic wiggle around `base` cents, so every window has something to say. */
-export function series(base: number): { t: number[]; p: number[] } {
+export function series(base: number): GrowingPriceSeries {
   const t: number[] = [];
   const p: number[] = [];
   for (let d = -399; d <= 0; d++) {

@@ -1,4 +1,4 @@
-import { Card, Language, RawVariant } from '@tcg/domain';
+import { Card, GrowingPriceSeries, Language, RawVariant } from '@tcg/domain';
 import { card, DAY, raw, seedCatalogue, SET, T_NOW } from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
@@ -16,7 +16,7 @@ function generator(seed: number): () => number {
  * Series of every shape the statistics treat differently: years of daily points with intraday
  * points in the last week, a few points, one point, flat prices, a zero price, and none at all.
  */
-function seriesOf(i: number): { t: number[]; p: number[] } | null {
+function seriesOf(i: number): GrowingPriceSeries | null {
   const rnd = generator(i + 1);
   const shape = i % 6;
   if (shape === 5) return null;

@@ -9,6 +9,7 @@ import {
   KeysetQuery,
   NotFoundError,
   PlanLimits,
+  PriceSeries,
   Region,
   VariantFilter,
 } from '@tcg/domain';
@@ -253,7 +254,7 @@ export class CardsService {
     const primary = regions[0]!.storageRegion;
     const seriesIn = (pv: CardWithVariants['variants'][number], region: string): StoredSeries | null =>
       (region === primary ? pv.primary : pv.otherRegions?.[region]) ?? null;
-    const history = new Map<string, Map<string, { t: number[]; p: number[] }>>();
+    const history = new Map<string, Map<string, PriceSeries>>();
     const seconds = include.historySeconds;
     if (seconds !== undefined && !stored.has('v2History')) {
       for (const region of storageRegions(regions)) {

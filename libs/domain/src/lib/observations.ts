@@ -13,3 +13,9 @@ export interface PriceSeries {
   readonly t: readonly number[];
   readonly p: readonly MinorUnits[];
 }
+
+/** A series while it is built (appended to in time order); read as a `PriceSeries` once built. */
+export interface GrowingPriceSeries extends PriceSeries {
+  readonly t: number[];
+  readonly p: MinorUnits[];
+}

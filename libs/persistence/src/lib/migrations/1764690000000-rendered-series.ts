@@ -1,3 +1,4 @@
+import type { GrowingPriceSeries } from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
 import { HISTORY_DURATIONS, renderSeries, RenderedSeries } from '@tcg/rendering';
 import type { PoolClient } from 'pg';
@@ -90,7 +91,7 @@ function key(r: { variant_uuid: string; region: string }): string {
 async function recentSeries(
   q: QueryRunner,
   rows: readonly { variant_uuid: string; region: string; updated_at: number }[],
-): Promise<Map<string, { t: number[]; p: number[] }>> {
+): Promise<Map<string, GrowingPriceSeries>> {
   const months = (await q.query(
     `SELECT ps.variant_uuid, ps.region, extract(epoch FROM ps.month)::bigint AS month_start,
             ps.offsets::text AS offsets, ps.prices::text AS prices
@@ -103,7 +104,7 @@ async function recentSeries(
       rows.map((r) => monthKey(monthStartOf(r.updated_at - HISTORY_SECONDS))),
     ],
   )) as { variant_uuid: string; region: string; month_start: string; offsets: string; prices: string }[];
-  const out = new Map<string, { t: number[]; p: number[] }>();
+  const out = new Map<string, GrowingPriceSeries>();
   for (const m of months) {
     const k = key(m);
     let s = out.get(k);

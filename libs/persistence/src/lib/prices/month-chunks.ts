@@ -3,6 +3,8 @@
  * instant, `prices` integer minor units, both ascending by time. These functions convert between
  * that layout and plain parallel arrays, and merge incoming observations idempotently.
  */
+import type { GrowingPriceSeries } from '@tcg/domain';
+
 export interface MonthChunk {
   /** Unix seconds of the month's first instant (UTC). */
   readonly monthStart: number;
@@ -43,7 +45,7 @@ function nextMonthStart(monthStart: number): number {
 }
 
 /** Concatenates chunks (any order) into one ascending series. */
-export function joinChunks(chunks: readonly MonthChunk[]): { t: number[]; p: number[] } {
+export function joinChunks(chunks: readonly MonthChunk[]): GrowingPriceSeries {
   const sorted = [...chunks].sort((a, b) => a.monthStart - b.monthStart);
   const t: number[] = [];
   const p: number[] = [];
@@ -135,7 +137,7 @@ export function normaliseSeries(points: ReadonlyArray<readonly [number, number]>
  * than the driver's general array parser.
  */
 export function appendMonthText(
-  series: { t: number[]; p: number[] },
+  series: GrowingPriceSeries,
   monthStart: number,
   offsetsText: string,
   pricesText: string,

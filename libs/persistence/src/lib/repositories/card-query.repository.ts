@@ -4,6 +4,8 @@ import {
   Card,
   CardOrder,
   CardSelector,
+  GrowingPriceSeries,
+  PriceSeries,
   Variant,
   VariantFilter,
 } from '@tcg/domain';
@@ -298,11 +300,8 @@ export class CardQueryRepository {
    * variant UUID), ascending. Per variant, so one variant whose latest observation is old does not
    * make every other variant of the page read its months back to then.
    */
-  async priceHistory(
-    since: ReadonlyMap<string, number>,
-    region: string,
-  ): Promise<Map<string, { t: number[]; p: number[] }>> {
-    const out = new Map<string, { t: number[]; p: number[] }>();
+  async priceHistory(since: ReadonlyMap<string, number>, region: string): Promise<Map<string, PriceSeries>> {
+    const out = new Map<string, PriceSeries>();
     if (since.size === 0) return out;
     const uuids: string[] = [];
     const months: string[] = [];
@@ -325,7 +324,7 @@ export class CardQueryRepository {
       );
     // Rows arrive in time order per variant, so each series is built in one pass, dropping what
     // precedes its instant on the way.
-    let series: { t: number[]; p: number[] } = { t: [], p: [] };
+    let series: GrowingPriceSeries = { t: [], p: [] };
     let seriesUuid = '';
     let sinceT = 0;
     for (const r of rows) {
