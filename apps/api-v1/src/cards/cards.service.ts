@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CatalogueRepository, invalidParameter } from '@tcg/domain';
+import { CatalogueRepository, requireGame } from '@tcg/domain';
 import { CardQueryRepository, CardWithVariants, JoinedCard, required, SeriesRead } from '@tcg/persistence';
 import {
   DEFAULT_HISTORY_SECONDS,
@@ -43,14 +43,7 @@ export class CardsService {
     const query = parseCardsQuery(raw, planOf(usage).maxLimit);
     let selector = query.selector;
     if (selector.by === 'browse' && query.game) {
-      const game = await this.catalogue.findGame(query.game);
-      if (!game) {
-        throw invalidParameter(
-          'game',
-          query.game,
-          (await this.catalogue.listGames()).flatMap((g) => [g.id, g.name]),
-        );
-      }
+      const game = await requireGame(this.catalogue, query.game);
       selector = { ...selector, gameId: game.id };
     }
     const range = { limit: query.limit, offset: query.offset };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CatalogueRepository, invalidParameter } from '@tcg/domain';
+import { CatalogueRepository, requireGame } from '@tcg/domain';
 import { CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { SetsQueryDto } from './dto/sets-query.dto';
@@ -11,15 +11,7 @@ export class SetsService {
 
   /** Every set of the game (no paging, decisions.md): `meta` reports the whole list. */
   async list(query: SetsQueryDto, usage: UsageMetadataDto): Promise<SetsResponseDto> {
-    const game = await this.catalogue.findGame(query.game);
-    if (!game) {
-      const games = await this.catalogue.listGames();
-      throw invalidParameter(
-        'game',
-        query.game,
-        games.flatMap((g) => [g.id, g.name]),
-      );
-    }
+    const game = await requireGame(this.catalogue, query.game);
     const sets = await this.catalogue.listSetSummaries(game.id, {
       q: query.q || undefined,
       orderBy: query.orderBy,

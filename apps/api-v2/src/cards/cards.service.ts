@@ -11,6 +11,7 @@ import {
   PlanLimits,
   PriceSeries,
   Region,
+  requireGame,
   VariantFilter,
 } from '@tcg/domain';
 import {
@@ -94,7 +95,7 @@ export class CardsService {
     const keysetQuery: KeysetQuery = {
       browse: {
         ...query.selector,
-        gameId: query.game === undefined ? undefined : await this.gameId(query.game),
+        gameId: query.game === undefined ? undefined : (await requireGame(this.catalogue, query.game)).id,
       },
       filter: query.filter,
       region: storage[0]!,
@@ -207,17 +208,6 @@ export class CardsService {
       undefined,
     );
     return this.present(cards, regions, include, read);
-  }
-
-  private async gameId(game: string): Promise<string> {
-    const found = await this.catalogue.findGame(game);
-    if (found) return found.id;
-    const games = await this.catalogue.listGames();
-    throw invalidParameter(
-      'game',
-      game,
-      games.flatMap((g) => [g.id, g.name]),
-    );
   }
 
   /** Next and previous cursors of a page read from `position` (none: the first page). */

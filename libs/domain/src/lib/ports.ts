@@ -1,4 +1,5 @@
 import { Card, CardSet, Game, Variant } from './catalogue';
+import { invalidParameter } from './errors';
 import { PlanName } from './plans';
 
 /** Read side of the catalogue. Implemented in libs/persistence; apps depend on this port. */
@@ -42,6 +43,21 @@ export interface SetSummary {
   readonly cardsCount: number;
   /** Sum over cards of their highest-priced raw variant, in cents. */
   readonly valueCents: number;
+}
+
+/**
+ * The game a `game` parameter names (its id or its name), else the 400 both versions answer:
+ * naming the parameter and listing every game's id and name as what is accepted.
+ */
+export async function requireGame(catalogue: CatalogueRepository, idOrName: string): Promise<Game> {
+  const game = await catalogue.findGame(idOrName);
+  if (game) return game;
+  const games = await catalogue.listGames();
+  throw invalidParameter(
+    'game',
+    idOrName,
+    games.flatMap((g) => [g.id, g.name]),
+  );
 }
 
 export interface CatalogueCounts {
