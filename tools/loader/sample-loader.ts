@@ -109,8 +109,8 @@ export async function loadSample(
   await Promise.all(inFlight);
   if (failure) throw failure;
   await refreshSummaries(ds);
-  // Fresh planner statistics: before this, a bulk-loaded catalogue looks empty to the planner
-  // (measured at full: a vendorId lookup took 1,046 ms, 3.9 ms after ANALYZE).
+  // Fresh planner statistics: before this, a bulk-loaded catalogue looks empty to the planner,
+  // which then scans where it should probe an index.
   await ds.query('ANALYZE');
   await recordSampleLoadCompleted(ds);
   return {

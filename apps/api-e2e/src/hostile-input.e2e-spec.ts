@@ -44,7 +44,7 @@ const GETS = [
   `/v2/cards?q=${encodeURIComponent('😀'.repeat(500))}`,
 ];
 
-/** Every query parameter of each route (interface.md), and what a hostile client puts in them. */
+/** Every query parameter of each route (docs/spec/interface.md), and what a hostile client puts in them. */
 const PARAMETERS = {
   '/v1/cards': [
     'q',

@@ -43,7 +43,7 @@ const variants: RawVariant[] = cards.flatMap((c, i) => [
   raw(c, 'Near Mint', 'Foil', 'English'),
 ]);
 
-/** v1 flat field → [v2 period, v2 field] (decisions.md: the same values, regrouped). */
+/** v1 flat field → [v2 period, v2 field] (docs/spec/decisions.md: the same values, regrouped). */
 const FLAT_TO_PERIODS: Record<string, [string, string]> = {};
 for (const [w, suffix] of [
   ['7d', ''],

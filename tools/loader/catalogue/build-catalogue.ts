@@ -62,7 +62,7 @@ function setIds(drafts: readonly DraftSet[]): string[] {
 }
 
 /**
- * Card slugs of one set (decisions.md): `<set slug>-<name>-<rarity>`; cards that would collide get
+ * Card slugs of one set (docs/spec/decisions.md): `<set slug>-<name>-<rarity>`; cards that would collide get
  * their number appended; cards still colliding (or without a number) get a 1-based ordinal in set
  * order. `taken` guards uniqueness across the whole catalogue.
  */

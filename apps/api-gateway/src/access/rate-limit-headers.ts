@@ -3,7 +3,7 @@ import { UsageReport, UsageWindow } from '@tcg/domain';
 const POLICY_WINDOW_SECONDS = { minute: 60, day: 86_400, month: 2_592_000 } as const;
 
 /**
- * v2's usage headers: `RateLimit` (interface.md) for the window closest to exhaustion, plus
+ * v2's usage headers: `RateLimit` (docs/spec/interface.md) for the window closest to exhaustion, plus
  * `RateLimit-Policy` and `RateLimit-Limit/-Remaining/-Reset` that the official client reads.
  */
 export function rateLimitHeaders(usage: UsageReport): Record<string, string> {

@@ -1,4 +1,4 @@
-/** The three limit windows of a plan (decisions.md): a clock minute, a UTC day, a UTC month. */
+/** The three limit windows of a plan (docs/spec/decisions.md): a clock minute, a UTC day, a UTC month. */
 export type QuotaWindow = 'minute' | 'day' | 'month';
 export const QUOTA_WINDOWS: readonly QuotaWindow[] = ['minute', 'day', 'month'];
 

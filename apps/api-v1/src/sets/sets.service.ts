@@ -9,7 +9,7 @@ import { SetsResponseDto, toSetDto } from './dto/set.dto';
 export class SetsService {
   constructor(@Inject(CATALOGUE) private readonly catalogue: CatalogueRepository) {}
 
-  /** Every set of the game (no paging, decisions.md): `meta` reports the whole list. */
+  /** Every set of the game (no paging, docs/spec/decisions.md): `meta` reports the whole list. */
   async list(query: SetsQueryDto, usage: UsageMetadataDto): Promise<SetsResponseDto> {
     const game = await requireGame(this.catalogue, query.game);
     const sets = await this.catalogue.listSetSummaries(game.id, {

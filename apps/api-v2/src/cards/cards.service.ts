@@ -260,7 +260,7 @@ export class CardsService {
     }
     /**
      * One market per requested region. A region without observations gets `price: null` and empty
-     * components — never another region's figures (interface.md Regions rule 4).
+     * components — never another region's figures (docs/spec/interface.md Regions rule 4).
      */
     const market = (pv: CardWithVariants['variants'][number], region: Region): string => {
       const s = seriesIn(pv, region.storageRegion);

@@ -5,7 +5,7 @@ import type { Language } from './languages';
 // The vocabulary of card queries: what a parsed request asks the read side for, in both API
 // versions (their parsers build these; libs/persistence turns them into SQL).
 
-/** Which cards a request names: one identifier (in decisions.md precedence) or a browse. */
+/** Which cards a request names: one identifier (in docs/spec/decisions.md precedence) or a browse. */
 export type CardSelector =
   | { readonly by: 'variant'; readonly ref: string }
   | { readonly by: 'vendorSku'; readonly sku: string }
@@ -26,7 +26,7 @@ export interface VariantFilter {
   /** Print types, lower-case; undefined: any. */
   readonly printings?: readonly string[];
   readonly conditions?: readonly Condition[];
-  /** Narrows the returned variants only; never removes a card (interface.md language rules). */
+  /** Narrows the returned variants only; never removes a card (docs/spec/interface.md language rules). */
   readonly languages?: readonly Language[];
   /** Unix seconds: only variants updated after it; cards left with none are dropped. */
   readonly updatedAfter?: number;
@@ -40,7 +40,7 @@ export interface VariantFilter {
   readonly grades?: readonly (number | null)[];
 }
 
-/** Sorting and price floor on each card's highest-priced returned variant (decisions.md). */
+/** Sorting and price floor on each card's highest-priced returned variant (docs/spec/decisions.md). */
 export interface CardOrder {
   readonly by?: 'price' | '24h' | '7d' | '30d' | '90d';
   readonly direction: 'asc' | 'desc';
@@ -81,5 +81,5 @@ export interface KeysetPage {
   readonly more: boolean;
 }
 
-/** The identifiers a batch item may carry (interface.md BatchCardRequestItem). */
+/** The identifiers a batch item may carry (docs/spec/interface.md BatchCardRequestItem). */
 export type BatchIdentifier = 'variantId' | 'vendorSkuId' | 'cardId' | 'vendorId' | 'opensetId' | 'imagedbId';

@@ -23,7 +23,7 @@ export interface CardSet {
 
 export interface Card {
   readonly uuid: string;
-  /** Slug `game-set-name-rarity` (decisions.md). */
+  /** Slug `game-set-name-rarity` (docs/spec/decisions.md). */
   readonly id: string;
   readonly gameId: string;
   /** The set's slug (`CardSet.id`), as v1 returns it in `set`. */
@@ -65,7 +65,7 @@ export interface GradedVariant extends VariantBase {
 export type Variant = RawVariant | GradedVariant;
 
 /**
- * Variant slug (decisions.md): `<cardSlug>_<condition>_<printing>[_<language>]`; a graded variant has
+ * Variant slug (docs/spec/decisions.md): `<cardSlug>_<condition>_<printing>[_<language>]`; a graded variant has
  * `<company>-<grade>[-<label>][-<qualifier>]` in place of the condition.
  */
 export function variantSlug(

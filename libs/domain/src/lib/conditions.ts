@@ -1,4 +1,4 @@
-/** Card conditions of decisions.md: a long display name and a short code, matched case-insensitively. */
+/** Card conditions of docs/spec/decisions.md: a long display name and a short code, matched case-insensitively. */
 export const CONDITIONS = [
   { long: 'Near Mint', short: 'NM', slug: 'near-mint' },
   { long: 'Lightly Played', short: 'LP', slug: 'lightly-played' },

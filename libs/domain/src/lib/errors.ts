@@ -1,4 +1,4 @@
-/** Stable error codes shared by both API versions (interface.md "Codes" plus NOT_FOUND). */
+/** Stable error codes shared by both API versions (docs/spec/interface.md "Codes" plus NOT_FOUND). */
 export const ERROR_CODES = [
   'MISSING_API_KEY',
   'INVALID_API_KEY',

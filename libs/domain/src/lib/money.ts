@@ -25,10 +25,10 @@ export function toMinor(major: number, perMajor = 100): MinorUnits {
   return Math.round(roundTo(major * perMajor, 6));
 }
 
-/** Money-valued statistics and change percentages: 2 decimals (decisions.md). */
+/** Money-valued statistics and change percentages: 2 decimals (docs/spec/decisions.md). */
 export const roundMoney = (v: number | null): number | null => (v === null ? null : roundTo(v, 2));
 export const roundPct = roundMoney;
-/** cov, range_position, trend_slope: 4 decimals (decisions.md). */
+/** cov, range_position, trend_slope: 4 decimals (docs/spec/decisions.md). */
 export const roundRatio = (v: number | null): number | null => (v === null ? null : roundTo(v, 4));
 
 /**

@@ -1,4 +1,4 @@
-/** Plans and their limits (decisions.md "Plans, limits and usage"). */
+/** Plans and their limits (docs/spec/decisions.md "Plans, limits and usage"). */
 export const PLANS = {
   free: { perMinute: 10, perDay: 100, perMonth: 1_000, maxLimit: 20, maxBatch: 20 },
   starter: { perMinute: 60, perDay: 2_000, perMonth: 30_000, maxLimit: 100, maxBatch: 100 },

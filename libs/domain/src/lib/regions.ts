@@ -1,6 +1,6 @@
 import { countries } from 'countries-list';
 
-/** Market codes and their main currency (decisions.md). */
+/** Market codes and their main currency (docs/spec/decisions.md). */
 export const MARKETS = {
   NA: 'USD',
   EU: 'EUR',

@@ -14,7 +14,7 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-/** Card slug `game-set-name-rarity` (decisions.md); `number` is appended only to break a collision. */
+/** Card slug `game-set-name-rarity` (docs/spec/decisions.md); `number` is appended only to break a collision. */
 export function cardSlug(parts: {
   game: string;
   set: string;

@@ -20,8 +20,8 @@ export function configureService(app: INestApplication, options: ServiceOptions)
   const express = app.getHttpAdapter().getInstance() as Express;
   strictRouting(express);
   express.disable('x-powered-by');
-  // Express would hash every body for an ETag: a SHA-1 over megabytes for a 100-card page
-  // (measured in the v2 profile), for a validator no client of this API sends back.
+  // Express would hash every body for an ETag: a SHA-1 over megabytes for a 100-card page, for a
+  // validator nobody asked for (the services set their own entity tags).
   express.disable('etag');
   // Express's parser reads only the first 1,000 pairs; the gateway prices a request from all of
   // them, so a `regions=` past the thousandth would be charged and silently ignored. The query

@@ -24,8 +24,8 @@ const preparedOn = new WeakMap<PoolClient, Set<string>>();
 
 /**
  * Runs a read query as a named prepared statement on the data source's pool: PostgreSQL plans
- * it once per connection instead of on every request. Measured at the full catalogue, planning a
- * card lookup's first query took 1.6 ms against 0.25 ms to run it. Each connection keeps at most
+ * it once per connection instead of on every request (planning a card lookup costs several times
+ * running it). Each connection keeps at most
  * `STATEMENTS_PER_CONNECTION` of them. Outside transactions only: it takes any pooled connection.
  */
 export async function preparedQuery<T extends QueryResultRow>(

@@ -3,7 +3,7 @@ import { SeriesStats } from './series-stats';
 
 /**
  * Statistics as clients see them: money in major units rounded to 2 decimals, percentages to 2,
- * cov / range position / trend slope to 4 (decisions.md "Rounding happens once, at the edge").
+ * cov / range position / trend slope to 4 (docs/spec/decisions.md "Rounding happens once, at the edge").
  * One function for v1's flat fields and v2's `periods`, so both versions give the same numbers.
  */
 export interface PresentedWindow {

@@ -1,5 +1,5 @@
 /**
- * A slow, literal implementation of decisions.md "Statistics", used only by the tests as the
+ * A slow, literal implementation of docs/spec/decisions.md "Statistics", used only by the tests as the
  * oracle for `computeSeriesStats`. Each statistic is its formula over `Array.filter`ed windows;
  * nothing is shared with the fast engine but the output types. Not exported from the library.
  */

@@ -1,5 +1,5 @@
 /**
- * Statistics of one price series (one variant in one region), as defined in decisions.md,
+ * Statistics of one price series (one variant in one region), as defined in docs/spec/decisions.md,
  * "Statistics". Plain functions over parallel arrays: no I/O, no clock, no framework.
  *
  * Input contract (the caller guarantees it; it is not checked, because checking costs a pass):

@@ -4,7 +4,7 @@ import { firstAfter, members, Series } from './series';
 import { HISTORY_DURATIONS, STATISTIC_WINDOWS, StatisticWindow } from './windows';
 
 /**
- * v1's wire format of a variant (interface.md "Variant"), written as JSON text in parts that are
+ * v1's wire format of a variant (docs/spec/interface.md "Variant"), written as JSON text in parts that are
  * rendered once, when observations arrive, and joined per request:
  *
  *   {<identity members>,<statistics members>,<history members>}
@@ -23,7 +23,7 @@ export const V1_NO_HISTORY = '"priceHistory":null,"priceHistory30d":null';
 const NONE = presentStats(emptySeriesStats());
 
 /**
- * `"price":…,"lastUpdated":…,…,"maxPriceAllTimeDate":…`: the flat statistics of decisions.md,
+ * `"price":…,"lastUpdated":…,…,"maxPriceAllTimeDate":…`: the flat statistics of docs/spec/decisions.md,
  * null for windows not in `windows` and for a variant without observations (`stats` null).
  */
 export function v1StatsMembers(stats: SeriesStats | null, windows: ReadonlySet<StatisticWindow>): string {
@@ -124,7 +124,7 @@ export function v1VariantJson(v: Variant, statsMembers: string, historyMembers: 
   return `${v1VariantHead(v)}${statsMembers},${historyMembers}}`;
 }
 
-/** The card object (interface.md "Card") around its variants' JSON texts. */
+/** The card object (docs/spec/interface.md "Card") around its variants' JSON texts. */
 export function v1CardJson(c: Card, setName: string, variants: readonly string[]): string {
   return `{${members({
     id: c.id,

@@ -4,7 +4,7 @@ import { firstAfter, members, Series } from './series';
 import { PERIOD_WINDOWS, PeriodWindow } from './windows';
 
 /**
- * v2's wire format of a variant's market (interface.md "Market"), written as JSON text in parts
+ * v2's wire format of a variant's market (docs/spec/interface.md "Market"), written as JSON text in parts
  * that are rendered once, when observations arrive, and joined per request:
  *
  *   {"region":…,"currency":…,<price members>[,<periods member>][,<history member>]}
@@ -138,7 +138,7 @@ export function v2MarketHead(regionCode: string, currency: string): string {
   return `{"region":${JSON.stringify(regionCode)},"currency":${JSON.stringify(currency)},`;
 }
 
-/** The card object (interface.md "CardV2") around its variants' JSON texts. */
+/** The card object (docs/spec/interface.md "CardV2") around its variants' JSON texts. */
 export function v2CardJson(c: Card, gameName: string, setName: string, variants: readonly string[]): string {
   return `{${members({
     id: c.uuid,

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { CONDITION_NAMES, QUERY_LIMITS } from '@tcg/domain';
 
 /**
- * interface.md "v1 BatchCardRequestItem", for the OpenAPI document only: `parseBatch` in
+ * docs/spec/interface.md "v1 BatchCardRequestItem", for the OpenAPI document only: `parseBatch` in
  * batch-items.ts reads the body. Exactly one identifier per item, plus optional filters.
  */
 export class BatchCardRequestItemDto {

@@ -12,7 +12,7 @@ import {
 } from '@tcg/domain';
 import { printType } from './printing';
 
-/** The most items any plan may send (interface.md); smaller plans have smaller caps (decisions.md). */
+/** The most items any plan may send (docs/spec/interface.md); smaller plans have smaller caps (docs/spec/decisions.md). */
 export const MAX_BATCH_ITEMS = 200;
 const IDENTIFIERS: readonly BatchIdentifier[] = [
   'variantId',

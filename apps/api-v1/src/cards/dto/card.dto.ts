@@ -14,7 +14,7 @@ export class PricePointDto {
 
 const NOT_REQUESTED = 'null when the window is not requested through `include_statistics`';
 
-/** A flat statistic of decisions.md: a number (or date) that is null when not requested or undefined. */
+/** A flat statistic of docs/spec/decisions.md: a number (or date) that is null when not requested or undefined. */
 function Stat(
   description: string,
   example: number | string,
@@ -31,7 +31,7 @@ function Stat(
 }
 
 /**
- * interface.md "v1 Variant" with every flat statistic field of decisions.md. Windows are anchored
+ * docs/spec/interface.md "v1 Variant" with every flat statistic field of docs/spec/decisions.md. Windows are anchored
  * at the variant's latest observation; money is USD, rounded to cents.
  */
 export class VariantDto {
@@ -261,7 +261,7 @@ export class VariantDto {
   priceHistory30d!: PricePointDto[] | null;
 }
 
-/** interface.md "v1 Card": pricing is inside `variants`. */
+/** docs/spec/interface.md "v1 Card": pricing is inside `variants`. */
 export class CardDto {
   @ApiProperty({
     description: 'Card slug: `game-set-name-rarity`.',
@@ -325,7 +325,7 @@ export class CardDto {
   variants!: VariantDto[];
 }
 
-/** interface.md "CardsResponse". */
+/** docs/spec/interface.md "CardsResponse". */
 export class CardsResponseDto {
   @ApiProperty({ type: () => [CardDto] })
   data!: CardDto[];

@@ -42,7 +42,7 @@ const PRESENTATION: Parameter[] = [
 ];
 
 /**
- * GET /v1/cards (interface.md table plus the decisions.md extensions `orderBy`, `order`,
+ * GET /v1/cards (docs/spec/interface.md table plus the docs/spec/decisions.md extensions `orderBy`, `order`,
  * `min_price`). Identifier parameters win over a search, the most specific first (variantId,
  * vendorSkuId, cardId, vendorId, opensetId, imagedbId). Unknown parameters are ignored.
  */

@@ -18,7 +18,7 @@ import { HISTORY_DURATIONS, HistoryDuration, STATISTIC_WINDOWS, StatisticWindow 
 import { printType } from './printing';
 
 export interface CardsQuery {
-  /** Identifier selector (decisions.md precedence) or a browse/search; `game` is resolved later. */
+  /** Identifier selector (docs/spec/decisions.md precedence) or a browse/search; `game` is resolved later. */
   readonly selector: CardSelector;
   readonly game?: string;
   readonly q?: string;
@@ -37,11 +37,9 @@ const ORDER_BY = ['price', '24h', '7d', '30d', '90d'] as const;
 export const MAX_SEARCH_LENGTH = QUERY_LIMITS.search;
 /**
  * The largest `offset`: OFFSET makes PostgreSQL produce and drop every row before the page. Both
- * games together hold 38,778 cards at the `full` sample, so a whole game pages at any limit with
- * room to grow. Measured (EXPLAIN ANALYZE) on a synthetic game of 100,000 priced cards, the last
- * page (OFFSET 99,800) took 150 ms in set order and 155 ms in price order, against 2 and 95 ms at
- * offset 0: past a few thousand rows the planner sorts the whole game, so the cap bounds the work
- * by about one sort of the largest game.
+ * games of the `full` sample together hold well under this, so a whole game pages at any limit
+ * with room to grow. Past a few thousand rows the planner sorts the whole game, so the cap bounds
+ * a page's work by about one sort of the largest game.
  */
 export const MAX_OFFSET = 100_000;
 
@@ -70,7 +68,7 @@ function int(raw: Raw, name: string, fallback: number, min: number, max?: number
 }
 
 /**
- * Parses GET /v1/cards' query (interface.md table). Unknown parameters are ignored (v1 is
+ * Parses GET /v1/cards' query (docs/spec/interface.md table). Unknown parameters are ignored (v1 is
  * lenient); unrecognised values of known ones are a 400 naming the parameter and what it accepts.
  */
 export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
@@ -122,7 +120,7 @@ export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
       conditions: conditions as Condition[] | undefined,
       languages: languages as Language[] | undefined,
       updatedAfter,
-      // Ignored with q (interface.md): a search shows cards whether priced or not.
+      // Ignored with q (docs/spec/interface.md): a search shows cards whether priced or not.
       includeNullPrices: isSearch ? true : bool(raw, 'include_null_prices', false),
     },
     historyDuration: duration as HistoryDuration,
@@ -142,7 +140,7 @@ function failLanguage(value: string): never {
   throw invalidParameter('language', value, LANGUAGE_NAMES);
 }
 
-/** decisions.md extensions the official client sends: orderBy, order (default desc), min_price (USD). */
+/** docs/spec/decisions.md extensions the official client sends: orderBy, order (default desc), min_price (USD). */
 function parseOrder(raw: Raw): CardOrder {
   const by = queryValue(raw, 'orderBy')?.toLowerCase();
   if (by !== undefined && !(ORDER_BY as readonly string[]).includes(by))

@@ -12,7 +12,7 @@ const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds until the exhausted window resets.', schema: { type: 'integer' } },
 };
 
-/** What each error status means on v1 (interface.md "Codes", decisions.md "Plans, limits and usage"). */
+/** What each error status means on v1 (docs/spec/interface.md "Codes", docs/spec/decisions.md "Plans, limits and usage"). */
 const ERRORS = {
   400: {
     description:

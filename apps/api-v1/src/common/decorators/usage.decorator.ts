@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { decodeUsage, INTERNAL_HEADERS, PLAN_NAMES, UsageReport } from '@tcg/domain';
 import type { Request } from 'express';
 
-/** v1 `_metadata` (interface.md UsageMetadata plus `apiDailyRequestsRemaining`, decisions.md). */
+/** v1 `_metadata` (docs/spec/interface.md UsageMetadata plus `apiDailyRequestsRemaining`, docs/spec/decisions.md). */
 export class UsageMetadataDto {
   @ApiProperty({
     description: 'The plan of the API key.',

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ERROR_CODES } from '@tcg/domain';
 
-/** interface.md "v1 error body": every api-v1 error, and the gateway's errors on /v1 paths. */
+/** docs/spec/interface.md "v1 error body": every api-v1 error, and the gateway's errors on /v1 paths. */
 export class ErrorDto {
   @ApiProperty({
     description: 'What went wrong; for a bad parameter, its name and the values it accepts.',

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** interface.md "v1 PaginationMeta" (`meta`). */
+/** docs/spec/interface.md "v1 PaginationMeta" (`meta`). */
 export class PaginationMetaDto {
   @ApiProperty({ type: 'integer', description: 'Matches across all pages.', example: 1 })
   total!: number;

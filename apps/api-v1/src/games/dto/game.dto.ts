@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { GameSummary, roundPct } from '@tcg/domain';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 
-/** interface.md "v1 Game". */
+/** docs/spec/interface.md "v1 Game". */
 export class GameDto {
   @ApiProperty({ description: 'Game identifier (slug).', example: 'magic-the-gathering' })
   id!: string;
@@ -48,7 +48,7 @@ export class GameDto {
   game_value_change_7d_pct!: number | null;
 }
 
-/** interface.md "GamesResponse". */
+/** docs/spec/interface.md "GamesResponse". */
 export class GamesResponseDto {
   @ApiProperty({ type: () => [GameDto] })
   data!: GameDto[];

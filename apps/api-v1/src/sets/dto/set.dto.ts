@@ -3,7 +3,7 @@ import { SetSummary, toMajor } from '@tcg/domain';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 import { PaginationMetaDto } from '../../common/dto/pagination-meta.dto';
 
-/** interface.md "v1 Set". */
+/** docs/spec/interface.md "v1 Set". */
 export class SetDto {
   @ApiProperty({
     description: 'Set identifier (slug).',
@@ -36,7 +36,7 @@ export class SetDto {
   set_value_usd!: number;
 }
 
-/** interface.md "SetsResponse": every set of the game, so `meta` reports the whole list. */
+/** docs/spec/interface.md "SetsResponse": every set of the game, so `meta` reports the whole list. */
 export class SetsResponseDto {
   @ApiProperty({ type: () => [SetDto] })
   data!: SetDto[];

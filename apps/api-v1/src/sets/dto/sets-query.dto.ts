@@ -6,7 +6,7 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 const lower = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value;
 
-/** GET /v1/sets query (interface.md): `game` required; `orderBy` name (default) or release_date; `order` desc (default) or asc. */
+/** GET /v1/sets query (docs/spec/interface.md): `game` required; `orderBy` name (default) or release_date; `order` desc (default) or asc. */
 export class SetsQueryDto {
   @Transform(trim)
   @IsString({ message: "'game' is required: a game id or display name." })

@@ -18,7 +18,7 @@ const ACCEPTED = 'a cursor from meta.cursor or the Link header of a response to 
 export const MAX_CURSOR_LENGTH = 1024;
 
 /**
- * Opaque, tamper-evident cursors bound to the query that produced them (decisions.md): the payload
+ * Opaque, tamper-evident cursors bound to the query that produced them (docs/spec/decisions.md): the payload
  * holds the position and a digest of the query's fingerprint, and an HMAC over both seals it. A
  * changed byte, a cursor from another deployment's secret or one replayed with other filters is a 400.
  */

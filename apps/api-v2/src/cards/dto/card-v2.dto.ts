@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CONDITIONS, GradingCompany, GRADING_COMPANIES, LANGUAGE_NAMES } from '@tcg/domain';
 
-/** interface.md "v2 PricePoint". */
+/** docs/spec/interface.md "v2 PricePoint". */
 export class PricePointV2 {
   @ApiProperty({ type: 'integer', description: 'Unix timestamp (seconds).', example: 1767225600 })
   t!: number;
@@ -22,7 +22,7 @@ function PeriodStat(description: string, example: number | string, windows?: str
 }
 
 /**
- * interface.md "v2 PeriodStats": only the fields the window carries. 7d, 30d and 90d carry
+ * docs/spec/interface.md "v2 PeriodStats": only the fields the window carries. 7d, 30d and 90d carry
  * `change_pct` to `changes_count` (30d and 90d add `range_position`); 1y carries `min` and `max`;
  * all_time `min`, `max`, `min_date` and `max_date`. Values equal v1's flat statistic fields.
  */
@@ -85,7 +85,7 @@ export class PeriodsV2 {
   all_time?: PeriodStatsV2;
 }
 
-/** interface.md "v2 Market". `price` is always present; `periods` and `price_history` when asked for. */
+/** docs/spec/interface.md "v2 Market". `price` is always present; `periods` and `price_history` when asked for. */
 export class MarketV2 {
   @ApiProperty({
     description:
@@ -142,7 +142,7 @@ export class MarketV2 {
   price_history?: PricePointV2[];
 }
 
-/** interface.md "v2 Grading". */
+/** docs/spec/interface.md "v2 Grading". */
 export class GradingV2 {
   @ApiProperty({ enum: GRADING_COMPANIES, example: 'PSA' })
   company!: GradingCompany;
@@ -180,7 +180,7 @@ export class VariantExternalIdsV2 {
   vendor_sku!: string | null;
 }
 
-/** interface.md "v2 Variant": raw (condition set, grading null) or graded (condition null, grading set). */
+/** docs/spec/interface.md "v2 Variant": raw (condition set, grading null) or graded (condition null, grading set). */
 export class VariantV2 {
   @ApiProperty({
     format: 'uuid',
@@ -284,7 +284,7 @@ export class CardExternalIdsV2 {
   openset!: string | null;
 }
 
-/** interface.md "v2 Card". Fields that were not requested are omitted, not sent as null. */
+/** docs/spec/interface.md "v2 Card". Fields that were not requested are omitted, not sent as null. */
 export class CardV2 {
   @ApiProperty({
     format: 'uuid',
@@ -347,7 +347,7 @@ export class CursorsV2 {
   prev!: string | null;
 }
 
-/** interface.md "v2 pagination meta". */
+/** docs/spec/interface.md "v2 pagination meta". */
 export class PaginationMetaV2 {
   @ApiProperty({ type: 'integer', description: "Items in this response's `data`.", example: 20 })
   count!: number;
@@ -374,7 +374,7 @@ export class PaginationMetaV2 {
   cursor!: CursorsV2;
 }
 
-/** interface.md "CardsV2Response". */
+/** docs/spec/interface.md "CardsV2Response". */
 export class CardsV2Response {
   @ApiProperty({ type: () => [CardV2] })
   data!: CardV2[];
@@ -383,7 +383,7 @@ export class CardsV2Response {
   meta!: PaginationMetaV2;
 }
 
-/** interface.md "CardV2Response": one card, no `meta`. */
+/** docs/spec/interface.md "CardV2Response": one card, no `meta`. */
 export class CardV2Response {
   @ApiProperty({ type: () => CardV2 })
   data!: CardV2;

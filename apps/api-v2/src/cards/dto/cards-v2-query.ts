@@ -28,7 +28,7 @@ import {
 } from '@tcg/rendering';
 import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
 
-/** interface.md "GET /v2/cards" parameters; anything else is a 400 (decisions.md: v2 is strict). */
+/** docs/spec/interface.md "GET /v2/cards" parameters; anything else is a 400 (docs/spec/decisions.md: v2 is strict). */
 export const CARDS_PARAMETERS = [
   'card_id',
   'variant_id',
@@ -49,7 +49,7 @@ export const CARDS_PARAMETERS = [
   'min_price',
   'order_by',
 ] as const;
-/** interface.md "GET /v2/cards/{id}" query parameters. */
+/** docs/spec/interface.md "GET /v2/cards/{id}" query parameters. */
 export const CARD_PARAMETERS = [
   'regions',
   'graded',
@@ -62,7 +62,7 @@ export const CARD_PARAMETERS = [
 /** v2's history windows: v1's durations under v2's name. */
 const HISTORY_WINDOWS = HISTORY_DURATIONS;
 type HistoryWindow = HistoryDuration;
-/** `include` values: a whole component or one of its windows (interface.md "Include"). */
+/** `include` values: a whole component or one of its windows (docs/spec/interface.md "Include"). */
 export const INCLUDE_VALUES = [
   'periods',
   ...PERIOD_WINDOWS.map((w) => `periods.${w}`),
@@ -74,7 +74,7 @@ export const ORDER_BY_VALUES = ['price', '24h', '7d', '30d'] as const;
 export const MAX_SEARCH_LENGTH = QUERY_LIMITS.search;
 export const GRADED_VALUES = ['exclude', 'only', 'include'] as const;
 
-/** What each market of each variant carries besides its price (interface.md "Include"). */
+/** What each market of each variant carries besides its price (docs/spec/interface.md "Include"). */
 export interface Include {
   readonly periods: ReadonlySet<PeriodWindow>;
   /** Whether `periods` is sent at all (it may be asked for with no window in it: never). */
@@ -124,7 +124,7 @@ export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
   const vendorSku = queryValue(raw, 'vendor_sku');
   const cardId = queryValue(raw, 'card_id');
   const vendorId = queryValue(raw, 'vendor_id');
-  // decisions.md precedence: the most specific identifier wins; identifiers win over a search.
+  // docs/spec/decisions.md precedence: the most specific identifier wins; identifiers win over a search.
   const selector: CardSelector = variantId
     ? { by: 'variant', ref: variantId }
     : vendorSku
@@ -172,7 +172,7 @@ export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
     minPrice,
     orderBy: orderBy as CardsV2Query['orderBy'],
   };
-  // Language narrows variants only: a cursor is the same with or without it (interface.md).
+  // Language narrows variants only: a cursor is the same with or without it (docs/spec/interface.md).
   const { languages: _languages, ...cardFilter } = query.filter;
   const fingerprint = JSON.stringify([
     selector,
@@ -225,7 +225,7 @@ function parseCommon(raw: Raw): Pick<CardsV2Query, 'regions' | 'filter' | 'inclu
       queryValue(raw, 'grade')!,
       'grades within a grading_company; pass grading_company too',
     );
-  // A company narrows to graded cards unless both kinds were asked for (interface.md).
+  // A company narrows to graded cards unless both kinds were asked for (docs/spec/interface.md).
   const graded = company
     ? gradedText === 'include'
       ? 'include'
@@ -256,7 +256,7 @@ const DEFAULT_INCLUDE: Include = {
   historySeconds: DEFAULT_HISTORY_SECONDS,
 };
 
-/** `include` replaces the default (all periods plus `price_history.7d`); decisions.md. */
+/** `include` replaces the default (all periods plus `price_history.7d`); docs/spec/decisions.md. */
 function parseInclude(raw: Raw): Include {
   if (raw['include'] === undefined) return DEFAULT_INCLUDE;
   const periods = new Set<PeriodWindow>();

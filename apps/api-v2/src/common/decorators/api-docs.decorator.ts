@@ -14,7 +14,7 @@ export const PROBLEM_JSON = 'application/problem+json';
 const string = { type: 'string' } as const;
 const integer = { type: 'integer' } as const;
 
-/** The usage headers the gateway adds to every v2 response (interface.md, decisions.md). */
+/** The usage headers the gateway adds to every v2 response (docs/spec/interface.md, docs/spec/decisions.md). */
 export const RATE_LIMIT_HEADERS: HeadersObject = {
   RateLimit: {
     description:
@@ -32,7 +32,7 @@ export const RATE_LIMIT_HEADERS: HeadersObject = {
   'RateLimit-Reset': { description: 'Seconds until that window resets.', schema: integer, example: 42 },
 };
 
-/** The paging headers of a browse or search page (interface.md GET /v2/cards). */
+/** The paging headers of a browse or search page (docs/spec/interface.md GET /v2/cards). */
 export const PAGE_HEADERS: HeadersObject = {
   Link: {
     description:

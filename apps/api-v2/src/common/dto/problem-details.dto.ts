@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ERROR_CODES } from '@tcg/domain';
 
-/** interface.md "v2 error body": RFC 7807 problem details, sent as `application/problem+json`. */
+/** docs/spec/interface.md "v2 error body": RFC 7807 problem details, sent as `application/problem+json`. */
 export class ProblemDetailsDto {
   @ApiProperty({
     format: 'uri',

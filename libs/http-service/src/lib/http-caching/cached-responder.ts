@@ -37,10 +37,9 @@ export interface SendOptions {
 const CACHE_CONTROL = 'private, max-age=60, stale-while-revalidate=60';
 
 /**
- * Compression effort: quick for an answer's first sends (brotli 1 and gzip 1 encode a median v1
- * lookup in about a third of a millisecond), thorough once it is asked for again (brotli 5 and
- * gzip 6: about 0.9 ms, and a tenth smaller than gzip 6 for brotli). An answer that is never
- * cached (a POST) is sent once: quick only.
+ * Compression effort: quick for an answer's first sends (brotli 1, gzip 1), thorough once it is
+ * asked for again (brotli 5, gzip 6: about three times the CPU for a smaller body, paid once per
+ * cached answer). An answer that is never cached (a POST) is sent once: quick only.
  */
 export const COMPRESSION: CompressionPolicy = {
   cold: { brotliQuality: 1, gzipLevel: 1 },
@@ -163,9 +162,8 @@ const DOORKEEPER_KEYS = 65_536;
 /**
  * Which answers are worth a place in the cache: those asked for at least twice. A stream of
  * one-off requests (a client walking the whole catalogue) would otherwise replace the whole cache
- * with answers nobody asks for again, at the price of the memory they churn through (measured at
- * full with uniform lookups: api-v1 resident 206 MB without a cache, 339-383 MB with one admitting
- * every answer). Keys are remembered by a seeded 32-bit hash in two generations, so the
+ * with answers nobody asks for again, at the price of the memory they churn through (the
+ * allocator keeps what the evicted answers freed). Keys are remembered by a seeded 32-bit hash in two generations, so the
  * doorkeeper's memory is bounded whatever the targets' length and a crawl of new targets does not
  * at once forget the warm ones; a collision only admits an answer early.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The browse order of decisions.md (set, then card number read numerically, then the number's text)
+ * The browse order of docs/spec/decisions.md (set, then card number read numerically, then the number's text)
  * as one stored, indexed `C`-collated key. Keyset pagination (v2 cursors) compares `(sort_key, uuid)`
  * tuples, and v1's browse reads the same index instead of sorting a game's cards per request.
  * A trigger fills it, so every writer (COPY included) gets it right without knowing about it.

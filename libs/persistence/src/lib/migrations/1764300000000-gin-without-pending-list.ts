@@ -4,9 +4,8 @@ const INDEXES = ['cards_name_trgm_idx', 'sets_name_trgm_idx'];
 
 /**
  * GIN's fast-update mode parks new entries in a pending list that every search scans linearly
- * until a vacuum merges it. After a catalogue load that list held the whole cards table: measured
- * at the full catalogue, each trigram index scan of a name search took 6–8 ms instead of 0.4–0.9
- * ms, and the search's query 26 ms instead of 5 ms. The catalogue changes rarely and in bulk, so
+ * until a vacuum merges it. After a catalogue load that list held the whole cards table, and every
+ * name search scanned it, several times slower than the index itself. The catalogue changes rarely and in bulk, so
  * the names' trigram indexes are updated in place instead, and any pending list is merged now.
  */
 export class GinWithoutPendingList1764300000000 implements MigrationInterface {

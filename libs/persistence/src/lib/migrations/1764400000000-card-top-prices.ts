@@ -3,9 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Each card's highest-priced raw variant in NA with its changes: what sorting by price or change
  * and `min_price` read in the default scope (raw variants, no variant filter), precomputed like
- * the other summaries and refreshed after every load or import. Measured at the full catalogue,
- * `/v1/cards?orderBy=price` and `/v2/cards?order_by=price` took about 2 s a page while a lateral
- * join found the top variant of each of 38,778 cards per request.
+ * the other summaries and refreshed after every load or import, instead of a lateral join that
+ * found the top variant of every card of the catalogue for each page ordered by price.
  */
 export class CardTopPrices1764400000000 implements MigrationInterface {
   name = 'CardTopPrices1764400000000';

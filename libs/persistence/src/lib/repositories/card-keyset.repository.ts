@@ -60,7 +60,7 @@ export class CardKeysetRepository {
   }
 
   /**
-   * How many cards match, or null when counting takes longer than `budgetMs` (decisions.md:
+   * How many cards match, or null when counting takes longer than `budgetMs` (docs/spec/decisions.md:
    * `total` is null past the budget). The count runs in its own transaction under a
    * statement timeout, so a slow count is cancelled by the server rather than abandoned.
    */

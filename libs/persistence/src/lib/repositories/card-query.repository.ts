@@ -189,8 +189,8 @@ export class CardQueryRepository {
     const onlySku = selector.by === 'vendorSku' ? selector.sku : undefined;
     // In the summaries' scope (a raw variant priced in NA, no variant filter) the precomputed
     // card_values answers existence, order and min_price: one index probe per card instead of
-    // a join over its variants. Measured at full, a v1 browse of a game took 952 ms, nearly all of
-    // it counting 31,144 matching cards through their variants, and a price order about 2 s.
+    // a join over its variants, which a browse of a whole game would otherwise run for every one
+    // of its cards just to count them.
     const inSummaries = !onlyVariant && !onlySku && summarisedScope(filter, region);
     const summarised = inSummaries && !filter.includeNullPrices;
     where.push(
@@ -394,8 +394,8 @@ export class CardQueryRepository {
     if (cardUuids.length === 0) return [];
     const unique = [...new Set(cardUuids)];
     // One card (every lookup) by a plain parameter: PostgreSQL then keeps the statement's generic
-    // plan, where with an array it re-plans each execution for its values, and the planning cost
-    // more than the read (measured at full: 827 against 327 µs of server CPU per lookup).
+    // plan, where with an array it re-plans each execution for its values, and the planning costs
+    // more than the read.
     const one = unique.length === 1;
     const params: unknown[] = [region, one ? unique[0] : unique];
     const p = binder(params);
@@ -563,7 +563,7 @@ function joinedVariantsSql(
 
 /**
  * The variants `v` (with their prices `vp`) a read returns: the filter's, or the one variant an
- * identifier names, to which the language rule does not apply (interface.md rule 4).
+ * identifier names, to which the language rule does not apply (docs/spec/interface.md rule 4).
  */
 function variantWhere(
   filter: VariantFilter,

@@ -91,8 +91,8 @@ export function variantConditions(
 }
 
 /**
- * The card's highest-priced variant among those a request returns, in `region` (decisions.md: what
- * sorting and `min_price` read). `language` is left out on purpose: interface.md says it never
+ * The card's highest-priced variant among those a request returns, in `region` (docs/spec/decisions.md: what
+ * sorting and `min_price` read). `language` is left out on purpose: docs/spec/interface.md says it never
  * changes the total, the pagination or (v2) the cursors, which it would if it moved a card in the
  * order or past `min_price`. A lateral join aliased `top`.
  */
