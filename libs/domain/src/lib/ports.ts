@@ -1,4 +1,4 @@
-import { Card, CardSet, Game, Variant } from './catalogue';
+import { CardSet, Game } from './catalogue';
 import { invalidParameter } from './errors';
 import { PlanName } from './plans';
 
@@ -6,9 +6,6 @@ import { PlanName } from './plans';
 export interface CatalogueRepository {
   listGames(): Promise<Game[]>;
   findGame(idOrName: string): Promise<Game | null>;
-  findCardByUuidOrSlug(idOrSlug: string): Promise<Card | null>;
-  variantsOfCards(cardUuids: readonly string[]): Promise<Map<string, Variant[]>>;
-  counts(): Promise<CatalogueCounts>;
   /** Every game with its precomputed summary, by name. */
   listGameSummaries(): Promise<GameSummary[]>;
   /** The sets of one game with their precomputed summaries, optionally filtered by name. */
@@ -60,17 +57,6 @@ export async function requireGame(catalogue: CatalogueRepository, idOrName: stri
   );
 }
 
-export interface CatalogueCounts {
-  readonly games: number;
-  readonly sets: number;
-  readonly cards: number;
-  readonly sealed: number;
-  readonly rawVariants: number;
-  readonly gradedVariants: number;
-  readonly pricedSeries: number;
-  readonly observations: number;
-}
-
 export interface ApiKeyRecord {
   readonly id: string;
   readonly prefix: string;
@@ -83,8 +69,7 @@ export interface ApiKeyRecord {
 /** API keys are stored hashed; the clear key exists only in the value `create` returns. */
 export interface ApiKeyRepository {
   create(plan: PlanName, label: string, clearKey?: string): Promise<{ key: string; record: ApiKeyRecord }>;
-  findActiveByKey(clearKey: string): Promise<ApiKeyRecord | null>;
-  /** For a caller that already hashed the key (`hashApiKey`; the gateway's cache is keyed by the hash). */
+  /** The key whose digest (`hashApiKey`) this is, unless revoked: the gateway's cache is keyed by the digest. */
   findActiveByHash(keyHash: Buffer): Promise<ApiKeyRecord | null>;
   /** Creates the key with this clear value unless it exists; sets its plan (and un-revokes it) either way. */
   ensure(clearKey: string, plan: PlanName, label: string): Promise<ApiKeyRecord>;

@@ -25,8 +25,12 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
     const [row] = await ds.query('SELECT key_hash, key_prefix FROM api_keys');
     expect(row.key_hash).toEqual(hashApiKey(key));
     expect(JSON.stringify(row)).not.toContain(key);
-    expect(await keys.findActiveByKey(key)).toMatchObject({ id: record.id, plan: 'starter', label: 'shop' });
-    expect(await keys.findActiveByKey(`${key}x`)).toBeNull();
+    expect(await keys.findActiveByHash(hashApiKey(key))).toMatchObject({
+      id: record.id,
+      plan: 'starter',
+      label: 'shop',
+    });
+    expect(await keys.findActiveByHash(hashApiKey(`${key}x`))).toBeNull();
   });
 
   it('revokes and changes plans by id or prefix, and refuses an ambiguous prefix', async () => {
@@ -34,9 +38,11 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
     await keys.create('free', 'b', 'tcg_SAMEPREFIXtwoAAAAAAAAAAAAAAAAAAA');
     await expect(keys.revoke('tcg_SAMEPREF')).rejects.toThrow('several keys');
     expect(await keys.changePlan(a.record.id, 'enterprise')).toBe(true);
-    expect((await keys.findActiveByKey('tcg_SAMEPREFIXoneAAAAAAAAAAAAAAAAAAA'))?.plan).toBe('enterprise');
+    expect((await keys.findActiveByHash(hashApiKey('tcg_SAMEPREFIXoneAAAAAAAAAAAAAAAAAAA')))?.plan).toBe(
+      'enterprise',
+    );
     expect(await keys.revoke(a.record.id)).toBe(true);
-    expect(await keys.findActiveByKey('tcg_SAMEPREFIXoneAAAAAAAAAAAAAAAAAAA')).toBeNull();
+    expect(await keys.findActiveByHash(hashApiKey('tcg_SAMEPREFIXoneAAAAAAAAAAAAAAAAAAA'))).toBeNull();
     expect(await keys.revoke('tcg_nothing')).toBe(false);
   });
 

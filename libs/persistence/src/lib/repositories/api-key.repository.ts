@@ -50,11 +50,6 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     return { key: clearKey, record: toRecord(entity) };
   }
 
-  async findActiveByKey(clearKey: string): Promise<ApiKeyRecord | null> {
-    return this.findActiveByHash(hashApiKey(clearKey));
-  }
-
-  /** For a caller that already hashed the key (the gateway's cache is keyed by the hash). */
   async findActiveByHash(keyHash: Buffer): Promise<ApiKeyRecord | null> {
     const row = await this.repo.findOneBy({ keyHash });
     return row && !row.revokedAt ? toRecord(row) : null;

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
+import { CardQueryRepository } from './card-query.repository';
 import { TypeOrmCatalogueRepository } from './catalogue.repository';
 
 describe('TypeOrmCatalogueRepository (PostgreSQL)', () => {
@@ -19,27 +20,25 @@ describe('TypeOrmCatalogueRepository (PostgreSQL)', () => {
     await ds.destroy();
   });
 
-  it('returns the card it was given, by UUID (any case) or slug, naming its set by slug', async () => {
-    expect(await repo.findCardByUuidOrSlug(card.uuid.toUpperCase())).toEqual(card);
-    expect(await repo.findCardByUuidOrSlug(card.id)).toEqual(card);
-    expect(await repo.findCardByUuidOrSlug('nope')).toBeNull();
-  });
-
-  it('returns raw and graded variants as domain types', async () => {
-    const variants = await repo.variantsOfCards([card.uuid]);
-    expect(variants.get(card.uuid)).toEqual(expect.arrayContaining(cat.variants));
-    expect(variants.get(card.uuid)).toHaveLength(cat.variants.length);
+  it('reads back the card and its raw and graded variants as written, as domain types', async () => {
+    const [read] = await new CardQueryRepository(ds).loadCards(
+      [card.uuid],
+      { includeNullPrices: true, graded: 'include' },
+      ['NA'],
+      { stats: false, parts: [] },
+      undefined,
+      undefined,
+    );
+    expect(read?.card).toEqual(card);
+    expect(read?.setName).toBe('First Edition');
+    expect(read?.gameName).toBe('Test Game');
+    expect(read?.variants.map((v) => v.variant)).toEqual(expect.arrayContaining(cat.variants));
+    expect(read?.variants).toHaveLength(cat.variants.length);
   });
 
   it('finds a game by id or by display name, case-insensitively', async () => {
     expect(await repo.findGame('test-game')).toEqual({ id: 'test-game', name: 'Test Game' });
     expect(await repo.findGame('TEST game')).toEqual({ id: 'test-game', name: 'Test Game' });
-    expect(await repo.counts()).toMatchObject({
-      games: 1,
-      sets: 1,
-      cards: 1,
-      rawVariants: 1,
-      gradedVariants: 1,
-    });
+    expect(await repo.findGame('chess')).toBeNull();
   });
 });

@@ -1,17 +1,7 @@
-import {
-  Card,
-  CatalogueCounts,
-  CatalogueRepository,
-  Game,
-  GameSummary,
-  isUuid,
-  SetQuery,
-  SetSummary,
-  Variant,
-} from '@tcg/domain';
-import { DataSource, In } from 'typeorm';
-import { CardEntity, GameEntity, VariantEntity } from '../entities';
-import { toCard, toGame, toVariant } from './catalogue.mapper';
+import { CatalogueRepository, Game, GameSummary, SetQuery, SetSummary } from '@tcg/domain';
+import { DataSource } from 'typeorm';
+import { GameEntity } from '../entities';
+import { toGame } from './catalogue.mapper';
 
 export class TypeOrmCatalogueRepository implements CatalogueRepository {
   constructor(private readonly ds: DataSource) {}
@@ -28,23 +18,6 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
       .where('g.id = :v OR lower(g.name) = lower(:v)', { v: idOrName })
       .getOne();
     return row ? toGame(row) : null;
-  }
-
-  async findCardByUuidOrSlug(idOrSlug: string): Promise<Card | null> {
-    const repo = this.ds.getRepository(CardEntity);
-    const where = isUuid(idOrSlug) ? { uuid: idOrSlug.toLowerCase() } : { id: idOrSlug };
-    const row = await repo.findOne({ where, relations: { set: true } });
-    return row ? toCard(row) : null;
-  }
-
-  async variantsOfCards(cardUuids: readonly string[]): Promise<Map<string, Variant[]>> {
-    const out = new Map<string, Variant[]>(cardUuids.map((u) => [u, []]));
-    if (cardUuids.length === 0) return out;
-    const rows = await this.ds
-      .getRepository(VariantEntity)
-      .find({ where: { cardUuid: In([...cardUuids]) }, order: { id: 'ASC' } });
-    for (const row of rows) out.get(row.cardUuid)?.push(toVariant(row));
-    return out;
   }
 
   async listGameSummaries(): Promise<GameSummary[]> {
@@ -113,39 +86,4 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
       valueCents: Number(r.value_cents),
     }));
   }
-
-  async counts(): Promise<CatalogueCounts> {
-    const [row] = (await this.ds.query(`
-      SELECT (SELECT count(*) FROM games)::int AS games,
-             (SELECT count(*) FROM sets)::int AS sets,
-             (SELECT count(*) FROM cards)::int AS cards,
-             (SELECT count(*) FROM cards WHERE sealed)::int AS sealed,
-             (SELECT count(*) FROM variants WHERE type = 'raw')::int AS raw_variants,
-             (SELECT count(*) FROM variants WHERE type = 'graded')::int AS graded_variants,
-             (SELECT count(*) FROM variant_prices)::int AS priced_series,
-             (SELECT coalesce(sum(cardinality(offsets)), 0) FROM price_series)::bigint AS observations`)) as CountsRow[];
-    const { games, sets, cards, sealed, raw_variants, graded_variants, priced_series, observations } = row!;
-    return {
-      games,
-      sets,
-      cards,
-      sealed,
-      rawVariants: raw_variants,
-      gradedVariants: graded_variants,
-      pricedSeries: priced_series,
-      observations: Number(observations),
-    };
-  }
-}
-
-interface CountsRow {
-  readonly games: number;
-  readonly sets: number;
-  readonly cards: number;
-  readonly sealed: number;
-  readonly raw_variants: number;
-  readonly graded_variants: number;
-  readonly priced_series: number;
-  /** A bigint: node-postgres returns it as text. */
-  readonly observations: string;
 }
