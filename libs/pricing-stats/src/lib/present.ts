@@ -1,11 +1,7 @@
 import { roundMoney, roundPct, roundRatio } from '@tcg/domain';
 import { SeriesStats } from './series-stats';
 
-/**
- * Statistics as clients see them: money in major units rounded to 2 decimals, percentages to 2,
- * cov / range position / trend slope to 4 (docs/spec/decisions.md "Rounding happens once, at the edge").
- * One function for v1's flat fields and v2's `periods`, so both versions give the same numbers.
- */
+/** One statistics window as clients see it (see `presentStats`). */
 export interface PresentedWindow {
   change: number | null;
   avg: number | null;
@@ -30,6 +26,11 @@ export interface PresentedStats {
   allTime: { min: number | null; max: number | null; minDate: string | null; maxDate: string | null };
 }
 
+/**
+ * Statistics as clients see them: money in major units rounded to 2 decimals, percentages to 2,
+ * cov / range position / trend slope to 4 (docs/spec/decisions.md "Rounding happens once, at the edge").
+ * One function for v1's flat fields and v2's `periods`, so both versions give the same numbers.
+ */
 export function presentStats(s: SeriesStats, minorPerMajor = 100): PresentedStats {
   const money = (v: number | null) => (v === null ? null : roundMoney(v / minorPerMajor));
   const ratio = (v: number | null) => (v === null ? null : roundRatio(v));
