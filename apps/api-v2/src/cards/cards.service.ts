@@ -2,9 +2,8 @@ import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
-  BatchIdentifier,
-  CardSelector,
   CatalogueRepository,
+  IdentifierSelector,
   invalidParameter,
   KeysetQuery,
   NotFoundError,
@@ -146,7 +145,7 @@ export class CardsService {
   /** GET /v2/cards/{id}: one card by UUID or legacy slug; 404 when there is none. */
   async one(id: string, raw: Record<string, unknown>): Promise<string> {
     const query = parseCardV2Query(raw);
-    const [card] = await this.lookup({ by: 'card', ref: id }, query.filter, query.regions, query.include);
+    const [card] = await this.lookup({ by: 'cardId', value: id }, query.filter, query.regions, query.include);
     if (card === undefined) throw new NotFoundError(`Card '${id}'`);
     return `{"data":${card}}`;
   }
@@ -157,19 +156,18 @@ export class CardsService {
    * one variant whatever its kind: like the language rule, the graded scope does not hide it.
    */
   private async lookup(
-    selector: Exclude<CardSelector, { by: 'browse' }>,
+    selector: IdentifierSelector,
     filter: VariantFilter,
     regions: readonly Region[],
     include: Include,
   ): Promise<string[]> {
     // A card by UUID or slug whose parts are stored: found and joined in one statement.
-    const joined = selector.by === 'card' ? joinedJson(regions, include) : undefined;
-    if (selector.by === 'card' && joined) {
-      const card = await this.cards.findJoinedCard(selector.ref, filter, regions[0]!.storageRegion, joined);
+    const joined = selector.by === 'cardId' ? joinedJson(regions, include) : undefined;
+    if (selector.by === 'cardId' && joined) {
+      const card = await this.cards.findJoinedCard(selector.value, filter, regions[0]!.storageRegion, joined);
       return card ? [cardJson(card)] : [];
     }
-    const [by, value] = identifierOf(selector);
-    const [match] = await this.cards.resolveIdentifiers([{ ordinal: 0, by, value }]);
+    const [match] = await this.cards.resolveIdentifiers([{ ordinal: 0, ...selector }]);
     if (!match) return [];
     const scope = match.variantUuid ? { includeNullPrices: true, graded: 'include' as const } : filter;
     return this.loadCards([match.cardUuid], scope, regions, include, match.variantUuid ?? undefined);
@@ -356,20 +354,6 @@ function storedParts(include: Include): { readonly periods: boolean; readonly hi
 /** A card as v2 JSON around its variants joined in SQL. */
 function cardJson(c: JoinedCard): string {
   return v2CardJson(c.card, c.gameName, c.setName, [c.variantsJson]);
-}
-
-/** The batch-lookup identifier that resolves a selector (one shared resolution path). */
-function identifierOf(selector: Exclude<CardSelector, { by: 'browse' }>): [BatchIdentifier, string] {
-  switch (selector.by) {
-    case 'variant':
-      return ['variantId', selector.ref];
-    case 'vendorSku':
-      return ['vendorSkuId', selector.sku];
-    case 'card':
-      return ['cardId', selector.ref];
-    default:
-      return [selector.by, selector.value];
-  }
 }
 
 /** The distinct storage regions to read, primary first (`US` and `NA` are one). */

@@ -5,13 +5,43 @@ import type { Language } from './languages';
 // The vocabulary of card queries: what a parsed request asks the read side for, in both API
 // versions (their parsers build these; libs/persistence turns them into SQL).
 
-/** Which cards a request names: one identifier (in docs/spec/decisions.md precedence) or a browse. */
-export type CardSelector =
-  | { readonly by: 'variant'; readonly ref: string }
-  | { readonly by: 'vendorSku'; readonly sku: string }
-  | { readonly by: 'card'; readonly ref: string }
-  | { readonly by: 'vendorId' | 'opensetId' | 'imagedbId'; readonly value: string }
-  | BrowseSelector;
+/**
+ * The identifiers a card can be named by, most specific first: the one precedence table of both
+ * versions' GET parameters, the batch items and the read side (docs/spec/decisions.md: when a
+ * request carries several, the most specific wins, and any identifier wins over a search or
+ * browse). A variant id or vendor SKU names one variant and through it its card.
+ */
+export const CARD_IDENTIFIERS = [
+  'variantId',
+  'vendorSkuId',
+  'cardId',
+  'vendorId',
+  'opensetId',
+  'imagedbId',
+] as const;
+export type CardIdentifier = (typeof CARD_IDENTIFIERS)[number];
+
+/** One identifier and its value: `variantId` and `cardId` take a UUID or a slug. */
+export interface IdentifierSelector {
+  readonly by: CardIdentifier;
+  readonly value: string;
+}
+
+/** Which cards a request names: one identifier or a browse. */
+export type CardSelector = IdentifierSelector | BrowseSelector;
+
+/**
+ * The identifier a request names, by precedence, given how the request spells each one (its
+ * parameter's value, or undefined where the version has no such parameter). Every identifier is
+ * read, so each is validated even when a more specific one wins.
+ */
+export function selectIdentifier(
+  valueOf: (identifier: CardIdentifier) => string | undefined,
+): IdentifierSelector | undefined {
+  const values = CARD_IDENTIFIERS.map(valueOf);
+  const at = values.findIndex((v) => v !== undefined && v !== '');
+  return at < 0 ? undefined : { by: CARD_IDENTIFIERS[at]!, value: values[at]! };
+}
 
 export interface BrowseSelector {
   readonly by: 'browse';
@@ -80,6 +110,3 @@ export interface KeysetPage {
   /** Whether further cards exist in the direction the page was read. */
   readonly more: boolean;
 }
-
-/** The identifiers a batch item may carry (docs/spec/interface.md BatchCardRequestItem). */
-export type BatchIdentifier = 'variantId' | 'vendorSkuId' | 'cardId' | 'vendorId' | 'opensetId' | 'imagedbId';

@@ -1,5 +1,6 @@
 import {
-  BatchIdentifier,
+  CARD_IDENTIFIERS,
+  CardIdentifier,
   Condition,
   CONDITION_NAMES,
   DomainError,
@@ -14,18 +15,10 @@ import { printType } from './printing';
 
 /** The most items any plan may send (docs/spec/interface.md); smaller plans have smaller caps (docs/spec/decisions.md). */
 export const MAX_BATCH_ITEMS = 200;
-const IDENTIFIERS: readonly BatchIdentifier[] = [
-  'variantId',
-  'vendorSkuId',
-  'cardId',
-  'vendorId',
-  'opensetId',
-  'imagedbId',
-];
 
 export interface BatchItem {
   readonly ordinal: number;
-  readonly by: BatchIdentifier;
+  readonly by: CardIdentifier;
   readonly value: string;
   readonly printings?: readonly string[];
   readonly conditions?: readonly Condition[];
@@ -57,8 +50,11 @@ export function parseBatch(body: unknown, maxItems: number, plan: string): Batch
     const nul = nulParameter('', raw as Record<string, unknown>);
     if (nul) throw nulRejected(`${at}.${nul}`);
     const item = raw as Record<string, unknown>;
-    const present = IDENTIFIERS.filter((k) => item[k] !== undefined && item[k] !== null && item[k] !== '');
-    if (present.length === 0) throw bad(`${at} has no identifier; give one of ${IDENTIFIERS.join(', ')}.`);
+    const present = CARD_IDENTIFIERS.filter(
+      (k) => item[k] !== undefined && item[k] !== null && item[k] !== '',
+    );
+    if (present.length === 0)
+      throw bad(`${at} has no identifier; give one of ${CARD_IDENTIFIERS.join(', ')}.`);
     if (present.length > 1)
       throw bad(`${at} has several identifiers (${present.join(', ')}); give exactly one per item.`);
     const by = present[0]!;

@@ -38,15 +38,15 @@ describe('parseCardsQuery', () => {
   it.each([
     [
       { cardId: 'c', vendorId: 'v', variantId: 'x', vendorSkuId: 's' },
-      { by: 'variant', ref: 'x' },
+      { by: 'variantId', value: 'x' },
     ],
     [
       { cardId: 'c', vendorId: 'v', vendorSkuId: 's' },
-      { by: 'vendorSku', sku: 's' },
+      { by: 'vendorSkuId', value: 's' },
     ],
     [
       { cardId: 'c', vendorId: 'v', q: 'dragon' },
-      { by: 'card', ref: 'c' },
+      { by: 'cardId', value: 'c' },
     ],
     [
       { vendorId: 'v', opensetId: 'o' },
@@ -119,7 +119,7 @@ describe('parseCardsQuery', () => {
       printing: many(QUERY_LIMITS.listItems, 'Normal'),
       condition: many(QUERY_LIMITS.listItems),
     });
-    expect(q.selector).toEqual({ by: 'card', ref: 'c'.repeat(QUERY_LIMITS.value) });
+    expect(q.selector).toEqual({ by: 'cardId', value: 'c'.repeat(QUERY_LIMITS.value) });
     expect(q.filter.printings).toHaveLength(QUERY_LIMITS.listItems);
   });
 

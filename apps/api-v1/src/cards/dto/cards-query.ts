@@ -12,6 +12,7 @@ import {
   queryList,
   queryValue,
   QUERY_LIMITS,
+  selectIdentifier,
   VariantFilter,
 } from '@tcg/domain';
 import { HISTORY_DURATIONS, HistoryDuration, STATISTIC_WINDOWS, StatisticWindow } from '@tcg/rendering';
@@ -72,27 +73,15 @@ function int(raw: Raw, name: string, fallback: number, min: number, max?: number
  * lenient); unrecognised values of known ones are a 400 naming the parameter and what it accepts.
  */
 export function parseCardsQuery(raw: Raw, maxLimit: number): CardsQuery {
-  const ident = (name: string) => queryValue(raw, name);
-  const variantId = ident('variantId');
-  const vendorSkuId = ident('vendorSkuId');
-  const cardId = ident('cardId');
-  const vendorId = ident('vendorId');
-  const opensetId = ident('opensetId');
-  const imagedbId = ident('imagedbId');
+  // v1's identifier parameters are named as the identifiers are.
+  const identifier = selectIdentifier((name) => queryValue(raw, name));
   const q = queryValue(raw, 'q', { maxLength: MAX_SEARCH_LENGTH });
-  const selector: CardSelector = variantId
-    ? { by: 'variant', ref: variantId }
-    : vendorSkuId
-      ? { by: 'vendorSku', sku: vendorSkuId }
-      : cardId
-        ? { by: 'card', ref: cardId }
-        : vendorId
-          ? { by: 'vendorId', value: vendorId }
-          : opensetId
-            ? { by: 'opensetId', value: opensetId }
-            : imagedbId
-              ? { by: 'imagedbId', value: imagedbId }
-              : { by: 'browse', setId: queryValue(raw, 'set'), number: queryValue(raw, 'number'), q };
+  const selector: CardSelector = identifier ?? {
+    by: 'browse',
+    setId: queryValue(raw, 'set'),
+    number: queryValue(raw, 'number'),
+    q,
+  };
 
   const conditions = queryList(raw, 'condition')?.map((c) => parseCondition(c) ?? failCondition(c));
   const languages = queryList(raw, 'language')?.map((l) => parseLanguage(l) ?? failLanguage(l));

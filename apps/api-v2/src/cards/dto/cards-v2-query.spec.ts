@@ -26,14 +26,17 @@ describe('parseCardsV2Query', () => {
 
   it('takes the most specific identifier', () => {
     expect(parse({ card_id: 'c', vendor_id: 'v', variant_id: 'x', vendor_sku: 's' }).selector).toEqual({
-      by: 'variant',
-      ref: 'x',
+      by: 'variantId',
+      value: 'x',
     });
     expect(parse({ card_id: 'c', vendor_id: 'v', vendor_sku: 's' }).selector).toEqual({
-      by: 'vendorSku',
-      sku: 's',
+      by: 'vendorSkuId',
+      value: 's',
     });
-    expect(parse({ card_id: 'c', vendor_id: 'v', q: 'dragon' }).selector).toEqual({ by: 'card', ref: 'c' });
+    expect(parse({ card_id: 'c', vendor_id: 'v', q: 'dragon' }).selector).toEqual({
+      by: 'cardId',
+      value: 'c',
+    });
     expect(parse({ vendor_id: 'v', game: 'g' })).toMatchObject({
       selector: { by: 'vendorId', value: 'v' },
       game: undefined,

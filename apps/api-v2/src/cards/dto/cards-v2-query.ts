@@ -1,5 +1,6 @@
 import {
   abbreviate,
+  CardIdentifier,
   CardSelector,
   GradingCompany,
   GRADING_COMPANIES,
@@ -16,6 +17,7 @@ import {
   queryValue,
   Region,
   QUERY_LIMITS,
+  selectIdentifier,
   VariantFilter,
 } from '@tcg/domain';
 import {
@@ -117,28 +119,27 @@ function rejectUnknown(raw: Raw, accepted: readonly string[]): void {
   }
 }
 
+/** v2's parameter for each identifier it accepts (it has none for the OpenSet and image ids). */
+const V2_IDENTIFIER_PARAMETERS: Partial<Record<CardIdentifier, string>> = {
+  variantId: 'variant_id',
+  vendorSkuId: 'vendor_sku',
+  cardId: 'card_id',
+  vendorId: 'vendor_id',
+};
+
 /** GET /v2/cards: every parameter checked, unknown ones refused, values normalised. */
 export function parseCardsV2Query(raw: Raw, maxLimit: number): CardsV2Query {
   rejectUnknown(raw, CARDS_PARAMETERS);
-  const variantId = queryValue(raw, 'variant_id');
-  const vendorSku = queryValue(raw, 'vendor_sku');
-  const cardId = queryValue(raw, 'card_id');
-  const vendorId = queryValue(raw, 'vendor_id');
-  // docs/spec/decisions.md precedence: the most specific identifier wins; identifiers win over a search.
-  const selector: CardSelector = variantId
-    ? { by: 'variant', ref: variantId }
-    : vendorSku
-      ? { by: 'vendorSku', sku: vendorSku }
-      : cardId
-        ? { by: 'card', ref: cardId }
-        : vendorId
-          ? { by: 'vendorId', value: vendorId }
-          : {
-              by: 'browse',
-              setId: queryValue(raw, 'set'),
-              number: queryValue(raw, 'number'),
-              q: queryValue(raw, 'q', { maxLength: MAX_SEARCH_LENGTH }),
-            };
+  const identifier = selectIdentifier((by) => {
+    const name = V2_IDENTIFIER_PARAMETERS[by];
+    return name === undefined ? undefined : queryValue(raw, name);
+  });
+  const selector: CardSelector = identifier ?? {
+    by: 'browse',
+    setId: queryValue(raw, 'set'),
+    number: queryValue(raw, 'number'),
+    q: queryValue(raw, 'q', { maxLength: MAX_SEARCH_LENGTH }),
+  };
   const common = parseCommon(raw);
   const primary = common.regions[0]!;
   const min = queryValue(raw, 'min_price');

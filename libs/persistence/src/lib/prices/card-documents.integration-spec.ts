@@ -184,7 +184,7 @@ describe('card documents (PostgreSQL)', () => {
     const v2Doc = v2JoinedJson('NA', 'USD', true, true);
     expect((await repo.findJoinedCard(cat.cards[0]!.id, RAW, 'NA', v2Doc))!.variantsJson).toBe('"stored"');
     const page = await repo.findJoinedCards(
-      { by: 'card', ref: cat.cards[0]!.id },
+      { by: 'cardId', value: cat.cards[0]!.id },
       RAW,
       { limit: 20, offset: 0 },
       'NA',

@@ -1,7 +1,7 @@
 import {
-  BatchIdentifier,
   BrowseSelector,
   Card,
+  CardIdentifier,
   CardOrder,
   CardSelector,
   GrowingPriceSeries,
@@ -167,15 +167,17 @@ export class CardQueryRepository {
     let onlyVariant: string | undefined;
     let rank = '';
     switch (selector.by) {
-      case 'variant':
-        where.push(`c.uuid = (SELECT card_uuid FROM variants vr WHERE ${refClause(selector.ref, p, 'vr')})`);
-        onlyVariant = selector.ref;
+      case 'variantId':
+        where.push(
+          `c.uuid = (SELECT card_uuid FROM variants vr WHERE ${refClause(selector.value, p, 'vr')})`,
+        );
+        onlyVariant = selector.value;
         break;
-      case 'vendorSku':
-        where.push(`c.uuid = (SELECT card_uuid FROM variants WHERE vendor_sku_id = ${p(selector.sku)})`);
+      case 'vendorSkuId':
+        where.push(`c.uuid = (SELECT card_uuid FROM variants WHERE vendor_sku_id = ${p(selector.value)})`);
         break;
-      case 'card':
-        where.push(refClause(selector.ref, p, 'c'));
+      case 'cardId':
+        where.push(refClause(selector.value, p, 'c'));
         break;
       case 'browse': {
         const browse = browseConditions(selector, p);
@@ -186,7 +188,7 @@ export class CardQueryRepository {
       default:
         where.push(`${IDENTIFIER_COLUMN[selector.by]} = ${p(selector.value)}`);
     }
-    const onlySku = selector.by === 'vendorSku' ? selector.sku : undefined;
+    const onlySku = selector.by === 'vendorSkuId' ? selector.value : undefined;
     // In the summaries' scope (a raw variant priced in NA, no variant filter) the precomputed
     // card_values answers existence, order and min_price: one index probe per card instead of
     // a join over its variants, which a browse of a whole game would otherwise run for every one
@@ -199,7 +201,7 @@ export class CardQueryRepository {
           `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
         : hasVariant(filter, p, '$1', onlySku, onlyVariant),
     );
-    if (joined && selector.by === 'card' && page.offset === 0 && order.minPrice === undefined) {
+    if (joined && selector.by === 'cardId' && page.offset === 0 && order.minPrice === undefined) {
       // A card lookup's first page holds the card at most (every lookup): found and joined in one
       // plain statement, without the page's window, ordering and LIMIT.
       const rows = await preparedQuery<JoinedRow>(
@@ -265,7 +267,7 @@ export class CardQueryRepository {
    * one variant, for a variant id or vendor SKU). Ordinals that name nothing are absent.
    */
   async resolveIdentifiers(
-    items: readonly { ordinal: number; by: BatchIdentifier; value: string }[],
+    items: readonly { ordinal: number; by: CardIdentifier; value: string }[],
   ): Promise<{ ordinal: number; cardUuid: string; variantUuid: string | null }[]> {
     if (items.length === 0) return [];
     const kinds = items.map((i) =>
