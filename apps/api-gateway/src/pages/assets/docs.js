@@ -1,0 +1,68 @@
+// @ts-check
+// Starts Swagger UI on the API reference page (/docs) and switches it between the v1 and v2
+// documents the gateway serves. A file of its own, not an inline script, so the page's
+// Content-Security-Policy can forbid inline scripts.
+
+/**
+ * The part of Swagger UI's API this page uses (swagger-ui-dist ships no types).
+ * @typedef {{
+ *   specActions: { updateUrl(url: string): void; download(url: string): void };
+ *   preauthorizeApiKey(scheme: string, key: string): void;
+ * }} SwaggerUi
+ * @typedef {((options: Record<string, unknown>) => SwaggerUi) & { presets: { apis: unknown } }} SwaggerUiBundle
+ */
+
+const VERSIONS = /** @type {const} */ (['v1', 'v2']);
+/** The security scheme both documents declare for the `x-api-key` header. */
+const API_KEY_SCHEME = 'x-api-key';
+
+const versionSelect = /** @type {HTMLSelectElement} */ (document.getElementById('version'));
+const rawLink = /** @type {HTMLAnchorElement} */ (document.getElementById('raw-document'));
+
+/** @param {string | null} value */
+function versionOf(value) {
+  return VERSIONS.find((v) => v === value) ?? 'v1';
+}
+
+/** @param {string} version */
+function documentUrl(version) {
+  return `/openapi/${version}.json`;
+}
+
+const SwaggerUIBundle = /** @type {SwaggerUiBundle} */ (
+  /** @type {{ SwaggerUIBundle: unknown }} */ (/** @type {unknown} */ (window)).SwaggerUIBundle
+);
+
+let version = versionOf(new URLSearchParams(location.search).get('version'));
+versionSelect.value = version;
+rawLink.href = rawLink.textContent = documentUrl(version);
+/** Under `npm start` the page is given the demo key, as the explorer is. */
+const prefill = document.querySelector('meta[name="api-key-prefill"]')?.getAttribute('content') ?? '';
+
+const ui = SwaggerUIBundle({
+  url: documentUrl(version),
+  dom_id: '#swagger-ui',
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: 'BaseLayout',
+  // No calls to swagger.io's online validator: the page talks to this gateway only.
+  validatorUrl: null,
+  docExpansion: 'list',
+  defaultModelsExpandDepth: 0,
+  displayRequestDuration: true,
+  // Keys stay in memory, never in localStorage.
+  persistAuthorization: false,
+  onComplete: () => {
+    if (prefill) ui.preauthorizeApiKey(API_KEY_SCHEME, prefill);
+  },
+});
+
+versionSelect.addEventListener('change', () => {
+  version = versionOf(versionSelect.value);
+  const url = documentUrl(version);
+  rawLink.href = rawLink.textContent = url;
+  const params = new URLSearchParams(location.search);
+  params.set('version', version);
+  history.replaceState(null, '', `${location.pathname}?${params}`);
+  ui.specActions.updateUrl(url);
+  ui.specActions.download(url);
+});
