@@ -13,6 +13,11 @@
  */
 
 const VERSIONS = /** @type {const} */ (['v1', 'v2']);
+/**
+ * Longest answer body shown whole. Swagger UI takes seconds per megabyte to draw one (a page of
+ * v1 cards with their histories is about 2 MB), so past this it shows the answer's start.
+ */
+const MAX_SHOWN_CHARACTERS = 100_000;
 /** The security scheme both documents declare for the `x-api-key` header. */
 const API_KEY_SCHEME = 'x-api-key';
 
@@ -49,12 +54,38 @@ const ui = SwaggerUIBundle({
   docExpansion: 'list',
   defaultModelsExpandDepth: 0,
   displayRequestDuration: true,
+  syntaxHighlight: false,
   // Keys stay in memory, never in localStorage.
   persistAuthorization: false,
+  responseInterceptor: shortenForDisplay,
   onComplete: () => {
     if (prefill) ui.preauthorizeApiKey(API_KEY_SCHEME, prefill);
   },
 });
+
+/**
+ * An API answer too long to draw quickly, indented and cut, with a line that says so. Only
+ * answers of the API's paths: the OpenAPI documents pass through this interceptor too.
+ * @param {{ url: string; text?: unknown; data?: unknown; body?: unknown; obj?: unknown }} response
+ */
+function shortenForDisplay(response) {
+  const { text } = response;
+  if (typeof text !== 'string' || text.length <= MAX_SHOWN_CHARACTERS) return response;
+  if (!/^\/v[12]\//.test(new URL(response.url, location.href).pathname)) return response;
+  let shown = text;
+  try {
+    shown = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    // Not JSON: cut as it is.
+  }
+  const kilobytes = Math.round(text.length / 1024);
+  response.text = response.data =
+    `${shown.slice(0, MAX_SHOWN_CHARACTERS)}\n\n… cut here for display: the answer is ${kilobytes} KB. ` +
+    'Ask for fewer cards (limit) or fewer components (include), or fetch it with curl.';
+  // The parsed forms too: Swagger UI copies them into its state, node by node.
+  response.body = response.obj = undefined;
+  return response;
+}
 
 versionSelect.addEventListener('change', () => {
   version = versionOf(versionSelect.value);
