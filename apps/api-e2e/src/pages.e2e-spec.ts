@@ -105,7 +105,7 @@ describe('the browser pages (real HTTP to the real services)', () => {
         expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       }
-      // Compressed in the background after start: poll until the bundle goes out as br.
+      // Compressed off the event loop from its first request: poll until the bundle goes out as br.
       const bundle = [...urls].find((u) => u.endsWith('/swagger-ui-bundle.js'))!;
       let encoding: string | null = null;
       for (let i = 0; i < 100 && encoding !== 'br'; i++) {

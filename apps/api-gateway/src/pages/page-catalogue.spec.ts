@@ -2,21 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { CatalogueOptions, loadPageCatalogue as loadCatalogue, OWN_ASSETS_DIR } from './page-catalogue';
+import { compress, loadPageCatalogue, OWN_ASSETS_DIR } from './page-catalogue';
 
 describe('loadPageCatalogue', () => {
   let dir: string;
-  // Each catalogue compresses in the background (Swagger UI's bundle among them): awaited after
-  // each test, so none outlives the suite.
-  const compressing: Promise<void>[] = [];
-  const loadPageCatalogue = (options: CatalogueOptions) => {
-    const catalogue = loadCatalogue(options);
-    compressing.push(catalogue.compressed);
-    return catalogue;
-  };
-  afterEach(async () => {
-    await Promise.all(compressing.splice(0));
-  });
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'tcg-pages-'));
     writeFileSync(
@@ -59,14 +48,19 @@ describe('loadPageCatalogue', () => {
     expect(loadPageCatalogue({ ownDir: dir }).assetBase).not.toBe(before);
   });
 
-  it('compresses the text files in the background, each to the same bytes', async () => {
+  it('compresses a text file when asked, once, to the same bytes', async () => {
     const catalogue = loadPageCatalogue({ ownDir: dir });
-    await catalogue.compressed;
     const js = catalogue.assets.get('a.js')!;
+    expect(js.gzip).toBeUndefined(); // nothing spent before a first request
+    const once = compress(js);
+    expect(compress(js)).toBe(once);
+    await once;
     expect(gunzipSync(js.gzip!)).toEqual(js.body);
     expect(js.br!.length).toBeLessThan(js.body.length);
     // Too small to gain anything: sent as it is.
-    expect(catalogue.assets.get('a.css')!.gzip).toBeUndefined();
+    const css = catalogue.assets.get('a.css')!;
+    await compress(css);
+    expect(css.gzip).toBeUndefined();
   });
 
   it('loads the real pages: every asset they name is in the list', () => {

@@ -10,9 +10,10 @@ export interface Served {
   readonly contentType: string;
   /** Strong entity tag of the identity bytes, without quotes. */
   readonly tag: string;
-  /** The compressed forms, once compressed in the background (see `compressAll`); absent until then. */
+  /** The compressed forms, once made (see `compress`); absent until then, or when they save nothing. */
   br?: Buffer;
   gzip?: Buffer;
+  compressing?: Promise<void>;
 }
 
 /** The pages, by path, and the assets they load, by name under `assetBase`. */
@@ -21,8 +22,6 @@ export interface PageCatalogue {
   readonly assets: ReadonlyMap<string, Served>;
   /** `/assets/<build>`: the build is a digest of every asset, so their URLs change with their bytes. */
   readonly assetBase: string;
-  /** Resolves when every compressible file has its br and gzip forms. */
-  readonly compressed: Promise<void>;
 }
 
 /** The gateway's own page files (their sources, readable, next to this file). */
@@ -90,7 +89,7 @@ export function loadPageCatalogue(options: CatalogueOptions = {}): PageCatalogue
       .replaceAll('{{API_KEY}}', escapeHtml(key));
     pages.set(path, serve(Buffer.from(html), file));
   }
-  return { pages, assets, assetBase, compressed: compressAll([...pages.values(), ...assets.values()]) };
+  return { pages, assets, assetBase };
 }
 
 function serve(body: Buffer, name: string): Served {
@@ -103,33 +102,29 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /**
- * br and gzip forms of every text file, made off the event loop after start (Swagger UI's bundle
- * takes about half a second at these levels): until then the identity bytes go out. Never rejects:
- * a file that fails to compress is sent as it is.
+ * Makes the br and gzip forms of a text file, once, off the event loop (Swagger UI's bundle takes
+ * about half a second at these levels). Started by the file's first request, so a gateway whose
+ * pages nobody loads spends nothing on them; until the forms exist the identity bytes go out.
+ * Never rejects: a file that fails to compress is sent as it is.
  */
-async function compressAll(files: Served[]): Promise<void> {
-  await Promise.all(
-    files
-      .filter((f) => f.contentType.startsWith('text/') || f.contentType === 'image/svg+xml')
-      .map(async (file) => {
-        try {
-          const [br, gz] = await Promise.all([
-            brotli(file.body, {
-              params: {
-                [zlib.BROTLI_PARAM_QUALITY]: 9,
-                [zlib.BROTLI_PARAM_SIZE_HINT]: file.body.length,
-              },
-            }),
-            gzipAsync(file.body, { level: 9 }),
-          ]);
-          // Only when it saves something (a tiny file can grow).
-          if (br.length < file.body.length) file.br = br;
-          if (gz.length < file.body.length) file.gzip = gz;
-        } catch {
-          // Sent uncompressed.
-        }
-      }),
-  );
+export function compress(file: Served): Promise<void> {
+  file.compressing ??= (async () => {
+    if (!file.contentType.startsWith('text/') && file.contentType !== 'image/svg+xml') return;
+    try {
+      const [br, gz] = await Promise.all([
+        brotli(file.body, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: file.body.length },
+        }),
+        gzipAsync(file.body, { level: 9 }),
+      ]);
+      // Only when it saves something (a tiny file can grow).
+      if (br.length < file.body.length) file.br = br;
+      if (gz.length < file.body.length) file.gzip = gz;
+    } catch {
+      // Sent uncompressed.
+    }
+  })();
+  return file.compressing;
 }
 
 function escapeHtml(text: string): string {

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import { entityTag, ifNoneMatchHits, negotiateCoding } from '@tcg/http-service';
 import type { Request, Response } from 'express';
-import type { PageCatalogue, Served } from './page-catalogue';
+import { compress, type PageCatalogue, type Served } from './page-catalogue';
 
 export const PAGE_CATALOGUE = Symbol('PageCatalogue');
 
@@ -60,6 +60,7 @@ export class PagesController {
 
 function send(req: Request, res: Response, served: Served, cacheControl: string): void {
   const wanted = negotiateCoding(req.headers['accept-encoding']);
+  if (wanted !== 'identity' && !served[wanted]) void compress(served);
   const coding = wanted !== 'identity' && served[wanted] ? wanted : 'identity';
   const body = coding === 'identity' ? served.body : served[coding]!;
   res.setHeader('content-type', served.contentType);

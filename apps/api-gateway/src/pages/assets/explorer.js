@@ -184,7 +184,8 @@ async function pickCard(cardId) {
     );
     showCard(answer.data);
     say('');
-    await showVariant();
+    if (answer.data.variants.length > 0) await showVariant();
+    else showNothing('This card has no variants to price.');
   } catch (error) {
     showError(error);
   }
@@ -326,6 +327,15 @@ function showMarket(market) {
     ? `${history.length} observations in ${market.currency}, oldest first; hover or touch the chart to read a point.`
     : '';
   showStatistics(market, money);
+}
+
+/** @param {string} text */
+function showNothing(text) {
+  byId('price').textContent = '—';
+  byId('price-meta').replaceChildren();
+  byId('chart-caption').textContent = '';
+  chart.show([], 'USD', text);
+  /** @type {HTMLTableSectionElement} */ (byId('stats').querySelector('tbody')).replaceChildren();
 }
 
 /**
