@@ -81,7 +81,8 @@ export function loadPageCatalogue(options: CatalogueOptions = {}): PageCatalogue
   }
   const assetBase = `/assets/${build.digest('hex').slice(0, 12)}`;
   const key = options.prefillKey ?? '';
-  if (key !== '' && !PREFILL_KEY_FORMAT.test(key)) throw new Error('the prefill key is not 1 to 256 printable ASCII characters');
+  if (key !== '' && !PREFILL_KEY_FORMAT.test(key))
+    throw new Error('the prefill key is not 1 to 256 printable ASCII characters');
   const pages = new Map<'/' | '/docs', Served>();
   for (const [path, file] of Object.entries(PAGES) as ['/' | '/docs', string][]) {
     const html = readFileSync(join(ownDir, file), 'utf8')
