@@ -1,8 +1,10 @@
 // Transpiles every non-test TypeScript file of apps/, libs/ and tools/ into dist/ with SWC,
 // mirroring the source tree. Path aliases (@tcg/*) are rewritten to relative imports, so the
 // output runs on plain `node` with no runtime resolver. Type checking is `npm run typecheck`.
+// Files in an app's `assets/` folders (the gateway's browser pages: HTML, CSS, plain ES modules)
+// are not Node code: they are copied as they are, beside the code that serves them.
 import { transformFile } from '@swc/core';
-import { mkdir, readdir, writeFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, writeFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -35,6 +37,26 @@ await Promise.all(
     if (map) await writeFile(`${target}.map`, map);
   }),
 );
+
+async function assetsUnder(dir, inAssets = false) {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const files = [];
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules') files.push(...(await assetsUnder(p, inAssets || e.name === 'assets')));
+    } else if (inAssets) files.push(p);
+  }
+  return files;
+}
+const assets = await assetsUnder(join(root, 'apps'));
+await Promise.all(
+  assets.map(async (file) => {
+    const target = join(out, relative(root, file));
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(file, target);
+  }),
+);
 process.stdout.write(
-  `${JSON.stringify({ level: 'info', msg: 'build done', files: files.length, ms: Date.now() - started })}\n`,
+  `${JSON.stringify({ level: 'info', msg: 'build done', files: files.length, assets: assets.length, ms: Date.now() - started })}\n`,
 );

@@ -130,6 +130,12 @@ describe('npm start killed during its first load', () => {
       });
       expect(games.status).toBe(200);
       expect(((await games.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+      // The banner names the pages, and the explorer comes with the demo key in its key field.
+      expect(second.stdout()).toMatch(
+        /Price explorer: http:\/\/localhost:\d+\/\n +API reference: +http:\/\/localhost:\d+\/docs\n/,
+      );
+      const explorer = await (await fetch(`http://127.0.0.1:${gatewayPort}/`)).text();
+      expect(explorer).toContain(`value="${key}"`);
 
       await db.end();
       // Ctrl-C: the services stop, and the embedded server with them (no other user left).
@@ -298,6 +304,7 @@ async function isolatedStart(
     'DATABASE_URL',
     'REDIS_URL',
     'DEMO_API_KEY',
+    'EXPLORER_API_KEY',
     'INTERNAL_TOKEN',
     'API_V1_URL',
     'API_V2_URL',

@@ -77,6 +77,8 @@ async function main(): Promise<void> {
         HOST: gatewayHost,
         API_V1_URL: `http://127.0.0.1:${v1Port}`,
         API_V2_URL: `http://127.0.0.1:${v2Port}`,
+        // The explorer page at / starts with the demo key in its key field (and /docs authorised).
+        EXPLORER_API_KEY: demo.key,
       },
     ],
   ];
@@ -124,6 +126,8 @@ async function main(): Promise<void> {
     [
       '',
       `  Trading-card pricing API is up at ${base}`,
+      `  Price explorer: ${base}/`,
+      `  API reference:  ${base}/docs`,
       `  Demo API key (${demo.plan} plan): ${demo.key}`,
       '',
       `  curl ${base}/health`,

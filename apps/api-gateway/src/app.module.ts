@@ -4,6 +4,7 @@ import { validateEnvironment } from './config/environment';
 import { PersistenceModule } from '@tcg/persistence/nest';
 import { HealthModule } from './health/health.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { PagesModule } from './pages/pages.module';
 import { ProxyModule } from './proxy/proxy.module';
 
 @Module({
@@ -12,6 +13,7 @@ import { ProxyModule } from './proxy/proxy.module';
     PersistenceModule.forService('api-gateway', { health: false }),
     HealthModule,
     OpenApiModule,
+    PagesModule,
     ProxyModule,
   ],
 })

@@ -8,3 +8,5 @@ export * from './lib/run-service';
 export * from './lib/log-levels';
 export * from './lib/error-outcome';
 export * from './lib/http-caching/cached-responder';
+export * from './lib/http-caching/content-coding';
+export * from './lib/http-caching/entity-tag';

@@ -15,6 +15,10 @@ describe('api-gateway configuration', () => {
       REDIS_CONNECT_TIMEOUT_MS: 1_000,
       QUOTA_DB_TIMEOUT_MS: 1_000,
     });
+    expect(validateEnvironment(required).EXPLORER_API_KEY).toBeUndefined();
+    expect(validateEnvironment({ ...required, EXPLORER_API_KEY: 'tcg_abc' }).EXPLORER_API_KEY).toBe(
+      'tcg_abc',
+    );
   });
 
   it.each([
@@ -26,6 +30,8 @@ describe('api-gateway configuration', () => {
     [{ KEY_LOOKUP_TIMEOUT_MS: '0' }, 'KEY_LOOKUP_TIMEOUT_MS'],
     [{ REDIS_COMMAND_TIMEOUT_MS: 'soon' }, 'REDIS_COMMAND_TIMEOUT_MS'],
     [{ QUOTA_DB_TIMEOUT_MS: '99999999' }, 'QUOTA_DB_TIMEOUT_MS'],
+    [{ EXPLORER_API_KEY: 'two words' }, 'EXPLORER_API_KEY'],
+    [{ EXPLORER_API_KEY: 'k'.repeat(257) }, 'EXPLORER_API_KEY'],
   ])('refuses to boot on %o, naming %s', (raw, variable) => {
     expect(() => validateEnvironment({ ...required, ...raw })).toThrow(
       new RegExp(`Invalid configuration: .*${variable}`),

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 import { BaseEnvironment, readEnvironment } from '@tcg/http-service';
 import { CORS_ORIGINS_FORMAT } from '../common/cors';
+import { PREFILL_KEY_FORMAT } from '../pages/page-catalogue';
 
 /**
  * Every variable the gateway reads; validated once at boot (see .env.example). DATABASE_URL (where
@@ -203,6 +204,15 @@ export class Environment extends BaseEnvironment {
   @IsOptional()
   @IsString()
   OPENAPI_DIR = 'docs/openapi';
+
+  /**
+   * An API key written into the explorer page's key field (`/`), for anyone who loads the page to
+   * see: `npm start` sets it to its demo key. Leave it unset anywhere else; unset, the field is empty.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(PREFILL_KEY_FORMAT, { message: 'EXPLORER_API_KEY must be 1 to 256 printable ASCII characters' })
+  EXPLORER_API_KEY?: string;
 }
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {

@@ -1,0 +1,78 @@
+import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
+import { entityTag, ifNoneMatchHits, negotiateCoding } from '@tcg/http-service';
+import type { Request, Response } from 'express';
+import { compress, type PageCatalogue, type Served } from './page-catalogue';
+
+export const PAGE_CATALOGUE = Symbol('PageCatalogue');
+
+/**
+ * What every page and asset is sent with. The pages load only the gateway's own scripts (no
+ * inline script: the initialisers are files) and call only the gateway; Swagger UI draws its
+ * icons as data: images. Nothing may frame them.
+ */
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** Pages are revalidated on every load (cheap: a 304), so they always name the current assets. */
+const PAGE_CACHE = 'no-cache';
+/** Assets' URLs change with their bytes (the build digest in `assetBase`): cached for good. */
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+/**
+ * The browser pages, without an API key and at no cost (they never reach the proxy): the price
+ * explorer at `/`, the API reference at `/docs`, and their assets at `/assets/<build>/<name>`,
+ * served from the allow-list read at start. GET and HEAD only (Express answers HEAD with the GET
+ * route, without the body); anything else, or a name not in the list, is the gateway's 404.
+ */
+@Controller()
+export class PagesController {
+  constructor(@Inject(PAGE_CATALOGUE) private readonly catalogue: PageCatalogue) {}
+
+  @Get()
+  explorer(@Req() req: Request, @Res() res: Response): void {
+    send(req, res, this.catalogue.pages.get('/')!, PAGE_CACHE);
+  }
+
+  @Get('docs')
+  docs(@Req() req: Request, @Res() res: Response): void {
+    send(req, res, this.catalogue.pages.get('/docs')!, PAGE_CACHE);
+  }
+
+  @Get('assets/:build/:name')
+  asset(
+    @Param('build') build: string,
+    @Param('name') name: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): void {
+    const served =
+      `/assets/${build}` === this.catalogue.assetBase ? this.catalogue.assets.get(name) : undefined;
+    // The exception filter answers it like any unknown path (the v1 error shape).
+    if (!served) throw new NotFoundException();
+    send(req, res, served, ASSET_CACHE);
+  }
+}
+
+function send(req: Request, res: Response, served: Served, cacheControl: string): void {
+  const wanted = negotiateCoding(req.headers['accept-encoding']);
+  if (wanted !== 'identity' && !served[wanted]) void compress(served);
+  const coding = wanted !== 'identity' && served[wanted] ? wanted : 'identity';
+  const body = coding === 'identity' ? served.body : served[coding]!;
+  res.setHeader('content-type', served.contentType);
+  res.setHeader('cache-control', cacheControl);
+  res.setHeader('vary', 'Accept-Encoding');
+  res.setHeader('etag', entityTag(served.tag, false, coding));
+  for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(name, value);
+  if (ifNoneMatchHits(req.headers['if-none-match'], served.tag)) {
+    res.status(304).end();
+    return;
+  }
+  if (coding !== 'identity') res.setHeader('content-encoding', coding);
+  res.setHeader('content-length', body.length);
+  res.status(200).end(body);
+}
