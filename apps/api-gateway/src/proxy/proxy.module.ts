@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AccessService } from '../access/access.service';
 import { ApiKeyCache } from '../access/api-key-cache.service';
 import { AuthFailureThrottle } from '../access/auth-failure-throttle.service';
+import { GatewayMetrics } from '../common/gateway-metrics';
 import { Limits, LimitsModule } from '../limits/limits.module';
 import { ProxyController } from './proxy.controller';
 import { ProxyService } from './proxy.service';
@@ -13,17 +14,19 @@ import { ProxyService } from './proxy.service';
   imports: [LimitsModule],
   controllers: [ProxyController],
   providers: [
+    GatewayMetrics,
     ProxyService,
     AccessService,
     {
       provide: ApiKeyCache,
-      inject: [DataSource, ConfigService],
-      useFactory: (ds: DataSource, config: ConfigService) => {
+      inject: [DataSource, ConfigService, GatewayMetrics],
+      useFactory: (ds: DataSource, config: ConfigService, metrics: GatewayMetrics) => {
         const repo = new TypeOrmApiKeyRepository(ds);
         return new ApiKeyCache((hash) => repo.findActiveByHash(hash), {
           ttlMs: config.getOrThrow<number>('KEY_CACHE_TTL_MS'),
           staleMs: config.getOrThrow<number>('KEY_CACHE_STALE_MS'),
           lookupTimeoutMs: config.getOrThrow<number>('KEY_LOOKUP_TIMEOUT_MS'),
+          onLookup: (result) => metrics.keyLookup(result),
         });
       },
     },
