@@ -1,8 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { dragon, goblin, goblinNm, knight, knightNm, nm, seedCatalogue, series } from './fixtures';
 import { withKeys } from './keys';
 import { INTERNAL_TOKEN, startStack, Stack } from './stack';
+
+const DOCKER = resolve(__dirname, '../../../docker');
+const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
+if (!hasPromtool) process.stdout.write('promtool not found: the check of the Prometheus files is skipped\n');
 
 /** One sample of a Prometheus text exposition: its name, labels and value. */
 interface Sample {
@@ -209,7 +214,7 @@ describe('operators: /metrics on each admin port, access lines (built stack, rea
     const exported = new Set<string>();
     for (const url of Object.values(stack.metricsUrls))
       for (const name of declaredNames(await scrape(url))) exported.add(name);
-    const docker = resolve(__dirname, '../../../docker');
+    const docker = DOCKER;
     const dashboards = readdirSync(join(docker, 'grafana/dashboards')).map((f) =>
       readFileSync(join(docker, 'grafana/dashboards', f), 'utf8'),
     );
@@ -234,3 +239,22 @@ function exprsOf(node: unknown): string[] {
   if (typeof node !== 'object' || node === null) return [];
   return Object.entries(node).flatMap(([k, v]) => (k === 'expr' && typeof v === 'string' ? [v] : exprsOf(v)));
 }
+
+(hasPromtool ? describe : describe.skip)('the Prometheus files, checked by promtool', () => {
+  const promtool = (...args: string[]) =>
+    spawnSync('promtool', args, { cwd: join(DOCKER, 'prometheus'), encoding: 'utf8' });
+
+  it('accepts the scrape configuration and the alert rules, and the rules pass their unit tests', () => {
+    for (const args of [
+      ['check', 'config', 'prometheus.yml'],
+      ['test', 'rules', 'alerts.test.yml'],
+    ]) {
+      const run = promtool(...args);
+      expect({ args, status: run.status, output: run.status === 0 ? '' : run.stdout + run.stderr }).toEqual({
+        args,
+        status: 0,
+        output: '',
+      });
+    }
+  });
+});
