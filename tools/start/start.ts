@@ -64,10 +64,14 @@ async function main(): Promise<void> {
   const v2Port = await internalPort('api-v2', 'API_V2_PORT', 8082);
   // Each service's /metrics admin port: its default, or a free one when taken; METRICS_PORT=0
   // turns them all off (one METRICS_PORT cannot serve three processes).
-  const metricsPort = async (service: string, preferred: number) =>
-    env['METRICS_PORT'] === '0'
-      ? 0
-      : internalPort(service, 'METRICS_PORT (npm start sets it per service)', preferred);
+  const metricsPort = async (service: string, preferred: number) => {
+    if (env['METRICS_PORT'] === '0') return 0;
+    const port = await servicePort('METRICS_PORT', undefined, preferred, SERVICE_HOST, reserved);
+    reserved.add(port);
+    if (port !== preferred)
+      log('info', 'default metrics port taken: using a free one', { service, taken: preferred, port });
+    return port;
+  };
   const metricsPorts = {
     v1: await metricsPort('api-v1', 9081),
     v2: await metricsPort('api-v2', 9082),

@@ -92,6 +92,11 @@ describe('operators: /metrics on each admin port, access lines (built stack, rea
     for (let i = 0; i < 3; i++) expect((await get('/v1/games')).status).toBe(200);
     expect((await fetch(`${stack.gatewayUrl}/v1/games`)).status).toBe(401); // no key
     expect((await get('/v1/no-such-route')).status).toBe(404);
+    const preflight = await fetch(`${stack.gatewayUrl}/v2/cards/${dragon.uuid}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.com', 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.status).toBe(204);
     const after = await scrapeAll();
 
     const moved = (side: keyof typeof before, name: string, labels: Record<string, string> = {}): number =>
@@ -109,6 +114,9 @@ describe('operators: /metrics on each admin port, access lines (built stack, rea
     expect(
       moved('gateway', 'tcg_http_requests_total', { route: 'unmatched', version: 'v1', status: '404' }),
     ).toBe(1);
+    expect(moved('gateway', 'tcg_http_requests_total', { route: '/v2/cards/:id', method: 'OPTIONS' })).toBe(
+      1,
+    );
     // No series names a raw path.
     expect(after.gateway.filter((s) => s.labels['route']?.includes(dragon.uuid))).toEqual([]);
     // Admission decisions, units charged (the lookup in two regions costs 2), upstreams, key cache.
@@ -148,6 +156,29 @@ describe('operators: /metrics on each admin port, access lines (built stack, rea
       expect(has(after[side], 'tcg_response_cache_bytes')).toBe(true);
       expect(has(after[side], 'tcg_response_cache_hit_ratio')).toBe(true);
       expect(has(after[side], 'nodejs_eventloop_lag_p99_seconds')).toBe(true);
+    }
+  });
+
+  it('counts a service the gateway cannot reach as an upstream error of its kind', async () => {
+    const down = await startStack({ v1Down: true, metrics: true });
+    try {
+      const scrapeGateway = async () => parseSamples(await scrape(down.metricsUrls.gateway));
+      const before = await scrapeGateway();
+      const res = await fetch(`${down.gatewayUrl}/v1/games`, { headers: { 'x-api-key': key } });
+      expect(res.status).toBe(503);
+      const after = await scrapeGateway();
+      const errors = { upstream: 'api-v1', kind: 'unavailable' };
+      expect(
+        total(after, 'tcg_upstream_errors_total', errors) -
+          total(before, 'tcg_upstream_errors_total', errors),
+      ).toBe(1);
+      const answered = { route: '/v1/games', status: '503' };
+      expect(
+        total(after, 'tcg_http_requests_total', answered) -
+          total(before, 'tcg_http_requests_total', answered),
+      ).toBe(1);
+    } finally {
+      await down.close();
     }
   });
 

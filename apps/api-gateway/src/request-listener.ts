@@ -1,9 +1,10 @@
-import { observeRequest, type RequestObserver } from '@tcg/http-service';
+import { observeRequest, type RequestObserver, UNMATCHED_ROUTE } from '@tcg/http-service';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { answerPreflight, applyCors, type CorsOrigins } from './common/cors';
 import { guardRequest, rememberGuarded, type RequestGuardOptions } from './common/request-guard';
 import type { RequestTarget } from './common/request-target';
 import type { ProxyService } from './proxy/proxy.service';
+import { routeTemplate } from './proxy/route-template';
 
 /** The `version` label of what is not under `/v1` or `/v2` (health, the OpenAPI documents). */
 const NO_VERSION = 'none';
@@ -50,6 +51,7 @@ export function serveProxyBeforeExpress(
     if (!guarded) return;
     if (guarded.target.version) observation.version = guarded.target.version;
     if (kind === 'preflight') {
+      observation.route = routeTemplate(guarded.target) ?? UNMATCHED_ROUTE;
       answerPreflight(res);
       return;
     }
