@@ -25,7 +25,8 @@ export function servedByProxyRoute(target: RequestTarget): boolean {
 
 /**
  * Puts the gateway's own request listener in front of Express's on `server`. Every request is
- * observed first (metrics and access line, see RequestObserver), then the CORS headers are set, then the request guard runs for every request, as it would as Express's first
+ * observed first (metrics and access line, see RequestObserver), then the CORS headers are set,
+ * then the request guard runs for every request, as it would as Express's first
  * middleware; a preflight that passes it is answered, and a proxied request then
  * goes straight to the proxy, without Express's and Nest's per-request layers (the proxy reads and
  * writes plain node requests and responses, and answers its own errors). Health, unknown paths and
