@@ -14,7 +14,7 @@ export interface Stack {
   readonly v2Url: string;
   /** Each service's admin `/metrics` address, with `metrics: true`. */
   readonly metricsUrls: { readonly gateway: string; readonly v1: string; readonly v2: string };
-  /** What each service wrote to its stdout so far, with `logs: true` (else empty). */
+  /** What each service wrote to stdout and stderr so far, with `logs: true` (else empty). */
   output(service: 'gateway' | 'v1' | 'v2'): string;
   close(): Promise<void>;
 }
@@ -63,7 +63,7 @@ export async function startStack(
     env?: Record<string, string>;
     /** Serve `/metrics` on free admin ports (else none: METRICS_PORT=0). */
     metrics?: boolean;
-    /** Keep the services' stdout (their logs) for `output`. */
+    /** Keep the services' stdout and stderr (their logs) for `output`; stderr is still shown. */
     logs?: boolean;
   } = {},
 ): Promise<Stack> {
@@ -90,9 +90,13 @@ export async function startStack(
         ...opts.env,
         ...env,
       },
-      stdio: ['ignore', opts.logs ? 'pipe' : 'ignore', 'inherit'],
+      stdio: ['ignore', opts.logs ? 'pipe' : 'ignore', opts.logs ? 'pipe' : 'inherit'],
     });
     child.stdout?.on('data', (chunk: Buffer) => (outputs[name] += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      outputs[name] += chunk.toString();
+      process.stderr.write(chunk);
+    });
     children.push(child);
     return child;
   };

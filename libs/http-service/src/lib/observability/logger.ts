@@ -21,7 +21,7 @@ const ACCESS_FIELDS = ['reqId', 'method', 'route', 'version', 'status', 'duratio
 
 /**
  * The process's one pino logger. JSON lines carry the level by name (`"level":"info"`), an ISO
- * time and the service; `pretty` is for a person at a terminal, formatted in-process (pino-pretty
+ * time and the service, on stdout (errors and fatal lines on stderr); `pretty` is for a person at a terminal, formatted in-process (pino-pretty
  * as a stream, not a worker thread: a terminal reads far fewer lines than a pipe). `destination`
  * is for tests.
  */
@@ -56,7 +56,15 @@ export function createPinoLogger(
   }
   return pino(
     { ...options, formatters: { level: (label) => ({ level: label }) } },
-    destination ?? pino.destination({ fd: 1 }),
+    destination ??
+      // Errors on stderr, as Nest's logger wrote them: a harness that drops stdout still shows them.
+      pino.multistream(
+        [
+          { level: 'trace', stream: pino.destination({ fd: 1 }) },
+          { level: 'error', stream: pino.destination({ fd: 2 }) },
+        ],
+        { dedupe: true },
+      ),
   );
 }
 
