@@ -30,7 +30,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+/**
+ * Three services start at once, each loading its modules (about 3 s of CPU on this 2-core machine
+ * when idle); with other suites and jobs sharing the cores, the first one waited for has taken
+ * more than 20 s. The deadline stays within Jest's 60 s for the hook that starts the stack.
+ */
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 40_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url}: service exited with ${child.exitCode}`);

@@ -1,6 +1,5 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
 
 /** `LOG_LEVEL` in Nest's names, as the configuration has always taken it. */
 export type ServiceLogLevel = Exclude<LogLevel, 'fatal'>;
@@ -45,7 +44,8 @@ export function createPinoLogger(
     return pino(
       options,
       destination ??
-        pretty({
+        // Loaded only here: a JSON start (every production one) spares the module's load time.
+        (require('pino-pretty') as typeof import('pino-pretty'))({
           sync: true,
           translateTime: 'SYS:HH:MM:ss.l',
           ignore: ['pid', 'hostname', 'service', 'context', ...ACCESS_FIELDS].join(','),
