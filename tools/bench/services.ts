@@ -46,6 +46,8 @@ export async function startProcess(
     env: {
       PATH: process.env['PATH'] ?? '',
       LOG_LEVEL: 'warn',
+      // No admin port: a benchmark's services must not collide with an `npm start` of the same machine.
+      METRICS_PORT: '0',
       ...SERVICE_ENV,
       ...env,
       PORT: String(port),

@@ -62,12 +62,43 @@ async function main(): Promise<void> {
   };
   const v1Port = await internalPort('api-v1', 'API_V1_PORT', 8081);
   const v2Port = await internalPort('api-v2', 'API_V2_PORT', 8082);
+  // Each service's /metrics admin port: its default, or a free one when taken; METRICS_PORT=0
+  // turns them all off (one METRICS_PORT cannot serve three processes).
+  const metricsPort = async (service: string, preferred: number) => {
+    if (env['METRICS_PORT'] === '0') return 0;
+    const port = await servicePort('METRICS_PORT', undefined, preferred, SERVICE_HOST, reserved);
+    reserved.add(port);
+    if (port !== preferred)
+      log('info', 'default metrics port taken: using a free one', { service, taken: preferred, port });
+    return port;
+  };
+  const metricsPorts = {
+    v1: await metricsPort('api-v1', 9081),
+    v2: await metricsPort('api-v2', 9082),
+    gateway: await metricsPort('api-gateway', 9080),
+  };
   // The credential the services require from the gateway: fresh for every start unless given.
   const internalToken = env['INTERNAL_TOKEN'] ?? randomBytes(24).toString('base64url');
-  const common = { ...env, DATABASE_URL: db.url, INTERNAL_TOKEN: internalToken, HOST: SERVICE_HOST };
+  // The services write to this terminal (their stdout is ours): readable lines on one, JSON otherwise.
+  const logFormat = env['LOG_FORMAT'] ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  const common = {
+    ...env,
+    DATABASE_URL: db.url,
+    INTERNAL_TOKEN: internalToken,
+    HOST: SERVICE_HOST,
+    LOG_FORMAT: logFormat,
+  };
   const services: [string, string, NodeJS.ProcessEnv][] = [
-    ['api-v1', 'apps/api-v1/src/main.js', { ...common, PORT: String(v1Port) }],
-    ['api-v2', 'apps/api-v2/src/main.js', { ...common, PORT: String(v2Port) }],
+    [
+      'api-v1',
+      'apps/api-v1/src/main.js',
+      { ...common, PORT: String(v1Port), METRICS_PORT: String(metricsPorts.v1) },
+    ],
+    [
+      'api-v2',
+      'apps/api-v2/src/main.js',
+      { ...common, PORT: String(v2Port), METRICS_PORT: String(metricsPorts.v2) },
+    ],
     [
       'api-gateway',
       'apps/api-gateway/src/main.js',
@@ -75,6 +106,7 @@ async function main(): Promise<void> {
         ...common,
         PORT: String(gatewayPort),
         HOST: gatewayHost,
+        METRICS_PORT: String(metricsPorts.gateway),
         API_V1_URL: `http://127.0.0.1:${v1Port}`,
         API_V2_URL: `http://127.0.0.1:${v2Port}`,
         // The explorer page at / starts with the demo key in its key field (and /docs authorised).

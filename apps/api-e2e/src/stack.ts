@@ -12,6 +12,10 @@ export interface Stack {
   readonly gatewayUrl: string;
   readonly v1Url: string;
   readonly v2Url: string;
+  /** Each service's admin `/metrics` address, with `metrics: true`. */
+  readonly metricsUrls: { readonly gateway: string; readonly v1: string; readonly v2: string };
+  /** What each service wrote to stdout and stderr so far, with `logs: true` (else empty). */
+  output(service: 'gateway' | 'v1' | 'v2'): string;
   close(): Promise<void>;
 }
 
@@ -26,7 +30,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+/**
+ * Three services start at once, each loading its modules (about 3 s of CPU on this 2-core machine
+ * when idle); with other suites and jobs sharing the cores, the first one waited for has taken
+ * more than 20 s. The deadline stays within Jest's 60 s for the hook that starts the stack.
+ */
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 40_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url}: service exited with ${child.exitCode}`);
@@ -57,20 +66,23 @@ export async function startStack(
     databaseUrl?: string;
     /** Variables for all three services. */
     env?: Record<string, string>;
+    /** Serve `/metrics` on free admin ports (else none: METRICS_PORT=0). */
+    metrics?: boolean;
+    /** Keep the services' stdout and stderr (their logs) for `output`; stderr is still shown. */
+    logs?: boolean;
   } = {},
 ): Promise<Stack> {
   const databaseUrl = opts.databaseUrl ?? workerDatabaseUrl();
   const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
   if (!existsSync(main('api-gateway'))) throw new Error('dist/ is missing: run `npm run build` first');
 
-  const [v1Port, v2Port, gwPort, deadPort] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
+  const [v1Port, v2Port, gwPort, deadPort, ...adminPorts] = await Promise.all(
+    Array.from({ length: opts.metrics ? 7 : 4 }, () => freePort()),
+  );
+  const metricsPort = { v1: adminPorts[0] ?? 0, v2: adminPorts[1] ?? 0, gateway: adminPorts[2] ?? 0 };
   const children: ChildProcess[] = [];
-  const run = (app: string, env: Record<string, string>) => {
+  const outputs = { gateway: '', v1: '', v2: '' };
+  const run = (app: string, env: Record<string, string>, name: keyof typeof outputs) => {
     const child = spawn(process.execPath, [main(app)], {
       env: {
         PATH: process.env['PATH'] ?? '',
@@ -78,10 +90,17 @@ export async function startStack(
         DATABASE_POOL_SIZE: '4',
         INTERNAL_TOKEN,
         LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+        METRICS_PORT: String(metricsPort[name]),
         ...opts.env,
         ...env,
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', opts.logs ? 'pipe' : 'ignore', opts.logs ? 'pipe' : 'inherit'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (outputs[name] += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      outputs[name] += chunk.toString();
+      process.stderr.write(chunk);
     });
     children.push(child);
     return child;
@@ -89,18 +108,22 @@ export async function startStack(
   const v1Url = `http://127.0.0.1:${v1Port}`;
   const v2Url = `http://127.0.0.1:${v2Port}`;
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
-  const v1 = opts.v1Down || opts.v1Url ? undefined : run('api-v1', { PORT: String(v1Port) });
-  const v2 = run('api-v2', { PORT: String(v2Port), ...opts.v2Env });
-  const gw = run('api-gateway', {
-    PORT: String(gwPort),
-    HOST: '127.0.0.1',
-    API_V1_URL: opts.v1Down ? `http://127.0.0.1:${deadPort}` : (opts.v1Url ?? v1Url),
-    API_V2_URL: v2Url,
-    UPSTREAM_TIMEOUT_MS: '2000',
-    KEY_CACHE_TTL_MS: '300',
-    ...(opts.redis && process.env['REDIS_URL'] ? { REDIS_URL: process.env['REDIS_URL'] } : {}),
-    ...opts.gatewayEnv,
-  });
+  const v1 = opts.v1Down || opts.v1Url ? undefined : run('api-v1', { PORT: String(v1Port) }, 'v1');
+  const v2 = run('api-v2', { PORT: String(v2Port), ...opts.v2Env }, 'v2');
+  const gw = run(
+    'api-gateway',
+    {
+      PORT: String(gwPort),
+      HOST: '127.0.0.1',
+      API_V1_URL: opts.v1Down ? `http://127.0.0.1:${deadPort}` : (opts.v1Url ?? v1Url),
+      API_V2_URL: v2Url,
+      UPSTREAM_TIMEOUT_MS: '2000',
+      KEY_CACHE_TTL_MS: '300',
+      ...(opts.redis && process.env['REDIS_URL'] ? { REDIS_URL: process.env['REDIS_URL'] } : {}),
+      ...opts.gatewayEnv,
+    },
+    'gateway',
+  );
   const close = async () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
     await Promise.all(
@@ -115,5 +138,17 @@ export async function startStack(
     await close();
     throw error;
   }
-  return { gatewayUrl, v1Url, v2Url, close };
+  const admin = (port: number) => `http://127.0.0.1:${port}/metrics`;
+  return {
+    gatewayUrl,
+    v1Url,
+    v2Url,
+    metricsUrls: {
+      gateway: admin(metricsPort.gateway),
+      v1: admin(metricsPort.v1),
+      v2: admin(metricsPort.v2),
+    },
+    output: (service) => outputs[service],
+    close,
+  };
 }

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { strictRouting } from '@tcg/http-service';
+import { RequestObserver, strictRouting } from '@tcg/http-service';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { parseCorsOrigins } from './common/cors';
@@ -33,6 +33,7 @@ export function configureApp(app: INestApplication): void {
       linger: proxy.linger,
     },
     parseCorsOrigins(config.getOrThrow<string>('CORS_ORIGINS')),
+    app.get(RequestObserver),
   );
   applyServerTimeouts(server, config);
   boundShutdown(server);

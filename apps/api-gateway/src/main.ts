@@ -1,14 +1,14 @@
 import 'reflect-metadata';
-import { createServiceApp } from '@tcg/http-service';
+import { createServiceApp, listenMetrics } from '@tcg/http-service';
 import { AppModule } from './app.module';
 import { configureApp, GATEWAY_APP_OPTIONS } from './configure-app';
 
 async function bootstrap(): Promise<void> {
-  const { app, config, logger } = await createServiceApp('api-gateway', AppModule, GATEWAY_APP_OPTIONS);
+  const { app, config, logger } = await createServiceApp(AppModule, GATEWAY_APP_OPTIONS);
   configureApp(app);
   const port = config.getOrThrow<number>('PORT');
   await app.listen(port, config.getOrThrow<string>('HOST'));
-  logger.log({ msg: 'listening', port }, 'Bootstrap');
+  await listenMetrics(app, logger, port);
 }
 
 bootstrap().catch((error: unknown) => {

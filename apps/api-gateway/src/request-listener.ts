@@ -1,8 +1,13 @@
+import { observeRequest, type RequestObserver, UNMATCHED_ROUTE } from '@tcg/http-service';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { answerPreflight, applyCors, type CorsOrigins } from './common/cors';
 import { guardRequest, rememberGuarded, type RequestGuardOptions } from './common/request-guard';
 import type { RequestTarget } from './common/request-target';
 import type { ProxyService } from './proxy/proxy.service';
+import { routeTemplate } from './proxy/route-template';
+
+/** The `version` label of what is not under `/v1` or `/v2` (health, the OpenAPI documents). */
+const NO_VERSION = 'none';
 
 /**
  * Whether Express would route this guarded target to the proxy (ProxyController: `v1`, `v1/*path`
@@ -19,8 +24,9 @@ export function servedByProxyRoute(target: RequestTarget): boolean {
 }
 
 /**
- * Puts the gateway's own request listener in front of Express's on `server`. The CORS headers are
- * set first, then the request guard runs for every request, as it would as Express's first
+ * Puts the gateway's own request listener in front of Express's on `server`. Every request is
+ * observed first (metrics and access line, see RequestObserver), then the CORS headers are set,
+ * then the request guard runs for every request, as it would as Express's first
  * middleware; a preflight that passes it is answered, and a proxied request then
  * goes straight to the proxy, without Express's and Nest's per-request layers (the proxy reads and
  * writes plain node requests and responses, and answers its own errors). Health, unknown paths and
@@ -32,16 +38,21 @@ export function serveProxyBeforeExpress(
   proxy: ProxyService,
   guard: RequestGuardOptions,
   cors: CorsOrigins,
+  observer: RequestObserver,
 ): void {
   const before = server.listenerCount('request');
   server.removeListener('request', express);
   if (server.listenerCount('request') !== before - 1)
     throw new Error("the HTTP server's request listener is not the Express app");
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // Every request is counted and logged, refused ones included; the proxy adds route and caller.
+    const observation = observeRequest(observer, req, res, NO_VERSION);
     const kind = applyCors(req, res, cors);
     const guarded = guardRequest(req, res, guard);
     if (!guarded) return;
+    if (guarded.target.version) observation.version = guarded.target.version;
     if (kind === 'preflight') {
+      observation.route = routeTemplate(guarded.target) ?? UNMATCHED_ROUTE;
       answerPreflight(res);
       return;
     }

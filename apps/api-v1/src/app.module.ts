@@ -1,5 +1,12 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { InternalCredentialMiddleware, RejectNulMiddleware, ResponsesModule } from '@tcg/http-service';
+import {
+  InternalCredentialMiddleware,
+  ObservabilityModule,
+  RejectNulMiddleware,
+  ResponsesModule,
+} from '@tcg/http-service';
+import { poolUsage } from '@tcg/persistence';
+import { DataSource } from 'typeorm';
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { DATA_VERSION, HealthDetails, PersistenceModule } from '@tcg/persistence/nest';
@@ -11,6 +18,7 @@ import { SetsModule } from './sets/sets.module';
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
     PersistenceModule.forService('api-v1'),
+    ObservabilityModule.forService({ service: 'api-v1', database: { token: DataSource, usage: poolUsage } }),
     ResponsesModule.forService({ versions: DATA_VERSION, health: HealthDetails }),
     CardsModule,
     GamesModule,

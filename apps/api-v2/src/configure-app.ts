@@ -7,5 +7,9 @@ export const BODY_LIMIT = '16kb';
 
 /** Global pipes, filters and options; main.ts and the end-to-end tests both call this. */
 export function configureApp(app: INestApplication): void {
-  configureService(app, { bodyLimit: BODY_LIMIT, exceptionFilter: app.get(ProblemDetailsFilter) });
+  configureService(app, {
+    bodyLimit: BODY_LIMIT,
+    exceptionFilter: app.get(ProblemDetailsFilter),
+    version: 'v2',
+  });
 }

@@ -9,7 +9,13 @@ import type { RequestTarget } from '../common/request-target';
 export const QUOTA_STORE = Symbol('QUOTA_STORE');
 
 export type Admission =
-  | { readonly admitted: true; readonly key: ApiKeyRecord; readonly usage: UsageReport }
+  | {
+      readonly admitted: true;
+      readonly key: ApiKeyRecord;
+      readonly usage: UsageReport;
+      /** Units this request was charged. */
+      readonly cost: number;
+    }
   | {
       readonly admitted: false;
       readonly status: 401 | 429 | 503;
@@ -108,7 +114,7 @@ export class AccessService {
       Date.now(),
     );
     const usage = usageReport(key.plan, decision);
-    if (decision.admitted) return { admitted: true, key, usage };
+    if (decision.admitted) return { admitted: true, key, usage, cost };
     const window = decision.exceeded!;
     return {
       admitted: false,

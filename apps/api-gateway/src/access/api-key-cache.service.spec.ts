@@ -141,6 +141,23 @@ describe('ApiKeyCache', () => {
     expect((await cache.lookup(key)).kind).toBe('found');
   });
 
+  it('tells how each lookup was answered: miss, hit, negative hit, stale, unavailable', async () => {
+    const results: string[] = [];
+    const cache = new ApiKeyCache(keys.find, options({ staleMs: 5000, onLookup: (r) => results.push(r) }));
+    const key = generateApiKey();
+    const unknown = generateApiKey();
+    keys.add(key);
+    await cache.lookup(key);
+    await cache.lookup(key);
+    await cache.lookup(unknown);
+    await cache.lookup(unknown);
+    keys.mode = 'fail';
+    clockMs += 2000; // past the TTL: the refresh fails, the entry is served stale
+    await cache.lookup(key);
+    await cache.lookup(generateApiKey()); // nothing cached, database failing
+    expect(results).toEqual(['miss', 'hit', 'miss', 'negative_hit', 'stale', 'unavailable']);
+  });
+
   it('caps the lookups of keys not known valid that wait on the database', async () => {
     const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 1000, maxPendingLookups: 3 }));
     keys.mode = 'hold';

@@ -7,6 +7,13 @@ export type KeyLookup =
   /** The database did not answer in time (or too many lookups are waiting) and nothing usable is cached. */
   | { readonly kind: 'unavailable' };
 
+/**
+ * How a lookup was answered: from a fresh entry (`hit`, `negative_hit` for a key known invalid),
+ * by the database (`miss`), from an expired entry while the database could not confirm it
+ * (`stale`), or not at all (`unavailable`).
+ */
+export type KeyLookupResult = 'hit' | 'negative_hit' | 'miss' | 'stale' | 'unavailable';
+
 export interface ApiKeyCacheOptions {
   /** How long an answer is trusted: a revoked key stops working within this, when the database answers. */
   readonly ttlMs: number;
@@ -19,6 +26,8 @@ export interface ApiKeyCacheOptions {
   /** Lookups of keys not known valid that may wait on the database at once; past it, `unavailable`. */
   readonly maxPendingLookups?: number;
   readonly clock?: () => number;
+  /** Told how each lookup was answered (the gateway's metrics). */
+  readonly onLookup?: (result: KeyLookupResult) => void;
 }
 
 interface ValidEntry {
@@ -72,6 +81,12 @@ export class ApiKeyCache {
   }
 
   async lookup(clearKey: string): Promise<KeyLookup> {
+    const [answer, result] = await this.answer(clearKey);
+    this.options.onLookup?.(result);
+    return answer;
+  }
+
+  private async answer(clearKey: string): Promise<[KeyLookup, KeyLookupResult]> {
     const hash = hashApiKey(clearKey);
     const id = idOf(hash);
     const now = this.clock();
@@ -84,23 +99,27 @@ export class ApiKeyCache {
         // Refreshed ahead, unawaited: its outcome lands in the cache, and a failure only sets the backoff.
         if (age >= this.options.ttlMs / 2 && now >= this.databaseFailingUntil)
           this.query(id, hash, false).catch(() => undefined);
-        return { kind: 'found', record: entry.record };
+        return [{ kind: 'found', record: entry.record }, 'hit'];
       }
       const usableStale = age < this.options.ttlMs + this.options.staleMs;
-      if (usableStale && now < this.databaseFailingUntil) return { kind: 'found', record: entry.record };
+      if (usableStale && now < this.databaseFailingUntil)
+        return [{ kind: 'found', record: entry.record }, 'stale'];
       const answer = await this.wait(this.query(id, hash, false));
-      if (answer !== undefined) return answer;
-      return usableStale ? { kind: 'found', record: entry.record } : { kind: 'unavailable' };
+      if (answer !== undefined) return [answer, 'miss'];
+      return usableStale
+        ? [{ kind: 'found', record: entry.record }, 'stale']
+        : [{ kind: 'unavailable' }, 'unavailable'];
     }
     const unknownUntil = this.unknown.get(id);
     if (unknownUntil !== undefined) {
-      if (now < unknownUntil) return { kind: 'unknown' };
+      if (now < unknownUntil) return [{ kind: 'unknown' }, 'negative_hit'];
       this.unknown.delete(id);
     }
-    if (now < this.databaseFailingUntil) return { kind: 'unavailable' };
+    if (now < this.databaseFailingUntil) return [{ kind: 'unavailable' }, 'unavailable'];
     if (!this.inflight.has(id) && this.pendingUnknown >= this.maxPendingLookups)
-      return { kind: 'unavailable' };
-    return (await this.wait(this.query(id, hash, true))) ?? { kind: 'unavailable' };
+      return [{ kind: 'unavailable' }, 'unavailable'];
+    const answer = await this.wait(this.query(id, hash, true));
+    return answer ? [answer, 'miss'] : [{ kind: 'unavailable' }, 'unavailable'];
   }
 
   /** Entries held (tests, diagnostics). */

@@ -18,6 +18,14 @@ export class Environment extends BaseEnvironment {
   @Max(65535)
   PORT = 8080;
 
+  /** The admin port of `/metrics` (on METRICS_HOST); 0: no metrics served. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT = 9080;
+
   @IsOptional()
   @IsString()
   HOST = '0.0.0.0';

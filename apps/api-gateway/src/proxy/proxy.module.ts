@@ -5,6 +5,7 @@ import { API_KEYS } from '@tcg/persistence/nest';
 import { AccessService } from '../access/access.service';
 import { ApiKeyCache } from '../access/api-key-cache.service';
 import { AuthFailureThrottle } from '../access/auth-failure-throttle.service';
+import { GatewayMetrics } from '../common/gateway-metrics';
 import { Limits, LimitsModule } from '../limits/limits.module';
 import { ProxyController } from './proxy.controller';
 import { ProxyService } from './proxy.service';
@@ -13,16 +14,18 @@ import { ProxyService } from './proxy.service';
   imports: [LimitsModule],
   controllers: [ProxyController],
   providers: [
+    GatewayMetrics,
     ProxyService,
     AccessService,
     {
       provide: ApiKeyCache,
-      inject: [API_KEYS, ConfigService],
-      useFactory: (keys: ApiKeyRepository, config: ConfigService) => {
+      inject: [API_KEYS, ConfigService, GatewayMetrics],
+      useFactory: (keys: ApiKeyRepository, config: ConfigService, metrics: GatewayMetrics) => {
         return new ApiKeyCache((hash) => keys.findActiveByHash(hash), {
           ttlMs: config.getOrThrow<number>('KEY_CACHE_TTL_MS'),
           staleMs: config.getOrThrow<number>('KEY_CACHE_STALE_MS'),
           lookupTimeoutMs: config.getOrThrow<number>('KEY_LOOKUP_TIMEOUT_MS'),
+          onLookup: (result) => metrics.keyLookup(result),
         });
       },
     },

@@ -3,14 +3,17 @@ import { ConfigService } from '@nestjs/config';
 import { encodeUsage, INTERNAL_HEADERS, type UsageReport } from '@tcg/domain';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { observationOf, UNMATCHED_ROUTE } from '@tcg/http-service';
 import { AccessService } from '../access/access.service';
 import { rateLimitHeaders } from '../access/rate-limit-headers';
 import { sendError, sendInternalError } from '../common/error-shape';
+import { GatewayMetrics } from '../common/gateway-metrics';
 import { type LingerLimits, lingerLimits, lingeringClose } from '../common/lingering-close';
 import { type BodyFraming, mayHaveBody, readBody, tooLarge } from '../common/request-body';
 import { type GuardedRequest, guardedRequest } from '../common/request-guard';
 import type { ApiVersion, RequestTarget } from '../common/request-target';
 import { upstreamRequestHeaders } from './forwarded-headers';
+import { routeTemplate } from './route-template';
 import { UpstreamClient, UpstreamFailure } from './upstream-client';
 
 /** Seconds a client should wait before retrying after a 503 or 504 of the gateway's own. */
@@ -34,6 +37,7 @@ export class ProxyService implements OnApplicationShutdown {
 
   constructor(
     private readonly access: AccessService,
+    private readonly metrics: GatewayMetrics,
     @Inject(ConfigService) config: ConfigService,
   ) {
     this.docsUrl = config.getOrThrow<string>('DOCS_URL');
@@ -49,6 +53,7 @@ export class ProxyService implements OnApplicationShutdown {
         maxSockets: config.getOrThrow<number>('UPSTREAM_MAX_SOCKETS'),
         maxInFlight: config.getOrThrow<number>('UPSTREAM_MAX_IN_FLIGHT'),
         freeSocketTimeoutMs: config.getOrThrow<number>('UPSTREAM_FREE_SOCKET_TIMEOUT_MS'),
+        onResponse: (status, seconds) => metrics.upstreamResponse(name, status, seconds),
       });
     this.upstreams = {
       v1: upstream('api-v1', config.getOrThrow<string>('API_V1_URL')),
@@ -89,8 +94,11 @@ export class ProxyService implements OnApplicationShutdown {
     res.setHeader('x-request-id', requestId);
     const version = target.version!;
     const shapePath = version === 'v2' ? '/v2' : '/v1';
+    const observation = observationOf(req);
+    if (observation) observation.route = routeTemplate(target) ?? UNMATCHED_ROUTE;
 
     const admission = await this.access.admit(req, target);
+    this.metrics.admission(admission, version);
     if (!admission.admitted) {
       if (admission.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(admission.retryAfterSeconds));
@@ -100,6 +108,10 @@ export class ProxyService implements OnApplicationShutdown {
       return;
     }
     if (version === 'v2') setRateLimitHeaders(res, admission.usage);
+    if (observation) {
+      observation.keyId = admission.key.id;
+      observation.cost = admission.cost;
+    }
 
     let body: Buffer | undefined;
     if (framing.kind === 'body') {
@@ -118,6 +130,8 @@ export class ProxyService implements OnApplicationShutdown {
     headers['x-request-id'] = requestId;
     headers[INTERNAL_HEADERS.credential] = this.credential;
     headers[INTERNAL_HEADERS.usage] = encodeUsage(admission.usage);
+    headers[INTERNAL_HEADERS.keyId] = admission.key.id;
+    headers[INTERNAL_HEADERS.cost] = String(admission.cost);
     if (body) headers['content-length'] = body.length;
     else if (mayHaveBody(req.method)) headers['content-length'] = 0;
     else delete headers['content-type'];
@@ -136,6 +150,7 @@ export class ProxyService implements OnApplicationShutdown {
     failure: UpstreamFailure,
     requestId: string,
   ): void {
+    this.metrics.upstreamFailure(name, failure);
     this.logger.warn({ msg: `upstream ${failure.kind}`, upstream: name, requestId, ...failure });
     if (res.headersSent) {
       res.destroy();

@@ -21,6 +21,8 @@ export interface UpstreamOptions {
   readonly maxInFlight: number;
   /** Below the service's keepAliveTimeout, so the gateway never writes to a socket being closed. */
   readonly freeSocketTimeoutMs: number;
+  /** Told each response's status and the seconds from dispatch to its headers (the metrics). */
+  readonly onResponse?: (status: number, seconds: number) => void;
 }
 
 export interface UpstreamCall {
@@ -76,6 +78,7 @@ export class UpstreamClient {
       return;
     }
     this.inFlight += 1;
+    const dispatched = process.hrtime.bigint();
     let settled = false;
     let current: ClientRequest | undefined;
     let bodyTimer: NodeJS.Timeout | undefined;
@@ -115,6 +118,10 @@ export class UpstreamClient {
           return;
         }
         clearTimeout(headersTimer);
+        this.options.onResponse?.(
+          upstreamRes.statusCode ?? 502,
+          Number(process.hrtime.bigint() - dispatched) / 1e9,
+        );
         bodyTimer = setTimeout(() => {
           if (!settle()) return;
           upstreamReq.destroy();

@@ -14,6 +14,14 @@ export class Environment extends ServiceEnvironment {
   @Min(1)
   @Max(65535)
   PORT = 8081;
+
+  /** The admin port of `/metrics` (on METRICS_HOST); 0: no metrics served. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT = 9081;
 }
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {

@@ -15,6 +15,14 @@ export class Environment extends ServiceEnvironment {
   @Max(65535)
   PORT = 8082;
 
+  /** The admin port of `/metrics` (on METRICS_HOST); 0: no metrics served. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT = 9082;
+
   /** Base address of the problem-type documentation (`type` is `{DOCS_URL}#<slug>`). */
   @IsOptional()
   @IsString()

@@ -10,6 +10,9 @@ export const INTERNAL_HEADERS = {
   credential: 'x-tcg-internal-credential',
   /** The caller's plan and usage after this request (JSON of `UsageReport`), for v1 `_metadata`. */
   usage: 'x-tcg-usage',
+  /** The caller's key id (never the key) and the units the request was charged, for access lines. */
+  keyId: 'x-tcg-key-id',
+  cost: 'x-tcg-cost',
 } as const;
 
 export interface UsageWindow {

@@ -2,6 +2,8 @@ import { ExceptionFilter, INestApplication, ValidationPipe } from '@nestjs/commo
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { parse } from 'node:querystring';
+import { observeRequests } from './observability/observability.module';
+import { RequestObserver } from './observability/request-observer';
 import { limitRequestTarget } from './request-target-limit.middleware';
 
 /** What differs between the versions: the largest JSON body and the filter that shapes errors. */
@@ -10,6 +12,8 @@ export interface ServiceOptions {
   readonly bodyLimit: string;
   /** The version's one global filter, which gives every error the version's body. */
   readonly exceptionFilter: ExceptionFilter;
+  /** The `version` label of its metrics and access lines. */
+  readonly version: 'v1' | 'v2';
 }
 
 /**
@@ -18,6 +22,8 @@ export interface ServiceOptions {
  */
 export function configureService(app: INestApplication, options: ServiceOptions): void {
   const express = app.getHttpAdapter().getInstance() as Express;
+  // First, so that every request is counted and logged, refused ones included.
+  app.use(observeRequests(app.get(RequestObserver), options.version));
   strictRouting(express);
   express.disable('x-powered-by');
   // Express would hash every body for an ETag: a SHA-1 over megabytes for a 100-card page, for a

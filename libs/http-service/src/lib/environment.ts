@@ -46,6 +46,22 @@ export class BaseEnvironment {
   @IsOptional()
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+
+  /**
+   * `json` (one object a line) or `pretty` (one readable line, for a person). Unset: pretty when
+   * standard output is a terminal, JSON otherwise (`npm start` passes its own terminal's choice on).
+   */
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT: 'json' | 'pretty' = process.stdout.isTTY ? 'pretty' : 'json';
+
+  /**
+   * Where `/metrics` is served: an admin address of its own, never the API's port. Loopback unless
+   * set (`0.0.0.0` in a container, for Prometheus). Each app sets its METRICS_PORT default.
+   */
+  @IsOptional()
+  @IsString()
+  METRICS_HOST = '127.0.0.1';
 }
 
 /**

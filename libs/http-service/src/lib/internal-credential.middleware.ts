@@ -2,6 +2,7 @@ import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { credentialMatches, DomainError, INTERNAL_HEADERS } from '@tcg/domain';
 import type { NextFunction, Request, Response } from 'express';
+import { observationOf } from './observability/observability.module';
 
 /**
  * The service trusts the gateway and nothing else: any request without the gateway's internal
@@ -22,6 +23,18 @@ export class InternalCredentialMiddleware implements NestMiddleware {
     if (path !== '/health' && !credentialMatches(this.credential, req.header(INTERNAL_HEADERS.credential))) {
       throw new DomainError('FORBIDDEN', 'Requests must come through the API gateway.');
     }
+    // Only now are the caller headers the gateway's own (its allow-list drops a client's).
+    const observation = observationOf(req);
+    if (observation) {
+      observation.keyId = header(req, INTERNAL_HEADERS.keyId);
+      const cost = Number(req.header(INTERNAL_HEADERS.cost));
+      if (Number.isSafeInteger(cost)) observation.cost = cost;
+    }
     next();
   }
+}
+
+/** A header's value, capped: even the gateway's headers are not written to a line unbounded. */
+function header(req: Request, name: string): string | undefined {
+  return req.header(name)?.slice(0, 64);
 }

@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import { INestApplication, NestApplicationOptions, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
-import type { BaseEnvironment } from './environment';
-import { ServiceLogger } from './log-levels';
+import { ServiceLogger } from './observability/logger';
+import { MetricsServer } from './observability/metrics-server';
 
 /**
  * A service's main: creates the app from its root module, applies its configureApp and the
@@ -14,40 +14,52 @@ export function runService(
   module: Type<unknown>,
   configureApp: (app: INestApplication) => void,
 ): void {
-  bootstrap(name, module, configureApp).catch((error: unknown) => {
+  bootstrap(module, configureApp).catch((error: unknown) => {
     process.stderr.write(`${JSON.stringify({ level: 'fatal', service: name, msg: String(error) })}\n`);
     process.exit(1);
   });
 }
 
 /**
- * Creates an HTTP app (every service's, the gateway's too) with its `ServiceLogger` at the
- * configured LOG_LEVEL. Nest's lines while it creates the app are held until that logger takes
- * over (or printed as they are if creating the app fails).
+ * Creates an HTTP app (every service's, the gateway's too), whose root module imports
+ * `ObservabilityModule`, with its pino-backed `ServiceLogger` at the configured LOG_LEVEL and
+ * LOG_FORMAT. Nest's lines while it creates the app are held until that logger takes over (or
+ * printed as they are if creating the app fails).
  */
 export async function createServiceApp(
-  name: string,
   module: Type<unknown>,
   options: NestApplicationOptions = {},
 ): Promise<{ app: INestApplication; config: ConfigService; logger: ServiceLogger }> {
   const app = await NestFactory.create(module, { ...options, bufferLogs: true });
   const config = app.get(ConfigService);
-  const logger = new ServiceLogger(name, config.getOrThrow<BaseEnvironment['LOG_LEVEL']>('LOG_LEVEL'));
+  const logger = app.get(ServiceLogger);
   app.useLogger(logger);
   return { app, config, logger };
 }
 
+/**
+ * After the app listens: `/metrics` on its admin port (METRICS_PORT), and one line saying where
+ * both are. A taken admin port fails the start like a taken API port.
+ */
+export async function listenMetrics(
+  app: INestApplication,
+  logger: ServiceLogger,
+  port: number,
+): Promise<void> {
+  const metricsPort = await app.get(MetricsServer).listen();
+  logger.log({ msg: 'listening', port, metricsPort: metricsPort ?? null }, 'Bootstrap');
+}
+
 async function bootstrap(
-  name: string,
   module: Type<unknown>,
   configureApp: (app: INestApplication) => void,
 ): Promise<void> {
-  const { app, config, logger } = await createServiceApp(name, module);
+  const { app, config, logger } = await createServiceApp(module);
   configureApp(app);
   const port = config.getOrThrow<number>('PORT');
   applyServerTimeouts(app.getHttpServer() as Server, config);
   await app.listen(port, config.getOrThrow<string>('HOST'));
-  logger.log({ msg: 'listening', port }, 'Bootstrap');
+  await listenMetrics(app, logger, port);
 }
 
 /**

@@ -84,6 +84,32 @@ export function createDataSource(config: DataSourceConfig): DataSource {
   });
 }
 
+/** What a data source's connection pool holds and who waits for it, at this instant. */
+export interface PoolUsage {
+  /** Connections checked out by a query or transaction. */
+  readonly inUse: number;
+  readonly idle: number;
+  /** Callers waiting for a connection because all `max` are in use. */
+  readonly waiting: number;
+  readonly max: number;
+}
+
+/**
+ * The pool's counters, read from node-postgres's pool under TypeORM (its `master`); undefined
+ * before the data source is initialised. Reading them costs nothing, so metrics read them when
+ * scraped rather than on a timer.
+ */
+export function poolUsage(ds: DataSource): PoolUsage | undefined {
+  if (!ds.isInitialized) return undefined;
+  const pool = poolOf(ds);
+  return {
+    inUse: pool.totalCount - pool.idleCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: pool.options.max ?? 0,
+  };
+}
+
 /** node-postgres pool and client options (pg-pool applies `connectionTimeoutMillis` to both waits). */
 function poolDeadlines(d: DatabaseDeadlines): Record<string, unknown> {
   return {

@@ -7,6 +7,7 @@ import { negotiateCoding } from './content-coding';
 import { entityTag, ifNoneMatchHits } from './entity-tag';
 import { CompressionPolicy, Representation } from './representation';
 import { ResponseCache, ResponseCacheStats } from './response-cache';
+import { ServiceMetrics } from '../observability/metrics';
 
 /**
  * What a handler answers: a JSON body, as an object or as its JSON text (an object's, without the
@@ -208,7 +209,7 @@ export function requestCacheKey(req: IncomingMessage, dependsOn: string | number
 /**
  * A service's CachedResponder, for every module of the app: starts the data version source (a
  * database connection, for the watcher), sizes the cache from RESPONSE_CACHE_MAX_BYTES and reports
- * the cache in `/health` through `health`. The tokens come from the app, which knows persistence.
+ * the cache in `/health` through `health` and in the metrics, with the data version. The tokens come from the app, which knows persistence.
  */
 @Global()
 @Module({})
@@ -222,11 +223,12 @@ export class ResponsesModule {
       providers: [
         {
           provide: CachedResponder,
-          inject: [tokens.versions, tokens.health, ConfigService],
+          inject: [tokens.versions, tokens.health, ConfigService, ServiceMetrics],
           useFactory: async (
             versions: DataVersionSource & { start?(): Promise<void> },
             health: { add(name: string, part: () => unknown): void },
             config: ConfigService,
+            metrics: ServiceMetrics,
           ) => {
             await versions.start?.();
             const maxBytes = config.getOrThrow<number>('RESPONSE_CACHE_MAX_BYTES');
@@ -235,6 +237,7 @@ export class ResponsesModule {
               versions,
             );
             health.add('responseCache', () => responder.stats());
+            registerCacheMetrics(metrics, responder, versions);
             return responder;
           },
         },
@@ -242,6 +245,55 @@ export class ResponsesModule {
       exports: [CachedResponder],
     };
   }
+}
+
+/**
+ * What `/health` reports of the cache and the data version, as series read when scraped. The
+ * hit ratio is the process's whole life; a dashboard computes recent ratios from the counters.
+ */
+function registerCacheMetrics(
+  metrics: ServiceMetrics,
+  responder: CachedResponder,
+  versions: DataVersionSource,
+): void {
+  const stats = () => {
+    const s = responder.stats();
+    return s.enabled ? s : undefined;
+  };
+  const gauge = (name: string, help: string, read: (s: ResponseCacheStats) => number | null) =>
+    metrics.gaugeAtScrape(name, help, [], () => {
+      const s = stats();
+      return s && [{ labels: {}, value: read(s) ?? Number.NaN }];
+    });
+  metrics.counterAtScrape(
+    'response_cache_hits_total',
+    'GET answers served from the response cache.',
+    () => stats()?.hits,
+  );
+  metrics.counterAtScrape(
+    'response_cache_misses_total',
+    'GET answers looked up in the response cache and computed.',
+    () => stats()?.misses,
+  );
+  metrics.counterAtScrape(
+    'response_cache_evictions_total',
+    'Answers evicted from the response cache for room.',
+    () => stats()?.evictions,
+  );
+  gauge(
+    'response_cache_hit_ratio',
+    'Hits over lookups since start (NaN before the first).',
+    (s) => s.hitRatio,
+  );
+  gauge('response_cache_bytes', 'Bytes the response cache holds, compressed forms included.', (s) => s.bytes);
+  gauge('response_cache_max_bytes', 'RESPONSE_CACHE_MAX_BYTES.', (s) => s.maxBytes);
+  gauge('response_cache_entries', 'Answers the response cache holds.', (s) => s.entries);
+  metrics.gaugeAtScrape(
+    'data_version',
+    'The data version this process answers under; NaN while it cannot know it (nothing is cached then).',
+    [],
+    () => [{ labels: {}, value: versions.current() ?? Number.NaN }],
+  );
 }
 
 /**

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { ServiceMetrics } from '@tcg/http-service';
+import type { Counter, Histogram } from 'prom-client';
+import type { KeyLookupResult } from '../access/api-key-cache.service';
+import type { Admission } from '../access/access.service';
+import { Limits } from '../limits/limits.module';
+import type { UpstreamFailure } from '../proxy/upstream-client';
+
+/**
+ * The gateway's own series, beside the HTTP ones every app has: admission decisions by outcome,
+ * units charged, the services' latency and failures as the gateway sees them, the key cache's
+ * lookups, and where quotas are counted (a fall back to memory is worth an alert).
+ */
+@Injectable()
+export class GatewayMetrics {
+  private readonly admissions: Counter<'outcome'>;
+  private readonly admitted: Counter.Internal;
+  private readonly charged: Record<string, Counter.Internal>;
+  private readonly upstreamDuration: Histogram<'upstream' | 'status'>;
+  private readonly upstreamSeries = new Map<string, Histogram.Internal<'upstream' | 'status'>>();
+  private readonly upstreamErrors: Counter<'upstream' | 'kind'>;
+  private readonly keyLookups: Counter<'result'>;
+
+  constructor(metrics: ServiceMetrics, limits: Limits) {
+    this.admissions = metrics.counter(
+      'gateway_admissions_total',
+      'Admission decisions on /v1 and /v2 requests: `admitted`, or the refusal code (401, 429, 503).',
+      ['outcome'],
+    );
+    // The hot path's children made once: prom-client hashes the labels on every call otherwise.
+    this.admitted = this.admissions.labels({ outcome: 'admitted' });
+    const charged = metrics.counter(
+      'gateway_charged_units_total',
+      'Quota units charged to admitted requests.',
+      ['version'],
+    );
+    this.charged = { v1: charged.labels({ version: 'v1' }), v2: charged.labels({ version: 'v2' }) };
+    this.upstreamDuration = metrics.histogram(
+      'upstream_response_duration_seconds',
+      'From dispatch to a service (pool wait included) until its response headers.',
+      ['upstream', 'status'],
+    );
+    this.upstreamErrors = metrics.counter(
+      'upstream_errors_total',
+      'Requests a service did not answer: timeout (504), busy (too many in flight, 503), unavailable (503).',
+      ['upstream', 'kind'],
+    );
+    this.keyLookups = metrics.counter(
+      'gateway_api_key_cache_lookups_total',
+      'API-key lookups by result: hit, negative_hit (a known invalid key), miss (the database answered), stale, unavailable.',
+      ['result'],
+    );
+    metrics.gaugeAtScrape(
+      'gateway_quota_store_in_memory',
+      '1 while quotas are counted in this process’s memory because the shared store (label) is away.',
+      ['store'],
+      () => {
+        const { store, counting } = limits.status();
+        return [{ labels: { store }, value: counting === 'memory' ? 1 : 0 }];
+      },
+    );
+    metrics.gaugeAtScrape(
+      'gateway_quota_pending_units',
+      'Units admitted from memory during an outage and not yet written back to the shared store.',
+      [],
+      () => [{ labels: {}, value: limits.quotaStore.pendingUnits }],
+    );
+  }
+
+  admission(admission: Admission, version: string): void {
+    if (admission.admitted) {
+      this.admitted.inc();
+      this.charged[version]?.inc(admission.cost);
+    } else {
+      this.admissions.inc({ outcome: admission.code });
+    }
+  }
+
+  upstreamResponse(upstream: string, status: number, seconds: number): void {
+    const id = `${upstream} ${status}`;
+    let series = this.upstreamSeries.get(id);
+    if (series === undefined) {
+      series = this.upstreamDuration.labels({ upstream, status: String(status) });
+      this.upstreamSeries.set(id, series);
+    }
+    series.observe(seconds);
+  }
+
+  upstreamFailure(upstream: string, failure: UpstreamFailure): void {
+    this.upstreamErrors.inc({ upstream, kind: failure.kind });
+  }
+
+  keyLookup(result: KeyLookupResult): void {
+    this.keyLookups.inc({ result });
+  }
+}

@@ -1,0 +1,66 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ServiceMetrics } from './metrics';
+
+/** A scrape that has not sent its request within this is cut off. */
+const SCRAPE_REQUEST_TIMEOUT_MS = 5_000;
+
+/**
+ * `GET /metrics` on the process's admin port (`METRICS_PORT` on `METRICS_HOST`, loopback unless
+ * set), apart from the port API clients reach: nothing a client sends to the API can reach the
+ * metrics, and a scraper needs no credential. A plain node server, so a scrape never goes through
+ * the app's middlewares, guards or access log. `METRICS_PORT=0` serves nothing.
+ */
+@Injectable()
+export class MetricsServer implements OnApplicationShutdown {
+  private server: Server | undefined;
+
+  constructor(
+    private readonly metrics: ServiceMetrics,
+    @Inject(ConfigService) private readonly config: ConfigService,
+  ) {}
+
+  /** Listens on the admin port; resolves with it (undefined when metrics are off), rejects when taken. */
+  async listen(): Promise<number | undefined> {
+    const port = this.config.getOrThrow<number>('METRICS_PORT');
+    if (port === 0) return undefined;
+    const server = createServer((req, res) => void this.answer(req, res));
+    server.requestTimeout = SCRAPE_REQUEST_TIMEOUT_MS;
+    server.headersTimeout = SCRAPE_REQUEST_TIMEOUT_MS;
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(port, this.config.getOrThrow<string>('METRICS_HOST'), () => {
+        server.off('error', fail);
+        done();
+      });
+    });
+    this.server = server;
+    return (server.address() as AddressInfo).port;
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '').split('?', 1)[0];
+    if (path !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: try /metrics\n');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    try {
+      const text = await this.metrics.text();
+      res.writeHead(200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : text);
+    } catch (error) {
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${String(error)}\n`);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.server?.close();
+    this.server?.closeAllConnections();
+  }
+}
