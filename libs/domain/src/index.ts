@@ -12,3 +12,4 @@ export * from './lib/uuid';
 export * from './lib/ports';
 export * from './lib/gateway-contract';
 export * from './lib/query-params';
+export * from './lib/bulk';
