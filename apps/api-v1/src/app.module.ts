@@ -3,6 +3,7 @@ import { InternalCredentialMiddleware, RejectNulMiddleware, ResponsesModule } fr
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { DATA_VERSION, HealthDetails, PersistenceModule } from '@tcg/persistence/nest';
+import { BulkModule } from './bulk/bulk.module';
 import { CardsModule } from './cards/cards.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { GamesModule } from './games/games.module';
@@ -14,6 +15,7 @@ import { SetsModule } from './sets/sets.module';
     PersistenceModule.forService('api-v1'),
     ResponsesModule.forService({ versions: DATA_VERSION, health: HealthDetails }),
     CatalogueModule,
+    BulkModule,
     CardsModule,
     GamesModule,
     SetsModule,

@@ -8,3 +8,4 @@ export * from './lib/run-service';
 export * from './lib/log-levels';
 export * from './lib/error-outcome';
 export * from './lib/http-caching/cached-responder';
+export { ifNoneMatchHits } from './lib/http-caching/entity-tag';
