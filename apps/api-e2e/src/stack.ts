@@ -78,6 +78,8 @@ export async function startStack(
         DATABASE_POOL_SIZE: '4',
         INTERNAL_TOKEN,
         LOG_LEVEL: 'warn',
+        // Bulk snapshots are written only where a suite asks for them (v1-bulk).
+        BULK_GENERATION: 'off',
         ...opts.env,
         ...env,
       },
