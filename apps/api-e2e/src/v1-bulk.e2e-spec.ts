@@ -117,7 +117,9 @@ describe('bulk data through the gateway: /v1/bulk', () => {
     const v1 = (await (await get(`/v1/cards?cardId=${card.id}&include_price_history=false`)).json()) as {
       data: Record<string, unknown>[];
     };
-    const { variants, ...v1Card } = v1.data[0] as { variants: Record<string, unknown>[] };
+    const { variants, ...v1Card } = v1.data[0] as Record<string, unknown> & {
+      variants: Record<string, unknown>[];
+    };
     const v1Variant = variants.find((v) => v['id'] === nm!.id)!;
     const row = rows.find((r) => r['variant_id'] === nm!.id && r['region'] === 'NA')!;
     expect(row).toMatchObject({
