@@ -1,6 +1,6 @@
 import { BULK_FORMATS, BulkFormat } from '@tcg/domain';
 import type { ClientBase } from 'pg';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { BulkSourceRow, csvHeader, csvLines, ndjsonLines, toBulkRow } from './bulk-rows';
 import { GzipChunks, GzipFile } from './gzip-chunks';
 
@@ -37,6 +37,12 @@ export interface GenerateOptions {
   readonly onPage?: (rows: number) => void | Promise<void>;
   /** Checked between pages: an aborted generation rolls back and throws the signal's reason. */
   readonly signal?: AbortSignal;
+  /**
+   * After each page, rest this many times as long as the page took (0, the default: none). A
+   * service generating in the background passes 1 or more, so the generation takes at most half
+   * of what one core gives and its requests keep the rest: slower snapshots, steady latency.
+   */
+  readonly restRatio?: number;
 }
 
 interface CardPageRow {
@@ -92,6 +98,7 @@ export async function generateGameSnapshots(
     let after: CardPageRow | undefined;
     for (;;) {
       if (options.signal?.aborted) throw options.signal.reason;
+      const pageStarted = performance.now();
       const cards = await cardPage(client, gameId, after);
       if (cards.length === 0) break;
       after = cards[cards.length - 1];
@@ -107,6 +114,8 @@ export async function generateGameSnapshots(
       }
       rows += source.length;
       await options.onPage?.(rows);
+      const rest = (performance.now() - pageStarted) * (options.restRatio ?? 0);
+      if (rest > 0) await sleep(rest);
     }
 
     const files = { 'ndjson.gz': await ndjson.end(), 'csv.gz': await csv.end() };
