@@ -92,6 +92,8 @@ export async function startStack(
         LOG_LEVEL: 'warn',
         LOG_FORMAT: 'json',
         METRICS_PORT: String(metricsPort[name]),
+        // Bulk snapshots are written only where a suite asks for them (v1-bulk).
+        BULK_GENERATION: 'off',
         ...opts.env,
         ...env,
       },

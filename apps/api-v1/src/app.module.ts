@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { ConfigModule } from '@nestjs/config';
 import { validateEnvironment } from './config/environment';
 import { DATA_VERSION, HealthDetails, PersistenceModule } from '@tcg/persistence/nest';
+import { BulkModule } from './bulk/bulk.module';
 import { CardsModule } from './cards/cards.module';
 import { GamesModule } from './games/games.module';
 import { SetsModule } from './sets/sets.module';
@@ -20,6 +21,7 @@ import { SetsModule } from './sets/sets.module';
     PersistenceModule.forService('api-v1'),
     ObservabilityModule.forService({ service: 'api-v1', database: { token: DataSource, usage: poolUsage } }),
     ResponsesModule.forService({ versions: DATA_VERSION, health: HealthDetails }),
+    BulkModule,
     CardsModule,
     GamesModule,
     SetsModule,

@@ -14,3 +14,4 @@ export * from './lib/ports';
 export * from './lib/gateway-contract';
 export * from './lib/query-params';
 export * from './lib/card-queries';
+export * from './lib/bulk';

@@ -4,7 +4,9 @@ export {
   V1_NO_HISTORY,
   v1CardJson,
   v1HistoryMembers,
+  v1StatisticFields,
   v1StatsMembers,
+  type V1StatisticFields,
   v1VariantHead,
   v1VariantJson,
 } from './lib/v1';

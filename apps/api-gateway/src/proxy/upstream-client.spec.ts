@@ -118,4 +118,53 @@ describe('UpstreamClient', () => {
       await svc.close();
     }
   });
+  it.each([
+    [
+      'a download (attachment) arrives whole: its deadline is the pause between parts',
+      'attachment; filename="x.gz"',
+      6,
+    ],
+    ['another answer is cut at the body deadline', undefined, expect.any(Number)],
+  ])('%s', async (_, disposition, parts) => {
+    // Six parts 300 ms apart: 1.5 s of body, longer than the 1 s body deadline, no pause near it.
+    const svc = await service((_req, res) => {
+      res.writeHead(200, disposition ? { 'content-disposition': disposition } : {});
+      res.flushHeaders();
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write('part;');
+        if (++sent === 6) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 300);
+      res.on('close', () => clearInterval(timer));
+    });
+    const client = new UpstreamClient(options(svc.url));
+    try {
+      const body = await new Promise<string>((done) => {
+        const front = createServer((_req, res) =>
+          client.forward({ method: 'GET', path: '/x', headers: {} }, res, () => res.destroy()),
+        );
+        front.listen(0, '127.0.0.1', () => {
+          const port = (front.address() as AddressInfo).port;
+          request({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+            let text = '';
+            res.on('data', (b: Buffer) => (text += b.toString()));
+            res.on('error', () => undefined);
+            res.on('close', () => done(text));
+          })
+            .on('error', () => done(''))
+            .end();
+        });
+        front.unref();
+      });
+      const received = body.split(';').length - 1;
+      expect(received).toEqual(parts);
+      if (!disposition) expect(received).toBeLessThan(6);
+    } finally {
+      client.close();
+      await svc.close();
+    }
+  });
 });

@@ -14,7 +14,10 @@ export interface UpstreamOptions {
   readonly url: URL;
   /** From dispatch (pool wait included) until the service's response headers. */
   readonly headersTimeoutMs: number;
-  /** From the response headers until the last byte of the response body. */
+  /**
+   * From the response headers until the last byte of the response body; for a download
+   * (`Content-Disposition: attachment`), the longest pause between two parts of the body.
+   */
   readonly bodyTimeoutMs: number;
   readonly maxSockets: number;
   /** Requests dispatched and not yet settled, on a socket or waiting for one; beyond it: busy. */
@@ -36,6 +39,11 @@ export type UpstreamFailure =
   | { readonly kind: 'busy' }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'unavailable'; readonly error: string };
+
+/** A response the service sends as a file to save (`Content-Disposition: attachment`). */
+function isDownload(res: IncomingMessage): boolean {
+  return /^\s*attachment\b/i.test(res.headers['content-disposition'] ?? '');
+}
 
 /** Resets that mean a pooled socket was closed by the service just as it was reused. */
 const STALE_SOCKET_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
@@ -132,6 +140,10 @@ export class UpstreamClient {
         const vary = joinVary(headers['vary'], client.getHeader('vary'));
         if (vary !== undefined) headers['vary'] = vary;
         client.writeHead(upstreamRes.statusCode ?? 502, headers);
+        // A file download (bulk data: tens of MB at the pace of the client's link) may take
+        // longer than the deadline in all; for it the deadline is the longest pause between two
+        // parts of the body, which still catches a service that stopped sending.
+        if (isDownload(upstreamRes)) upstreamRes.on('data', () => bodyTimer?.refresh());
         upstreamRes.on('end', () => settle());
         upstreamRes.on('error', () => {
           if (settle()) client.destroy();

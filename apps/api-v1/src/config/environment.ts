@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { readServiceEnvironment, ServiceEnvironment } from '@tcg/http-service';
 
 /**
@@ -22,6 +22,30 @@ export class Environment extends ServiceEnvironment {
   @Min(0)
   @Max(65535)
   METRICS_PORT = 9081;
+
+  /**
+   * Whether this instance writes the bulk snapshots in the background (`off`: another instance or
+   * a scheduled `npm run bulk` does). Instances share the work through a lock: one writes at a time.
+   */
+  @IsOptional()
+  @IsIn(['on', 'off'])
+  BULK_GENERATION: 'on' | 'off' = 'on';
+
+  /** How long the data version must stay still (an import's last batch committed) before a generation. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  BULK_SETTLE_MS = 10_000;
+
+  /** Snapshots older than this are written again even when the data has not changed (daily). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 30)
+  BULK_MAX_AGE_HOURS = 24;
 }
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {

@@ -3,6 +3,9 @@ import { credentialMatches, decodeUsage, encodeUsage, requestCost } from './gate
 describe('requestCost', () => {
   it.each([
     ['/v1/cards', 'graded=include&regions=NA,EU', 1],
+    // Bulk data: the list and a download of tens of MB cost 1 each (issue 11).
+    ['/v1/bulk', '', 1],
+    ['/v1/bulk/magic-the-gathering/csv.gz', 'graded=include&regions=NA,EU', 1],
     ['/v2/cards', '', 1],
     ['/v2/cards', 'graded=exclude', 1],
     ['/v2/cards', 'graded=only', 1],

@@ -57,7 +57,8 @@ export function credentialMatches(expected: string, presented: string | undefine
 
 /**
  * The quota units a request costs (docs/spec/interface.md "Request cost on v2", docs/spec/decisions.md): 1, plus 1 for
- * `graded=include` and 1 per region beyond the first on v2. Computed from the raw query so the
+ * `graded=include` and 1 per region beyond the first on v2 (so a v1 bulk download costs 1 whatever
+ * its size). Computed from the raw query so the
  * gateway can charge before the service parses anything; repeated regions count once.
  */
 export function requestCost(path: string, query: URLSearchParams): number {

@@ -19,6 +19,7 @@ import { RenderedVariantHeads1764700000000 } from './migrations/1764700000000-re
 import { CardDocuments1764710000000 } from './migrations/1764710000000-card-documents';
 import { CardBareDocuments1764720000000 } from './migrations/1764720000000-card-bare-documents';
 import { CardBareDocumentsBackfill1764720000001 } from './migrations/1764720000001-card-bare-documents-backfill';
+import { BulkSnapshots1764730000000 } from './migrations/1764730000000-bulk-snapshots';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -38,6 +39,7 @@ export const MIGRATIONS = [
   CardDocuments1764710000000,
   CardBareDocuments1764720000000,
   CardBareDocumentsBackfill1764720000001,
+  BulkSnapshots1764730000000,
 ];
 
 export interface DataSourceConfig {

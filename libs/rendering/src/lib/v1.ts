@@ -32,13 +32,27 @@ export function v1StatsMembers(stats: SeriesStats | null, windows: ReadonlySet<S
 
 /** `v1StatsMembers` of statistics already presented in USD. */
 export function v1PresentedMembers(s: PresentedStats | null, windows: ReadonlySet<StatisticWindow>): string {
+  return members(v1StatisticFields(s, windows));
+}
+
+/** v1's flat price and statistic fields, by v1 name, in v1's order: what bulk rows carry too. */
+export type V1StatisticFields = Readonly<Record<string, number | string | null>>;
+
+/**
+ * The flat fields of decisions.md from presented statistics (in any currency: the caller
+ * presents them in the series' own), null for windows not in `windows` and for no observations.
+ */
+export function v1StatisticFields(
+  s: PresentedStats | null,
+  windows: ReadonlySet<StatisticWindow> = ALL_STATISTIC_WINDOWS,
+): V1StatisticFields {
   const pick = <W extends StatisticWindow>(w: W) => (s && windows.has(w) ? s : NONE);
   const w7 = pick('7d')['7d'];
   const w30 = pick('30d')['30d'];
   const w90 = pick('90d')['90d'];
   const y = pick('1y')['1y'];
   const all = pick('allTime').allTime;
-  return members({
+  return {
     price: s?.price ?? null,
     lastUpdated: s?.updatedAt ?? null,
     priceChange24hr: s?.change24h ?? null,
@@ -77,7 +91,7 @@ export function v1PresentedMembers(s: PresentedStats | null, windows: ReadonlySe
     minPriceAllTimeDate: all.minDate,
     maxPriceAllTime: all.max,
     maxPriceAllTimeDate: all.maxDate,
-  });
+  };
 }
 
 /** `{"p":…,"t":…},…`: the points of `series` from index `from`, prices in USD. */

@@ -1,0 +1,85 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { BULK_FORMATS } from '@tcg/domain';
+import { CachedResponder } from '@tcg/http-service';
+import type { Request, Response } from 'express';
+import { ApiErrorResponses, ApiKeyAuth } from '../common/decorators/api-docs.decorator';
+import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
+import { ErrorDto } from '../common/dto/error.dto';
+import { v1SendOptions } from '../common/send-options';
+import { BulkService } from './bulk.service';
+import { BulkSnapshotsResponseDto } from './dto/bulk-snapshot.dto';
+
+@ApiTags('bulk')
+@ApiKeyAuth()
+@Controller('v1/bulk')
+export class BulkController {
+  constructor(
+    private readonly bulk: BulkService,
+    private readonly responses: CachedResponder,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listBulkSnapshots',
+    summary: 'List the bulk data files',
+    description:
+      'The latest snapshot of each game as gzip NDJSON and gzip CSV: every variant with its card, current price ' +
+      'and statistics per region. Made after every import (once the data has been quiet for a few seconds) and ' +
+      'at least daily. Costs 1.',
+  })
+  @ApiOkResponse({ type: BulkSnapshotsResponseDto, description: 'The available snapshots.' })
+  @ApiErrorResponses(401, 429)
+  async list(@Usage() usage: UsageMetadataDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    // Never cached: a snapshot committed does not move the data version the cache is keyed on.
+    await this.responses.send(req, res, { ...v1SendOptions(req, usage), key: null }, async () => ({
+      body: await this.bulk.list(usage),
+    }));
+  }
+
+  @Get(':game/:format')
+  @ApiOperation({
+    operationId: 'downloadBulkSnapshot',
+    summary: 'Download a bulk data file',
+    description:
+      'The latest snapshot of the game in the format, as a gzip file (`Content-Type: application/gzip`, not a ' +
+      'content coding): exact `Content-Length`, `ETag` the SHA-256 listed, `If-None-Match` gives 304. HEAD sends ' +
+      'the headers only. Costs 1, whatever the size.',
+  })
+  @ApiParam({ name: 'game', description: 'Game identifier.', example: 'magic-the-gathering' })
+  @ApiParam({ name: 'format', enum: BULK_FORMATS, description: 'File format.' })
+  @ApiOkResponse({
+    description: 'The gzip file.',
+    content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
+    headers: {
+      ETag: { description: 'The SHA-256 of the file, quoted.', schema: { type: 'string' } },
+      'Content-Length': { description: 'The size of the file.', schema: { type: 'integer' } },
+      'Content-Disposition': {
+        description: 'attachment; filename="<game>-<data version>.<format>"',
+        schema: { type: 'string' },
+      },
+      'X-Data-Version': { description: 'The data version of the rows.', schema: { type: 'integer' } },
+    },
+  })
+  @ApiResponse({ status: 304, description: 'The file named in `If-None-Match` is still the latest.' })
+  @ApiResponse({
+    status: 404,
+    type: ErrorDto,
+    description: 'NOT_FOUND: an unknown game or format, named with the accepted values.',
+    example: { error: "Unknown format 'zip'. Accepted: ndjson.gz, csv.gz.", code: 'NOT_FOUND' },
+  })
+  @ApiResponse({
+    status: 503,
+    type: ErrorDto,
+    description: 'SERVICE_UNAVAILABLE: the game has no snapshot yet (the first is being made).',
+  })
+  @ApiErrorResponses(401, 429)
+  async download(
+    @Param('game') game: string,
+    @Param('format') format: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.bulk.send(await this.bulk.find(game, format), req, res);
+  }
+}

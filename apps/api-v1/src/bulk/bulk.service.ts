@@ -1,0 +1,109 @@
+import { Inject, Injectable, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import {
+  BULK_FORMATS,
+  BulkFormat,
+  BulkSnapshot,
+  BulkSnapshotStore,
+  CatalogueRepository,
+  isBulkFormat,
+} from '@tcg/domain';
+import { ifNoneMatchHits } from '@tcg/http-service';
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CATALOGUE } from '@tcg/persistence/nest';
+import { UsageMetadataDto } from '../common/decorators/usage.decorator';
+import { BULK_SNAPSHOTS } from './bulk-store.provider';
+import { BulkSnapshotsResponseDto, toBulkSnapshotDto } from './dto/bulk-snapshot.dto';
+
+/** Longest a value from the path is echoed in an error. */
+const ECHO_MAX = 100;
+
+@Injectable()
+export class BulkService {
+  private readonly logger = new Logger('BulkDownload');
+
+  constructor(
+    @Inject(BULK_SNAPSHOTS) private readonly snapshots: BulkSnapshotStore,
+    @Inject(CATALOGUE) private readonly catalogue: CatalogueRepository,
+  ) {}
+
+  async list(usage: UsageMetadataDto): Promise<BulkSnapshotsResponseDto> {
+    const snapshots = await this.snapshots.listLatest();
+    return { data: snapshots.map(toBulkSnapshotDto), _metadata: usage };
+  }
+
+  /** The latest snapshot of a game and format, or the 404 naming what is accepted. */
+  async find(gameId: string, format: string): Promise<BulkSnapshot> {
+    if (!isBulkFormat(format))
+      throw new NotFoundException(`Unknown format '${echo(format)}'. Accepted: ${BULK_FORMATS.join(', ')}.`);
+    const games = (await this.catalogue.listGames()).map((g) => g.id).sort();
+    if (!games.includes(gameId))
+      throw new NotFoundException(`Unknown game '${echo(gameId)}'. Accepted: ${games.join(', ')}.`);
+    const snapshot = await this.snapshots.latest(gameId, format as BulkFormat);
+    if (!snapshot) {
+      throw new ServiceUnavailableException(
+        `No ${format} snapshot of '${gameId}' has been generated yet (it is made in the background). Retry shortly.`,
+      );
+    }
+    return snapshot;
+  }
+
+  /**
+   * Sends the snapshot as a file: its exact length, its checksum as a strong entity tag (a 304
+   * when `If-None-Match` has it), and for GET the stored parts one after another, each read when
+   * the client has taken the one before, so neither the file nor a slow client's backlog is held
+   * and no pooled connection waits on the client. A part deleted meanwhile (two newer snapshots
+   * committed during one download) cuts the connection: the client sees fewer bytes than
+   * Content-Length and retries.
+   */
+  async send(snapshot: BulkSnapshot, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const etag = `"${snapshot.sha256}"`;
+    const headers = {
+      etag,
+      'cache-control': 'private, no-cache',
+      'last-modified': new Date(snapshot.generatedAt * 1000).toUTCString(),
+      'x-data-version': String(snapshot.dataVersion),
+    };
+    if (ifNoneMatchHits(req.headers['if-none-match'], snapshot.sha256)) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(200, {
+      ...headers,
+      'content-type': 'application/gzip',
+      'content-length': String(snapshot.bytes),
+      'content-disposition': `attachment; filename="${snapshot.gameId}-${snapshot.dataVersion}.${snapshot.format}"`,
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    try {
+      for (let seq = 0; seq < snapshot.chunks; seq++) {
+        if (res.destroyed) return;
+        const part = await this.snapshots.readChunk(snapshot.id, seq);
+        if (part === null) throw new Error(`snapshot ${snapshot.id} was deleted during its download`);
+        if (!res.write(part)) await drained(res);
+      }
+      res.end();
+    } catch (error) {
+      // The status is gone already: only a cut connection can tell the client.
+      this.logger.warn({ msg: 'bulk download cut', snapshot: snapshot.id, error: (error as Error).message });
+      res.destroy();
+    }
+  }
+}
+
+/** Resolves when the response can take more, or when its connection is gone. */
+async function drained(res: ServerResponse): Promise<void> {
+  const ac = new AbortController();
+  await Promise.race([
+    once(res, 'drain', { signal: ac.signal }),
+    once(res, 'close', { signal: ac.signal }),
+  ]).finally(() => ac.abort());
+}
+
+function echo(value: string): string {
+  return value.length > ECHO_MAX ? `${value.slice(0, ECHO_MAX)}…` : value;
+}

@@ -1,0 +1,38 @@
+/**
+ * Bulk data: per game, a snapshot of every variant with its current price and statistics, as one
+ * gzip file per format, generated in the background and downloaded whole (issue 11).
+ */
+export const BULK_FORMATS = ['ndjson.gz', 'csv.gz'] as const;
+export type BulkFormat = (typeof BULK_FORMATS)[number];
+
+export function isBulkFormat(value: string): value is BulkFormat {
+  return (BULK_FORMATS as readonly string[]).includes(value);
+}
+
+/** One stored, complete snapshot file. */
+export interface BulkSnapshot {
+  readonly id: number;
+  readonly gameId: string;
+  readonly format: BulkFormat;
+  /** The data version its rows were read at (one consistent read of the catalogue). */
+  readonly dataVersion: number;
+  /** Unix seconds. */
+  readonly generatedAt: number;
+  /** Size of the gzip file. */
+  readonly bytes: number;
+  /** Data rows (the CSV header not counted). */
+  readonly rows: number;
+  /** SHA-256 of the gzip file, lower-case hex. */
+  readonly sha256: string;
+  /** Stored parts of the file, numbered from 0. */
+  readonly chunks: number;
+}
+
+/** Read side of the stored snapshots. Implemented in libs/persistence. */
+export interface BulkSnapshotStore {
+  /** The newest snapshot of each game and format, by game then format. */
+  listLatest(): Promise<BulkSnapshot[]>;
+  latest(gameId: string, format: BulkFormat): Promise<BulkSnapshot | null>;
+  /** Part `seq` of a snapshot; null when the snapshot was deleted meanwhile (retention). */
+  readChunk(snapshotId: number, seq: number): Promise<Uint8Array | null>;
+}

@@ -1,0 +1,113 @@
+import { BulkFormat, BulkSnapshot, BulkSnapshotStore } from '@tcg/domain';
+import type { ClientBase } from 'pg';
+import { DataSource } from 'typeorm';
+import { BULK_LOCK_KEY } from './bulk-generator';
+
+interface SnapshotRow {
+  id: string;
+  game_id: string;
+  format: BulkFormat;
+  data_version: string;
+  generated_at: number;
+  bytes: string;
+  row_count: string;
+  sha256: string;
+  chunks: number;
+}
+
+const COLUMNS = `id::text, game_id, format, data_version::text,
+  floor(extract(epoch FROM generated_at))::float8 AS generated_at, bytes::text, row_count::text, sha256, chunks`;
+
+function toSnapshot(r: SnapshotRow): BulkSnapshot {
+  return {
+    id: Number(r.id),
+    gameId: r.game_id,
+    format: r.format,
+    dataVersion: Number(r.data_version),
+    generatedAt: r.generated_at,
+    bytes: Number(r.bytes),
+    rows: Number(r.row_count),
+    sha256: r.sha256,
+    chunks: r.chunks,
+  };
+}
+
+/** The stored snapshots, read through the service's pool: a few short statements per request. */
+export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async listLatest(): Promise<BulkSnapshot[]> {
+    const rows = (await this.ds.query(
+      `SELECT DISTINCT ON (game_id, format) ${COLUMNS} FROM bulk_snapshots
+       ORDER BY game_id, format, id DESC`,
+    )) as SnapshotRow[];
+    return rows.map(toSnapshot);
+  }
+
+  async latest(gameId: string, format: BulkFormat): Promise<BulkSnapshot | null> {
+    const rows = (await this.ds.query(
+      `SELECT ${COLUMNS} FROM bulk_snapshots WHERE game_id = $1 AND format = $2 ORDER BY id DESC LIMIT 1`,
+      [gameId, format],
+    )) as SnapshotRow[];
+    return rows[0] ? toSnapshot(rows[0]) : null;
+  }
+
+  async readChunk(snapshotId: number, seq: number): Promise<Uint8Array | null> {
+    const rows = (await this.ds.query(`SELECT data FROM bulk_chunks WHERE snapshot_id = $1 AND seq = $2`, [
+      snapshotId,
+      seq,
+    ])) as { data: Buffer }[];
+    return rows[0]?.data ?? null;
+  }
+}
+
+/**
+ * The games whose snapshots are missing, older than the catalogue (a data version after theirs)
+ * or older than `maxAgeSeconds` (the daily regeneration), in game order.
+ */
+export async function gamesToSnapshot(client: ClientBase, maxAgeSeconds: number): Promise<string[]> {
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT g.id FROM games g
+     WHERE EXISTS (
+       SELECT 1 FROM unnest(ARRAY['ndjson.gz', 'csv.gz']) AS f (format)
+       LEFT JOIN LATERAL (
+         SELECT b.data_version, b.generated_at FROM bulk_snapshots b
+         WHERE b.game_id = g.id AND b.format = f.format ORDER BY b.id DESC LIMIT 1) latest ON true
+       WHERE latest.data_version IS NULL
+          OR latest.data_version < (SELECT version FROM data_version)
+          OR latest.generated_at < now() - make_interval(secs => $1))
+     ORDER BY g.id`,
+    [maxAgeSeconds],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Every game, in order: what a generation on demand covers. */
+export async function allGames(client: ClientBase): Promise<string[]> {
+  const { rows } = await client.query<{ id: string }>('SELECT id FROM games ORDER BY id');
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Runs `work` holding the generation lock on `client`'s session; `wait` false gives up at once
+ * (undefined) when another instance or tool holds it. The lock goes with the session, so a
+ * generator killed midway frees it.
+ */
+export async function withBulkLock<T>(
+  client: ClientBase,
+  wait: boolean,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
+  if (wait) await client.query('SELECT pg_advisory_lock($1)', [BULK_LOCK_KEY]);
+  else {
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+      BULK_LOCK_KEY,
+    ]);
+    if (!rows[0]!.locked) return undefined;
+  }
+  try {
+    return await work();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [BULK_LOCK_KEY]).catch(() => undefined);
+  }
+}

@@ -1,0 +1,225 @@
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '../../testing';
+import { writeCatalogue } from '../catalogue-writer';
+import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { generateGameSnapshots, SNAPSHOTS_KEPT } from './bulk-generator';
+import { BULK_COLUMNS } from './bulk-rows';
+import { gamesToSnapshot, TypeOrmBulkSnapshotStore, withBulkLock } from './bulk-snapshot.repository';
+
+const DAY = 86_400;
+const T_NOW = Date.UTC(2026, 10, 1, 12) / 1000;
+const GAME = 'test-game';
+
+describe('bulk snapshots (PostgreSQL)', () => {
+  let ds: DataSource;
+  let client: Client;
+  let store: TypeOrmBulkSnapshotStore;
+  const cat = tinyCatalogue();
+  const [nm, psa] = cat.variants;
+
+  /** The stored file of a snapshot, joined from its parts. */
+  const download = async (id: number, chunks: number) => {
+    const parts: Uint8Array[] = [];
+    for (let seq = 0; seq < chunks; seq++) parts.push((await store.readChunk(id, seq))!);
+    return Buffer.concat(parts);
+  };
+  const ndjsonRows = async () => {
+    const s = (await store.latest(GAME, 'ndjson.gz'))!;
+    return gunzipSync(await download(s.id, s.chunks))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  };
+
+  beforeAll(async () => {
+    ds = await testDataSource();
+    store = new TypeOrmBulkSnapshotStore(ds);
+    client = new Client({ connectionString: workerDatabaseUrl() });
+    await client.connect();
+  });
+  beforeEach(async () => {
+    await truncateAll(ds);
+    await writeCatalogue(ds, cat);
+    const ingest = new PriceIngestRepository(ds);
+    // NA: 9.00 eight days back, 12.00 now; JP (yen, no minor unit): 1,500 now. The slab has no price.
+    await ingest.ingest(
+      [-8, -1, 0].map((d, i) => ({
+        variantUuid: nm!.uuid,
+        region: 'NA',
+        t: T_NOW + d * DAY,
+        price: [900, 1100, 1200][i]!,
+      })),
+    );
+    await ingest.ingest([{ variantUuid: nm!.uuid, region: 'JP', t: T_NOW, price: 1500 }]);
+  });
+  afterAll(async () => {
+    await client.end();
+    await ds.destroy();
+  });
+
+  it('writes both formats from one read: rows per variant and region, in v1 units, the same in NDJSON and CSV', async () => {
+    const result = await generateGameSnapshots(client, GAME);
+    expect(result.rows).toBe(3);
+
+    const listed = await store.listLatest();
+    expect(listed.map((s) => [s.gameId, s.format, s.rows])).toEqual([
+      [GAME, 'csv.gz', 3],
+      [GAME, 'ndjson.gz', 3],
+    ]);
+    const version = Number((await ds.query('SELECT version FROM data_version'))[0].version);
+    expect(listed.every((s) => s.dataVersion === version)).toBe(true);
+
+    const rows = await ndjsonRows();
+    expect(rows.map((r) => Object.keys(r))).toEqual(rows.map(() => BULK_COLUMNS));
+    const [naRow, jpRow, slab] = rows;
+    expect(naRow).toMatchObject({
+      game: GAME,
+      set: 'test-game-first-edition',
+      set_name: 'First Edition',
+      card_id: cat.cards[0]!.id,
+      card_uuid: cat.cards[0]!.uuid,
+      name: 'Test Dragon',
+      number: '7',
+      sealed: false,
+      vendorId: '1007',
+      variant_id: nm!.id,
+      variant_uuid: nm!.uuid,
+      type: 'raw',
+      condition: 'Near Mint',
+      printing: 'Normal',
+      language: 'English',
+      vendorSkuId: 'SKU-NM',
+      grading_company: null,
+      region: 'NA',
+      currency: 'USD',
+      price: 12,
+      lastUpdated: T_NOW,
+      priceChange24hr: 9.09,
+      priceChange7d: 33.33,
+      minPrice7d: 11,
+      maxPrice7d: 12,
+      minPriceAllTime: 9,
+      maxPriceAllTimeDate: '2026-11-01',
+    });
+    expect(jpRow).toMatchObject({ variant_id: nm!.id, region: 'JP', currency: 'JPY', price: 1500 });
+    expect(slab).toMatchObject({
+      variant_id: psa!.id,
+      type: 'graded',
+      condition: null,
+      grading_company: 'PSA',
+      grade: 10,
+      grade_canonical: 'PSA 10',
+      region: null,
+      price: null,
+      avgPrice: null,
+    });
+
+    const csvSnapshot = listed.find((s) => s.format === 'csv.gz')!;
+    const csv = parse(gunzipSync(await download(csvSnapshot.id, csvSnapshot.chunks)), {
+      columns: true,
+    }) as Record<string, string>[];
+    const asCsv = (v: unknown) => (v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+    expect(csv).toEqual(
+      rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, asCsv(v)]))),
+    );
+  });
+
+  it('lists each file with its exact size and SHA-256', async () => {
+    await generateGameSnapshots(client, GAME);
+    for (const s of await store.listLatest()) {
+      const file = await download(s.id, s.chunks);
+      expect(file.length).toBe(s.bytes);
+      expect(createHash('sha256').update(file).digest('hex')).toBe(s.sha256);
+    }
+  });
+
+  it.each([
+    [
+      'its connection killed',
+      async (generator: Client, _abort: AbortController) => {
+        await ds.query('SELECT pg_terminate_backend($1)', [
+          (generator as unknown as { processID: number }).processID,
+        ]);
+      },
+    ],
+    ['aborted', async (_generator: Client, abort: AbortController) => abort.abort(new Error('stop'))],
+  ])('a generation %s midway leaves the previous snapshot listed and intact', async (_, stop) => {
+    await generateGameSnapshots(client, GAME);
+    const before = await store.listLatest();
+    await new PriceIngestRepository(ds).ingest([
+      { variantUuid: nm!.uuid, region: 'NA', t: T_NOW + DAY, price: 2000 },
+    ]);
+
+    const generator = new Client({ connectionString: workerDatabaseUrl() });
+    generator.on('error', () => undefined);
+    await generator.connect();
+    const abort = new AbortController();
+    try {
+      await expect(
+        generateGameSnapshots(generator, GAME, {
+          signal: abort.signal,
+          onPage: () => stop(generator, abort),
+        }),
+      ).rejects.toThrow();
+    } finally {
+      await generator.end().catch(() => undefined);
+    }
+
+    expect(await store.listLatest()).toEqual(before);
+    expect(Number((await ds.query('SELECT count(*) FROM bulk_snapshots'))[0].count)).toBe(2);
+    for (const s of before) {
+      const file = await download(s.id, s.chunks);
+      expect(createHash('sha256').update(file).digest('hex')).toBe(s.sha256);
+    }
+    expect((await ndjsonRows())[0]).toMatchObject({ price: 12 });
+  });
+
+  it(`keeps the newest ${SNAPSHOTS_KEPT} snapshots per game and format, deleting older ones with their parts`, async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await generateGameSnapshots(client, GAME);
+      ids.push((await store.latest(GAME, 'ndjson.gz'))!.id);
+    }
+    const kept = (await ds.query(
+      `SELECT id::int AS id FROM bulk_snapshots WHERE format = 'ndjson.gz' ORDER BY id`,
+    )) as {
+      id: number;
+    }[];
+    expect(kept.map((r) => r.id)).toEqual(ids.slice(-SNAPSHOTS_KEPT));
+    expect(await store.readChunk(ids[0]!, 0)).toBeNull();
+    expect(Number((await ds.query('SELECT count(DISTINCT snapshot_id) FROM bulk_chunks'))[0].count)).toBe(
+      2 * SNAPSHOTS_KEPT,
+    );
+  });
+
+  it('names the games whose snapshots are missing, behind the data version, or past their age', async () => {
+    expect(await gamesToSnapshot(client, DAY)).toEqual([GAME]);
+    await generateGameSnapshots(client, GAME);
+    expect(await gamesToSnapshot(client, DAY)).toEqual([]);
+    await new PriceIngestRepository(ds).ingest([
+      { variantUuid: nm!.uuid, region: 'NA', t: T_NOW + DAY, price: 2000 },
+    ]);
+    expect(await gamesToSnapshot(client, DAY)).toEqual([GAME]);
+    await generateGameSnapshots(client, GAME);
+    expect(await gamesToSnapshot(client, DAY)).toEqual([]);
+    await ds.query(`UPDATE bulk_snapshots SET generated_at = now() - interval '25 hours'`);
+    expect(await gamesToSnapshot(client, DAY)).toEqual([GAME]);
+  });
+
+  it('lets one generator hold the lock at a time', async () => {
+    const other = new Client({ connectionString: workerDatabaseUrl() });
+    await other.connect();
+    try {
+      const inner = await withBulkLock(client, false, () => withBulkLock(other, false, async () => 'both'));
+      expect(inner).toBeUndefined();
+      expect(await withBulkLock(other, false, async () => 'alone')).toBe('alone');
+    } finally {
+      await other.end();
+    }
+  });
+});
