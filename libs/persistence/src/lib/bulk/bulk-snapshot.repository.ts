@@ -38,7 +38,9 @@ export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
 
   async listLatest(): Promise<BulkSnapshot[]> {
     const rows = (await this.ds.query(
+      // A game removed since (an interrupted first load is removed and redone) is not listed.
       `SELECT DISTINCT ON (game_id, format) ${COLUMNS} FROM bulk_snapshots
+       WHERE game_id IN (SELECT id FROM games)
        ORDER BY game_id, format, id DESC`,
     )) as SnapshotRow[];
     return rows.map(toSnapshot);

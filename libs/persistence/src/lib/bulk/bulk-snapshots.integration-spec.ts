@@ -211,6 +211,12 @@ describe('bulk snapshots (PostgreSQL)', () => {
     expect(await gamesToSnapshot(client, DAY)).toEqual([GAME]);
   });
 
+  it('lists no snapshot of a game that is gone', async () => {
+    await generateGameSnapshots(client, GAME);
+    await ds.query('TRUNCATE price_series, variant_prices, variants, cards, sets, games CASCADE');
+    expect(await store.listLatest()).toEqual([]);
+  });
+
   it('lets one generator hold the lock at a time', async () => {
     const other = new Client({ connectionString: workerDatabaseUrl() });
     await other.connect();
