@@ -1,5 +1,5 @@
 import { log } from './log';
-import { progress, ProgressOptions, progressLine } from './progress';
+import { megabytes, progress, ProgressOptions, progressLine } from './progress';
 
 describe('progress', () => {
   /** A stream that records what is written, a terminal or not. */
@@ -112,5 +112,18 @@ describe('progress', () => {
     expect(progressLine(opts, 12_345, 4_000.4)).toBe('importing prices.csv  12,345 rows  4,000/s');
     expect(progressLine({ ...opts, total: 10_000_000 }, 1_000, 1)).toMatch(/ETA 2777h 30m$/);
     expect(progressLine({ ...opts, total: 1_000 }, 0, 0)).toMatch(/ETA …$/);
+  });
+
+  it('writes counts and rates as its format says: an import measured in megabytes of its file', () => {
+    const opts = {
+      msg: 'import progress',
+      label: 'importing prices.csv',
+      unit: 'MB',
+      total: 25_600_000,
+      format: megabytes,
+    };
+    expect(progressLine(opts, 12_345_678, 3_100_000)).toBe(
+      'importing prices.csv  [████████████░░░░░░░░░░░░]   48%  12.3/25.6 MB  3.1/s  ETA 5s',
+    );
   });
 });

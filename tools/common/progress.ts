@@ -18,8 +18,10 @@ export interface ProgressOptions {
   readonly label: string;
   /** Units in all, when known: a bar, a percentage and an ETA; else a count and a rate. */
   readonly total?: number;
-  /** The unit counted, plural: `variants`, `rows`. */
+  /** The unit counted, plural: `variants`, `rows`, `MB`. */
   readonly unit: string;
+  /** How the bar writes a count and a rate (default: the whole number with thousands separators). */
+  readonly format?: (count: number) => string;
   /** Where the bar is drawn; default stderr, where the structured lines go. */
   readonly stream?: Pick<NodeJS.WriteStream, 'write' | 'isTTY' | 'columns'>;
   readonly now?: () => number;
@@ -103,7 +105,7 @@ export function progress(options: ProgressOptions): Progress {
 
 /** `label  [████░░░░]  48%  253,000/528,815 variants  1,690/s  ETA 2m 43s` (no bar without a total). */
 export function progressLine(options: ProgressOptions, done: number, perSecond: number): string {
-  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  const n = options.format ?? ((x: number) => Math.round(x).toLocaleString('en-US'));
   const parts = [options.label];
   if (options.total !== undefined && options.total > 0) {
     const share = Math.min(1, done / options.total);
@@ -126,4 +128,9 @@ function duration(seconds: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** A count of bytes in megabytes with one decimal, for a bar whose unit is `MB`. */
+export function megabytes(bytes: number): string {
+  return (bytes / 1e6).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }

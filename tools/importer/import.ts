@@ -1,9 +1,10 @@
 import { PriceIngestRepository } from '@tcg/persistence';
 import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
-import { progress } from '../common/progress';
+import { stat } from 'node:fs/promises';
+import { megabytes, progress } from '../common/progress';
 import { PriceImporter } from './price-importer';
-import { FileFormat, formatOf, readRecords } from './read-records';
+import { FileFormat, formatOf, openRecords } from './read-records';
 
 /** A batch is held in memory and written in one transaction: beyond this, it only costs memory. */
 const MAX_BATCH_SIZE = 100_000;
@@ -34,11 +35,21 @@ async function main(): Promise<number> {
   const started = Date.now();
   return withDatabase(async (ds) => {
     const importer = new PriceImporter(new PriceIngestRepository(ds));
-    const bar = progress({ msg: 'import progress', label: `importing ${file}`, unit: 'rows' });
-    const report = await importer.run(readRecords(file, format), {
+    // The share of the file's bytes read gives the bar its percentage and time left; the rows
+    // counted so far go in the structured lines.
+    const bytes = (await stat(file)).size;
+    const { records, bytesRead } = openRecords(file, format);
+    const bar = progress({
+      msg: 'import progress',
+      label: `importing ${file}`,
+      unit: 'MB',
+      total: bytes,
+      format: megabytes,
+    });
+    const report = await importer.run(records, {
       batchSize,
       nowSeconds: Math.floor(Date.now() / 1000),
-      onBatch: (p) => bar.update(p.lines, { file, ...p }),
+      onBatch: (p) => bar.update(Math.min(bytesRead(), bytes), { file, ...p }),
     });
     bar.end();
     for (const r of report.rejectedRows)

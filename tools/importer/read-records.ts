@@ -30,8 +30,21 @@ export function readRecords(
   format: FileFormat,
   maxBytes = MAX_RECORD_BYTES,
 ): AsyncGenerator<NumberedRecord> {
+  return openRecords(path, format, maxBytes).records;
+}
+
+/**
+ * The records of a price file, and how many of its bytes have been read so far (what a progress
+ * bar can set against the file's size, as the number of records is not known until the end).
+ */
+export function openRecords(
+  path: string,
+  format: FileFormat,
+  maxBytes = MAX_RECORD_BYTES,
+): { records: AsyncGenerator<NumberedRecord>; bytesRead: () => number } {
   const input = createReadStream(path);
-  return format === 'ndjson' ? ndjsonRecords(input, maxBytes) : csvRecords(input, maxBytes);
+  const records = format === 'ndjson' ? ndjsonRecords(input, maxBytes) : csvRecords(input, maxBytes);
+  return { records, bytesRead: () => input.bytesRead };
 }
 
 /**
