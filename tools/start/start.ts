@@ -166,6 +166,10 @@ async function main(): Promise<void> {
       `  curl -H 'x-api-key: ${demo.key}' '${base}/v1/games'`,
       `  curl -H 'x-api-key: ${demo.key}' '${base}/v1/cards?q=lightning%20bolt&limit=3'`,
       `  curl -H 'x-api-key: ${demo.key}' '${base}/v2/cards?q=lightning%20bolt&regions=NA,EU&include=periods.30d'`,
+      `  curl -H 'x-api-key: ${demo.key}' '${base}/v1/bulk'    (whole-game files, about a minute after start)`,
+      ...(metricsPorts.gateway
+        ? [`  curl http://127.0.0.1:${metricsPorts.gateway}/metrics    (Prometheus; no key)`]
+        : []),
       '',
       '  Ctrl-C stops everything.',
       '',

@@ -76,7 +76,9 @@ function prettyMessage(log: Record<string, unknown>, messageKey: string): string
   const msg = String(log[messageKey] ?? '');
   if (log['route'] === undefined) return `${where}: ${msg}`;
   const key = log['keyId'] ? ` key=${String(log['keyId'])} cost=${String(log['cost'])}` : '';
-  return `${where}: ${String(log['method'])} ${String(log['route'])} ${String(log['status'])} ${String(log['durationMs'])} ms${key} id=${String(log['reqId'])}`;
+  // A request that came without an id (a health check straight to a service) has none to show.
+  const id = log['reqId'] ? ` id=${String(log['reqId'])}` : '';
+  return `${where}: ${String(log['method'])} ${String(log['route'])} ${String(log['status'])} ${String(log['durationMs'])} ms${key}${id}`;
 }
 
 /** Nest's own start-up chatter: modules initialised, controllers and routes mapped, app started. */
