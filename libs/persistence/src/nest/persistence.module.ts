@@ -8,6 +8,7 @@ import {
   Logger,
   Module,
   OnApplicationShutdown,
+  Provider,
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
@@ -29,6 +30,14 @@ export const CATALOGUE = Symbol('CatalogueRepository');
 
 /** The `ApiKeyRepository` port (`@tcg/domain`), bound to PostgreSQL: inject with `@Inject(API_KEYS)`. */
 export const API_KEYS = Symbol('ApiKeyRepository');
+
+/** A provider of `provide` built once per app on the service's data source. */
+function onDataSource(
+  provide: symbol | (abstract new (...args: never[]) => unknown),
+  Repository: new (ds: DataSource) => unknown,
+): Provider {
+  return { provide, inject: [DataSource], useFactory: (ds: DataSource) => new Repository(ds) };
+}
 
 /** What `/health` reports beside the database: each app adds its own parts (its response cache). */
 @Injectable()
@@ -137,27 +146,11 @@ export class PersistenceModule implements OnApplicationShutdown {
             });
           },
         },
-        {
-          provide: CATALOGUE,
-          inject: [DataSource],
-          useFactory: (ds: DataSource) => new TypeOrmCatalogueRepository(ds),
-        },
-        {
-          provide: API_KEYS,
-          inject: [DataSource],
-          useFactory: (ds: DataSource) => new TypeOrmApiKeyRepository(ds),
-        },
-        // The card reads' hand-written SQL (hot paths): injected by class, built once per app.
-        {
-          provide: CardQueryRepository,
-          inject: [DataSource],
-          useFactory: (ds: DataSource) => new CardQueryRepository(ds),
-        },
-        {
-          provide: CardKeysetRepository,
-          inject: [DataSource],
-          useFactory: (ds: DataSource) => new CardKeysetRepository(ds),
-        },
+        // The ports under their tokens, and the card reads' hand-written SQL (hot paths) by class.
+        onDataSource(CATALOGUE, TypeOrmCatalogueRepository),
+        onDataSource(API_KEYS, TypeOrmApiKeyRepository),
+        onDataSource(CardQueryRepository, CardQueryRepository),
+        onDataSource(CardKeysetRepository, CardKeysetRepository),
       ],
       exports: [
         DataSource,
