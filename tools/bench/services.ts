@@ -45,9 +45,12 @@ export async function startProcess(
   const child: ChildProcess = spawn(process.execPath, [...flags, script, ...args], {
     env: {
       PATH: process.env['PATH'] ?? '',
-      LOG_LEVEL: 'warn',
+      // `log` writes an access line per request in every process (BENCH_LOG_LEVEL=log measures them).
+      LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
       // No admin port: a benchmark's services must not collide with an `npm start` of the same machine.
       METRICS_PORT: '0',
+      // Bulk snapshots of the catalogue are background work of their own, not what a row measures.
+      BULK_GENERATION: 'off',
       ...SERVICE_ENV,
       ...env,
       PORT: String(port),
