@@ -13,11 +13,9 @@ const CHECK_EVERY_MS = 60_000;
 /** A statement of the generator's own connection (a page read, a part written). */
 const STATEMENT_TIMEOUT_MS = 60_000;
 /**
- * The generation rests twice as long as each page took, so it takes about a third of what it
- * could. Measured at medium on the shared 2-core machine (sequential v1 card lookups straight to
- * api-v1, cache off, during the generation and without one): without rests p50 16 ms and p99
- * 65 ms against 8 and 32; resting 1× p50 11 and p99 55 against 8 and 42; resting 2× p50 10 and
- * p99 56 against 8-11 and 42-68 (within the machine's noise), both games written 70 s after start.
+ * The generation rests twice as long as each page took, so it takes about a third of a core:
+ * the request latency of the instance stays within its noise while it writes (the before/after
+ * figures are in the commit that chose it and in the README's bulk data section).
  */
 const REST_RATIO = 2;
 /** Shutdown waits this long for a generation to roll back before closing its connection anyway. */

@@ -1,16 +1,16 @@
 import { BULK_FORMATS, BulkFormat } from '@tcg/domain';
 import type { ClientBase } from 'pg';
 import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
+import { readDataVersion } from '../data-version';
 import { BulkSourceRow, csvHeader, csvLines, ndjsonLines, toBulkRow } from './bulk-rows';
 import { GzipChunks, GzipFile } from './gzip-chunks';
 
 /** Cards read per page (about 14 rows per card at full): two short indexed statements. */
 const CARDS_PER_PAGE = 20;
 /**
- * Rows parsed, presented and serialised on the event loop between two yields to it: measured at
- * medium, the loop's p99 delay during a generation was 10 ms with 50 rows (14 ms with 100, and
- * 27 ms before each slice yielded), so a service generating in the background still answers its
- * requests promptly.
+ * Rows parsed, presented and serialised on the event loop between two yields to it: small enough
+ * that a service generating in the background keeps its event-loop delay to a few milliseconds
+ * and still answers its requests promptly (the figures are in the commit that chose it).
  */
 const ROWS_PER_SLICE = 50;
 /** Snapshots kept per game and format: the newest, and the one before for downloads under way. */
@@ -69,9 +69,7 @@ export async function generateGameSnapshots(
   try {
     await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_TIMEOUT_MS}`);
-    const [{ version }] = (await client.query<{ version: string }>('SELECT version::text FROM data_version'))
-      .rows as [{ version: string }];
-    const dataVersion = Number(version);
+    const dataVersion = await readDataVersion(client);
     const ids = {} as Record<BulkFormat, number>;
     for (const format of BULK_FORMATS) {
       // Placeholders until the end of the transaction; nobody sees them before it commits.

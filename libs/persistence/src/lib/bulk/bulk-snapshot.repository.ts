@@ -1,4 +1,4 @@
-import { BulkFormat, BulkSnapshot, BulkSnapshotStore } from '@tcg/domain';
+import { BULK_FORMATS, BulkFormat, BulkSnapshot, BulkSnapshotStore } from '@tcg/domain';
 import type { ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
 import { BULK_LOCK_KEY } from './bulk-generator';
@@ -71,7 +71,7 @@ export async function gamesToSnapshot(client: ClientBase, maxAgeSeconds: number)
   const { rows } = await client.query<{ id: string }>(
     `SELECT g.id FROM games g
      WHERE EXISTS (
-       SELECT 1 FROM unnest(ARRAY['ndjson.gz', 'csv.gz']) AS f (format)
+       SELECT 1 FROM unnest($2::text[]) AS f (format)
        LEFT JOIN LATERAL (
          SELECT b.data_version, b.generated_at FROM bulk_snapshots b
          WHERE b.game_id = g.id AND b.format = f.format ORDER BY b.id DESC LIMIT 1) latest ON true
@@ -79,7 +79,7 @@ export async function gamesToSnapshot(client: ClientBase, maxAgeSeconds: number)
           OR latest.data_version < (SELECT version FROM data_version)
           OR latest.generated_at < now() - make_interval(secs => $1))
      ORDER BY g.id`,
-    [maxAgeSeconds],
+    [maxAgeSeconds, BULK_FORMATS],
   );
   return rows.map((r) => r.id);
 }
