@@ -144,12 +144,13 @@ export class CachedResponder {
     const before = rep.bytes;
     const chunks = rep.body(coding, tail);
     if (cache && rep.bytes !== before) cache.grew(key!, rep, before);
-    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    let length = 0;
+    for (const chunk of chunks) length += chunk.length;
     headers['content-type'] = JSON_TYPE;
-    headers['content-length'] = bytes.length;
+    headers['content-length'] = length;
     if (coding !== 'identity') headers['content-encoding'] = coding;
     res.writeHead(200, headers);
-    res.end(bytes);
+    writeChunks(res, chunks);
   }
 
   stats(): (ResponseCacheStats & { enabled: true }) | { enabled: false } {
@@ -294,6 +295,23 @@ function registerCacheMetrics(
     [],
     () => [{ labels: {}, value: versions.current() ?? Number.NaN }],
   );
+}
+
+/**
+ * Sends the chunks one after another and ends the response, without joining them first: a v1
+ * answer is its cached head and this request's `_metadata`, and joining them copied the whole head
+ * (2.7 MB for a 200-card batch) once per send. Corked, so the head, the chunks and the end leave
+ * in one `writev`.
+ */
+function writeChunks(res: ServerResponse, chunks: readonly Buffer[]): void {
+  if (chunks.length === 1) {
+    res.end(chunks[0]);
+    return;
+  }
+  res.cork();
+  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+  res.end(chunks[chunks.length - 1]);
+  res.uncork();
 }
 
 /**
