@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Controller, Get, Header, Module, Res } from '@nestjs/common';
+import { All, Controller, Get, Header, HttpCode, Module, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,8 @@ export const FLOOR_PATH = '/floor';
  * answers `GET /floor`.
  *
  *   raw      node:http, the bytes from `--body <file>`
- *   nest     a Nest-on-Express controller returning the bytes as a string
+ *   nest     a Nest-on-Express controller returning the bytes as a string, to any method (a POST's
+ *            JSON body is parsed, as a service's would be)
  *   forward  a Nest-on-Express controller that forwards each request over a keep-alive node:http
  *            agent to `--upstream <url>` and streams the answer back: the two-hop floor
  *
@@ -53,7 +54,9 @@ async function main(): Promise<void> {
     const text = body.toString('utf8');
     @Controller()
     class FloorController {
-      @Get('{*path}')
+      // Any method: a batch row's floor is POSTed the same JSON bodies, which Nest's parser reads.
+      @All('{*path}')
+      @HttpCode(200)
       @Header('content-type', contentType)
       answer(): string {
         return text; // a string goes out as-is (a Buffer would be serialised as JSON)
