@@ -57,6 +57,8 @@ const BATCH_CONNECTIONS = 4;
 const BATCH_SIZE = 200;
 const ETAG_SAMPLE = 1000;
 const MEDIAN_SAMPLE = 101;
+/** The processes of the gateway-hop row: the ceiling of a lookup counts all of their CPU. */
+const HOP_PROCESSES = ['api-gateway (hop)', 'floor-nest', 'load generator', 'redis-server', 'postgres'];
 /** Answers sampled for the median of a search or a page, the bytes of their rows' floors. */
 const FLOOR_SAMPLE = 21;
 const WALKS = 5;
@@ -855,6 +857,24 @@ async function main(): Promise<number> {
       lines.push(
         `gateway hop vs two-hop floor: ${ratio(hop.rps, twoHop.rps)} req/s, p50 ${ms(hop.p50)} vs ${ms(twoHop.p50)} ms`,
       );
+    // The most uncached lookups per second this architecture allows on this machine, from floors
+    // of the same run: a gateway that costs what it costs in front of the static Nest floor (every
+    // process of that row: gateway, Nest floor, Redis, load generator), plus the lookup's own
+    // PostgreSQL read (the lookup row's PostgreSQL CPU, less what the hop row's spent), with every
+    // core busy. A uniform row near its ceiling has little left to gain without another design.
+    if (hop?.cpuUs)
+      for (const v of ['v1', 'v2'] as const) {
+        const row = uniform[v];
+        if (!row?.cpuUs || row.rps === undefined) continue;
+        const hopUs = HOP_PROCESSES.reduce((sum, name) => sum + (hop.cpuUs?.[name] ?? 0), 0);
+        const readUs = Math.max(0, (row.cpuUs['postgres'] ?? 0) - (hop.cpuUs['postgres'] ?? 0));
+        const ceiling = (cpus().length * 1e6) / (hopUs + readUs);
+        summary[`${v}UniformCeilingVsNest`] = ceiling / floorRps(row);
+        lines.push(
+          `${v} uniform lookup ceiling from the floors: ${num(ceiling)} req/s, ${ratio(ceiling, floorRps(row))} its Nest floor ` +
+            `(the row: ${ratio(row.rps, floorRps(row))}); gateway hop ${num(hopUs)} µs + PostgreSQL read ${num(readUs)} µs per request`,
+        );
+      }
     for (const [v, pair] of Object.entries(smallVsFull)) {
       summary[`${v}FullVsSmallP50`] = share(pair.full?.p50, pair.small?.p50);
       lines.push(
