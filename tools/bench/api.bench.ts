@@ -2,20 +2,21 @@ import { TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
 import { log, parseArgs } from '../common/log';
 import { ensureBenchCatalogue } from './bench-databases';
+import { cacheCounters, closeBenchHttp, get, pool, send } from './bench-http';
 import { FLOOR_PATH } from './floor-server';
 import { LoadGenerator } from './load-client';
 import type { LoadResult, LoadScenario, WalkResult } from './load-generator';
 import { shuffled } from './sampling';
 import { CpuAccounting } from './cpu-time';
 import { RunningService, residentBytes, startProcess, startService } from './services';
-import { bytes, formatTable, ms, num, ratio } from './table';
+import { printReport, type Row } from './report';
+import { ms, num } from './table';
 
 /**
  * `npm run bench:api`: the speed of the API through the gateway on the `full` catalogue, every row
@@ -57,8 +58,6 @@ const BATCH_CONNECTIONS = 4;
 const BATCH_SIZE = 200;
 const ETAG_SAMPLE = 1000;
 const MEDIAN_SAMPLE = 101;
-/** The processes of the gateway-hop row: the ceiling of a lookup counts all of their CPU. */
-const HOP_PROCESSES = ['api-gateway (hop)', 'floor-nest', 'load generator', 'redis-server', 'postgres'];
 /** Answers sampled for the median of a search or a page, the bytes of their rows' floors. */
 const FLOOR_SAMPLE = 21;
 const WALKS = 5;
@@ -71,32 +70,6 @@ interface Options {
   readonly rows: ReadonlySet<string>;
   readonly fullDb: string;
   readonly smallDb: string;
-}
-
-/** One line of the table, and of the final JSON line. */
-interface Row {
-  readonly id: string;
-  readonly label: string;
-  readonly connections?: number;
-  readonly rps?: number;
-  readonly p50?: number;
-  readonly p95?: number;
-  readonly p99?: number;
-  readonly non2xx?: number;
-  readonly errors?: number;
-  readonly bytesPerResponse?: number;
-  /** hits / (hits + misses) of the service's response cache during the row; null: not reported. */
-  readonly cacheHitRatio?: number | null;
-  readonly statuses?: Record<string, number>;
-  readonly note?: string;
-  readonly pages?: number;
-  /** Microseconds of CPU per request of each process that served the row (cpu-time.ts). */
-  readonly cpuUs?: Record<string, number>;
-  /**
-   * The id of the Nest floor row that sends this row's bytes, which its `vs Nest` divides by:
-   * undefined for the lookup floor (the median v1 lookup).
-   */
-  readonly floor?: string;
 }
 
 /** The median-sized of some bodies. */
@@ -155,86 +128,6 @@ async function openCatalogue(url: string, label: string): Promise<Catalogue> {
 
 const v1Lookup = (card: { id: string }) => `/v1/cards?cardId=${encodeURIComponent(card.id)}`;
 const v2Lookup = (card: { uuid: string }) => `/v2/cards/${card.uuid}`;
-
-const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-
-/** One GET with exactly these headers (fetch would add its own Accept-Encoding). */
-function get(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return send('GET', url, headers);
-}
-
-/** One request with exactly these headers and, for a POST, this JSON body. */
-function send(
-  method: 'GET' | 'POST',
-  url: string,
-  headers: Record<string, string>,
-  json?: unknown,
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  const payload = json === undefined ? undefined : Buffer.from(JSON.stringify(json));
-  const all = payload ? { ...headers, 'content-type': 'application/json' } : headers;
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, method, headers: all }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-      res.on('error', reject);
-    });
-    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${url} timed out`)));
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** Runs `work` over `items` with `concurrency` in flight. */
-async function pool<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await work(items[i]!);
-      }
-    }),
-  );
-  return out;
-}
-
-/**
- * The response cache's counters from a service's /health (no credential needed), if it reports
- * them. Right after a row the service may still be working off requests the load left queued, and
- * its health check (a database round trip under a deadline) can fail: it is asked again, for up to
- * 10 s, until it answers 200.
- */
-async function cacheCounters(service: RunningService): Promise<{ hits: number; misses: number } | undefined> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    try {
-      const res = await get(`${service.url}/health`, {});
-      if (res.status === 200) {
-        const c = (
-          JSON.parse(res.body.toString('utf8')) as { responseCache?: { hits?: unknown; misses?: unknown } }
-        ).responseCache;
-        return c && typeof c.hits === 'number' && typeof c.misses === 'number'
-          ? { hits: c.hits, misses: c.misses }
-          : undefined;
-      }
-    } catch {
-      // asked again below
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  log('warn', 'no healthy /health answer: cache hit ratio not known for this row', { service: service.name });
-  return undefined;
-}
 
 function gitDescription(): { commit: string; dirty: number } {
   try {
@@ -764,163 +657,36 @@ async function main(): Promise<number> {
       [fullStack.gateway, fullStack.v1, fullStack.v2].map((s) => [s.name, residentBytes(s.pid) ?? null]),
     );
 
-    // The table.
-    const nestRps = floorNest.rps!;
-    const nodeRps = floorNode.rps!;
-    /** The req/s of the Nest floor a row compares with: its own bytes' floor, else the lookup floor. */
-    const floorRps = (r: Row): number =>
-      (r.floor ? rows.find((f) => f.id === r.floor)?.rps : undefined) ?? nestRps;
-    const table = formatTable(
-      [
-        'row',
-        'conn',
-        'req/s',
-        'p50 ms',
-        'p95 ms',
-        'p99 ms',
-        'non-2xx',
-        'err',
-        'vs Nest',
-        'vs node',
-        'bytes/resp',
-        'cache hit',
-        'note',
-      ],
-      rows.map((r) => [
-        r.label,
-        num(r.connections),
-        num(r.rps, r.rps !== undefined && r.rps < 100 ? 1 : 0),
-        ms(r.p50),
-        ms(r.p95),
-        ms(r.p99),
-        num(r.non2xx),
-        num(r.errors),
-        ratio(r.rps, floorRps(r)),
-        ratio(r.rps, nodeRps),
-        bytes(r.bytesPerResponse),
-        r.cacheHitRatio === undefined
-          ? ''
-          : r.cacheHitRatio === null
-            ? 'n/a'
-            : `${(100 * r.cacheHitRatio).toFixed(1)}%`,
-        r.note ?? '',
-      ]),
-      [0, 12],
-    );
-    const lines: string[] = [];
-    lines.push(
-      `bench:api  commit ${git.commit}${git.dirty > 0 ? ` (+${git.dirty} uncommitted files in apps/libs/tools)` : ''}` +
-        `  node ${process.version}  ${cpus().length} cores  load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`,
-      `catalogue ${o.fullDb} (${fullDb.size}, ${num(full.cards.length)} cards)  ${duration} s per row after ${warmup} s warm-up` +
-        `  quotas in ${redis ? 'Redis' : 'PostgreSQL'}`,
-      `floor bytes: the median v1 lookup, ${num(median.body.length)} B (${median.card.id})`,
-      '',
-      table,
-      '',
-      'non-2xx: responses outside 2xx (in If-None-Match rows 304 is a success); err: socket errors and timeouts;',
-      "vs Nest: the row's req/s over the Nest floor's with the same bytes (the floor row named in its JSON `floor`, measured",
-      'just before it, else the lookup floor); vs node: over the raw node:http floor of the lookup bytes;',
-      "cache hit: the service's response-cache hits / (hits + misses)",
-      'during the row, from its /health (n/a: not reported); bytes/resp: read per response, status line and headers included',
-      '',
-    );
-    lines.push('CPU per request, µs, of each process that served the row (user + system, from /proc):');
-    for (const r of rows)
-      if (r.cpuUs && Object.keys(r.cpuUs).length > 0)
-        lines.push(
-          `  ${r.label.padEnd(32)} ${Object.values(r.cpuUs)
-            .reduce((a, b) => a + b, 0)
-            .toLocaleString('en-US')
-            .padStart(7)} in all: ${Object.entries(r.cpuUs)
-            .map(([name, us]) => `${name} ${us.toLocaleString('en-US')}`)
-            .join(', ')}`,
-        );
-    lines.push('');
-    const summary: Record<string, number | null> = {};
-    const share = (a: number | undefined, b: number | undefined) =>
-      a !== undefined && b !== undefined && b > 0 ? a / b : null;
-    for (const v of ['v1', 'v2'] as const) {
-      const plain = uniform[v]?.bytesPerResponse;
-      const packed = compressed[v]?.bytesPerResponse;
-      summary[`${v}CompressedBytesRatio`] = share(packed, plain);
-      if (plain !== undefined || packed !== undefined)
-        lines.push(
-          `bytes on the wire per ${v} lookup (headers included): ${bytes(plain)} plain, ${bytes(packed)} with Accept-Encoding: gzip, br (${ratio(packed, plain)})`,
-        );
-    }
-    summary['nestFloorAfterVsBefore'] = share(nestAgain.rps, nestRps);
-    lines.push(
-      `Nest floor again after the rows: ${num(nestAgain.rps)} req/s, p50 ${ms(nestAgain.p50)} ms (${ratio(nestAgain.rps, nestRps)} the first; ratios use the first)`,
-    );
-    summary['gatewayHopVsTwoHop'] = share(hop?.rps, twoHop?.rps);
-    if (hop && twoHop)
-      lines.push(
-        `gateway hop vs two-hop floor: ${ratio(hop.rps, twoHop.rps)} req/s, p50 ${ms(hop.p50)} vs ${ms(twoHop.p50)} ms`,
-      );
-    // The most uncached lookups per second this architecture allows on this machine, from floors
-    // of the same run: a gateway that costs what it costs in front of the static Nest floor (every
-    // process of that row: gateway, Nest floor, Redis, load generator), plus the lookup's own
-    // PostgreSQL read (the lookup row's PostgreSQL CPU, less what the hop row's spent), with every
-    // core busy. A uniform row near its ceiling has little left to gain without another design.
-    if (hop?.cpuUs)
-      for (const v of ['v1', 'v2'] as const) {
-        const row = uniform[v];
-        if (!row?.cpuUs || row.rps === undefined) continue;
-        const hopUs = HOP_PROCESSES.reduce((sum, name) => sum + (hop.cpuUs?.[name] ?? 0), 0);
-        const readUs = Math.max(0, (row.cpuUs['postgres'] ?? 0) - (hop.cpuUs['postgres'] ?? 0));
-        const ceiling = (cpus().length * 1e6) / (hopUs + readUs);
-        summary[`${v}UniformCeilingVsNest`] = ceiling / floorRps(row);
-        lines.push(
-          `${v} uniform lookup ceiling from the floors: ${num(ceiling)} req/s, ${ratio(ceiling, floorRps(row))} its Nest floor ` +
-            `(the row: ${ratio(row.rps, floorRps(row))}); gateway hop ${num(hopUs)} µs + PostgreSQL read ${num(readUs)} µs per request`,
-        );
-      }
-    for (const [v, pair] of Object.entries(smallVsFull)) {
-      summary[`${v}FullVsSmallP50`] = share(pair.full?.p50, pair.small?.p50);
-      lines.push(
-        `${v} lookup p50 at 1 connection: full ${ms(pair.full?.p50)} ms, small ${ms(pair.small?.p50)} ms (full/small ${ratio(pair.full?.p50, pair.small?.p50)})`,
-      );
-    }
-    lines.push(
-      `resident memory after the run: ${Object.entries(memory)
-        .map(([name, b]) => `${name} ${b === null ? 'n/a' : `${num(b / 1_048_576)} MB`}`)
-        .join(', ')}`,
-    );
-    process.stdout.write(`${lines.join('\n')}\n`);
-    process.stdout.write(
-      `${JSON.stringify({
-        bench: 'api',
-        commit: git.commit,
-        uncommittedFiles: git.dirty,
-        node: process.version,
-        cores: cpus().length,
+    printReport({
+      rows,
+      floorNest,
+      floorNode,
+      uniform,
+      compressed,
+      hop,
+      twoHop,
+      nestAgain,
+      smallVsFull,
+      memory,
+      header: {
+        git,
+        loadBefore,
         database: o.fullDb,
+        size: fullDb.size,
         cards: full.cards.length,
         duration,
         warmup,
         connections,
         quotas: redis ? 'redis' : 'postgres',
-        loadAverage: { before: loadBefore, after: loadavg()[0] },
         floorBytes: median.body.length,
-        rows: Object.fromEntries(
-          rows.map((r) => [
-            r.id,
-            {
-              ...r,
-              vsNest: r.rps !== undefined ? r.rps / floorRps(r) : null,
-              vsNode: r.rps !== undefined ? r.rps / nodeRps : null,
-            },
-          ]),
-        ),
-        summary,
-        residentBytes: memory,
-      })}\n`,
-    );
+        floorCard: median.card.id,
+      },
+    });
     return 0;
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
-    agent.destroy();
+    closeBenchHttp();
     await cleanup();
   }
 }
