@@ -98,10 +98,10 @@ interface Row {
 function loadRows(): Row[] {
   const load = <T>(path: string): T => require(join(REPO_ROOT, 'dist', path)) as T;
   const v1 = load<{ parseCardsQuery(raw: Raw, maxLimit: number): unknown }>(
-    'apps/api-v1/src/cards/dto/cards-query.js',
+    'apps/api-v1/src/cards/dto/cards-query.schema.js',
   );
   const v2 = load<{ parseCardsV2Query(raw: Raw, maxLimit: number): unknown }>(
-    'apps/api-v2/src/cards/dto/cards-v2-query.js',
+    'apps/api-v2/src/cards/dto/cards-v2-query.schema.js',
   );
   return [
     {

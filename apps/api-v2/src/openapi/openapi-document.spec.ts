@@ -20,7 +20,7 @@ import {
   INCLUDE_VALUES,
   ORDER_BY_VALUES,
   parseCardsV2Query,
-} from '../cards/dto/cards-v2-query';
+} from '../cards/dto/cards-v2-query.schema';
 import { buildOpenApiDocument, DOCUMENTED_CONTROLLERS } from './openapi-document';
 
 const COMMITTED = join(__dirname, '../../../../docs/openapi/api-v2.json');

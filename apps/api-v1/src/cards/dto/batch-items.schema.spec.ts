@@ -1,5 +1,6 @@
-import { DomainError, QUERY_LIMITS } from '@tcg/domain';
-import { MAX_BATCH_ITEMS, parseBatch } from './batch-items';
+import { DomainError } from '@tcg/domain';
+import { QUERY_LIMITS } from '@tcg/http-service';
+import { MAX_BATCH_ITEMS, parseBatch } from './batch-items.schema';
 
 const parse = (body: unknown, maxItems = MAX_BATCH_ITEMS) => parseBatch(body, maxItems, 'enterprise');
 const refusal = (body: unknown, maxItems = MAX_BATCH_ITEMS) => {

@@ -1,6 +1,7 @@
-import { DomainError, QUERY_LIMITS } from '@tcg/domain';
+import { DomainError } from '@tcg/domain';
+import { QUERY_LIMITS } from '@tcg/http-service';
 import { STATISTIC_WINDOWS } from '@tcg/rendering';
-import { MAX_OFFSET, MAX_SEARCH_LENGTH, parseCardsQuery } from './cards-query';
+import { MAX_OFFSET, MAX_SEARCH_LENGTH, parseCardsQuery } from './cards-query.schema';
 
 const parse = (raw: Record<string, unknown>, maxLimit = 100) => parseCardsQuery(raw, maxLimit);
 const refusal = (raw: Record<string, unknown>) => {
