@@ -12,7 +12,8 @@ import {
 import { Plan } from '../common/decorators/plan.decorator';
 import { CardsService } from './cards.service';
 import { CardsV2Response, CardV2Response } from './dto/card-v2.dto';
-import { CARD_V2_QUERY, CARDS_V2_QUERY } from './dto/cards-v2-query.schema';
+import { CARD_V2_QUERY } from './dto/card-v2-query.schema';
+import { CARDS_V2_QUERY } from './dto/cards-v2-query.schema';
 
 @ApiTags('cards')
 @ApiKeyAuth()

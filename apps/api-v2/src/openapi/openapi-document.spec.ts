@@ -13,8 +13,8 @@ import {
   v2VariantJson,
 } from '@tcg/rendering';
 import { CardV2 } from '../cards/dto/card-v2.dto';
+import { CARD_PARAMETERS } from '../cards/dto/card-v2-query.schema';
 import {
-  CARD_PARAMETERS,
   CARDS_PARAMETERS,
   GRADED_VALUES,
   INCLUDE_VALUES,

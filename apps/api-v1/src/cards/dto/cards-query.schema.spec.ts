@@ -175,7 +175,7 @@ describe('parseCardsQuery', () => {
     [{ language: 'Klingon' }, 'language', /Japanese/],
     [{ orderBy: 'name' }, 'orderBy', /price, 24h, 7d, 30d, 90d/],
     [{ order: 'up' }, 'order', /asc, desc/],
-    [{ min_price: '1.234' }, 'min_price', /at most 2 decimals/],
+    [{ min_price: '1.234' }, 'min_price', /Accepted: a non-negative price in USD, at most 2 decimals\./],
   ])('refuses %j naming %s and what it accepts', (raw, parameter, accepted) => {
     const error = refusal(raw);
     expect(error).toMatchObject({ code: 'INVALID_REQUEST', parameter });

@@ -2,15 +2,23 @@ import {
   CardOrder,
   CardSelector,
   CONDITION_NAMES,
-  invalidParameter,
   LANGUAGE_NAMES,
   parseCondition,
-  parseDecimalAmount,
   parseLanguage,
   selectIdentifier,
   VariantFilter,
 } from '@tcg/domain';
-import { choice, flag, integer, list, ParsedBy, QUERY_LIMITS, requestSchema, text } from '@tcg/http-service';
+import {
+  choice,
+  flag,
+  integer,
+  list,
+  ParsedBy,
+  QUERY_LIMITS,
+  readPrice,
+  requestSchema,
+  text,
+} from '@tcg/http-service';
 import { HISTORY_DURATIONS, HistoryDuration, STATISTIC_WINDOWS, StatisticWindow } from '@tcg/rendering';
 import { printType } from './printing';
 
@@ -123,8 +131,7 @@ export const CARDS_QUERY = requestSchema(
     }),
     min_price: text({
       schema: { type: 'number', minimum: 0 },
-      parse: (price, name) =>
-        parseDecimalAmount(price) ?? failWith(name, price, 'a non-negative price in USD, at most 2 decimals'),
+      parse: (price, name) => readPrice(price, name, 'USD'),
       description: 'Only cards priced at or above this, in USD (at most 2 decimals).',
       example: 10,
     }),
@@ -195,8 +202,4 @@ export const PRESENTATION_QUERY = CARDS_QUERY.pick(
 /** GET /v1/cards: the query string, validated, as the read side's terms. */
 export function parseCardsQuery(raw: Record<string, unknown>, maxLimit: number): CardsQuery {
   return toCardsQuery(CARDS_QUERY.parse(raw), maxLimit);
-}
-
-function failWith(name: string, got: string, accepted: string): never {
-  throw invalidParameter(name, got, accepted);
 }

@@ -5,8 +5,6 @@ import {
   invalidParameter,
   LANGUAGE_NAMES,
   MARKET_CODES,
-  minorUnitsPerMajor,
-  parseDecimalAmount,
   parseGradingCompany,
   parseLanguage,
   parseRegion,
@@ -22,6 +20,7 @@ import {
   Param,
   ParsedBy,
   QUERY_LIMITS,
+  readPrice,
   requestSchema,
   text,
   textValue,
@@ -180,16 +179,15 @@ export const CARDS_V2_QUERY = requestSchema(
   { unknown: 'reject' },
 );
 
-/** GET /v2/cards/{id}: the parameters that shape one card; anything else is a 400 there too. */
-export const CARD_V2_QUERY = CARDS_V2_QUERY.pick(Object.keys(SHAPE) as (keyof typeof SHAPE)[]);
+/** The parameters that shape each card, which GET /v2/cards/{id} reads alone. */
+export const SHAPE_PARAMETERS = Object.keys(SHAPE) as (keyof typeof SHAPE)[];
 
 /** docs/spec/interface.md "GET /v2/cards" parameters. */
 export const CARDS_PARAMETERS = CARDS_V2_QUERY.names;
-/** docs/spec/interface.md "GET /v2/cards/{id}" query parameters. */
-export const CARD_PARAMETERS = CARD_V2_QUERY.names;
 
 export type CardsV2Params = ParsedBy<typeof CARDS_V2_QUERY>;
-export type CardV2Params = ParsedBy<typeof CARD_V2_QUERY>;
+/** What both routes read alike, parsed. */
+export type CardShapeParams = Pick<CardsV2Params, keyof typeof SHAPE>;
 
 /** What each market of each variant carries besides its price (docs/spec/interface.md "Include"). */
 export interface Include {
@@ -234,13 +232,6 @@ export function parseCardsV2Query(raw: Record<string, unknown>, maxLimit: number
   return toCardsV2Query(CARDS_V2_QUERY.parse(raw), raw, maxLimit);
 }
 
-/** GET /v2/cards/{id}: the query string, validated, as the read side's terms. */
-export function parseCardV2Query(
-  raw: Record<string, unknown>,
-): Pick<CardsV2Query, 'regions' | 'filter' | 'include'> {
-  return toShape(CARD_V2_QUERY.parse(raw), raw);
-}
-
 /** The validated parameters as the read side's terms; `maxLimit` is the caller's plan's. */
 export function toCardsV2Query(
   params: CardsV2Params,
@@ -257,13 +248,12 @@ export function toCardsV2Query(
     number: params.number,
     q: params.q,
   };
-  const shape = toShape(params, raw);
+  const shape = toCardShape(params, raw);
   const primary = shape.regions[0]!;
-  const min = params.min_price;
   const minPrice =
-    min === undefined ? undefined : parseDecimalAmount(min, minorUnitsPerMajor(primary.currency));
-  if (min !== undefined && minPrice === undefined)
-    fail('min_price', min, `a non-negative price in ${primary.currency} (the primary market's currency)`);
+    params.min_price === undefined
+      ? undefined
+      : readPrice(params.min_price, 'min_price', primary.currency, "the primary market's currency");
   const game = selector.by === 'browse' ? params.game : undefined;
   const query = {
     selector,
@@ -290,8 +280,8 @@ export function toCardsV2Query(
 }
 
 /** Regions, graded scope, include and language: what both routes read alike. */
-function toShape(
-  params: CardV2Params,
+export function toCardShape(
+  params: CardShapeParams,
   raw: Record<string, unknown>,
 ): Pick<CardsV2Query, 'regions' | 'filter' | 'include'> {
   const regions: Region[] = [];

@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger';
-import { DomainError, invalidParameter } from '@tcg/domain';
+import { DomainError, invalidParameter, minorUnitsPerMajor, parseDecimalAmount } from '@tcg/domain';
 import { listValue, QUERY_LIMITS, textValue } from './query-values';
 
 /** How one parameter is written in the OpenAPI document, beside its name and where it goes. */
@@ -265,4 +265,20 @@ export function list<T = string>(options: ListOptions<T> = {}): Param<T[] | unde
     },
     absent: NONE,
   };
+}
+
+/**
+ * A price a client writes (`12.50`) in `currency`'s minor units, without a float: both versions'
+ * `min_price`, refused in one wording. `whose` says which currency, where the request decides it.
+ */
+export function readPrice(text: string, name: string, currency: string, whose?: string): number {
+  const perMajor = minorUnitsPerMajor(currency);
+  const price = parseDecimalAmount(text, perMajor);
+  if (price === undefined)
+    refuse(
+      name,
+      text,
+      `a non-negative price in ${currency}${whose ? ` (${whose})` : ''}, ${perMajor === 1 ? 'in whole units' : 'at most 2 decimals'}`,
+    );
+  return price!;
 }
