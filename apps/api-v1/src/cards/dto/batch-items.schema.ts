@@ -24,6 +24,8 @@ export interface BatchItem {
   readonly updatedAfter?: number;
 }
 
+const ABSENT = { value: undefined } as const;
+
 const bad = (message: string) => new DomainError('INVALID_REQUEST', message, 'body');
 
 /**
@@ -41,6 +43,7 @@ function json<T>(param: Param<T>, numbers = false): Param<T | undefined> {
       return param.read(value, name);
     },
     doc: param.doc,
+    absent: ABSENT,
   };
 }
 
@@ -59,6 +62,7 @@ const timestamp: Param<number | undefined> = {
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
     throw invalidParameter(name, String(value), 'a Unix timestamp in seconds');
   },
+  absent: ABSENT,
   doc: {
     description:
       'Unix timestamp (seconds), for delta sync: only variants updated after it; the card is left out when none is.',
