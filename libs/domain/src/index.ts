@@ -12,6 +12,6 @@ export * from './lib/slug';
 export * from './lib/uuid';
 export * from './lib/ports';
 export * from './lib/gateway-contract';
-export * from './lib/query-params';
+export * from './lib/abbreviate';
 export * from './lib/card-queries';
 export * from './lib/bulk';

@@ -14,3 +14,6 @@ export * from './lib/error-outcome';
 export * from './lib/http-caching/cached-responder';
 export * from './lib/http-caching/content-coding';
 export * from './lib/http-caching/entity-tag';
+export * from './lib/request-schema/query-values';
+export * from './lib/request-schema/params';
+export * from './lib/request-schema/request-schema';

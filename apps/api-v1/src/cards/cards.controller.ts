@@ -13,10 +13,9 @@ import { ApiErrorResponses, ApiKeyAuth } from '../common/decorators/api-docs.dec
 import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { v1SendOptions } from '../common/send-options';
 import { CardsService } from './cards.service';
-import { BatchCardRequestItemDto } from './dto/batch-card-request-item.dto';
-import { MAX_BATCH_ITEMS } from './dto/batch-items';
+import { BatchCardRequestItemDto, MAX_BATCH_ITEMS } from './dto/batch-items.schema';
 import { CardsResponseDto } from './dto/card.dto';
-import { ApiCardsPresentationQuery, ApiCardsQuery } from './dto/cards-query.decorator';
+import { CARDS_QUERY, PRESENTATION_QUERY } from './dto/cards-query.schema';
 
 @ApiTags('cards')
 @ApiKeyAuth()
@@ -35,7 +34,7 @@ export class CardsController {
     description:
       'Identifier parameters win over a search, the most specific first: variantId, vendorSkuId, cardId, vendorId, opensetId, imagedbId. A lookup that matches nothing is 200 with empty `data`. Unknown parameters are ignored.',
   })
-  @ApiCardsQuery()
+  @CARDS_QUERY.document()
   @ApiOkResponse({ type: CardsResponseDto, description: 'A page of cards, each with its variants.' })
   @ApiErrorResponses(400, 401, 429)
   async search(
@@ -57,7 +56,7 @@ export class CardsController {
     description:
       "Every lookup of the batch in request order, each card once (at its first lookup, with that lookup's filters). The query string sets how the cards are presented, as on GET.",
   })
-  @ApiCardsPresentationQuery()
+  @PRESENTATION_QUERY.document()
   @ApiBody({
     required: true,
     description: `Card lookups, each with exactly one identifier; at most ${MAX_BATCH_ITEMS} items, fewer on smaller plans (20 free, 100 starter and professional).`,

@@ -21,8 +21,8 @@ import {
 import { CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { planOf } from '../common/send-options';
-import { BatchItem, MAX_BATCH_ITEMS, parseBatch } from './dto/batch-items';
-import { CardsQuery, parseCardsQuery } from './dto/cards-query';
+import { BatchItem, MAX_BATCH_ITEMS, parseBatch } from './dto/batch-items.schema';
+import { CardsQuery, parseCardsQuery } from './dto/cards-query.schema';
 
 const REGION = V1_REGION;
 

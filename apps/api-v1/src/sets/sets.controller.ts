@@ -5,8 +5,7 @@ import type { Request, Response } from 'express';
 import { ApiErrorResponses, ApiKeyAuth } from '../common/decorators/api-docs.decorator';
 import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { v1SendOptions } from '../common/send-options';
-import { SetsQueryDto } from './dto/sets-query.dto';
-import { ApiSetsQuery } from './dto/sets-query.decorator';
+import { SETS_QUERY } from './dto/sets-query.schema';
 import { SetsResponseDto } from './dto/set.dto';
 import { SetsService } from './sets.service';
 
@@ -25,11 +24,11 @@ export class SetsController {
     summary: 'List the sets of a game',
     description: 'Every set of the game, unpaged: `meta` reports the whole list.',
   })
-  @ApiSetsQuery()
+  @SETS_QUERY.document()
   @ApiOkResponse({ type: SetsResponseDto, description: 'The sets of the game.' })
   @ApiErrorResponses(400, 401, 429)
   async list(
-    @Query() query: SetsQueryDto,
+    @Query() query: Record<string, unknown>,
     @Usage() usage: UsageMetadataDto,
     @Req() req: Request,
     @Res() res: Response,

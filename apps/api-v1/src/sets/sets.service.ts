@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CatalogueRepository, requireGame } from '@tcg/domain';
 import { CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
-import { SetsQueryDto } from './dto/sets-query.dto';
+import { SETS_QUERY } from './dto/sets-query.schema';
 import { SetsResponseDto, toSetDto } from './dto/set.dto';
 
 @Injectable()
@@ -10,10 +10,11 @@ export class SetsService {
   constructor(@Inject(CATALOGUE) private readonly catalogue: CatalogueRepository) {}
 
   /** Every set of the game (no paging, docs/spec/decisions.md): `meta` reports the whole list. */
-  async list(query: SetsQueryDto, usage: UsageMetadataDto): Promise<SetsResponseDto> {
+  async list(raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<SetsResponseDto> {
+    const query = SETS_QUERY.parse(raw);
     const game = await requireGame(this.catalogue, query.game);
     const sets = await this.catalogue.listSetSummaries(game.id, {
-      q: query.q || undefined,
+      q: query.q,
       orderBy: query.orderBy,
       order: query.order,
     });

@@ -12,7 +12,8 @@ import {
 import { Plan } from '../common/decorators/plan.decorator';
 import { CardsService } from './cards.service';
 import { CardsV2Response, CardV2Response } from './dto/card-v2.dto';
-import { ApiCardsV2Query, ApiCardV2Query } from './dto/cards-v2-query.decorator';
+import { CARD_V2_QUERY } from './dto/card-v2-query.schema';
+import { CARDS_V2_QUERY } from './dto/cards-v2-query.schema';
 
 @ApiTags('cards')
 @ApiKeyAuth()
@@ -30,7 +31,7 @@ export class CardsController {
     description:
       "Identifier parameters win over a search, the most specific first: variant_id, vendor_sku, card_id, vendor_id. Browse and search are cursor-paginated; a lookup that matches nothing is 200 with empty `data`. Unknown parameters are a 400. With neither `regions` nor `graded`, the result equals v1's raw NA pricing in the v2 shape.",
   })
-  @ApiCardsV2Query()
+  @CARDS_V2_QUERY.document()
   @ApiOkResponse({
     type: CardsV2Response,
     description: 'A page of cards.',
@@ -59,7 +60,7 @@ export class CardsController {
     schema: { type: 'string' },
     example: '9b687c18-3204-583e-ba39-00de37c7b19c',
   })
-  @ApiCardV2Query()
+  @CARD_V2_QUERY.document()
   @ApiOkResponse({ type: CardV2Response, description: 'The card.', headers: RATE_LIMIT_HEADERS })
   @ApiProblemResponses(400, 401, 404, 429)
   async one(

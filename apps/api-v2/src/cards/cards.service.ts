@@ -37,7 +37,8 @@ import {
 } from '@tcg/persistence';
 import { CATALOGUE } from '@tcg/persistence/nest';
 import { CursorCodec, CursorPosition } from './cursor/cursor-codec';
-import { Include, parseCardsV2Query, parseCardV2Query } from './dto/cards-v2-query';
+import { parseCardV2Query } from './dto/card-v2-query.schema';
+import { Include, parseCardsV2Query } from './dto/cards-v2-query.schema';
 
 /** A response body's JSON text (its parts in order) plus the headers that describe it (Link, X-Total-Count). */
 export interface JsonWithHeaders {

@@ -13,14 +13,14 @@ import {
   v2VariantJson,
 } from '@tcg/rendering';
 import { CardV2 } from '../cards/dto/card-v2.dto';
+import { CARD_PARAMETERS } from '../cards/dto/card-v2-query.schema';
 import {
-  CARD_PARAMETERS,
   CARDS_PARAMETERS,
   GRADED_VALUES,
   INCLUDE_VALUES,
   ORDER_BY_VALUES,
   parseCardsV2Query,
-} from '../cards/dto/cards-v2-query';
+} from '../cards/dto/cards-v2-query.schema';
 import { buildOpenApiDocument, DOCUMENTED_CONTROLLERS } from './openapi-document';
 
 const COMMITTED = join(__dirname, '../../../../docs/openapi/api-v2.json');

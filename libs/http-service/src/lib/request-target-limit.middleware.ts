@@ -1,4 +1,4 @@
-import { requestTargetTooLong } from '@tcg/domain';
+import { requestTargetTooLong } from './request-schema/query-values';
 import type { NextFunction, Request, Response } from 'express';
 
 /**

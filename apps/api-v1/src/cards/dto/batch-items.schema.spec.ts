@@ -1,5 +1,6 @@
-import { DomainError, QUERY_LIMITS } from '@tcg/domain';
-import { MAX_BATCH_ITEMS, parseBatch } from './batch-items';
+import { DomainError } from '@tcg/domain';
+import { QUERY_LIMITS } from '@tcg/http-service';
+import { BATCH_ITEM, MAX_BATCH_ITEMS, parseBatch, toBatchItem } from './batch-items.schema';
 
 const parse = (body: unknown, maxItems = MAX_BATCH_ITEMS) => parseBatch(body, maxItems, 'enterprise');
 const refusal = (body: unknown, maxItems = MAX_BATCH_ITEMS) => {
@@ -91,8 +92,36 @@ describe('parseBatch', () => {
     ['a non-object item', [{ cardId: 'c' }, 'c'], 'body', /item 1 must be an object/],
     ['an item with no identifier', [{ printing: 'Foil' }], 'body', /no identifier/],
     ['an item with two identifiers', [{ cardId: 'c', vendorId: 'v' }], 'body', /exactly one/],
-    ['an object identifier', [{ cardId: { $ne: null } }], 'body', /cardId must be a string/],
-    ['a numeric filter', [{ cardId: 'c', condition: 3 }], 'body', /condition must be a string/],
+    [
+      'an object identifier',
+      [{ cardId: { $ne: null } }],
+      'item 0.cardId',
+      /^item 0\.cardId must be a string\.$/,
+    ],
+    [
+      'a numeric filter',
+      [{ cardId: 'c', condition: 3 }],
+      'item 0.condition',
+      /item 0\.condition must be a string/,
+    ],
+    [
+      'a filter as a JSON array',
+      [{ cardId: 'c', printing: ['Foil'] }],
+      'item 0.printing',
+      /must be a string/,
+    ],
+    [
+      'a timestamp as a string',
+      [{ cardId: 'c', updated_after: '1767139200' }],
+      'item 0.updated_after',
+      /Unix timestamp/,
+    ],
+    [
+      'a fractional timestamp',
+      [{ cardId: 'c', updated_after: 1.5 }],
+      'item 0.updated_after',
+      /Unix timestamp/,
+    ],
     ['a NUL in a value', [{ cardId: 'c', printing: 'a\u0000' }], 'item 0.printing', /NUL/],
     ['an unknown condition', [{ cardId: 'c', condition: 'NM,Mint-ish' }], 'item 0.condition', /Near Mint/],
     [
@@ -128,8 +157,55 @@ describe('parseBatch', () => {
     ['a 100 KB identifier', [{ imagedbId: 'i'.repeat(100_000) }], 'item 0.imagedbId', /at most 256/],
   ])('refuses %s, naming where', (_name, body, parameter, message) => {
     const error = refusal(body);
-    expect(error).toMatchObject({ code: 'INVALID_REQUEST' });
-    if (parameter !== 'body') expect(error.message).toContain(`'${parameter}'`);
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST', parameter });
+    expect(error.status).toBe(400);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('BATCH_ITEM', () => {
+  it('reads one item, its fields named after their item', () => {
+    const fields = BATCH_ITEM.parse({ vendorSkuId: 7, condition: 'LP', printing: ' , ' }, 'item 4.');
+    expect(fields).toEqual({
+      cardId: undefined,
+      variantId: undefined,
+      vendorId: undefined,
+      opensetId: undefined,
+      imagedbId: undefined,
+      vendorSkuId: '7',
+      printing: [],
+      condition: ['Lightly Played'],
+      updated_after: undefined,
+    });
+    expect(toBatchItem(fields, 4, 'vendorSkuId')).toEqual({
+      ordinal: 4,
+      by: 'vendorSkuId',
+      value: '7',
+      printings: [],
+      conditions: ['Lightly Played'],
+      updatedAfter: undefined,
+    });
+  });
+
+  it('looks up nothing for a blank identifier rather than refusing it', () => {
+    expect(parse([{ cardId: '   ' }])[0]).toMatchObject({ by: 'cardId', value: '' });
+  });
+
+  it('documents each field as the body carries it: lists as one comma-separated string', () => {
+    expect(BATCH_ITEM.names).toEqual([
+      'cardId',
+      'variantId',
+      'vendorId',
+      'opensetId',
+      'imagedbId',
+      'vendorSkuId',
+      'printing',
+      'condition',
+      'updated_after',
+    ]);
+    const { cardId, condition, updated_after } = BATCH_ITEM.params;
+    expect(cardId.doc.schema).toEqual({ type: 'string', maxLength: QUERY_LIMITS.value });
+    expect(condition.doc.schema).toEqual({ type: 'string', maxLength: QUERY_LIMITS.list });
+    expect(updated_after.doc.schema).toEqual({ type: 'integer', minimum: 0 });
   });
 });

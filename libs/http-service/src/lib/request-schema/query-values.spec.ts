@@ -1,5 +1,5 @@
-import { DomainError } from './errors';
-import { QUERY_LIMITS, queryList, queryValue, requestTargetTooLong } from './query-params';
+import { DomainError } from '@tcg/domain';
+import { QUERY_LIMITS, queryList, queryValue, requestTargetTooLong } from './query-values';
 
 const refusal = (read: () => unknown) => {
   try {

@@ -1,6 +1,17 @@
-import { DomainError, QUERY_LIMITS } from '@tcg/domain';
+import { DomainError } from '@tcg/domain';
+import { QUERY_LIMITS } from '@tcg/http-service';
 import { STATISTIC_WINDOWS } from '@tcg/rendering';
-import { MAX_OFFSET, MAX_SEARCH_LENGTH, parseCardsQuery } from './cards-query';
+import fc from 'fast-check';
+import {
+  CARDS_QUERY,
+  CardsQuery,
+  MAX_OFFSET,
+  MAX_SEARCH_LENGTH,
+  parseCardsQuery,
+  presentation,
+  PRESENTATION_QUERY,
+  toCardsQuery,
+} from './cards-query.schema';
 
 const parse = (raw: Record<string, unknown>, maxLimit = 100) => parseCardsQuery(raw, maxLimit);
 const refusal = (raw: Record<string, unknown>) => {
@@ -164,11 +175,184 @@ describe('parseCardsQuery', () => {
     [{ language: 'Klingon' }, 'language', /Japanese/],
     [{ orderBy: 'name' }, 'orderBy', /price, 24h, 7d, 30d, 90d/],
     [{ order: 'up' }, 'order', /asc, desc/],
-    [{ min_price: '1.234' }, 'min_price', /at most 2 decimals/],
+    [{ min_price: '1.234' }, 'min_price', /Accepted: a non-negative price in USD, at most 2 decimals\./],
   ])('refuses %j naming %s and what it accepts', (raw, parameter, accepted) => {
     const error = refusal(raw);
     expect(error).toMatchObject({ code: 'INVALID_REQUEST', parameter });
     expect(error.message).toContain(`'${parameter}'`);
     expect(error.message).toMatch(accepted);
+  });
+});
+
+describe('CARDS_QUERY', () => {
+  it('reads GET /v1/cards parameters as a client writes them, each to its type', () => {
+    expect(
+      CARDS_QUERY.parse({
+        cardId: ' c ',
+        printing: ['Normal - Japanese', 'Foil'],
+        condition: 'nm',
+        include_statistics: '7d',
+        limit: '50',
+        orderBy: '24H',
+        min_price: '0.5',
+        colour: 'ignored',
+      }),
+    ).toEqual({
+      q: undefined,
+      game: undefined,
+      set: undefined,
+      cardId: 'c',
+      variantId: undefined,
+      vendorId: undefined,
+      opensetId: undefined,
+      imagedbId: undefined,
+      vendorSkuId: undefined,
+      number: undefined,
+      printing: ['normal', 'foil'],
+      language: undefined,
+      condition: ['Near Mint'],
+      priceHistoryDuration: '7d',
+      include_price_history: true,
+      include_statistics: ['7d'],
+      include_null_prices: false,
+      updated_after: undefined,
+      limit: 50,
+      offset: 0,
+      orderBy: '24h',
+      order: 'desc',
+      min_price: 50,
+    });
+  });
+
+  it('gives an absent parameter the default its documentation states', () => {
+    const absent = toCardsQuery(CARDS_QUERY.parse({}), 1000);
+    const documented = (name: string) =>
+      CARDS_QUERY.params[name as keyof typeof CARDS_QUERY.params].doc.schema.default;
+    expect(absent.historyDuration).toBe(documented('priceHistoryDuration'));
+    expect(absent.includeHistory).toBe(documented('include_price_history'));
+    expect([...absent.statistics]).toEqual(documented('include_statistics'));
+    expect(absent.filter.includeNullPrices).toBe(documented('include_null_prices'));
+    expect(absent.limit).toBe(documented('limit'));
+    expect(absent.offset).toBe(documented('offset'));
+    expect(absent.order.direction).toBe(documented('order'));
+  });
+
+  it('documents every parameter it reads, and POST the presentation ones only', () => {
+    expect(CARDS_QUERY.names).toEqual([
+      'q',
+      'game',
+      'set',
+      'cardId',
+      'variantId',
+      'vendorId',
+      'opensetId',
+      'imagedbId',
+      'vendorSkuId',
+      'number',
+      'printing',
+      'language',
+      'condition',
+      'priceHistoryDuration',
+      'include_price_history',
+      'include_statistics',
+      'include_null_prices',
+      'updated_after',
+      'limit',
+      'offset',
+      'orderBy',
+      'order',
+      'min_price',
+    ]);
+    for (const name of CARDS_QUERY.names)
+      expect([name, CARDS_QUERY.params[name].doc.description]).toEqual([name, expect.any(String)]);
+    expect(PRESENTATION_QUERY.names).toEqual([
+      'priceHistoryDuration',
+      'include_price_history',
+      'include_statistics',
+    ]);
+  });
+
+  it('answers any query with a CardsQuery or a 400 naming a parameter, never another error', () => {
+    const value = fc.oneof(
+      fc.constantFrom('', ' ', 'NM', 'Japanese', '7d', 'true', '0', '12.50', 'asc', 'PRICE', '-1', '1e3'),
+      fc.string({ maxLength: 300 }),
+      fc.array(fc.string({ maxLength: 20 }), { maxLength: 20 }),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...CARDS_QUERY.names, 'other'), value), (raw) => {
+        try {
+          parse(raw);
+        } catch (error) {
+          expect(error).toBeInstanceOf(DomainError);
+          expect(error).toMatchObject({ code: 'INVALID_REQUEST' });
+          expect((error as DomainError).message).toContain(`'${(error as DomainError).parameter}'`);
+        }
+      }),
+    );
+  });
+});
+
+describe('toCardsQuery', () => {
+  const params = (raw: Record<string, unknown>) => CARDS_QUERY.parse(raw);
+
+  it.each<[string, Record<string, unknown>, Partial<CardsQuery>]>([
+    [
+      'an identifier wins over a search and drops the game',
+      { cardId: 'c', q: 'x', game: 'g' },
+      {
+        selector: { by: 'cardId', value: 'c' },
+        game: undefined,
+        q: 'x',
+      },
+    ],
+    [
+      'a browse keeps the game, set and number',
+      { game: 'g', set: 's', number: '7' },
+      {
+        selector: { by: 'browse', setId: 's', number: '7', q: undefined },
+        game: 'g',
+      },
+    ],
+    [
+      'a search shows unpriced cards whatever include_null_prices says',
+      { q: 'x', include_null_prices: 'false' },
+      {
+        filter: expect.objectContaining({ includeNullPrices: true }) as CardsQuery['filter'],
+      },
+    ],
+    [
+      'a lookup honours include_null_prices',
+      { cardId: 'c', q: 'x', include_null_prices: 'true' },
+      {
+        filter: expect.objectContaining({ includeNullPrices: true }) as CardsQuery['filter'],
+      },
+    ],
+    [
+      'the order options become one CardOrder',
+      { orderBy: '7d', order: 'asc', min_price: '3' },
+      {
+        order: { by: '7d', direction: 'asc', minPrice: 300 },
+      },
+    ],
+  ])('%s', (_name, raw, expected) => {
+    expect(toCardsQuery(params(raw), 100)).toMatchObject(expected);
+  });
+
+  it.each([
+    [20, '500', 20],
+    [200, '500', 200],
+    [200, '150', 150],
+  ])("clamps limit to the plan's maximum (%i): %s gives %i", (maxLimit, limit, used) => {
+    expect(toCardsQuery(params({ limit }), maxLimit).limit).toBe(used);
+  });
+
+  it("reads how POST's cards are presented from its query string", () => {
+    expect(
+      presentation(PRESENTATION_QUERY.parse({ priceHistoryDuration: '1y', include_price_history: 'false' })),
+    ).toEqual({
+      historyDuration: '1y',
+      includeHistory: false,
+      statistics: new Set(STATISTIC_WINDOWS),
+    });
   });
 });

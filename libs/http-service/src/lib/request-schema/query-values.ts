@@ -1,4 +1,4 @@
-import { DomainError, invalidParameter } from './errors';
+import { abbreviate, DomainError, invalidParameter } from '@tcg/domain';
 
 /** A parsed query string: each parameter a value, or its values when repeated. */
 export type QueryParams = Readonly<Record<string, unknown>>;
@@ -48,8 +48,7 @@ export interface ValueCaps {
  * Past a cap (its repeats, its length) it is a 400 naming the parameter and the cap.
  */
 export function queryValue(query: QueryParams, name: string, caps: ValueCaps = {}): string | undefined {
-  const text = rawText(query, name, caps.maxLength ?? QUERY_LIMITS.value, 'characters')?.trim();
-  return text === '' ? undefined : text;
+  return textValue(query[name], name, caps);
 }
 
 /**
@@ -57,10 +56,21 @@ export function queryValue(query: QueryParams, name: string, caps: ValueCaps = {
  * a cap (its repeats, the number of items, the length of one) it is a 400 naming the parameter.
  */
 export function queryList(query: QueryParams, name: string): string[] | undefined {
+  return listValue(query[name], name);
+}
+
+/** queryValue of a value already taken from its source, `name` being what errors call it. */
+export function textValue(value: unknown, name: string, caps: ValueCaps = {}): string | undefined {
+  const text = rawText(value, name, caps.maxLength ?? QUERY_LIMITS.value, 'characters')?.trim();
+  return text === '' ? undefined : text;
+}
+
+/** queryList of a value already taken from its source, `name` being what errors call it. */
+export function listValue(value: unknown, name: string): string[] | undefined {
   const maxItems = QUERY_LIMITS.listItems;
   const maxItemLength = QUERY_LIMITS.listItem;
   // The whole text first, so splitting it is bounded too; the finer caps follow.
-  const text = rawText(query, name, QUERY_LIMITS.list, 'characters in all');
+  const text = rawText(value, name, QUERY_LIMITS.list, 'characters in all');
   if (text === undefined || text.trim() === '') return undefined;
   const items = text
     .split(',')
@@ -99,8 +109,7 @@ export function requestTargetTooLong(target: string): DomainError | undefined {
 }
 
 /** The text of a parameter, its repeats comma-joined, after checking their number and its length. */
-function rawText(query: QueryParams, name: string, maxLength: number, unit: string): string | undefined {
-  const v = query[name];
+function rawText(v: unknown, name: string, maxLength: number, unit: string): string | undefined {
   if (v === undefined) return undefined;
   const values: unknown[] = Array.isArray(v) ? v : [v];
   if (values.length > QUERY_LIMITS.repeats)
@@ -120,9 +129,4 @@ function tooMany(name: string, accepted: string, count: number): DomainError {
     `Too many values for '${name}' (${count}). Accepted: ${accepted}.`,
     name,
   );
-}
-
-/** Long values are quoted by their head only: an error echoing 100 KB helps nobody. */
-export function abbreviate(text: string, max = 24): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -1,7 +1,9 @@
-import { DomainError, QUERY_LIMITS } from '@tcg/domain';
+import { DomainError } from '@tcg/domain';
+import { QUERY_LIMITS } from '@tcg/http-service';
 import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
 import { HISTORY_DURATIONS as HISTORY_WINDOWS, PERIOD_WINDOWS } from '@tcg/rendering';
-import { MAX_SEARCH_LENGTH, parseCardsV2Query, parseCardV2Query } from './cards-v2-query';
+import { parseCardV2Query } from './card-v2-query.schema';
+import { MAX_SEARCH_LENGTH, parseCardsV2Query } from './cards-v2-query.schema';
 
 const parse = (raw: Record<string, unknown>, maxLimit = 100) => parseCardsV2Query(raw, maxLimit);
 const refusal = (raw: Record<string, unknown>) => {
@@ -128,9 +130,18 @@ describe('parseCardsV2Query', () => {
     [{ include: 'periods.2y' }, 'include', /periods\.all_time/],
     [{ include: 'history' }, 'include', /price_history\.180d/],
     [{ language: 'Klingon' }, 'language', /Japanese/],
-    [{ limit: '0' }, 'limit', /integer from 1/],
-    [{ limit: 'ten' }, 'limit', /integer from 1/],
-    [{ min_price: '-1' }, 'min_price', /USD/],
+    [{ limit: '0' }, 'limit', /Accepted: an integer of at least 1\./],
+    [{ limit: 'ten' }, 'limit', /Accepted: an integer of at least 1\./],
+    [
+      { min_price: '-1' },
+      'min_price',
+      /Accepted: a non-negative price in USD \(the primary market's currency\), at most 2 decimals\./,
+    ],
+    [
+      { min_price: '1.5', regions: 'JP,NA' },
+      'min_price',
+      /a non-negative price in JPY \(the primary market's currency\), in whole units\./,
+    ],
     [{ order_by: 'name' }, 'order_by', /price, 24h, 7d, 30d/],
     [{ q: 'q'.repeat(MAX_SEARCH_LENGTH + 1) }, 'q', /at most 200 characters/],
     [{ cursor: 'c'.repeat(MAX_CURSOR_LENGTH + 1) }, 'cursor', /at most 1024 characters/],
