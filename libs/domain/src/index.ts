@@ -11,7 +11,7 @@ export * from './lib/regions';
 export * from './lib/slug';
 export * from './lib/uuid';
 export * from './lib/ports';
-export * from './lib/gateway-contract';
+export * from './lib/request-cost';
 export * from './lib/query-params';
 export * from './lib/card-queries';
 export * from './lib/bulk';

@@ -14,3 +14,5 @@ export * from './lib/error-outcome';
 export * from './lib/http-caching/cached-responder';
 export * from './lib/http-caching/content-coding';
 export * from './lib/http-caching/entity-tag';
+export * from './lib/problem-type';
+export * from './contract';
