@@ -16,3 +16,4 @@ export * from './lib/http-caching/content-coding';
 export * from './lib/http-caching/entity-tag';
 export * from './lib/problem-type';
 export * from './contract';
+export * from './lib/openapi/openapi-document';
