@@ -17,3 +17,4 @@ export * from './lib/http-caching/entity-tag';
 export * from './lib/problem-type';
 export * from './contract';
 export * from './lib/openapi/openapi-document';
+export * from './lib/service-core.module';

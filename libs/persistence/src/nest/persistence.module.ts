@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
-import { createDataSource, poolOf } from '../lib/data-source';
+import { createDataSource, poolOf, poolUsage } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
 import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository';
 import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
@@ -177,4 +177,23 @@ export class PersistenceModule implements OnApplicationShutdown {
       await new Promise((r) => setTimeout(r, 20));
     await this.ds.destroy();
   }
+}
+
+/**
+ * A service's database in the shape `ServiceCoreModule` (`@tcg/http-service`, which may not import
+ * persistence) takes it: the module, the data source's pool reading, and the tokens of the data
+ * version and of `/health`'s details.
+ */
+export function serviceDatabase(serviceName: string): {
+  readonly module: DynamicModule;
+  readonly pool: { readonly token: typeof DataSource; readonly usage: typeof poolUsage };
+  readonly versions: symbol;
+  readonly health: typeof HealthDetails;
+} {
+  return {
+    module: PersistenceModule.forService(serviceName),
+    pool: { token: DataSource, usage: poolUsage },
+    versions: DATA_VERSION,
+    health: HealthDetails,
+  };
 }
