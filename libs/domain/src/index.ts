@@ -11,6 +11,7 @@ export * from './lib/regions';
 export * from './lib/slug';
 export * from './lib/uuid';
 export * from './lib/ports';
+export * from './lib/card-reads';
 export * from './lib/request-cost';
 export * from './lib/query-params';
 export * from './lib/card-queries';

@@ -31,6 +31,15 @@ export const CATALOGUE = Symbol('CatalogueRepository');
 /** The `ApiKeyRepository` port (`@tcg/domain`), bound to PostgreSQL: inject with `@Inject(API_KEYS)`. */
 export const API_KEYS = Symbol('ApiKeyRepository');
 
+/**
+ * The `RenderedCardReads` port (`@tcg/domain`'s `CardReads` in `@tcg/rendering`'s types), bound to
+ * `CardQueryRepository`: inject with `@Inject(CARD_READS)`.
+ */
+export const CARD_READS = Symbol('CardReads');
+
+/** The `CardKeysetReads` port (`@tcg/domain`), bound to `CardKeysetRepository`: `@Inject(CARD_KEYSET_READS)`. */
+export const CARD_KEYSET_READS = Symbol('CardKeysetReads');
+
 /** A provider of `provide` built once per app on the service's data source. */
 function onDataSource(
   provide: symbol | (abstract new (...args: never[]) => unknown),
@@ -146,21 +155,14 @@ export class PersistenceModule implements OnApplicationShutdown {
             });
           },
         },
-        // The ports under their tokens, and the card reads' hand-written SQL (hot paths) by class.
+        // The ports under their tokens. The card reads' hand-written SQL (hot paths) is injected
+        // as the object itself: the port adds no layer to a request.
         onDataSource(CATALOGUE, TypeOrmCatalogueRepository),
         onDataSource(API_KEYS, TypeOrmApiKeyRepository),
-        onDataSource(CardQueryRepository, CardQueryRepository),
-        onDataSource(CardKeysetRepository, CardKeysetRepository),
+        onDataSource(CARD_READS, CardQueryRepository),
+        onDataSource(CARD_KEYSET_READS, CardKeysetRepository),
       ],
-      exports: [
-        DataSource,
-        DATA_VERSION,
-        HealthDetails,
-        CATALOGUE,
-        API_KEYS,
-        CardQueryRepository,
-        CardKeysetRepository,
-      ],
+      exports: [DataSource, DATA_VERSION, HealthDetails, CATALOGUE, API_KEYS, CARD_READS, CARD_KEYSET_READS],
     };
   }
 
