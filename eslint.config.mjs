@@ -52,9 +52,14 @@ export default tseslint.config(
               sourceTag: 'type:tool',
               onlyDependOnLibsWithTags: ['type:persistence', 'type:rendering', 'type:stats', 'type:domain'],
             },
-            // End-to-end tests start the built services as processes; they import no app code.
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:persistence', 'type:domain'] },
-            // The HTTP services' shared plumbing (bootstrap, base environment, middlewares); apps only.
+            // End-to-end tests start the built services as processes; they import no app code. Of
+            // the HTTP plumbing only `@tcg/http-service/contract` (the gateway's headers; see below).
+            {
+              sourceTag: 'type:e2e',
+              onlyDependOnLibsWithTags: ['type:persistence', 'type:domain', 'type:http'],
+            },
+            // The HTTP services' shared plumbing (bootstrap, base environment, middlewares, the gateway
+            // contract); apps only, and the contract alone to the end-to-end tests.
             { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain'] },
             {
               sourceTag: 'type:persistence',
@@ -91,6 +96,24 @@ export default tseslint.config(
         'error',
         { name: 'fit', message: 'Focused test.' },
         { name: 'fdescribe', message: 'Focused test.' },
+      ],
+    },
+  },
+  {
+    // Tags are per project, entry points are not: the main entry point of @tcg/http-service is
+    // the services' NestJS plumbing, which the end-to-end tests (plain HTTP clients) never load.
+    files: ['apps/api-e2e/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@tcg/http-service',
+              message: 'End-to-end tests import only the gateway contract: @tcg/http-service/contract.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -11,7 +11,7 @@ import {
   TypeOrmApiKeyRepository,
   writeCatalogue,
 } from '@tcg/persistence';
-import { encodeUsage, INTERNAL_HEADERS } from '@tcg/domain';
+import { encodeUsage, INTERNAL_HEADERS } from '@tcg/http-service/contract';
 import { dragon, GAME, goblin, goblinNm, knight, knightNm, nm, series, SET } from './fixtures';
 import { serverProcesses, signal, startEmbeddedPostgres, type EmbeddedServer } from './owned-postgres';
 import { freePort, INTERNAL_TOKEN, startStack, Stack } from './stack';

@@ -1,4 +1,4 @@
-import { decodeUsage } from '@tcg/domain';
+import { decodeUsage } from '@tcg/http-service/contract';
 import { withinOneMinute } from './clock';
 import { startEchoUpstream } from './echo-upstream';
 import { newKey, withKeys } from './keys';

@@ -1,4 +1,4 @@
-import { decodeUsage } from '@tcg/domain';
+import { decodeUsage } from '@tcg/http-service/contract';
 import { newKey } from './keys';
 import { dribble, exchange, RawResponse, wire } from './raw-http';
 import { startRecordingUpstream } from './recording-upstream';

@@ -1,4 +1,4 @@
-import { INTERNAL_HEADERS } from '@tcg/domain';
+import { INTERNAL_HEADERS } from '@tcg/http-service/contract';
 import { workerDatabaseUrl } from '@tcg/persistence/testing';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

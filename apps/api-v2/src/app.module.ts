@@ -1,30 +1,19 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import {
-  InternalCredentialMiddleware,
-  ObservabilityModule,
-  RejectNulMiddleware,
-  ResponsesModule,
-} from '@tcg/http-service';
-import { poolUsage } from '@tcg/persistence';
-import { DataSource } from 'typeorm';
-import { ConfigModule } from '@nestjs/config';
-import { validateEnvironment } from './config/environment';
-import { DATA_VERSION, HealthDetails, PersistenceModule } from '@tcg/persistence/nest';
-import { ProblemDetailsFilter } from './common/filters/problem-details.filter';
+import { Module } from '@nestjs/common';
+import { ServiceCoreModule } from '@tcg/http-service';
+import { serviceDatabase } from '@tcg/persistence/nest';
 import { CardsModule } from './cards/cards.module';
+import { ProblemDetailsFilter } from './common/filters/problem-details.filter';
+import { validateEnvironment } from './config/environment';
 
 @Module({
   imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
-    PersistenceModule.forService('api-v2'),
-    ObservabilityModule.forService({ service: 'api-v2', database: { token: DataSource, usage: poolUsage } }),
-    ResponsesModule.forService({ versions: DATA_VERSION, health: HealthDetails }),
+    ServiceCoreModule.forService({
+      service: 'api-v2',
+      validate: validateEnvironment,
+      database: serviceDatabase,
+    }),
     CardsModule,
   ],
   providers: [ProblemDetailsFilter],
 })
-export class AppModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(InternalCredentialMiddleware, RejectNulMiddleware).forRoutes('{*path}');
-  }
-}
+export class AppModule {}

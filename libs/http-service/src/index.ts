@@ -17,3 +17,7 @@ export * from './lib/http-caching/entity-tag';
 export * from './lib/request-schema/query-values';
 export * from './lib/request-schema/params';
 export * from './lib/request-schema/request-schema';
+export * from './lib/problem-type';
+export * from './contract';
+export * from './lib/openapi/openapi-document';
+export * from './lib/service-core.module';

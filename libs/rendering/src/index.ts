@@ -22,3 +22,4 @@ export {
 } from './lib/v2';
 export * from './lib/rendered-series';
 export * from './lib/joined';
+export * from './lib/card-reads';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiKeyRecord, isWellFormedApiKey, PLANS, requestCost, UsageReport } from '@tcg/domain';
+import { ApiKeyRecord, isWellFormedApiKey, PLANS, requestCost } from '@tcg/domain';
+import { UsageReport } from '@tcg/http-service';
 import type { IncomingMessage } from 'node:http';
 import { QuotaDecision, QuotaStore, QuotaWindow } from '../limits/quota';
 import { ApiKeyCache } from './api-key-cache.service';

@@ -1,4 +1,4 @@
-import { UsageReport, UsageWindow } from '@tcg/domain';
+import { UsageReport, UsageWindow } from '@tcg/http-service';
 
 const POLICY_WINDOW_SECONDS = { minute: 60, day: 86_400, month: 2_592_000 } as const;
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { problemType } from '@tcg/domain';
+import { problemType } from '@tcg/http-service';
 
 /**
  * Errors the gateway itself produces, in the shape of the API version the path names:

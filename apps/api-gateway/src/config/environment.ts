@@ -11,20 +11,8 @@ import { PREFILL_KEY_FORMAT } from '../pages/page-catalogue';
  * presents to the services) and LOG_LEVEL are in BaseEnvironment.
  */
 export class Environment extends BaseEnvironment {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
-  PORT = 8080;
-
-  /** The admin port of `/metrics` (on METRICS_HOST); 0: no metrics served. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  METRICS_PORT = 9080;
+  override PORT = 8080;
+  override METRICS_PORT = 9080;
 
   @IsOptional()
   @IsString()

@@ -1,4 +1,4 @@
-import { INTERNAL_HEADER_PREFIX } from '@tcg/domain';
+import { INTERNAL_HEADER_PREFIX } from '@tcg/http-service';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 
 /**

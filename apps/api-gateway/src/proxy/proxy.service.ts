@@ -1,9 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { encodeUsage, INTERNAL_HEADERS, type UsageReport } from '@tcg/domain';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { observationOf, UNMATCHED_ROUTE } from '@tcg/http-service';
+import {
+  encodeUsage,
+  INTERNAL_HEADERS,
+  observationOf,
+  UNMATCHED_ROUTE,
+  type UsageReport,
+} from '@tcg/http-service';
 import { AccessService } from '../access/access.service';
 import { rateLimitHeaders } from '../access/rate-limit-headers';
 import { sendError, sendInternalError } from '../common/error-shape';

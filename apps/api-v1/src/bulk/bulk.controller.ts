@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { BULK_FORMATS } from '@tcg/domain';
-import { CachedResponder } from '@tcg/http-service';
+import { ApiKeyAuth, CachedResponder } from '@tcg/http-service';
 import type { Request, Response } from 'express';
-import { ApiErrorResponses, ApiKeyAuth } from '../common/decorators/api-docs.decorator';
+import { ApiErrorResponses } from '../common/decorators/api-docs.decorator';
 import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { ErrorDto } from '../common/dto/error.dto';
 import { v1SendOptions } from '../common/send-options';

@@ -1,13 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CatalogueRepository, requireGame } from '@tcg/domain';
-import { CardQueryRepository, CardWithVariants, JoinedCard, required, SeriesRead } from '@tcg/persistence';
+import { CatalogueRepository, JoinedCard, required, requireGame } from '@tcg/domain';
 import {
+  CardWithVariants,
   DEFAULT_HISTORY_SECONDS,
   HISTORY_DURATIONS,
   historyLookbackSeconds,
   listJson,
   STATISTIC_WINDOWS,
   JoinedVariantJson,
+  RenderedCardReads,
+  SeriesRead,
   V1_NO_HISTORY,
   V1_NO_POINTS,
   V1_UNPRICED_STATS,
@@ -18,7 +20,7 @@ import {
   v1StatsMembers,
   v1VariantJson,
 } from '@tcg/rendering';
-import { CATALOGUE } from '@tcg/persistence/nest';
+import { CARD_READS, CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { planOf } from '../common/send-options';
 import { BatchItem, MAX_BATCH_ITEMS, parseBatch } from './dto/batch-items.schema';
@@ -29,7 +31,7 @@ const REGION = V1_REGION;
 @Injectable()
 export class CardsService {
   constructor(
-    private readonly cards: CardQueryRepository,
+    @Inject(CARD_READS) private readonly cards: RenderedCardReads,
     @Inject(CATALOGUE) private readonly catalogue: CatalogueRepository,
   ) {}
 

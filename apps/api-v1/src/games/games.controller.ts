@@ -1,8 +1,8 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CachedResponder } from '@tcg/http-service';
+import { ApiKeyAuth, CachedResponder } from '@tcg/http-service';
 import type { Request, Response } from 'express';
-import { ApiErrorResponses, ApiKeyAuth } from '../common/decorators/api-docs.decorator';
+import { ApiErrorResponses } from '../common/decorators/api-docs.decorator';
 import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { v1SendOptions } from '../common/send-options';
 import { GamesResponseDto } from './dto/game.dto';

@@ -1,24 +1,11 @@
-import { PATH_METADATA } from '@nestjs/common/constants';
 import type { OpenAPIObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { controllersInSource, expectCommittedOpenApi } from '@tcg/http-service/testing';
 import { v1CardJson, v1HistoryMembers, v1StatsMembers, v1VariantJson } from '@tcg/rendering';
 import { toUsageMetadata } from '../common/decorators/usage.decorator';
 import { toGameDto } from '../games/dto/game.dto';
 import { toSetDto } from '../sets/dto/set.dto';
 import { buildOpenApiDocument, DOCUMENTED_CONTROLLERS } from './openapi-document';
-
-const COMMITTED = join(__dirname, '../../../../docs/openapi/api-v1.json');
-const HINT = 'docs/openapi/api-v1.json does not match the code: run `npm run openapi` and commit the result.';
-
-/** Every controller class in the app's source (AppModule itself validates the environment on import). */
-function controllersInSource(): unknown[] {
-  const root = join(__dirname, '..');
-  return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.controller.ts'))
-    .flatMap((file) => Object.values(require(join(root, file)) as Record<string, unknown>))
-    .filter((value) => typeof value === 'function' && Reflect.hasMetadata(PATH_METADATA, value));
-}
 
 describe('api-v1 OpenAPI document', () => {
   let document: OpenAPIObject;
@@ -36,16 +23,11 @@ describe('api-v1 OpenAPI document', () => {
   });
 
   it('is the committed docs/openapi/api-v1.json', () => {
-    if (!existsSync(COMMITTED)) throw new Error(HINT);
-    try {
-      expect(document).toEqual(JSON.parse(readFileSync(COMMITTED, 'utf8')));
-    } catch (error) {
-      throw new Error(`${HINT}\n\n${(error as Error).message}`);
-    }
+    expectCommittedOpenApi(document, 'api-v1', join(__dirname, '../../../..'));
   });
 
   it('documents every controller of the app', () => {
-    expect(new Set(DOCUMENTED_CONTROLLERS)).toEqual(new Set(controllersInSource()));
+    expect(new Set(DOCUMENTED_CONTROLLERS)).toEqual(new Set(controllersInSource(join(__dirname, '..'))));
     expect(operations().map((o) => o.id)).toEqual(
       expect.arrayContaining(['GET /v1/games', 'GET /v1/sets', 'GET /v1/cards', 'POST /v1/cards']),
     );

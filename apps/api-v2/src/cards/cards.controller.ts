@@ -1,10 +1,9 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { PlanLimits } from '@tcg/domain';
-import { CachedResponder, requestCacheKey } from '@tcg/http-service';
+import { ApiKeyAuth, CachedResponder, requestCacheKey } from '@tcg/http-service';
 import type { Request, Response } from 'express';
 import {
-  ApiKeyAuth,
   ApiProblemResponses,
   PAGE_HEADERS,
   RATE_LIMIT_HEADERS,

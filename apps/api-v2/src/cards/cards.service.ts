@@ -2,22 +2,29 @@ import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
+  CardKeysetReads,
   CatalogueRepository,
   IdentifierSelector,
   invalidParameter,
+  JoinedCard,
   KeysetQuery,
   NotFoundError,
   PlanLimits,
   PriceSeries,
   Region,
+  required,
   requireGame,
   VariantFilter,
 } from '@tcg/domain';
 import {
   ALL_PERIOD_WINDOWS,
+  CardWithVariants,
   DEFAULT_HISTORY_SECONDS,
   JoinedVariantJson,
   listJson,
+  RenderedCardReads,
+  SeriesRead,
+  StoredSeries,
   v2CardJson,
   v2HistoryMember,
   v2JoinedJson,
@@ -26,16 +33,7 @@ import {
   v2Unpriced,
   v2VariantJson,
 } from '@tcg/rendering';
-import {
-  CardKeysetRepository,
-  CardQueryRepository,
-  CardWithVariants,
-  JoinedCard,
-  required,
-  SeriesRead,
-  StoredSeries,
-} from '@tcg/persistence';
-import { CATALOGUE } from '@tcg/persistence/nest';
+import { CARD_KEYSET_READS, CARD_READS, CATALOGUE } from '@tcg/persistence/nest';
 import { CursorCodec, CursorPosition } from './cursor/cursor-codec';
 import { parseCardV2Query } from './dto/card-v2-query.schema';
 import { Include, parseCardsV2Query } from './dto/cards-v2-query.schema';
@@ -52,8 +50,8 @@ export class CardsService {
   private readonly countBudgetMs: number;
 
   constructor(
-    private readonly cards: CardQueryRepository,
-    private readonly keyset: CardKeysetRepository,
+    @Inject(CARD_READS) private readonly cards: RenderedCardReads,
+    @Inject(CARD_KEYSET_READS) private readonly keyset: CardKeysetReads,
     @Inject(CATALOGUE) private readonly catalogue: CatalogueRepository,
     config: ConfigService,
   ) {

@@ -5,23 +5,11 @@ import { readServiceEnvironment, ServiceEnvironment } from '@tcg/http-service';
 
 /**
  * Every variable this service reads; validated once at boot (see .env.example). The shared ones
- * (database, gateway credential, server timeouts, log level) are in ServiceEnvironment.
+ * (database, gateway credential, server timeouts, log level, the ports' bounds) are in ServiceEnvironment.
  */
 export class Environment extends ServiceEnvironment {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
-  PORT = 8082;
-
-  /** The admin port of `/metrics` (on METRICS_HOST); 0: no metrics served. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  METRICS_PORT = 9082;
+  override PORT = 8082;
+  override METRICS_PORT = 9082;
 
   /** Base address of the problem-type documentation (`type` is `{DOCS_URL}#<slug>`). */
   @IsOptional()

@@ -1,8 +1,7 @@
-import { PATH_METADATA } from '@nestjs/common/constants';
 import type { OpenAPIObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { GRADING_COMPANIES, LANGUAGE_NAMES, parseRegion } from '@tcg/domain';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { controllersInSource, expectCommittedOpenApi } from '@tcg/http-service/testing';
 import {
   v2CardJson,
   v2HistoryMember,
@@ -23,18 +22,6 @@ import {
 } from '../cards/dto/cards-v2-query.schema';
 import { buildOpenApiDocument, DOCUMENTED_CONTROLLERS } from './openapi-document';
 
-const COMMITTED = join(__dirname, '../../../../docs/openapi/api-v2.json');
-const HINT = 'docs/openapi/api-v2.json does not match the code: run `npm run openapi` and commit the result.';
-
-/** Every controller class in the app's source (AppModule itself validates the environment on import). */
-function controllersInSource(): unknown[] {
-  const root = join(__dirname, '..');
-  return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.controller.ts'))
-    .flatMap((file) => Object.values(require(join(root, file)) as Record<string, unknown>))
-    .filter((value) => typeof value === 'function' && Reflect.hasMetadata(PATH_METADATA, value));
-}
-
 describe('api-v2 OpenAPI document', () => {
   let document: OpenAPIObject;
   const schema = (name: string) => document.components!.schemas![name] as SchemaObject;
@@ -46,16 +33,11 @@ describe('api-v2 OpenAPI document', () => {
   });
 
   it('is the committed docs/openapi/api-v2.json', () => {
-    if (!existsSync(COMMITTED)) throw new Error(HINT);
-    try {
-      expect(document).toEqual(JSON.parse(readFileSync(COMMITTED, 'utf8')));
-    } catch (error) {
-      throw new Error(`${HINT}\n\n${(error as Error).message}`);
-    }
+    expectCommittedOpenApi(document, 'api-v2', join(__dirname, '../../../..'));
   });
 
   it('documents every controller of the app', () => {
-    expect(new Set(DOCUMENTED_CONTROLLERS)).toEqual(new Set(controllersInSource()));
+    expect(new Set(DOCUMENTED_CONTROLLERS)).toEqual(new Set(controllersInSource(join(__dirname, '..'))));
     expect(Object.keys(document.paths).sort()).toEqual(['/v2/cards', '/v2/cards/{id}']);
   });
 

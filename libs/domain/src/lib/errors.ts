@@ -72,21 +72,12 @@ export class NotFoundError extends DomainError {
 }
 
 /**
- * RFC 7807 `type` of a v2 problem: `{docsUrl}#<slug>`, the slug being the code in kebab case
- * (`INVALID_REQUEST` → `#invalid-request`). One rule for the gateway and api-v2, so a client sees
- * the same type for the same code whichever of them answered.
+ * The first field of a record (a parsed query, a JSON object) whose name or string value holds a
+ * NUL character, which no text column can store: PostgreSQL refuses such a string outright, so it
+ * must be a 400 before any query. A NUL in a name is shown escaped, as a backslash and a `0`.
  */
-export function problemType(docsUrl: string, code: string): string {
-  return `${docsUrl}#${code.toLowerCase().replace(/_/g, '-')}`;
-}
-
-/**
- * The first request parameter (or path) holding a NUL character, which no text column can
- * store: PostgreSQL refuses such a string outright, so it must be a 400 before any query.
- */
-export function nulParameter(path: string, query: Readonly<Record<string, unknown>>): string | undefined {
-  if (/%00/i.test(path)) return 'path';
-  for (const [name, value] of Object.entries(query)) {
+export function nulField(fields: Readonly<Record<string, unknown>>): string | undefined {
+  for (const [name, value] of Object.entries(fields)) {
     if (name.includes('\0')) return name.replace(/\0/g, '\\0');
     const values = Array.isArray(value) ? value : [value];
     if (values.some((v) => typeof v === 'string' && v.includes('\0'))) return name;

@@ -3,15 +3,24 @@ import { BaseEnvironment, readEnvironment, readServiceEnvironment, ServiceEnviro
 
 /** A service's Environment as api-v1 and api-v2 write theirs: the shared fields and one of its own. */
 class TestServiceEnvironment extends ServiceEnvironment {
+  override PORT = 8081;
+  override METRICS_PORT = 9081;
+
   @IsString()
   OWN!: string;
 }
 
 /** The gateway's shape: the base fields and its own. */
 class TestGatewayEnvironment extends BaseEnvironment {
+  override PORT = 8080;
+  override METRICS_PORT = 9080;
+
   @IsString()
   OWN!: string;
 }
+
+/** An app that forgot its ports' defaults. */
+class NoPortsEnvironment extends BaseEnvironment {}
 
 const REQUIRED = { DATABASE_URL: 'postgres://x/y', INTERNAL_TOKEN: 'x'.repeat(32), OWN: 'own' };
 
@@ -34,6 +43,16 @@ describe('ServiceEnvironment, extended', () => {
     expect(env).toMatchObject({ OWN: 'own', HOST: '127.0.0.1', DATABASE_POOL_SIZE: 7, LOG_LEVEL: 'log' });
   });
 
+  it("takes the subclass's port defaults, converts and bounds the ports", () => {
+    expect(readServiceEnvironment(TestServiceEnvironment, REQUIRED)).toMatchObject({
+      PORT: 8081,
+      METRICS_PORT: 9081,
+    });
+    expect(
+      readServiceEnvironment(TestServiceEnvironment, { ...REQUIRED, PORT: '3000', METRICS_PORT: '0' }),
+    ).toMatchObject({ PORT: 3000, METRICS_PORT: 0 });
+  });
+
   it.each([
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '0' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
     [{ DATABASE_CONNECT_TIMEOUT_MS: 'soon' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
@@ -45,6 +64,9 @@ describe('ServiceEnvironment, extended', () => {
     [{ SERVER_KEEP_ALIVE_TIMEOUT_MS: '999' }, 'SERVER_KEEP_ALIVE_TIMEOUT_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ OWN: undefined }, 'OWN'],
+    [{ PORT: '0' }, 'PORT'],
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ METRICS_PORT: '65536' }, 'METRICS_PORT'],
   ])('refuses to boot on %o, naming %s', (raw, variable) => {
     expect(() => readServiceEnvironment(TestServiceEnvironment, { ...REQUIRED, ...raw })).toThrow(
       new RegExp(`Invalid configuration: .*${variable}`),
@@ -67,5 +89,11 @@ describe('BaseEnvironment, extended', () => {
         new RegExp(`Invalid configuration: .*${variable}`),
       );
     }
+  });
+
+  it('refuses to boot when the app declares no port defaults, naming them', () => {
+    expect(() => readEnvironment(NoPortsEnvironment, REQUIRED)).toThrow(
+      /Invalid configuration: PORT: .*; METRICS_PORT: /,
+    );
   });
 });

@@ -43,6 +43,23 @@ export class BaseEnvironment {
   @Max(3_600_000)
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
+  /**
+   * The API's port and `/metrics`' admin port (on METRICS_HOST; 0: no metrics served). Each app
+   * declares its own defaults (`override PORT = 8081`); not optional, so an app that forgot one
+   * fails at boot rather than listening on a random port.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  PORT!: number;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT!: number;
+
   @IsOptional()
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
@@ -57,7 +74,7 @@ export class BaseEnvironment {
 
   /**
    * Where `/metrics` is served: an admin address of its own, never the API's port. Loopback unless
-   * set (`0.0.0.0` in a container, for Prometheus). Each app sets its METRICS_PORT default.
+   * set (`0.0.0.0` in a container, for Prometheus).
    */
   @IsOptional()
   @IsString()
@@ -66,7 +83,7 @@ export class BaseEnvironment {
 
 /**
  * The variables api-v1 and api-v2 share: services behind the gateway, reached only with its
- * credential. Each version adds its PORT and its own variables.
+ * credential. Each version sets its ports' defaults and adds its own variables.
  */
 export class ServiceEnvironment extends BaseEnvironment {
   @IsOptional()

@@ -1,6 +1,7 @@
 import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { credentialMatches, DomainError, INTERNAL_HEADERS } from '@tcg/domain';
+import { DomainError } from '@tcg/domain';
+import { credentialMatches, INTERNAL_HEADERS } from '../contract';
 import type { NextFunction, Request, Response } from 'express';
 import { observationOf } from './observability/observability.module';
 

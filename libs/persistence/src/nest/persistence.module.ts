@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
-import { createDataSource, poolOf } from '../lib/data-source';
+import { createDataSource, poolOf, poolUsage } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
 import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository';
 import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
@@ -30,6 +30,15 @@ export const CATALOGUE = Symbol('CatalogueRepository');
 
 /** The `ApiKeyRepository` port (`@tcg/domain`), bound to PostgreSQL: inject with `@Inject(API_KEYS)`. */
 export const API_KEYS = Symbol('ApiKeyRepository');
+
+/**
+ * The `RenderedCardReads` port (`@tcg/domain`'s `CardReads` in `@tcg/rendering`'s types), bound to
+ * `CardQueryRepository`: inject with `@Inject(CARD_READS)`.
+ */
+export const CARD_READS = Symbol('CardReads');
+
+/** The `CardKeysetReads` port (`@tcg/domain`), bound to `CardKeysetRepository`: `@Inject(CARD_KEYSET_READS)`. */
+export const CARD_KEYSET_READS = Symbol('CardKeysetReads');
 
 /** A provider of `provide` built once per app on the service's data source. */
 function onDataSource(
@@ -146,21 +155,14 @@ export class PersistenceModule implements OnApplicationShutdown {
             });
           },
         },
-        // The ports under their tokens, and the card reads' hand-written SQL (hot paths) by class.
+        // The ports under their tokens. The card reads' hand-written SQL (hot paths) is injected
+        // as the object itself: the port adds no layer to a request.
         onDataSource(CATALOGUE, TypeOrmCatalogueRepository),
         onDataSource(API_KEYS, TypeOrmApiKeyRepository),
-        onDataSource(CardQueryRepository, CardQueryRepository),
-        onDataSource(CardKeysetRepository, CardKeysetRepository),
+        onDataSource(CARD_READS, CardQueryRepository),
+        onDataSource(CARD_KEYSET_READS, CardKeysetRepository),
       ],
-      exports: [
-        DataSource,
-        DATA_VERSION,
-        HealthDetails,
-        CATALOGUE,
-        API_KEYS,
-        CardQueryRepository,
-        CardKeysetRepository,
-      ],
+      exports: [DataSource, DATA_VERSION, HealthDetails, CATALOGUE, API_KEYS, CARD_READS, CARD_KEYSET_READS],
     };
   }
 
@@ -177,4 +179,23 @@ export class PersistenceModule implements OnApplicationShutdown {
       await new Promise((r) => setTimeout(r, 20));
     await this.ds.destroy();
   }
+}
+
+/**
+ * A service's database in the shape `ServiceCoreModule` (`@tcg/http-service`, which may not import
+ * persistence) takes it: the module, the data source's pool reading, and the tokens of the data
+ * version and of `/health`'s details.
+ */
+export function serviceDatabase(serviceName: string): {
+  readonly module: DynamicModule;
+  readonly pool: { readonly token: typeof DataSource; readonly usage: typeof poolUsage };
+  readonly versions: symbol;
+  readonly health: typeof HealthDetails;
+} {
+  return {
+    module: PersistenceModule.forService(serviceName),
+    pool: { token: DataSource, usage: poolUsage },
+    versions: DATA_VERSION,
+    health: HealthDetails,
+  };
 }

@@ -5,7 +5,7 @@ import {
   CONDITION_NAMES,
   DomainError,
   invalidParameter,
-  nulParameter,
+  nulField,
   nulRejected,
   parseCondition,
 } from '@tcg/domain';
@@ -128,7 +128,7 @@ export function parseBatch(body: unknown, maxItems: number, plan: string): Batch
     const at = `item ${ordinal}`;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw bad(`${at} must be an object.`);
     const item = raw as Record<string, unknown>;
-    const nul = nulParameter('', item);
+    const nul = nulField(item);
     if (nul) throw nulRejected(`${at}.${nul}`);
     const present = CARD_IDENTIFIERS.filter(
       (k) => item[k] !== undefined && item[k] !== null && item[k] !== '',

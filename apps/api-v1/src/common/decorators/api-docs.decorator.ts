@@ -1,12 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiResponse } from '@nestjs/swagger';
 import { ErrorDto } from '../dto/error.dto';
-
-/** The OpenAPI security scheme of the `x-api-key` header (registered in openapi/openapi-document.ts). */
-export const API_KEY_SCHEME = 'x-api-key';
-
-/** The route needs the caller's `x-api-key` (the gateway checks it before the request arrives). */
-export const ApiKeyAuth = (): ClassDecorator & MethodDecorator => ApiSecurity(API_KEY_SCHEME);
 
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds until the exhausted window resets.', schema: { type: 'integer' } },

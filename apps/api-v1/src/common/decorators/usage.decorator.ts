@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { decodeUsage, INTERNAL_HEADERS, PLAN_NAMES, UsageReport } from '@tcg/domain';
+import { PLAN_NAMES } from '@tcg/domain';
+import { decodeUsage, INTERNAL_HEADERS, UsageReport } from '@tcg/http-service';
 import type { Request } from 'express';
 
 /** v1 `_metadata` (docs/spec/interface.md UsageMetadata plus `apiDailyRequestsRemaining`, docs/spec/decisions.md). */

@@ -1,31 +1,9 @@
-import { ArgumentsHost, BadRequestException, Logger } from '@nestjs/common';
+import { BadRequestException, Logger } from '@nestjs/common';
+import { filterAnswer, parserError, sqlState } from '@tcg/http-service/testing';
 import { QueryFailedError } from 'typeorm';
 import { V1ExceptionFilter } from './v1-exception.filter';
 
-interface Sent {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-function answer(exception: unknown): Sent {
-  const sent: Sent = { status: 0, headers: {}, body: undefined };
-  const res = {
-    setHeader: (name: string, value: string) => (sent.headers[name.toLowerCase()] = value),
-    status: (s: number) => ((sent.status = s), res),
-    json: (b: unknown) => ((sent.body = b), res),
-  };
-  const host = { switchToHttp: () => ({ getResponse: () => res }) } as unknown as ArgumentsHost;
-  new V1ExceptionFilter().catch(exception, host);
-  return sent;
-}
-
-/** What Express's body parser passes on (an `http-errors` object). */
-const parserError = (status: number, message: string, fields: Record<string, unknown>) =>
-  Object.assign(new Error(message), { status, statusCode: status, expose: status < 500, ...fields });
-
-const sqlState = (code: string, message: string) =>
-  Object.assign(new Error(message), { code, severity: 'ERROR' });
+const answer = (exception: unknown) => filterAnswer(new V1ExceptionFilter(), exception);
 
 describe('V1ExceptionFilter', () => {
   beforeAll(() => {

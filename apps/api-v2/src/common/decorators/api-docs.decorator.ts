@@ -1,12 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, ApiSecurity, getSchemaPath, type HeadersObject } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath, type HeadersObject } from '@nestjs/swagger';
 import { ProblemDetailsDto } from '../dto/problem-details.dto';
-
-/** The OpenAPI security scheme of the `x-api-key` header (registered in openapi/openapi-document.ts). */
-export const API_KEY_SCHEME = 'x-api-key';
-
-/** The route needs the caller's `x-api-key` (the gateway checks it before the request arrives). */
-export const ApiKeyAuth = (): ClassDecorator & MethodDecorator => ApiSecurity(API_KEY_SCHEME);
 
 /** The media type of every v2 error (RFC 7807). */
 export const PROBLEM_JSON = 'application/problem+json';

@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { decodeUsage, INTERNAL_HEADERS, isPlanName, PlanLimits, PLANS } from '@tcg/domain';
+import { isPlanName, PlanLimits, PLANS } from '@tcg/domain';
+import { decodeUsage, INTERNAL_HEADERS } from '@tcg/http-service';
 import type { Request } from 'express';
 
 /**

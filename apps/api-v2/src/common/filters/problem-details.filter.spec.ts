@@ -1,36 +1,13 @@
-import { ArgumentsHost, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
+import { filterAnswer, parserError, sqlState } from '@tcg/http-service/testing';
 import { ConfigService } from '@nestjs/config';
 import { QueryFailedError } from 'typeorm';
 import { ProblemDetailsFilter } from './problem-details.filter';
 
-interface Sent {
-  status: number;
-  type?: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
 const DOCS_URL = 'https://docs.example.com/errors';
 
-function answer(exception: unknown): Sent {
-  const sent: Sent = { status: 0, headers: {}, body: undefined };
-  const res = {
-    setHeader: (name: string, value: string) => (sent.headers[name.toLowerCase()] = value),
-    status: (s: number) => ((sent.status = s), res),
-    type: (t: string) => ((sent.type = t), res),
-    json: (b: unknown) => ((sent.body = b), res),
-  };
-  const host = { switchToHttp: () => ({ getResponse: () => res }) } as unknown as ArgumentsHost;
-  new ProblemDetailsFilter(new ConfigService({ DOCS_URL })).catch(exception, host);
-  return sent;
-}
-
-/** What Express's body parser passes on (an `http-errors` object). */
-const parserError = (status: number, message: string, fields: Record<string, unknown>) =>
-  Object.assign(new Error(message), { status, statusCode: status, expose: status < 500, ...fields });
-
-const sqlState = (code: string, message: string) =>
-  Object.assign(new Error(message), { code, severity: 'ERROR' });
+const answer = (exception: unknown) =>
+  filterAnswer(new ProblemDetailsFilter(new ConfigService({ DOCS_URL })), exception);
 
 describe('ProblemDetailsFilter', () => {
   beforeAll(() => {

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Inject, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ErrorCode, problemType } from '@tcg/domain';
-import { errorOutcome } from '@tcg/http-service';
+import { ErrorCode } from '@tcg/domain';
+import { errorOutcome, problemType } from '@tcg/http-service';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '@tcg/persistence';
 import type { Response } from 'express';
 import { ProblemDetailsDto } from '../dto/problem-details.dto';

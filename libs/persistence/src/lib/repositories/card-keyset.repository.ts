@@ -1,4 +1,4 @@
-import type { KeysetPage, KeysetPosition, KeysetQuery } from '@tcg/domain';
+import type { CardKeysetReads, KeysetPage, KeysetPosition, KeysetQuery } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../prepared-query';
 import {
@@ -30,7 +30,7 @@ const TOP_COLUMN = {
  * the card UUID, so a walk returns every card exactly once. Never OFFSET: a page costs the same
  * deep in a walk as at its start, and the set order reads the `(sort_key, uuid)` index.
  */
-export class CardKeysetRepository {
+export class CardKeysetRepository implements CardKeysetReads {
   constructor(private readonly ds: DataSource) {}
 
   async page(query: KeysetQuery, limit: number, position?: KeysetPosition): Promise<KeysetPage> {

@@ -5,12 +5,20 @@ import {
   CardOrder,
   CardSelector,
   GrowingPriceSeries,
+  JoinedCard,
   PriceSeries,
-  Variant,
   VariantFilter,
 } from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
-import { JoinedVariantJson, RenderedSeries } from '@tcg/rendering';
+import {
+  CardPage,
+  CardWithVariants,
+  JoinedVariantJson,
+  RenderedCardReads,
+  RenderedSeries,
+  SeriesRead,
+  StoredSeries,
+} from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../prepared-query';
 import { toVariant, VariantColumns, variantColumnsSql } from './catalogue.mapper';
@@ -32,65 +40,6 @@ import {
   variantConditions,
 } from './card-sql';
 
-/**
- * A variant's series in one region as a read takes it: the time of its latest observation, its
- * statistics when the read asks for them, and the parts of its JSON rendered at write time that the
- * read asks for.
- */
-export interface StoredSeries extends Partial<RenderedSeries> {
-  /** Unix seconds of the latest observation. */
-  readonly updatedAt: number;
-  readonly stats?: SeriesStats;
-}
-
-/**
- * A part or the statistics of a series that the read was asked for. Throws when they are absent:
- * the read and its use disagree, and rendering `undefined` into an answer must never happen.
- */
-export function required<K extends keyof StoredSeries>(
-  s: StoredSeries,
-  key: K,
-): NonNullable<StoredSeries[K]> {
-  const value = s[key];
-  if (value === undefined || value === null) throw new Error(`a series was read without its ${key}`);
-  return value as NonNullable<StoredSeries[K]>;
-}
-
-/** What a read takes of each series besides its time (`StoredSeries`). */
-export interface SeriesRead {
-  /** The statistics object: for what the rendered parts do not hold (other windows). */
-  readonly stats: boolean;
-  readonly parts: readonly (keyof RenderedSeries)[];
-}
-
-export interface PricedVariant {
-  readonly variant: Variant;
-  /** In the primary (first) region asked for; null when it has no observations there. */
-  readonly primary: StoredSeries | null;
-  /** In each further region asked for that has observations, by storage region. */
-  readonly otherRegions?: Readonly<Record<string, StoredSeries>>;
-}
-
-export interface CardWithVariants {
-  readonly card: Card;
-  readonly setName: string;
-  readonly gameName: string;
-  readonly variants: PricedVariant[];
-}
-
-/** A card with its variants' JSON texts already joined, comma-separated ('' for none). */
-export interface JoinedCard {
-  readonly card: Card;
-  readonly setName: string;
-  readonly gameName: string;
-  readonly variantsJson: string;
-}
-
-export interface CardPage {
-  readonly total: number;
-  readonly cards: CardWithVariants[];
-}
-
 const IDENTIFIER_COLUMN = {
   vendorId: 'c.vendor_id',
   opensetId: 'c.openset_id',
@@ -104,7 +53,7 @@ const IDENTIFIER_COLUMN = {
  * query) and their price history sliced from the month rows (one query) — a bounded number of
  * queries whatever the page size, and no aggregation of history.
  */
-export class CardQueryRepository {
+export class CardQueryRepository implements RenderedCardReads {
   constructor(private readonly ds: DataSource) {}
 
   async findCards(

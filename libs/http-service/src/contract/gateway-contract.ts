@@ -3,6 +3,9 @@ import { timingSafeEqual } from 'node:crypto';
 /**
  * What passes between the gateway and the services behind it. Clients can never set these: the
  * gateway strips every incoming header that starts with `x-tcg-` before adding its own.
+ *
+ * Framework-free (Node's `crypto` only) and its own entry point, `@tcg/http-service/contract`, so
+ * the end-to-end tests can speak it without loading the services' NestJS plumbing.
  */
 export const INTERNAL_HEADER_PREFIX = 'x-tcg-';
 export const INTERNAL_HEADERS = {
@@ -53,25 +56,4 @@ export function credentialMatches(expected: string, presented: string | undefine
   const a = Buffer.from(expected, 'utf8');
   const b = Buffer.from(presented, 'utf8');
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * The quota units a request costs (docs/spec/interface.md "Request cost on v2", docs/spec/decisions.md): 1, plus 1 for
- * `graded=include` and 1 per region beyond the first on v2 (so a v1 bulk download costs 1 whatever
- * its size). Computed from the raw query so the
- * gateway can charge before the service parses anything; repeated regions count once.
- */
-export function requestCost(path: string, query: URLSearchParams): number {
-  if (!(path === '/v2' || path.startsWith('/v2/'))) return 1;
-  let cost = 1;
-  if (query.getAll('graded').some((g) => g.trim().toLowerCase() === 'include')) cost += 1;
-  const regions = new Set(
-    query
-      .getAll('regions')
-      .flatMap((r) => r.split(','))
-      .map((r) => r.trim().toUpperCase())
-      .filter(Boolean),
-  );
-  if (regions.size > 1) cost += regions.size - 1;
-  return cost;
 }

@@ -1,0 +1,56 @@
+import { DynamicModule, InjectionToken, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import type { ServiceEnvironment } from './environment';
+import { ResponsesModule } from './http-caching/cached-responder';
+import { InternalCredentialMiddleware } from './internal-credential.middleware';
+import { ObservabilityModule, type ObservabilityOptions } from './observability/observability.module';
+import { RejectNulMiddleware } from './reject-nul.middleware';
+
+/**
+ * A service's database as this module wires it. This lib may not import persistence (Nx tags), so
+ * `@tcg/persistence/nest` provides it (`serviceDatabase`) and the app hands it over.
+ */
+export interface ServiceDatabase {
+  /** The module that provides the data source, the data version and `/health`. */
+  readonly module: DynamicModule;
+  /** The data source's token and how to read its pool, for the metrics. */
+  readonly pool: NonNullable<ObservabilityOptions['database']>;
+  /** The tokens of its `DataVersionSource` and of `/health`'s details (see `ResponsesModule`). */
+  readonly versions: InjectionToken;
+  readonly health: InjectionToken;
+}
+
+export interface ServiceCoreOptions {
+  /** The service's name: its logs', metrics' and database connections'. */
+  readonly service: string;
+  /** Reads and validates the raw environment once at boot (`readServiceEnvironment` of the app's own). */
+  readonly validate: (raw: Record<string, unknown>) => ServiceEnvironment;
+  readonly database: (service: string) => ServiceDatabase;
+}
+
+/**
+ * What every service behind the gateway is made of besides its features: the validated
+ * configuration, its database and `/health`, logs and metrics, the response cache, and the
+ * middlewares that refuse a request not from the gateway and a NUL in the path or query. An app's
+ * root module imports this and lists its feature modules.
+ */
+@Module({})
+export class ServiceCoreModule implements NestModule {
+  static forService(options: ServiceCoreOptions): DynamicModule {
+    const database = options.database(options.service);
+    return {
+      module: ServiceCoreModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: options.validate }),
+        database.module,
+        ObservabilityModule.forService({ service: options.service, database: database.pool }),
+        ResponsesModule.forService({ versions: database.versions, health: database.health }),
+      ],
+    };
+  }
+
+  /** Every path: Nest applies a module's middlewares to the routes of the whole app. */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(InternalCredentialMiddleware, RejectNulMiddleware).forRoutes('{*path}');
+  }
+}

@@ -1,0 +1,3 @@
+// Test support shared by the services' specs; imported by test files only, as @tcg/http-service/testing.
+export * from './exception-filters';
+export * from './openapi-documents';
