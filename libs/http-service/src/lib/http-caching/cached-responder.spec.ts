@@ -1,6 +1,7 @@
 import { DataVersionSource } from '@tcg/domain';
 import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Answer, CachedResponder, requestCacheKey } from './cached-responder';
 import { ResponseCache } from './response-cache';
 
@@ -66,6 +67,47 @@ describe('CachedResponder', () => {
       req.on('error', fail);
       req.end();
     });
+
+  /** One GET's status, coding and body decoded from that coding. */
+  const decoded = (path: string, headers: Record<string, string>) =>
+    new Promise<{ coding: string | undefined; text: string }>((done, fail) => {
+      const req = request(`${url}${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const coding = res.headers['content-encoding'];
+          const raw = Buffer.concat(chunks);
+          try {
+            const body =
+              coding === 'gzip' ? gunzipSync(raw) : coding === 'br' ? brotliDecompressSync(raw) : raw;
+            done({ coding, text: body.toString('utf8') });
+          } catch (error) {
+            fail(error as Error);
+          }
+        });
+      });
+      req.on('error', fail);
+      req.end();
+    });
+
+  it('sends an answer that decodes whole every time in each coding, cached or not, with or without a tail', async () => {
+    compute = async () => ({
+      json: JSON.stringify({ data: Array.from({ length: 400 }, (_, i) => ({ i })) }),
+    });
+    const expected = { data: Array.from({ length: 400 }, (_, i) => ({ i })) };
+    for (const usage of [undefined, '42']) {
+      for (let i = 0; i < 5; i++) {
+        for (const coding of ['gzip', 'br']) {
+          const reply = await decoded(`/big-${usage ?? 'none'}`, {
+            'accept-encoding': coding,
+            ...(usage ? { 'x-usage': usage } : {}),
+          });
+          expect(reply.coding).toBe(coding);
+          expect(JSON.parse(reply.text)).toEqual(usage ? { ...expected, _usage: usage } : expected);
+        }
+      }
+    }
+  });
 
   it('keeps an answer from its second request on, until the version moves', async () => {
     await send('/a');

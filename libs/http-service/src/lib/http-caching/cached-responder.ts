@@ -304,13 +304,16 @@ function registerCacheMetrics(
  * in one `writev`.
  */
 function writeChunks(res: ServerResponse, chunks: readonly Buffer[]): void {
-  if (chunks.length === 1) {
-    res.end(chunks[0]);
+  // Empty chunks (an answer without a per-request tail) are left out: nothing to send, and a
+  // shared empty buffer handed to a socket can come back with a null backing store.
+  const parts = chunks.filter((chunk) => chunk.length > 0);
+  if (parts.length <= 1) {
+    res.end(parts[0]);
     return;
   }
   res.cork();
-  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
-  res.end(chunks[chunks.length - 1]);
+  for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
+  res.end(parts[parts.length - 1]);
   res.uncork();
 }
 

@@ -96,7 +96,9 @@ export class Representation {
     stored.writeUInt16LE(~tail.length & 0xffff, 3);
     const trailer = Buffer.allocUnsafe(8);
     this.headCrc ??= crc32(this.head);
-    trailer.writeUInt32LE(crc32(tail, this.headCrc), 0);
+    // Not crc32 of an empty tail: once an empty buffer has been written to a socket its backing
+    // store can be a null pointer, and zlib's crc32 of a null buffer is 0, not the CRC carried in.
+    trailer.writeUInt32LE(tail.length === 0 ? this.headCrc : crc32(tail, this.headCrc), 0);
     trailer.writeUInt32LE((this.head.length + tail.length) >>> 0, 4);
     return [GZIP_HEADER, encoded, stored, tail, trailer];
   }
