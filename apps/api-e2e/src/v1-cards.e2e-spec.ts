@@ -374,6 +374,23 @@ describe('GET /v1/cards through the gateway', () => {
       expect(body.meta).toEqual({ total: 2, limit: 4, offset: 0, hasMore: false });
     });
 
+    it('resolves every identifier GET takes, in the same places GET looks them up', async () => {
+      for (const item of [
+        { cardId: dragon.id },
+        { cardId: dragon.uuid.toUpperCase() },
+        { vendorId: '1007' },
+        { opensetId: 'abc123' },
+        { imagedbId: dragon.imagedbId },
+      ]) {
+        const { status, body } = await post(JSON.stringify([item]));
+        expect(status).toBe(200);
+        expect(ids(body)).toEqual([dragon.id]);
+        expect(variantIds(body).sort()).toEqual([nm.id, lp.id, foil.id, jp.id].sort());
+      }
+      for (const item of [{ variantId: lp.id }, { variantId: lp.uuid }, { vendorSkuId: 'SKU-LP' }])
+        expect(variantIds((await post(JSON.stringify([item]))).body)).toEqual([lp.id]);
+    });
+
     it('returns just the variant a variant id or vendor SKU names, and drops cards unchanged since updated_after', async () => {
       const { body } = await post(
         JSON.stringify([

@@ -30,21 +30,17 @@ import {
   binder,
   browseConditions,
   hasVariant,
-  isUuid,
+  identifierCondition,
+  identifierKind,
   ORDER_COLUMN,
   refClause,
   relevance,
+  RESOLVE_IDENTIFIERS_SQL,
   SUMMARISED_TOP_JOIN,
   summarisedScope,
   topVariantJoin,
   variantConditions,
 } from './card-sql';
-
-const IDENTIFIER_COLUMN = {
-  vendorId: 'c.vendor_id',
-  opensetId: 'c.openset_id',
-  imagedbId: 'c.imagedb_id',
-} as const;
 
 /**
  * The read side of the card APIs: a page of cards (one query, total included), then either the
@@ -115,27 +111,13 @@ export class CardQueryRepository implements RenderedCardReads {
     let where: string[] = [];
     let onlyVariant: string | undefined;
     let rank = '';
-    switch (selector.by) {
-      case 'variantId':
-        where.push(
-          `c.uuid = (SELECT card_uuid FROM variants vr WHERE ${refClause(selector.value, p, 'vr')})`,
-        );
-        onlyVariant = selector.value;
-        break;
-      case 'vendorSkuId':
-        where.push(`c.uuid = (SELECT card_uuid FROM variants WHERE vendor_sku_id = ${p(selector.value)})`);
-        break;
-      case 'cardId':
-        where.push(refClause(selector.value, p, 'c'));
-        break;
-      case 'browse': {
-        const browse = browseConditions(selector, p);
-        where = browse.where;
-        if (browse.search) rank = `${relevance(browse.search)} DESC, `;
-        break;
-      }
-      default:
-        where.push(`${IDENTIFIER_COLUMN[selector.by]} = ${p(selector.value)}`);
+    if (selector.by === 'browse') {
+      const browse = browseConditions(selector, p);
+      where = browse.where;
+      if (browse.search) rank = `${relevance(browse.search)} DESC, `;
+    } else {
+      where.push(identifierCondition(selector.by, selector.value, p));
+      if (selector.by === 'variantId') onlyVariant = selector.value;
     }
     const onlySku = selector.by === 'vendorSkuId' ? selector.value : undefined;
     // In the summaries' scope (a raw variant priced in NA, no variant filter) the precomputed
@@ -219,22 +201,14 @@ export class CardQueryRepository implements RenderedCardReads {
     items: readonly { ordinal: number; by: CardIdentifier; value: string }[],
   ): Promise<{ ordinal: number; cardUuid: string; variantUuid: string | null }[]> {
     if (items.length === 0) return [];
-    const kinds = items.map((i) =>
-      i.by === 'cardId' || i.by === 'variantId' ? `${i.by}:${isUuid(i.value) ? 'uuid' : 'slug'}` : i.by,
-    );
     const rows: { ordinal: number; card_uuid: string; variant_uuid: string | null }[] = await preparedQuery(
       this.ds,
-      `WITH r AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) AS r(ordinal, kind, val))
-       SELECT r.ordinal, c.uuid AS card_uuid, NULL::uuid AS variant_uuid FROM r JOIN cards c ON r.kind = 'cardId:slug' AND c.id = r.val
-       UNION ALL SELECT r.ordinal, c.uuid, NULL FROM r JOIN cards c ON r.kind = 'cardId:uuid' AND c.uuid = lower(r.val)::uuid
-       UNION ALL SELECT r.ordinal, c.uuid, NULL FROM r JOIN cards c ON r.kind = 'vendorId' AND c.vendor_id = r.val
-       UNION ALL SELECT r.ordinal, c.uuid, NULL FROM r JOIN cards c ON r.kind = 'opensetId' AND c.openset_id = r.val
-       UNION ALL SELECT r.ordinal, c.uuid, NULL FROM r JOIN cards c ON r.kind = 'imagedbId' AND c.imagedb_id = r.val
-       UNION ALL SELECT r.ordinal, v.card_uuid, v.uuid FROM r JOIN variants v ON r.kind = 'variantId:slug' AND v.id = r.val
-       UNION ALL SELECT r.ordinal, v.card_uuid, v.uuid FROM r JOIN variants v ON r.kind = 'variantId:uuid' AND v.uuid = lower(r.val)::uuid
-       UNION ALL SELECT r.ordinal, v.card_uuid, v.uuid FROM r JOIN variants v ON r.kind = 'vendorSkuId' AND v.vendor_sku_id = r.val
-       ORDER BY 1, 2`,
-      [items.map((i) => i.ordinal), kinds, items.map((i) => i.value)],
+      RESOLVE_IDENTIFIERS_SQL,
+      [
+        items.map((i) => i.ordinal),
+        items.map((i) => identifierKind(i.by, i.value)),
+        items.map((i) => i.value),
+      ],
     );
     return rows.map((r) => ({ ordinal: r.ordinal, cardUuid: r.card_uuid, variantUuid: r.variant_uuid }));
   }

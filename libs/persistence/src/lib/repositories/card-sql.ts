@@ -1,4 +1,4 @@
-import type { BrowseSelector, VariantFilter } from '@tcg/domain';
+import type { BrowseSelector, CardIdentifier, VariantFilter } from '@tcg/domain';
 
 export const ORDER_COLUMN = {
   price: 'top.price',
@@ -26,6 +26,69 @@ export function isUuid(value: string): boolean {
 export function refClause(ref: string, p: Bind, alias: string): string {
   return isUuid(ref) ? `${alias}.uuid = ${p(ref.toLowerCase())}::uuid` : `${alias}.id = ${p(ref)}`;
 }
+
+/**
+ * Where each identifier is looked up: the table (`cards` or `variants`) and the column its value
+ * matches, with the UUID column for the identifiers that also take a UUID. One table for GET's
+ * condition (`identifierCondition`) and the batch's resolution (`RESOLVE_IDENTIFIERS_SQL`), so the
+ * two cannot look the same identifier up in different places.
+ */
+export const IDENTIFIER_SOURCE: Readonly<
+  Record<
+    CardIdentifier,
+    { readonly table: 'cards' | 'variants'; readonly column: string; readonly uuid?: true }
+  >
+> = {
+  variantId: { table: 'variants', column: 'id', uuid: true },
+  vendorSkuId: { table: 'variants', column: 'vendor_sku_id' },
+  cardId: { table: 'cards', column: 'id', uuid: true },
+  vendorId: { table: 'cards', column: 'vendor_id' },
+  opensetId: { table: 'cards', column: 'openset_id' },
+  imagedbId: { table: 'cards', column: 'imagedb_id' },
+};
+
+/**
+ * The condition on `c` (cards) that picks the card an identifier names: its own column, or the
+ * card of the variant whose column matches. A UUID is matched on the UUID column where the
+ * identifier has one.
+ */
+export function identifierCondition(by: CardIdentifier, value: string, p: Bind): string {
+  const source = IDENTIFIER_SOURCE[by];
+  const match = (alias: string) =>
+    source.uuid && isUuid(value)
+      ? `${alias}.uuid = ${p(value.toLowerCase())}::uuid`
+      : `${alias}.${source.column} = ${p(value)}`;
+  return source.table === 'cards'
+    ? match('c')
+    : `c.uuid = (SELECT card_uuid FROM variants vr WHERE ${match('vr')})`;
+}
+
+/**
+ * The kind of an identifier's value in `RESOLVE_IDENTIFIERS_SQL`: the identifier, and for those
+ * that take a UUID, which form this value has.
+ */
+export function identifierKind(by: CardIdentifier, value: string): string {
+  return IDENTIFIER_SOURCE[by].uuid ? `${by}:${isUuid(value) ? 'uuid' : 'slug'}` : by;
+}
+
+/**
+ * Resolves many identifiers in one statement: `$1` ordinals, `$2` kinds (`identifierKind`), `$3`
+ * values; each row is an ordinal with its card and, for a variant identifier, its variant.
+ * Built once from IDENTIFIER_SOURCE, so its text (and prepared statement) never varies.
+ */
+export const RESOLVE_IDENTIFIERS_SQL = `WITH r AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) AS r(ordinal, kind, val))
+${(Object.entries(IDENTIFIER_SOURCE) as [CardIdentifier, (typeof IDENTIFIER_SOURCE)[CardIdentifier]][])
+  .flatMap(([by, source]) =>
+    (source.uuid ? (['slug', 'uuid'] as const) : ([undefined] as const)).map((form) => {
+      const kind = form ? `${by}:${form}` : by;
+      const match = form === 'uuid' ? `x.uuid = lower(r.val)::uuid` : `x.${source.column} = r.val`;
+      return source.table === 'cards'
+        ? `SELECT r.ordinal, x.uuid AS card_uuid, NULL::uuid AS variant_uuid FROM r JOIN cards x ON r.kind = '${kind}' AND ${match}`
+        : `SELECT r.ordinal, x.card_uuid, x.uuid AS variant_uuid FROM r JOIN variants x ON r.kind = '${kind}' AND ${match}`;
+    }),
+  )
+  .join('\nUNION ALL ')}
+ORDER BY 1, 2`;
 
 /** A search's bind placeholders: the lower-cased text, and it as a LIKE substring pattern. */
 export interface SearchText {
