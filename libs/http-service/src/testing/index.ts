@@ -1,3 +1,4 @@
 // Test support shared by the services' specs; imported by test files only, as @tcg/http-service/testing.
 export * from './exception-filters';
 export * from './openapi-documents';
+export * from './refusal';

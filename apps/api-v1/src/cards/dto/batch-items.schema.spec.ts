@@ -1,16 +1,9 @@
-import { DomainError } from '@tcg/domain';
+import { refusalOf } from '@tcg/http-service/testing';
 import { QUERY_LIMITS } from '@tcg/http-service';
 import { BATCH_ITEM, MAX_BATCH_ITEMS, parseBatch, toBatchItem } from './batch-items.schema';
 
 const parse = (body: unknown, maxItems = MAX_BATCH_ITEMS) => parseBatch(body, maxItems, 'enterprise');
-const refusal = (body: unknown, maxItems = MAX_BATCH_ITEMS) => {
-  try {
-    parse(body, maxItems);
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error('accepted');
-};
+const refusal = (body: unknown, maxItems = MAX_BATCH_ITEMS) => refusalOf(() => parse(body, maxItems));
 
 describe('parseBatch', () => {
   it('reads each lookup in order with its filters', () => {

@@ -1,3 +1,4 @@
+import { refusalOf } from '@tcg/http-service/testing';
 import { DomainError } from '@tcg/domain';
 import { QUERY_LIMITS } from '@tcg/http-service';
 import { STATISTIC_WINDOWS } from '@tcg/rendering';
@@ -14,14 +15,7 @@ import {
 } from './cards-query.schema';
 
 const parse = (raw: Record<string, unknown>, maxLimit = 100) => parseCardsQuery(raw, maxLimit);
-const refusal = (raw: Record<string, unknown>) => {
-  try {
-    parse(raw);
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error('accepted');
-};
+const refusal = (raw: Record<string, unknown>) => refusalOf(() => parse(raw));
 const many = (count: number, item = 'NM') => Array<string>(count).fill(item).join(',');
 
 describe('parseCardsQuery', () => {

@@ -1,15 +1,8 @@
-import { DomainError } from '@tcg/domain';
+import { refusalOf } from '@tcg/http-service/testing';
 import { QUERY_LIMITS } from '@tcg/http-service';
 import { SETS_QUERY } from './sets-query.schema';
 
-const refusal = (raw: Record<string, unknown>): DomainError => {
-  try {
-    SETS_QUERY.parse(raw);
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error('accepted');
-};
+const refusal = (raw: Record<string, unknown>) => refusalOf(() => SETS_QUERY.parse(raw));
 
 describe('SETS_QUERY', () => {
   it.each<[Record<string, unknown>, object]>([

@@ -1,4 +1,4 @@
-import { DomainError } from '@tcg/domain';
+import { refusalOf } from '@tcg/http-service/testing';
 import { QUERY_LIMITS } from '@tcg/http-service';
 import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
 import { HISTORY_DURATIONS as HISTORY_WINDOWS, PERIOD_WINDOWS } from '@tcg/rendering';
@@ -6,14 +6,7 @@ import { parseCardV2Query } from './card-v2-query.schema';
 import { MAX_SEARCH_LENGTH, parseCardsV2Query } from './cards-v2-query.schema';
 
 const parse = (raw: Record<string, unknown>, maxLimit = 100) => parseCardsV2Query(raw, maxLimit);
-const refusal = (raw: Record<string, unknown>) => {
-  try {
-    parse(raw);
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error('accepted');
-};
+const refusal = (raw: Record<string, unknown>) => refusalOf(() => parse(raw));
 
 describe('parseCardsV2Query', () => {
   it('defaults to NA, raw only, every period and 7 days of history, 20 cards', () => {

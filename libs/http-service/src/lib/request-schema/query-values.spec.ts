@@ -1,14 +1,7 @@
-import { DomainError } from '@tcg/domain';
+import { refusalOf } from '../../testing/refusal';
 import { QUERY_LIMITS, queryList, queryValue, requestTargetTooLong } from './query-values';
 
-const refusal = (read: () => unknown) => {
-  try {
-    read();
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error('accepted');
-};
+const refusal = refusalOf;
 
 describe('query parameters', () => {
   it.each([

@@ -1,17 +1,11 @@
+import { refusalOf } from '../../testing/refusal';
 import { DomainError } from '@tcg/domain';
 import fc from 'fast-check';
 import { choice, flag, integer, list, Param, required, text } from './params';
 import { QUERY_LIMITS } from './query-values';
 import { requestSchema } from './request-schema';
 
-const refusal = (read: () => unknown): DomainError => {
-  try {
-    read();
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error('accepted');
-};
+const refusal = refusalOf;
 
 const read = <T>(param: Param<T>, value: unknown): T => param.read(value, 'p');
 
