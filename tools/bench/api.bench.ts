@@ -72,10 +72,15 @@ interface Options {
   readonly smallDb: string;
 }
 
+/** The index of the median-sized of some bodies. */
+function medianIndex(bodies: readonly Buffer[]): number {
+  const bySize = bodies.map((_, i) => i).sort((a, b) => bodies[a]!.length - bodies[b]!.length);
+  return bySize[Math.floor(bySize.length / 2)]!;
+}
+
 /** The median-sized of some bodies. */
 function medianBody(bodies: readonly Buffer[]): Buffer {
-  const sorted = [...bodies].sort((a, b) => a.length - b.length);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return bodies[medianIndex(bodies)]!;
 }
 
 function parseOptions(argv: readonly string[]): Options | undefined {
@@ -237,13 +242,17 @@ async function main(): Promise<number> {
 
     // The floors' bytes: the median-sized v1 lookup of a spread of cards, fetched without
     // compression; from the tail of the popularity order, so that Zipf rows find these uncached.
-    const samples = await pool(full.cards.slice(-MEDIAN_SAMPLE), 4, async (card) => {
-      const res = await get(`${fullStack.gateway.url}${v1Lookup(card)}`, { 'x-api-key': full.keys[0]! });
-      if (res.status !== 200) throw new Error(`sample lookup of ${card.id} answered ${res.status}`);
-      return { card, body: res.body };
-    });
-    samples.sort((a, b) => a.body.length - b.body.length);
-    const median = samples[Math.floor(samples.length / 2)]!;
+    /** The bodies of GETs of `paths` through the gateway, each checked for a 200. */
+    const bodiesOf = (paths: readonly string[]) =>
+      pool(paths, 4, async (path) => {
+        const res = await get(`${fullStack.gateway.url}${path}`, { 'x-api-key': full.keys[0]! });
+        if (res.status !== 200) throw new Error(`sample GET ${path} answered ${res.status}`);
+        return res.body;
+      });
+    const sampleCards = full.cards.slice(-MEDIAN_SAMPLE);
+    const sampleBodies = await bodiesOf(sampleCards.map(v1Lookup));
+    const at = medianIndex(sampleBodies);
+    const median = { card: sampleCards[at]!, body: sampleBodies[at]! };
     const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const bodyFile = join(dir, 'sample.json');
@@ -403,13 +412,6 @@ async function main(): Promise<number> {
       );
       return id;
     };
-    /** The bodies of GETs of `paths` through the gateway, each checked for a 200. */
-    const bodiesOf = (paths: readonly string[]) =>
-      pool(paths, 4, async (path) => {
-        const res = await get(`${gw}${path}`, { 'x-api-key': keys[0]! });
-        if (res.status !== 200) throw new Error(`sample GET ${path} answered ${res.status}`);
-        return res.body;
-      });
 
     const lookups = {
       v1: { paths: v1Paths, service: fullStack.v1 },
@@ -425,7 +427,7 @@ async function main(): Promise<number> {
         lookupFloor.v2 = await sameBytesFloor(
           'floor-v2-lookup',
           'v2 lookup',
-          medianBody(await bodiesOf(full.cards.slice(-MEDIAN_SAMPLE).map(v2Lookup))),
+          medianBody(await bodiesOf(sampleCards.map(v2Lookup))),
           { connections },
         );
       if (want(`${v}-uniform`))

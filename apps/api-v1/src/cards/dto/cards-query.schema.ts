@@ -183,6 +183,9 @@ export function toCardsQuery(params: CardsQueryParams, maxLimit: number): CardsQ
   };
 }
 
+/** The default, every window: one set for every request that does not choose. */
+const EVERY_STATISTIC: ReadonlySet<StatisticWindow> = new Set(STATISTIC_WINDOWS);
+
 /** How the cards are presented: GET's and POST's query alike. */
 export function presentation(
   params: ParsedBy<typeof PRESENTATION_QUERY>,
@@ -190,7 +193,7 @@ export function presentation(
   return {
     historyDuration: params.priceHistoryDuration,
     includeHistory: params.include_price_history,
-    statistics: new Set(params.include_statistics ?? STATISTIC_WINDOWS),
+    statistics: params.include_statistics ? new Set(params.include_statistics) : EVERY_STATISTIC,
   };
 }
 

@@ -29,7 +29,7 @@ export function refClause(ref: string, p: Bind, alias: string): string {
 
 /**
  * Where each identifier is looked up: the table (`cards` or `variants`) and the column its value
- * matches, with the UUID column for the identifiers that also take a UUID. One table for GET's
+ * matches; an identifier that also takes a UUID matches its slug on `id` (`refClause`). One table for GET's
  * condition (`identifierCondition`) and the batch's resolution (`RESOLVE_IDENTIFIERS_SQL`), so the
  * two cannot look the same identifier up in different places.
  */
@@ -55,9 +55,7 @@ export const IDENTIFIER_SOURCE: Readonly<
 export function identifierCondition(by: CardIdentifier, value: string, p: Bind): string {
   const source = IDENTIFIER_SOURCE[by];
   const match = (alias: string) =>
-    source.uuid && isUuid(value)
-      ? `${alias}.uuid = ${p(value.toLowerCase())}::uuid`
-      : `${alias}.${source.column} = ${p(value)}`;
+    source.uuid ? refClause(value, p, alias) : `${alias}.${source.column} = ${p(value)}`;
   return source.table === 'cards'
     ? match('c')
     : `c.uuid = (SELECT card_uuid FROM variants vr WHERE ${match('vr')})`;
