@@ -168,13 +168,18 @@ describe('PostgreSQL faults under traffic', () => {
   /** Both services asked directly, so their own answer is seen whatever the gateway does. */
   const directCalls = () => Promise.all([request('v1', true), request('v2', true)]);
 
-  /** Each service's own /health, which must answer within its deadline too. */
+  /**
+   * Each service's own /health and /health/ready, which must answer within their deadline too,
+   * and /health/live, which reads nothing: an orchestrator restarts no pod for a database outage.
+   */
   const healthChecks = () =>
     Promise.all(
-      [stack.v1Url, stack.v2Url].map(async (url) => {
-        const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(HUNG_MS) });
-        return { status: res.status, retryAfter: res.headers.get('retry-after') };
-      }),
+      [stack.v1Url, stack.v2Url].flatMap((url) =>
+        ['/health', '/health/ready', '/health/live'].map(async (path) => {
+          const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(HUNG_MS) });
+          return { path, status: res.status, retryAfter: res.headers.get('retry-after') };
+        }),
+      ),
     );
 
   const expectServiceUnavailable = (outcomes: Outcome[]) => {
@@ -213,10 +218,15 @@ describe('PostgreSQL faults under traffic', () => {
     report('postgres stopped (SIGSTOP), straight to the services', direct);
     expectAnsweredInShape(during);
     expectServiceUnavailable(direct);
-    expect(health).toEqual([
-      { status: 503, retryAfter: expect.stringMatching(/^\d+$/) },
-      { status: 503, retryAfter: expect.stringMatching(/^\d+$/) },
-    ]);
+    const unavailable = { status: 503, retryAfter: expect.stringMatching(/^\d+$/) };
+    const live = { path: '/health/live', status: 200, retryAfter: null };
+    expect(health).toEqual(
+      [1, 2].flatMap(() => [
+        { path: '/health', ...unavailable },
+        { path: '/health/ready', ...unavailable },
+        live,
+      ]),
+    );
     // Every lookup reads the database: none of them can have succeeded while it was stopped...
     expect(during.filter((o) => o.status === 503).length).toBeGreaterThan(0);
     const { recoveredMs, after } = await expectRecovery();

@@ -103,7 +103,9 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
       'x-tcg-internal-credential': INTERNAL_TOKEN,
     });
     expect(withCredential.status).toBe(404); // past the guard, to the router
-    expect((await get(`${stack.v2Url}/health`)).status).toBe(200);
+    for (const path of ['/health', '/health/ready', '/health/live'])
+      expect([path, (await get(`${stack.v2Url}${path}`)).status]).toEqual([path, 200]);
+    expect((await get(`${stack.v2Url}/health/other`)).status).toBe(403);
   });
 
   it('stops accepting a revoked key within the cache time', async () => {

@@ -13,7 +13,7 @@ import { ProxyModule } from './proxy/proxy.module';
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment }),
-    PersistenceModule.forService('api-gateway', { health: false }),
+    PersistenceModule.forService('api-gateway', { health: false, replicas: false }),
     ObservabilityModule.forService({
       service: 'api-gateway',
       database: { token: DataSource, usage: poolUsage },

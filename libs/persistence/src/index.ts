@@ -15,6 +15,7 @@ export * from './lib/repositories/card-query.repository';
 export * from './lib/repositories/card-sql';
 export * from './lib/repositories/card-keyset.repository';
 export * from './lib/data-version';
+export * from './lib/read-replicas';
 export * from './lib/bulk/bulk-rows';
 export * from './lib/bulk/gzip-chunks';
 export * from './lib/bulk/bulk-generator';

@@ -1,5 +1,11 @@
 import { IsString } from 'class-validator';
-import { BaseEnvironment, readEnvironment, readServiceEnvironment, ServiceEnvironment } from './environment';
+import {
+  BaseEnvironment,
+  readEnvironment,
+  readReplicaUrls,
+  readServiceEnvironment,
+  ServiceEnvironment,
+} from './environment';
 
 /** A service's Environment as api-v1 and api-v2 write theirs: the shared fields and one of its own. */
 class TestServiceEnvironment extends ServiceEnvironment {
@@ -67,10 +73,23 @@ describe('ServiceEnvironment, extended', () => {
     [{ PORT: '0' }, 'PORT'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ METRICS_PORT: '65536' }, 'METRICS_PORT'],
+    [{ DATABASE_READ_URLS: 'replica-1:5432' }, 'DATABASE_READ_URLS: entry 1 is not a postgres:// URL'],
+    [{ DATABASE_READ_URLS: 'postgres://a/db,mysql://b/db' }, 'DATABASE_READ_URLS: entry 2'],
+    [{ DATABASE_READ_URLS: Array(17).fill('postgres://r/db').join(',') }, 'DATABASE_READ_URLS: at most 16'],
+    [{ DATABASE_READ_URLS: 'postgres://r/' + 'd'.repeat(17_000) }, 'DATABASE_READ_URLS: longer than'],
   ])('refuses to boot on %o, naming %s', (raw, variable) => {
     expect(() => readServiceEnvironment(TestServiceEnvironment, { ...REQUIRED, ...raw })).toThrow(
       new RegExp(`Invalid configuration: .*${variable}`),
     );
+  });
+
+  it.each([
+    [undefined, []],
+    ['', []],
+    [' postgres://a:5432/tcg , postgresql://b/tcg,', ['postgres://a:5432/tcg', 'postgresql://b/tcg']],
+  ])('reads DATABASE_READ_URLS %p as the replicas %p', (raw, urls) => {
+    const env = readServiceEnvironment(TestServiceEnvironment, { ...REQUIRED, DATABASE_READ_URLS: raw });
+    expect(readReplicaUrls(env.DATABASE_READ_URLS)).toEqual(urls);
   });
 });
 

@@ -98,6 +98,15 @@ export class ServiceEnvironment extends BaseEnvironment {
   DATABASE_POOL_SIZE = 10;
 
   /**
+   * PostgreSQL read replicas, as comma-separated connection strings (each with its own pool of
+   * DATABASE_POOL_SIZE): reads go to one that has replayed the current data version, else to the
+   * primary (DATABASE_URL). Unset: every read on the primary.
+   */
+  @IsOptional()
+  @IsString()
+  DATABASE_READ_URLS = '';
+
+  /**
    * How long an idle keep-alive connection from the gateway stays open. The gateway's pool must
    * close idle sockets sooner, or it may send a request on a socket this side is closing.
    */
@@ -152,6 +161,41 @@ export function readEnvironment<T extends object>(type: new () => T, raw: Record
   return env;
 }
 
+/** Most read replicas one service connects to, and the longest DATABASE_READ_URLS read. */
+const MAX_READ_REPLICAS = 16;
+const MAX_READ_URLS_LENGTH = 16 * 1024;
+
+/**
+ * DATABASE_READ_URLS as a list of connection strings (empty when unset or blank), or an error
+ * naming the variable and what it accepts.
+ */
+export function readReplicaUrls(raw: string): string[] {
+  const accepted = 'comma-separated postgres:// or postgresql:// connection strings';
+  if (raw.length > MAX_READ_URLS_LENGTH)
+    throw new Error(
+      `Invalid configuration: DATABASE_READ_URLS: longer than ${MAX_READ_URLS_LENGTH} characters`,
+    );
+  const urls = raw
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  if (urls.length > MAX_READ_REPLICAS)
+    throw new Error(`Invalid configuration: DATABASE_READ_URLS: at most ${MAX_READ_REPLICAS} ${accepted}`);
+  for (const [i, url] of urls.entries()) {
+    let protocol: string;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      protocol = '';
+    }
+    if (protocol !== 'postgres:' && protocol !== 'postgresql:')
+      throw new Error(
+        `Invalid configuration: DATABASE_READ_URLS: entry ${i + 1} is not a postgres:// URL; accepted: ${accepted}`,
+      );
+  }
+  return urls;
+}
+
 /** readEnvironment for a service, with the checks that span its shared variables. */
 export function readServiceEnvironment<T extends ServiceEnvironment>(
   type: new () => T,
@@ -163,5 +207,6 @@ export function readServiceEnvironment<T extends ServiceEnvironment>(
     throw new Error(
       'Invalid configuration: SERVER_HEADERS_TIMEOUT_MS must not exceed SERVER_REQUEST_TIMEOUT_MS',
     );
+  readReplicaUrls(env.DATABASE_READ_URLS); // a malformed list stops the boot, naming the variable
   return env;
 }

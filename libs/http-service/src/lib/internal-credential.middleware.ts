@@ -8,8 +8,11 @@ import { observationOf } from './observability/observability.module';
 /**
  * The service trusts the gateway and nothing else: any request without the gateway's internal
  * credential is refused (403) — known path or not — so nobody can bypass keys and quotas by
- * calling the service directly. `/health` stays open for orchestrators' probes; it reveals nothing.
+ * calling the service directly. `/health` and its `live` and `ready` forms stay open for
+ * orchestrators' probes; they reveal nothing.
  */
+const OPEN_PATHS = new Set(['/health', '/health/live', '/health/ready']);
+
 @Injectable()
 export class InternalCredentialMiddleware implements NestMiddleware {
   private readonly credential: string;
@@ -21,7 +24,10 @@ export class InternalCredentialMiddleware implements NestMiddleware {
   use(req: Request, _res: Response, next: NextFunction): void {
     // req.path is relative to the middleware's mount point; the original URL is the real path.
     const path = req.originalUrl.split('?', 1)[0];
-    if (path !== '/health' && !credentialMatches(this.credential, req.header(INTERNAL_HEADERS.credential))) {
+    if (
+      !OPEN_PATHS.has(path) &&
+      !credentialMatches(this.credential, req.header(INTERNAL_HEADERS.credential))
+    ) {
       throw new DomainError('FORBIDDEN', 'Requests must come through the API gateway.');
     }
     // Only now are the caller headers the gateway's own (its allow-list drops a client's).

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { poolOf } from './data-source';
+import { readOn, type ReadSource } from './read-replicas';
 
 /**
  * How many named statements one connection keeps. The read paths build a statement's text from
@@ -27,8 +28,17 @@ const preparedOn = new WeakMap<PoolClient, Set<string>>();
  * it once per connection instead of on every request (planning a card lookup costs several times
  * running it). Each connection keeps at most
  * `STATEMENTS_PER_CONNECTION` of them. Outside transactions only: it takes any pooled connection.
+ * On a `ReadTarget` it runs where the target sends the read (a replica or the primary).
  */
-export async function preparedQuery<T extends QueryResultRow>(
+export function preparedQuery<T extends QueryResultRow>(
+  source: ReadSource,
+  text: string,
+  values: readonly unknown[],
+): Promise<T[]> {
+  return readOn(source, (ds) => prepared<T>(ds, text, values));
+}
+
+async function prepared<T extends QueryResultRow>(
   ds: DataSource,
   text: string,
   values: readonly unknown[],

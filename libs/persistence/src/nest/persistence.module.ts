@@ -13,8 +13,9 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
-import { createDataSource, poolOf, poolUsage } from '../lib/data-source';
+import { createDataSource, poolOf, poolUsage, type DataSourceConfig } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
+import { ReadReplicas, replicaName, type ReadSource } from '../lib/read-replicas';
 import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository';
 import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
 import { CardQueryRepository } from '../lib/repositories/card-query.repository';
@@ -24,6 +25,12 @@ const SERVICE_NAME = Symbol('SERVICE_NAME');
 
 /** The service's `DataVersionSource` (a `DataVersionWatcher` on the service's database). */
 export const DATA_VERSION = Symbol('DATA_VERSION');
+
+/**
+ * Where the catalogue and card reads run: `ReadReplicas` when DATABASE_READ_URLS names replicas,
+ * else the data source itself. Keys (the gateway), bulk snapshots and every write stay on the primary.
+ */
+export const READS = Symbol('READS');
 
 /** The `CatalogueRepository` port (`@tcg/domain`), bound to PostgreSQL: inject with `@Inject(CATALOGUE)`. */
 export const CATALOGUE = Symbol('CatalogueRepository');
@@ -47,6 +54,26 @@ function onDataSource(
 ): Provider {
   return { provide, inject: [DataSource], useFactory: (ds: DataSource) => new Repository(ds) };
 }
+
+/** A provider of `provide` built once per app on the service's reads (`READS`). */
+function onReads(provide: symbol, Repository: new (reads: ReadSource) => unknown): Provider {
+  return { provide, inject: [READS], useFactory: (reads: ReadSource) => new Repository(reads) };
+}
+
+/** The pool size and deadlines of the service's connections, primary and replicas alike. */
+function connectionOptions(config: ConfigService): Pick<DataSourceConfig, 'poolSize' | 'deadlines'> {
+  return {
+    poolSize: config.get<number>('DATABASE_POOL_SIZE'),
+    deadlines: {
+      connectMs: config.getOrThrow<number>('DATABASE_CONNECT_TIMEOUT_MS'),
+      statementMs: config.getOrThrow<number>('DATABASE_STATEMENT_TIMEOUT_MS'),
+      idleInTransactionMs: config.getOrThrow<number>('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
+    },
+  };
+}
+
+/** The time between two checks of a replica's replayed version while it is up to date. */
+const REPLICA_CHECK_MS = 1000;
 
 /** What `/health` reports beside the database: each app adds its own parts (its response cache). */
 @Injectable()
@@ -77,11 +104,18 @@ class DatabaseHealthController {
     private readonly details: HealthDetails,
   ) {}
 
+  /** Liveness for an orchestrator: the process answers. No I/O, so a database outage restarts nothing. */
+  @Get('live')
+  live(): { status: 'ok'; service: string } {
+    return { status: 'ok', service: this.service };
+  }
+
   /**
-   * Liveness and database reachability (the gateway reports it and needs no API key for it), the
-   * data version this service answers under, and what the app adds (its response cache).
+   * Readiness (also at `/health/ready`): the database reachable (the gateway reports it and needs
+   * no API key for it), the data version this service answers under, and what the app adds (its
+   * response cache, its read replicas); 503 while the database does not answer.
    */
-  @Get()
+  @Get(['', 'ready'])
   async health(): Promise<Record<string, unknown> & { status: 'ok'; service: string; database: 'up' }> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, fail) => {
@@ -116,10 +150,18 @@ export class PersistenceModule implements OnApplicationShutdown {
   constructor(
     @Inject(DataSource) private readonly ds: DataSource,
     @Inject(DATA_VERSION) private readonly dataVersion: DataVersionWatcher,
+    @Inject(READS) private readonly reads: ReadSource,
   ) {}
 
-  /** `health: false` leaves `/health` to the app (the gateway reports its services instead). */
-  static forService(serviceName: string, options: { health?: boolean } = {}): DynamicModule {
+  /**
+   * `health: false` leaves `/health` to the app (the gateway reports its services instead);
+   * `replicas: false` keeps every read on the primary whatever DATABASE_READ_URLS says (the
+   * gateway: keys are read where they are written).
+   */
+  static forService(
+    serviceName: string,
+    options: { health?: boolean; replicas?: boolean } = {},
+  ): DynamicModule {
     return {
       module: PersistenceModule,
       controllers: options.health === false ? [] : [DatabaseHealthController],
@@ -131,14 +173,9 @@ export class PersistenceModule implements OnApplicationShutdown {
           inject: [ConfigService],
           useFactory: (config: ConfigService) =>
             createDataSource({
+              ...connectionOptions(config),
               url: config.getOrThrow<string>('DATABASE_URL'),
-              poolSize: config.get<number>('DATABASE_POOL_SIZE'),
               applicationName: serviceName,
-              deadlines: {
-                connectMs: config.getOrThrow<number>('DATABASE_CONNECT_TIMEOUT_MS'),
-                statementMs: config.getOrThrow<number>('DATABASE_STATEMENT_TIMEOUT_MS'),
-                idleInTransactionMs: config.getOrThrow<number>('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
-              },
             }).initialize(),
         },
         {
@@ -155,14 +192,33 @@ export class PersistenceModule implements OnApplicationShutdown {
             });
           },
         },
+        {
+          provide: READS,
+          inject: [DataSource, DATA_VERSION, ConfigService, HealthDetails],
+          useFactory: (
+            ds: DataSource,
+            versions: DataVersionWatcher,
+            config: ConfigService,
+            health: HealthDetails,
+          ) => (options.replicas === false ? ds : readsFor(serviceName, ds, versions, config, health)),
+        },
         // The ports under their tokens. The card reads' hand-written SQL (hot paths) is injected
         // as the object itself: the port adds no layer to a request.
-        onDataSource(CATALOGUE, TypeOrmCatalogueRepository),
+        onReads(CATALOGUE, TypeOrmCatalogueRepository),
         onDataSource(API_KEYS, TypeOrmApiKeyRepository),
-        onDataSource(CARD_READS, CardQueryRepository),
-        onDataSource(CARD_KEYSET_READS, CardKeysetRepository),
+        onReads(CARD_READS, CardQueryRepository),
+        onReads(CARD_KEYSET_READS, CardKeysetRepository),
       ],
-      exports: [DataSource, DATA_VERSION, HealthDetails, CATALOGUE, API_KEYS, CARD_READS, CARD_KEYSET_READS],
+      exports: [
+        DataSource,
+        DATA_VERSION,
+        READS,
+        HealthDetails,
+        CATALOGUE,
+        API_KEYS,
+        CARD_READS,
+        CARD_KEYSET_READS,
+      ],
     };
   }
 
@@ -172,13 +228,61 @@ export class PersistenceModule implements OnApplicationShutdown {
    */
   async onApplicationShutdown(): Promise<void> {
     await this.dataVersion.stop();
-    if (!this.ds.isInitialized) return;
-    const pool = poolOf(this.ds);
     const deadline = Date.now() + 5000;
-    while (pool.totalCount > pool.idleCount && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    await this.ds.destroy();
+    if (this.reads instanceof ReadReplicas) {
+      await this.reads.stop();
+      await Promise.all(this.reads.dataSources().map((ds) => drain(ds, deadline)));
+    }
+    await drain(this.ds, deadline);
   }
+}
+
+/** Waits (until `deadline`) for the pool's running queries, then closes it. */
+async function drain(ds: DataSource, deadline: number): Promise<void> {
+  if (!ds.isInitialized) return;
+  const pool = poolOf(ds);
+  while (pool.totalCount > pool.idleCount && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
+  await ds.destroy();
+}
+
+/**
+ * The service's reads: the data source itself, or `ReadReplicas` over DATABASE_READ_URLS (each
+ * with the primary's pool size and deadlines), checked from now on and shown in `/health`. A
+ * replica that is down at boot is connected by its first successful check.
+ */
+async function readsFor(
+  serviceName: string,
+  ds: DataSource,
+  versions: DataVersionWatcher,
+  config: ConfigService,
+  health: HealthDetails,
+): Promise<ReadSource> {
+  // Validated at boot (the service's environment): comma-separated connection strings.
+  const urls = (config.get<string>('DATABASE_READ_URLS') ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
+  if (urls.length === 0) return ds;
+  const logger = new Logger('ReadReplicas');
+  const replicas = new ReadReplicas(
+    ds,
+    urls.map((url) => ({
+      name: replicaName(url),
+      ds: createDataSource({ ...connectionOptions(config), url, applicationName: `${serviceName} replica` }),
+    })),
+    {
+      versions,
+      checkEveryMs: REPLICA_CHECK_MS,
+      onError: (replica, error) =>
+        logger.warn({ msg: 'read replica unavailable', replica, error: error.message }),
+    },
+  );
+  // The floor comes from the primary's announcements: the watcher must run, cache or no cache.
+  await versions.start();
+  await replicas.start();
+  health.add('reads', () => replicas.routing());
+  return replicas;
 }
 
 /**

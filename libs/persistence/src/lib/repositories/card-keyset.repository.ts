@@ -1,6 +1,6 @@
 import type { CardKeysetReads, KeysetPage, KeysetPosition, KeysetQuery } from '@tcg/domain';
-import { DataSource } from 'typeorm';
 import { preparedQuery } from '../prepared-query';
+import { readOn, type ReadSource } from '../read-replicas';
 import {
   Bind,
   binder,
@@ -31,7 +31,8 @@ const TOP_COLUMN = {
  * deep in a walk as at its start, and the set order reads the `(sort_key, uuid)` index.
  */
 export class CardKeysetRepository implements CardKeysetReads {
-  constructor(private readonly ds: DataSource) {}
+  /** `reads`: a data source, or `ReadReplicas` (replicas up to date, else the primary). */
+  constructor(private readonly reads: ReadSource) {}
 
   async page(query: KeysetQuery, limit: number, position?: KeysetPosition): Promise<KeysetPage> {
     const params: unknown[] = [query.region];
@@ -47,7 +48,7 @@ export class CardKeysetRepository implements CardKeysetReads {
       .join(', ');
     const keys = columns.map((c, i) => `(${c.expr})::text AS k${i}`).join(', ');
     const rows: Record<string, string>[] = await preparedQuery(
-      this.ds,
+      this.reads,
       `SELECT c.uuid, ${keys} ${from} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ${p(limit + 1)}`,
       params,
     );
@@ -68,26 +69,28 @@ export class CardKeysetRepository implements CardKeysetReads {
     if (budgetMs <= 0) return null;
     const params: unknown[] = [query.region];
     const { from, where } = this.plan(query, binder(params));
-    const runner = this.ds.createQueryRunner();
-    try {
-      await runner.connect();
-      // Opening the transaction and setting its deadline is one round trip: a query without
-      // parameters goes as a simple query, which may hold several statements.
-      await runner.query(`BEGIN; SET LOCAL statement_timeout = ${Math.ceil(budgetMs)}`);
-      const [row] = (await runner.query(
-        `SELECT count(*)::int AS n ${from} WHERE ${where.join(' AND ')}`,
-        params,
-      )) as { n: number }[];
-      await runner.query('COMMIT');
-      return row!.n;
-    } catch (error) {
-      // Outside a transaction (BEGIN itself failed) ROLLBACK only warns.
-      await runner.query('ROLLBACK').catch(() => undefined);
-      if ((error as { driverError?: { code?: string } }).driverError?.code === '57014') return null;
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    return readOn(this.reads, async (ds) => {
+      const runner = ds.createQueryRunner();
+      try {
+        await runner.connect();
+        // Opening the transaction and setting its deadline is one round trip: a query without
+        // parameters goes as a simple query, which may hold several statements.
+        await runner.query(`BEGIN; SET LOCAL statement_timeout = ${Math.ceil(budgetMs)}`);
+        const [row] = (await runner.query(
+          `SELECT count(*)::int AS n ${from} WHERE ${where.join(' AND ')}`,
+          params,
+        )) as { n: number }[];
+        await runner.query('COMMIT');
+        return row!.n;
+      } catch (error) {
+        // Outside a transaction (BEGIN itself failed) ROLLBACK only warns.
+        await runner.query('ROLLBACK').catch(() => undefined);
+        if ((error as { driverError?: { code?: string } }).driverError?.code === '57014') return null;
+        throw error;
+      } finally {
+        await runner.release();
+      }
+    });
   }
 
   private plan(query: KeysetQuery, p: Bind): { from: string; where: string[]; columns: KeyColumn[] } {

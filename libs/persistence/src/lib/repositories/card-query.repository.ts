@@ -19,8 +19,8 @@ import {
   SeriesRead,
   StoredSeries,
 } from '@tcg/rendering';
-import { DataSource } from 'typeorm';
 import { preparedQuery } from '../prepared-query';
+import type { ReadSource } from '../read-replicas';
 import { toVariant, VariantColumns, variantColumnsSql } from './catalogue.mapper';
 import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks';
 import { storedDocument, variantsAggregateSql } from '../prices/card-documents';
@@ -50,7 +50,8 @@ import {
  * queries whatever the page size, and no aggregation of history.
  */
 export class CardQueryRepository implements RenderedCardReads {
-  constructor(private readonly ds: DataSource) {}
+  /** `reads`: a data source, or `ReadReplicas` (replicas up to date, else the primary). */
+  constructor(private readonly reads: ReadSource) {}
 
   async findCards(
     selector: CardSelector,
@@ -136,7 +137,7 @@ export class CardQueryRepository implements RenderedCardReads {
       // A card lookup's first page holds the card at most (every lookup): found and joined in one
       // plain statement, without the page's window, ordering and LIMIT.
       const rows = await preparedQuery<JoinedRow>(
-        this.ds,
+        this.reads,
         joinedCardsSql(joined, filter, p, region, where.join(' AND ')),
         params,
       );
@@ -165,7 +166,7 @@ export class CardQueryRepository implements RenderedCardReads {
     const countParams = params.slice(0, -2);
     const rows: (JoinedRow & { total?: number })[] | { uuid: string; total?: number }[] = joined
       ? await preparedQuery<JoinedRow & { total?: number }>(
-          this.ds,
+          this.reads,
           // The page in its order (ord), then each of its cards with its variants joined.
           `WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (${pageSql}) q)
            SELECT ${counted ? 'page.total, ' : ''}${CARD_COLUMNS},
@@ -174,7 +175,7 @@ export class CardQueryRepository implements RenderedCardReads {
            ORDER BY page.ord`,
           params,
         )
-      : await preparedQuery<{ uuid: string; total?: number }>(this.ds, pageSql, params);
+      : await preparedQuery<{ uuid: string; total?: number }>(this.reads, pageSql, params);
     const total = await this.pageTotal(rows, page, () =>
       summarised &&
       selector.by === 'browse' &&
@@ -202,7 +203,7 @@ export class CardQueryRepository implements RenderedCardReads {
   ): Promise<{ ordinal: number; cardUuid: string; variantUuid: string | null }[]> {
     if (items.length === 0) return [];
     const rows: { ordinal: number; card_uuid: string; variant_uuid: string | null }[] = await preparedQuery(
-      this.ds,
+      this.reads,
       RESOLVE_IDENTIFIERS_SQL,
       [
         items.map((i) => i.ordinal),
@@ -239,7 +240,7 @@ export class CardQueryRepository implements RenderedCardReads {
     // calls made it the costliest part of a batch's history query.
     const rows: { variant_uuid: string; month_start: string; offsets: string; prices: string }[] =
       await preparedQuery(
-        this.ds,
+        this.reads,
         `SELECT ps.variant_uuid, extract(epoch FROM ps.month)::bigint AS month_start,
                 ps.offsets::text AS offsets, ps.prices::text AS prices
          FROM unnest($1::uuid[], $2::date[]) AS r(variant_uuid, first_month)
@@ -287,7 +288,7 @@ export class CardQueryRepository implements RenderedCardReads {
     if (selector.gameId) where.push(`cv.game_id = ${p(selector.gameId)}`);
     if (selector.setId) where.push(`s.id = ${p(selector.setId)}`);
     const [row] = await preparedQuery<{ n: number }>(
-      this.ds,
+      this.reads,
       `SELECT count(*)::int AS n FROM card_values cv JOIN sets s ON s.uuid = cv.set_uuid WHERE ${where.join(' AND ')}`,
       params,
     );
@@ -296,7 +297,7 @@ export class CardQueryRepository implements RenderedCardReads {
 
   private async countOnly(top: string, where: string[], params: unknown[]): Promise<number> {
     const [row] = await preparedQuery<{ n: number }>(
-      this.ds,
+      this.reads,
       `SELECT count(*)::int AS n FROM cards c ${top} WHERE ${where.join(' AND ')}`,
       params,
     );
@@ -326,7 +327,7 @@ export class CardQueryRepository implements RenderedCardReads {
     const p = binder(params);
     const where = one ? 'c.uuid = $2::uuid' : 'c.uuid = ANY($2::uuid[])';
     const rows = await preparedQuery<JoinedRow>(
-      this.ds,
+      this.reads,
       joinedCardsSql(json, filter, p, region, where, onlyVariant),
       params,
     );
@@ -347,7 +348,7 @@ export class CardQueryRepository implements RenderedCardReads {
     const p = binder(params);
     const where = refClause(ref, p, 'c');
     const [row] = await preparedQuery<JoinedRow>(
-      this.ds,
+      this.reads,
       joinedCardsSql(json, filter, p, region, where),
       params,
     );
@@ -397,14 +398,14 @@ export class CardQueryRepository implements RenderedCardReads {
     // of `= ANY` scanned variants with parallel workers, several times slower than these probes.
     const [cardRows, variantRows] = await Promise.all([
       preparedQuery<CardRow>(
-        this.ds,
+        this.reads,
         `SELECT ${CARD_COLUMNS}
          FROM ${CARD_FROM}
          WHERE c.uuid = ANY($1::uuid[])`,
         [params[1]],
       ),
       preparedQuery<VariantRow>(
-        this.ds,
+        this.reads,
         `SELECT ${variantColumnsSql('v')}, ${primary}, ${others} AS others
          FROM unnest($2::uuid[]) AS k(card_uuid)
          JOIN variants v ON v.card_uuid = k.card_uuid

@@ -1,22 +1,27 @@
 import { CatalogueRepository, Game, GameSummary, SetQuery, SetSummary } from '@tcg/domain';
-import { DataSource } from 'typeorm';
 import { GameEntity } from '../entities';
+import { readOn, type ReadSource } from '../read-replicas';
 import { toGame } from './catalogue.mapper';
 
 export class TypeOrmCatalogueRepository implements CatalogueRepository {
-  constructor(private readonly ds: DataSource) {}
+  /** `reads`: a data source, or `ReadReplicas` (replicas up to date, else the primary). */
+  constructor(private readonly reads: ReadSource) {}
 
   async listGames(): Promise<Game[]> {
-    const rows = await this.ds.getRepository(GameEntity).find({ order: { name: 'ASC' } });
+    const rows = await readOn(this.reads, (ds) =>
+      ds.getRepository(GameEntity).find({ order: { name: 'ASC' } }),
+    );
     return rows.map(toGame);
   }
 
   async findGame(idOrName: string): Promise<Game | null> {
-    const row = await this.ds
-      .getRepository(GameEntity)
-      .createQueryBuilder('g')
-      .where('g.id = :v OR lower(g.name) = lower(:v)', { v: idOrName })
-      .getOne();
+    const row = await readOn(this.reads, (ds) =>
+      ds
+        .getRepository(GameEntity)
+        .createQueryBuilder('g')
+        .where('g.id = :v OR lower(g.name) = lower(:v)', { v: idOrName })
+        .getOne(),
+    );
     return row ? toGame(row) : null;
   }
 
@@ -31,11 +36,13 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
       last_updated: string | null;
       value_cents: string;
       value_7d_ago_cents: number | null;
-    }[] = await this.ds.query(
-      `SELECT g.id, g.name, s.cards_count, s.variants_count, s.sealed_count, s.sets_count,
+    }[] = await readOn(this.reads, (ds) =>
+      ds.query(
+        `SELECT g.id, g.name, s.cards_count, s.variants_count, s.sealed_count, s.sets_count,
               s.last_updated, s.value_cents, s.value_7d_ago_cents
        FROM games g JOIN game_summaries s ON s.game_id = g.id
        ORDER BY g.name`,
+      ),
     );
     return rows.map((r) => ({
       game: { id: r.id, name: r.name },
@@ -62,15 +69,17 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
       game_name: string;
       cards_count: number;
       value_cents: string;
-    }[] = await this.ds.query(
-      `SELECT s.uuid, s.id, s.game_id, s.name, s.code, to_char(s.release_date, 'YYYY-MM-DD') AS release_date,
+    }[] = await readOn(this.reads, (ds) =>
+      ds.query(
+        `SELECT s.uuid, s.id, s.game_id, s.name, s.code, to_char(s.release_date, 'YYYY-MM-DD') AS release_date,
               g.name AS game_name, ss.cards_count, ss.value_cents
        FROM sets s
        JOIN games g ON g.id = s.game_id
        JOIN set_summaries ss ON ss.set_uuid = s.uuid
        WHERE s.game_id = $1 AND ($2::text IS NULL OR s.name ILIKE $2)
        ORDER BY ${column} ${direction} NULLS LAST, s.id`,
-      [gameId, query.q ? `%${query.q.replace(/[\\%_]/g, '\\$&')}%` : null],
+        [gameId, query.q ? `%${query.q.replace(/[\\%_]/g, '\\$&')}%` : null],
+      ),
     );
     return rows.map((r) => ({
       set: {
