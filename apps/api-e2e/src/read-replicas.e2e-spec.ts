@@ -29,6 +29,21 @@ async function routing(serviceUrl: string): Promise<{ dataVersion: number | null
   return (await res.json()) as { dataVersion: number | null; reads: ReadRouting };
 }
 
+/** The value of a series of a service's `/metrics` text with these labels (among others), if any. */
+async function metric(
+  metricsUrl: string,
+  name: string,
+  labels: Record<string, string>,
+): Promise<number | undefined> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text
+    .split('\n')
+    .find(
+      (l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)),
+    );
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -114,6 +129,7 @@ describeWithBinaries('read replicas: reads on an up-to-date replica, never older
       databaseUrl: pg.primaryUrl(DB),
       // Every request reads the database, so where each read went is visible.
       env: { DATABASE_READ_URLS: pg.replicaUrl(DB), RESPONSE_CACHE_MAX_BYTES: '0' },
+      metrics: true,
     });
   }, 90_000);
 
@@ -138,6 +154,10 @@ describeWithBinaries('read replicas: reads on an up-to-date replica, never older
       expect(h.reads.primaryReads).toBe(before[i]!.reads.primaryReads);
       expect(h.reads.replicas[0]!.reads - before[i]!.reads.replicas[0]!.reads).toBeGreaterThanOrEqual(10);
     }
+    const target = `${new URL(pg.replicaUrl(DB)).host}/${DB}`;
+    expect(await metric(stack.metricsUrls.v2, 'tcg_db_reads_total', { target })).toBe(
+      after[1]!.reads.replicas[0]!.reads,
+    );
     // The replica's own server counted them (its statistics are flushed within a second or so).
     await until('the replica server counts the reads', replicaTransactions, (n) => n >= transactions + 20);
   });
@@ -176,6 +196,10 @@ describeWithBinaries('read replicas: reads on an up-to-date replica, never older
     const before = await Promise.all([routing(stack.v1Url), routing(stack.v2Url)]);
     for (const h of before)
       expect(h.reads.replicas[0]).toMatchObject({ up: true, replayedVersion: old, eligible: false });
+    const behind = await metric(stack.metricsUrls.v1, 'tcg_db_replica_behind_versions', {
+      replica: `${new URL(replica).host}/${DB}`,
+    });
+    expect(behind).toBe(Number(lag.versions));
     for (let i = 0; i < 10; i++) expect(await prices()).toEqual([15, 15]);
     const during = await Promise.all([routing(stack.v1Url), routing(stack.v2Url)]);
     for (const [i, h] of during.entries()) {

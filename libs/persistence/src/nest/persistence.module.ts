@@ -15,7 +15,7 @@ import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { createDataSource, poolOf, poolUsage, type DataSourceConfig } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
-import { ReadReplicas, replicaName, type ReadSource } from '../lib/read-replicas';
+import { ReadReplicas, replicaName, type ReadRouting, type ReadSource } from '../lib/read-replicas';
 import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository';
 import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
 import { CardQueryRepository } from '../lib/repositories/card-query.repository';
@@ -287,18 +287,32 @@ async function readsFor(
 
 /**
  * A service's database in the shape `ServiceCoreModule` (`@tcg/http-service`, which may not import
- * persistence) takes it: the module, the data source's pool reading, and the tokens of the data
- * version and of `/health`'s details.
+ * persistence) takes it: the module, the data source's pool and read routing readings, and the
+ * tokens of the data version and of `/health`'s details.
  */
 export function serviceDatabase(serviceName: string): {
   readonly module: DynamicModule;
-  readonly pool: { readonly token: typeof DataSource; readonly usage: typeof poolUsage };
+  readonly pool: {
+    readonly token: typeof DataSource;
+    readonly usage: typeof poolUsage;
+    readonly reads: {
+      readonly token: symbol;
+      readonly routing: (reads: ReadSource) => ReadRouting | undefined;
+    };
+  };
   readonly versions: symbol;
   readonly health: typeof HealthDetails;
 } {
   return {
     module: PersistenceModule.forService(serviceName),
-    pool: { token: DataSource, usage: poolUsage },
+    pool: {
+      token: DataSource,
+      usage: poolUsage,
+      reads: {
+        token: READS,
+        routing: (reads) => (reads instanceof ReadReplicas ? reads.routing() : undefined),
+      },
+    },
     versions: DATA_VERSION,
     health: HealthDetails,
   };

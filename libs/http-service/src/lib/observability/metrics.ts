@@ -112,14 +112,27 @@ export class ServiceMetrics {
    * `read` must never go down while the process lives.
    */
   counterAtScrape(name: string, help: string, read: () => number | undefined): void {
-    new Counter({
+    this.countersAtScrape(name, help, [], () => {
+      const value = read();
+      return value === undefined ? undefined : [{ labels: {}, value }];
+    });
+  }
+
+  /** `counterAtScrape` per label set; each set's value must never go down while the process lives. */
+  countersAtScrape<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    read: () => readonly { labels: Partial<Record<L, string>>; value: number }[] | undefined,
+  ): void {
+    new Counter<L>({
       name: METRIC_PREFIX + name,
       help,
+      labelNames,
       registers: [this.registry],
       collect() {
-        const value = read();
         this.reset();
-        if (value !== undefined) this.inc(value);
+        for (const { labels, value } of read() ?? []) this.inc(labels, value);
       },
     });
   }

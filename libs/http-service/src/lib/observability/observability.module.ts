@@ -22,6 +22,18 @@ export interface PoolUsageReading {
   readonly max: number;
 }
 
+/** Where a service's reads went (`ReadReplicas.routing()` in persistence). */
+export interface ReadRoutingReading {
+  readonly floor: number | null;
+  readonly primaryReads: number;
+  readonly replicas: readonly {
+    readonly name: string;
+    readonly up: boolean;
+    readonly replayedVersion: number | null;
+    readonly reads: number;
+  }[];
+}
+
 export interface ObservabilityOptions {
   /** The `service` of every line and series. */
   readonly service: string;
@@ -29,6 +41,11 @@ export interface ObservabilityOptions {
   readonly database?: {
     readonly token: InjectionToken;
     readonly usage: (source: never) => PoolUsageReading | undefined;
+    /** Its read replicas, when it may have some: their token and how to read where reads went. */
+    readonly reads?: {
+      readonly token: InjectionToken;
+      readonly routing: (reads: never) => ReadRoutingReading | undefined;
+    };
   };
 }
 
@@ -63,10 +80,11 @@ export class ObservabilityModule {
         },
         {
           provide: ServiceMetrics,
-          inject: database ? [database.token] : [],
-          useFactory: (source?: never) => {
+          inject: database ? [database.token, ...(database.reads ? [database.reads.token] : [])] : [],
+          useFactory: (source?: never, reads?: never) => {
             const metrics = new ServiceMetrics(options.service);
             if (database) registerPoolUsage(metrics, () => database.usage(source!));
+            if (database?.reads) registerReadRouting(metrics, () => database.reads!.routing(reads!));
             return metrics;
           },
         },
@@ -106,6 +124,47 @@ function registerPoolUsage(metrics: ServiceMetrics, read: () => PoolUsageReading
     const usage = read();
     return usage && [{ labels: {}, value: usage.max }];
   });
+}
+
+/**
+ * `tcg_db_reads_total{target}` (`primary`, or a replica's `host:port/database`) and, per replica,
+ * `tcg_db_replica_up` and `tcg_db_replica_behind_versions` (the data versions it has yet to
+ * replay to take reads). No series without replicas.
+ */
+function registerReadRouting(metrics: ServiceMetrics, read: () => ReadRoutingReading | undefined): void {
+  metrics.countersAtScrape(
+    'db_reads_total',
+    'Catalogue and card reads, by where they ran.',
+    ['target'],
+    () => {
+      const r = read();
+      return (
+        r && [
+          { labels: { target: 'primary' }, value: r.primaryReads },
+          ...r.replicas.map((x) => ({ labels: { target: x.name }, value: x.reads })),
+        ]
+      );
+    },
+  );
+  metrics.gaugeAtScrape(
+    'db_replica_up',
+    'Whether the read replica answered its last check (1) or not (0).',
+    ['replica'],
+    () => read()?.replicas.map((x) => ({ labels: { replica: x.name }, value: x.up ? 1 : 0 })),
+  );
+  metrics.gaugeAtScrape(
+    'db_replica_behind_versions',
+    'Data versions the read replica has yet to replay before it takes reads (0: up to date).',
+    ['replica'],
+    () => {
+      const r = read();
+      return r?.replicas.flatMap((x) =>
+        x.replayedVersion === null || r.floor === null
+          ? []
+          : [{ labels: { replica: x.name }, value: Math.max(0, r.floor - x.replayedVersion) }],
+      );
+    },
+  );
 }
 
 /**
