@@ -1,0 +1,394 @@
+import 'reflect-metadata';
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { getMetadataStorage } from 'class-validator';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { SERVICE_NODE_FLAGS } from '../common/service-runtime';
+
+/**
+ * docker/k8s: every object is valid against the Kubernetes schemas (kubernetes-models, in
+ * validate-manifests.mjs), and what the apps rely on holds: probes on paths the app serves at its
+ * port, Secret references that resolve, only variables the app reads and a configuration it
+ * accepts, Services, autoscalers and disruption budgets that select the pods they are meant for.
+ * The apps are read from their build in dist/ (tools may not import app code; `npm test` builds first).
+ */
+const ROOT = resolve(__dirname, '../..');
+const K8S = join(ROOT, 'docker/k8s');
+const APPS = ['api-gateway', 'api-v1', 'api-v2'] as const;
+type App = (typeof APPS)[number];
+
+type Labels = Record<string, string>;
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+}
+interface Probe {
+  httpGet?: { path: string; port: number | string };
+}
+interface Container {
+  name: string;
+  image: string;
+  command?: string[];
+  ports?: { name?: string; containerPort: number }[];
+  env?: EnvVar[];
+  envFrom?: { secretRef?: { name: string }; configMapRef?: { name: string } }[];
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  startupProbe?: Probe;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  securityContext?: Record<string, unknown>;
+}
+interface PodTemplate {
+  metadata: { labels: Labels };
+  spec: {
+    containers: Container[];
+    automountServiceAccountToken?: boolean;
+    securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+  };
+}
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Labels };
+  spec?: {
+    replicas?: number;
+    selector?: Labels | { matchLabels: Labels };
+    template?: PodTemplate;
+    ports?: { port: number; targetPort: number | string }[];
+    scaleTargetRef?: { apiVersion: string; kind: string; name: string };
+    minReplicas?: number;
+    metrics?: { type: string; resource?: { name: string; target: { type: string } } }[];
+    maxUnavailable?: number | string;
+    minAvailable?: number | string;
+  };
+  stringData?: Record<string, string>;
+  data?: Record<string, string>;
+}
+
+const yamlFiles = readdirSync(K8S, { recursive: true, encoding: 'utf8' }).filter((file) =>
+  /\.ya?ml$/.test(file),
+);
+
+function parseFile(file: string): unknown[] {
+  return parseAllDocuments(readFileSync(join(K8S, file), 'utf8')).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`docker/k8s/${file}: ${doc.errors[0]!.message}`);
+    return doc.toJS() as unknown;
+  });
+}
+
+const kustomization = parseFile('kustomization.yaml')[0] as {
+  resources: string[];
+  images?: { name: string }[];
+};
+const objects = kustomization.resources.flatMap((file) => parseFile(file) as K8sObject[]);
+const named = (kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.name === name);
+const ofKind = (kind: string) => objects.filter((o) => o.kind === kind);
+
+const [secret, ...otherSecrets] = ofKind('Secret');
+const secretValues: Record<string, string> = {
+  ...Object.fromEntries(
+    Object.entries(secret?.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]),
+  ),
+  ...secret?.stringData,
+};
+/** The Secret as an operator fills it in: every placeholder replaced. */
+const filledSecret = Object.fromEntries(
+  Object.entries(secretValues).map(([k, v]) => [k, v.replaceAll('REPLACE_ME', 'filled-in-by-the-operator')]),
+);
+
+const template = (name: string) => named('Deployment', name)!.spec!.template!;
+const container = (name: string) => template(name).spec.containers[0]!;
+const portOf = (c: Container, port: number | string) =>
+  typeof port === 'number' ? port : c.ports?.find((p) => p.name === port)?.containerPort;
+const selects = (selector: Labels, labels: Labels) =>
+  Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+/** The environment a container gets, its Secret references resolved against `values`. */
+function environmentOf(c: Container, values: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { name, value, valueFrom } of c.env ?? []) {
+    const ref = valueFrom?.secretKeyRef;
+    const resolved = value ?? (ref && values[ref.key]);
+    if (resolved !== undefined) env[name] = resolved;
+  }
+  return env;
+}
+
+/** Loads a built file of an app (dist/apps/<app>/src/<file>). */
+function built<T>(app: App, file: string): T {
+  return require(join(ROOT, 'dist/apps', app, 'src', file)) as T;
+}
+
+/** The app's own check of its configuration, which refuses to boot on what it throws for. */
+function validateEnvironmentOf(app: App): (raw: Record<string, string>) => object {
+  return built<{ validateEnvironment(raw: Record<string, string>): object }>(app, 'config/environment.js')
+    .validateEnvironment;
+}
+
+/** The variables an app's configuration class declares (its validation decorators, inherited ones included). */
+function declaredVariables(app: App): string[] {
+  const { Environment } = built<{ Environment: new () => object }>(app, 'config/environment.js');
+  return getMetadataStorage()
+    .getTargetValidationMetadatas(Environment, '', true, false)
+    .map((m) => m.propertyName);
+}
+
+/** A controller's or handler's paths: Nest takes one path or several (`@Get(['', 'ready'])`). */
+const pathsOf = (target: object): string[] => [Reflect.getMetadata(PATH_METADATA, target) ?? ''].flat();
+
+interface DynamicModule {
+  module: object;
+  imports?: unknown[];
+  controllers?: object[];
+}
+
+/**
+ * The GET routes of an app's built Nest modules: every controller of every module its AppModule
+ * imports. Loading AppModule validates `env` (ConfigModule.forRoot), so it is set meanwhile.
+ */
+async function getRoutes(app: App, env: Record<string, string>): Promise<Set<string>> {
+  const saved = process.env;
+  process.env = { ...saved, ...env };
+  try {
+    const routes = new Set<string>();
+    const seen = new Set<unknown>();
+    const visit = async (entry: unknown): Promise<void> => {
+      let found = await entry;
+      if (found && typeof found === 'object' && 'forwardRef' in found)
+        found = (found.forwardRef as () => unknown)();
+      if (!found || seen.has(found)) return;
+      seen.add(found);
+      const dynamic = typeof found === 'object' ? (found as DynamicModule) : undefined;
+      const module = dynamic?.module ?? (found as object);
+      const controllers: object[] = [
+        ...((Reflect.getMetadata('controllers', module) as object[] | undefined) ?? []),
+        ...(dynamic?.controllers ?? []),
+      ];
+      for (const controller of controllers) {
+        const prototype = (controller as { prototype: Record<string, unknown> }).prototype;
+        for (const key of Object.getOwnPropertyNames(prototype)) {
+          const handler = prototype[key] as object;
+          if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.GET) continue;
+          for (const base of pathsOf(controller))
+            for (const path of pathsOf(handler))
+              routes.add(`/${base}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'));
+        }
+      }
+      const imports = [
+        ...((Reflect.getMetadata('imports', module) as unknown[] | undefined) ?? []),
+        ...(dynamic?.imports ?? []),
+      ];
+      for (const imported of imports) await visit(imported);
+    };
+    await visit(built<{ AppModule: unknown }>(app, 'app.module.js').AppModule);
+    return routes;
+  } finally {
+    process.env = saved;
+  }
+}
+
+/** kubernetes-models' verdict on each object, from a Node process of its own. */
+function validate(list: unknown[]): { valid: boolean; error?: string }[] {
+  const out = execFileSync(process.execPath, [join(__dirname, 'validate-manifests.mjs')], {
+    input: JSON.stringify(list),
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as { valid: boolean; error?: string }[];
+}
+
+/** A resource quantity (`250m`, `320Mi`, `1`) as a number of units. */
+function quantity(q: string): number {
+  const match = /^(\d+(?:\.\d+)?)(m|Ki|Mi|Gi|k|M|G)?$/.exec(q);
+  if (!match) throw new Error(`unknown quantity ${q}`);
+  const scale = { m: 1e-3, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, k: 1e3, M: 1e6, G: 1e9 };
+  return Number(match[1]) * (match[2] ? scale[match[2] as keyof typeof scale] : 1);
+}
+
+describe('docker/k8s', () => {
+  it('lists every manifest of the folder in kustomization.yaml, and nothing else', () => {
+    expect([...kustomization.resources].sort()).toEqual(
+      yamlFiles.filter((file) => file !== 'kustomization.yaml').sort(),
+    );
+  });
+
+  it('holds objects that are valid against the Kubernetes schemas (kubernetes-models)', () => {
+    const verdicts = validate(objects);
+    const refused = objects
+      .map((o, i) => ({ object: `${o.kind} ${o.metadata.name}`, ...verdicts[i] }))
+      .filter((v) => !v.valid);
+    expect(refused).toEqual([]);
+    expect(verdicts).toHaveLength(objects.length);
+  });
+
+  it('uses a validator that refuses an invalid object, saying where', () => {
+    const broken = structuredClone(named('Deployment', 'api-gateway')!);
+    broken.spec!.template!.spec.containers[0]!.ports![0]!.containerPort = 'http' as unknown as number;
+    expect(validate([broken])).toEqual([
+      {
+        valid: false,
+        error: expect.stringMatching(/containers\/0\/ports\/0\/containerPort must be integer/),
+      },
+    ]);
+  });
+
+  it('runs the image kustomization.yaml names, built from docker/Dockerfile', () => {
+    const images = new Set(
+      [...ofKind('Deployment'), ...ofKind('Job')].flatMap((o) =>
+        o.spec!.template!.spec.containers.map((c) => c.image),
+      ),
+    );
+    expect([...images]).toEqual(kustomization.images!.map((i) => i.name));
+  });
+
+  it('has one Secret, of placeholders only, which unfilled stops every app at boot', () => {
+    expect(secret).toBeDefined();
+    expect(otherSecrets).toEqual([]);
+    for (const value of Object.values(secretValues)) expect(value).toContain('REPLACE_ME');
+    for (const app of APPS) {
+      expect(() => validateEnvironmentOf(app)(environmentOf(container(app), secretValues))).toThrow(
+        /INTERNAL_TOKEN/,
+      );
+    }
+  });
+
+  it('refers only to the Secret and keys it has', () => {
+    const containers = [...ofKind('Deployment'), ...ofKind('Job')].flatMap(
+      (o) => o.spec!.template!.spec.containers,
+    );
+    const refs = containers.flatMap((c) => (c.env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef ?? []));
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs)
+      expect({ name: ref.name, key: ref.key in secretValues }).toEqual({
+        name: secret!.metadata.name,
+        key: true,
+      });
+    for (const from of containers.flatMap((c) => c.envFrom ?? [])) {
+      expect(from.configMapRef).toBeUndefined();
+      expect(from.secretRef?.name).toBe(secret!.metadata.name);
+    }
+  });
+
+  it('runs every pod as a numeric non-root user, read-only, without capabilities or a service account token', () => {
+    for (const { spec } of [...ofKind('Deployment'), ...ofKind('Job')]) {
+      const pod = spec!.template!.spec;
+      expect(pod.automountServiceAccountToken).toBe(false);
+      // Numeric: the image's USER is a name (`node`), which the kubelet cannot check against runAsNonRoot.
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: expect.any(Number) });
+      expect(pod.securityContext!.runAsUser).toBeGreaterThan(0);
+      for (const c of pod.containers)
+        expect(c.securityContext).toMatchObject({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        });
+    }
+  });
+
+  it('migrates with the built migration tool and DATABASE_URL from the Secret', () => {
+    const [job] = ofKind('Job');
+    const c = job!.spec!.template!.spec.containers[0]!;
+    expect(c.command).toEqual(['node', 'dist/tools/migrate/migrate.js']);
+    expect(existsSync(join(ROOT, c.command![1]!))).toBe(true);
+    expect(c.env).toEqual([
+      {
+        name: 'DATABASE_URL',
+        valueFrom: { secretKeyRef: { name: secret!.metadata.name, key: 'DATABASE_URL' } },
+      },
+    ]);
+  });
+
+  it('gives the gateway the Services of api-v1 and api-v2, at their API ports', () => {
+    const env = environmentOf(container('api-gateway'), filledSecret);
+    for (const [variable, app] of [
+      ['API_V1_URL', 'api-v1'],
+      ['API_V2_URL', 'api-v2'],
+    ] as const) {
+      const url = new URL(env[variable]!);
+      const port = named('Service', url.hostname)?.spec!.ports!.find((p) => p.port === Number(url.port));
+      expect({ service: url.hostname, targetPort: port && portOf(container(app), port.targetPort) }).toEqual({
+        service: app,
+        targetPort: Number(environmentOf(container(app), filledSecret)['PORT']),
+      });
+    }
+  });
+
+  describe.each(APPS)('%s', (app) => {
+    const c = () => container(app);
+    const env = () => environmentOf(c(), filledSecret);
+
+    it('runs the built app with the flags of tools/common/service-runtime.ts', () => {
+      const main = `dist/apps/${app}/src/main.js`;
+      expect(c().command).toEqual(['node', ...SERVICE_NODE_FLAGS, '--enable-source-maps', main]);
+      expect(existsSync(join(ROOT, main))).toBe(true);
+    });
+
+    it('sets only variables the app reads, in a configuration it accepts once the Secret is filled', () => {
+      const readable = new Set(declaredVariables(app));
+      expect(Object.keys(env()).filter((name) => !readable.has(name))).toEqual([]);
+      expect(validateEnvironmentOf(app)(env())).toMatchObject({ HOST: '0.0.0.0', METRICS_HOST: '0.0.0.0' });
+    });
+
+    it('listens on its container ports: API (`http`) and metrics', () => {
+      expect(portOf(c(), 'http')).toBe(Number(env()['PORT']));
+      expect(portOf(c(), 'metrics')).toBe(Number(env()['METRICS_PORT']));
+    });
+
+    it('probes /health/live (start, liveness) and /health/ready, routes the app serves, on its API port', async () => {
+      const probes = {
+        startupProbe: '/health/live',
+        livenessProbe: '/health/live',
+        readinessProbe: '/health/ready',
+      };
+      for (const [probe, path] of Object.entries(probes)) {
+        const httpGet = c()[probe as keyof typeof probes]?.httpGet;
+        expect({ probe, path: httpGet?.path }).toEqual({ probe, path });
+        expect(portOf(c(), httpGet!.port)).toBe(Number(env()['PORT']));
+      }
+      const health = [...(await getRoutes(app, env()))].filter((route) => route.startsWith('/health'));
+      expect(health).toEqual(expect.arrayContaining(['/health/live', '/health/ready']));
+    });
+
+    it('requests no more than its limits, memory limited', () => {
+      const { requests = {}, limits = {} } = c().resources ?? {};
+      expect(limits['memory']).toBeDefined();
+      for (const [resource, limit] of Object.entries(limits))
+        expect(quantity(requests[resource] ?? '0')).toBeLessThanOrEqual(quantity(limit));
+    });
+
+    it('is selected by its Service, which targets its container ports', () => {
+      const service = named('Service', app)!;
+      expect(Object.keys(service.spec!.selector as Labels)).not.toHaveLength(0);
+      expect(selects(service.spec!.selector as Labels, template(app).metadata.labels)).toBe(true);
+      for (const { targetPort } of service.spec!.ports!) expect(portOf(c(), targetPort)).toBeDefined();
+    });
+
+    it('is scaled on CPU by an autoscaler that keeps 2 pods, and owns no replicas field', () => {
+      const hpas = ofKind('HorizontalPodAutoscaler').filter((h) => h.spec!.scaleTargetRef!.name === app);
+      expect(hpas).toHaveLength(1);
+      const hpa = hpas[0]!;
+      expect(hpa.spec!.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
+      expect(hpa.spec!.minReplicas).toBeGreaterThanOrEqual(2);
+      expect(hpa.spec!.metrics).toContainEqual(
+        expect.objectContaining({ type: 'Resource', resource: expect.objectContaining({ name: 'cpu' }) }),
+      );
+      expect(named('Deployment', app)!.spec!.replicas).toBeUndefined();
+    });
+
+    it('has a disruption budget selecting its pods (and no other Deployment) that lets one go at a time', () => {
+      const budgets = ofKind('PodDisruptionBudget').filter((b) =>
+        selects((b.spec!.selector as { matchLabels: Labels }).matchLabels, template(app).metadata.labels),
+      );
+      expect(budgets).toHaveLength(1);
+      const matchLabels = (budgets[0]!.spec!.selector as { matchLabels: Labels }).matchLabels;
+      expect(Object.keys(matchLabels)).not.toHaveLength(0);
+      const others = APPS.filter((a) => a !== app && selects(matchLabels, template(a).metadata.labels));
+      expect(others).toEqual([]);
+      expect(budgets[0]!.spec).toMatchObject({ maxUnavailable: 1 });
+    });
+  });
+});
