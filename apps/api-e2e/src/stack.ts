@@ -33,7 +33,8 @@ export function freePort(): Promise<number> {
 /**
  * Three services start at once, each loading its modules (about 3 s of CPU on this 2-core machine
  * when idle); with other suites and jobs sharing the cores, the first one waited for has taken
- * more than 20 s. The deadline stays within Jest's 60 s for the hook that starts the stack.
+ * more than 20 s. The deadline stays within Jest's 60 s for the hook that starts the stack
+ * (`startScaledStack`, with twice as many processes, passes a longer one).
  */
 async function waitFor(url: string, child: ChildProcess, timeoutMs = 40_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -47,6 +48,51 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 40_000): Pr
     }
   }
   throw new Error(`${url} did not come up`);
+}
+
+const mainOf = (app: string): string => join(ROOT, 'dist/apps', app, 'src/main.js');
+
+/**
+ * Spawns built services as processes sharing one database, the internal token and the quiet
+ * defaults below, and keeps what they print (with `logs`) under the name each was given.
+ */
+function launcher(opts: { databaseUrl: string; env?: Record<string, string>; logs?: boolean }) {
+  if (!existsSync(mainOf('api-gateway'))) throw new Error('dist/ is missing: run `npm run build` first');
+  const children: ChildProcess[] = [];
+  const outputs = new Map<string, string>();
+  const run = (app: string, name: string, env: Record<string, string>): ChildProcess => {
+    outputs.set(name, '');
+    const child = spawn(process.execPath, [mainOf(app)], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DATABASE_URL: opts.databaseUrl,
+        DATABASE_POOL_SIZE: '4',
+        INTERNAL_TOKEN,
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+        METRICS_PORT: '0',
+        // Bulk snapshots are written only where a suite asks for them (v1-bulk).
+        BULK_GENERATION: 'off',
+        ...opts.env,
+        ...env,
+      },
+      stdio: ['ignore', opts.logs ? 'pipe' : 'ignore', opts.logs ? 'pipe' : 'inherit'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => outputs.set(name, outputs.get(name) + chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      outputs.set(name, outputs.get(name) + chunk.toString());
+      process.stderr.write(chunk);
+    });
+    children.push(child);
+    return child;
+  };
+  const close = async (): Promise<void> => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+    await Promise.all(
+      children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())),
+    );
+  };
+  return { run, close, output: (name: string): string => outputs.get(name) ?? '' };
 }
 
 /**
@@ -72,41 +118,17 @@ export async function startStack(
     logs?: boolean;
   } = {},
 ): Promise<Stack> {
-  const databaseUrl = opts.databaseUrl ?? workerDatabaseUrl();
-  const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
-  if (!existsSync(main('api-gateway'))) throw new Error('dist/ is missing: run `npm run build` first');
-
   const [v1Port, v2Port, gwPort, deadPort, ...adminPorts] = await Promise.all(
     Array.from({ length: opts.metrics ? 7 : 4 }, () => freePort()),
   );
   const metricsPort = { v1: adminPorts[0] ?? 0, v2: adminPorts[1] ?? 0, gateway: adminPorts[2] ?? 0 };
-  const children: ChildProcess[] = [];
-  const outputs = { gateway: '', v1: '', v2: '' };
-  const run = (app: string, env: Record<string, string>, name: keyof typeof outputs) => {
-    const child = spawn(process.execPath, [main(app)], {
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        DATABASE_URL: databaseUrl,
-        DATABASE_POOL_SIZE: '4',
-        INTERNAL_TOKEN,
-        LOG_LEVEL: 'warn',
-        LOG_FORMAT: 'json',
-        METRICS_PORT: String(metricsPort[name]),
-        // Bulk snapshots are written only where a suite asks for them (v1-bulk).
-        BULK_GENERATION: 'off',
-        ...opts.env,
-        ...env,
-      },
-      stdio: ['ignore', opts.logs ? 'pipe' : 'ignore', opts.logs ? 'pipe' : 'inherit'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (outputs[name] += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => {
-      outputs[name] += chunk.toString();
-      process.stderr.write(chunk);
-    });
-    children.push(child);
-    return child;
-  };
+  const services = launcher({
+    databaseUrl: opts.databaseUrl ?? workerDatabaseUrl(),
+    env: opts.env,
+    logs: opts.logs,
+  });
+  const run = (app: string, env: Record<string, string>, name: 'gateway' | 'v1' | 'v2') =>
+    services.run(app, name, { METRICS_PORT: String(metricsPort[name]), ...env });
   const v1Url = `http://127.0.0.1:${v1Port}`;
   const v2Url = `http://127.0.0.1:${v2Port}`;
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
@@ -126,12 +148,7 @@ export async function startStack(
     },
     'gateway',
   );
-  const close = async () => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-    await Promise.all(
-      children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())),
-    );
-  };
+  const close = services.close;
   try {
     if (v1) await waitFor(`${v1Url}/health`, v1);
     await waitFor(`${v2Url}/health`, v2);
@@ -150,7 +167,120 @@ export async function startStack(
       v1: admin(metricsPort.v1),
       v2: admin(metricsPort.v2),
     },
-    output: (service) => outputs[service],
+    output: (service) => services.output(service),
     close,
   };
+}
+
+/** One gateway of a `ScaledStack`, and the service instances it forwards to. */
+export interface ScaledGateway {
+  readonly url: string;
+  readonly v1Url: string;
+  readonly v2Url: string;
+  /** Its admin `/metrics` address, with `metrics: true`. */
+  readonly metricsUrl: string;
+}
+
+export interface ScaledStack {
+  readonly gateways: readonly ScaledGateway[];
+  /** The api-v1 and api-v2 instances started (none for a version given by `v1Url` / `v2Url`). */
+  readonly v1Urls: readonly string[];
+  readonly v2Urls: readonly string[];
+  /** What a process printed, with `logs: true`: `gateway-0`, `v1-1`, `v2-0`, … */
+  output(name: string): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Several gateways and several instances of each service, as a deployment scales them out: all on
+ * this worker's database (or `databaseUrl`), with the same INTERNAL_TOKEN and CURSOR_SECRET, and
+ * the gateways on the same Redis when `redis` is set (REDIS_URL) or `gatewayEnv` names one.
+ *
+ * Gateway i forwards to instance i (modulo `instances`) of each version. In Kubernetes each
+ * version is a Service that balances over its pods and the gateway takes one URL per version
+ * (API_V1_URL, API_V2_URL); a fixed pairing stands in for that balancer and lets a test choose the
+ * instance that answers, by choosing the gateway. `v1Url` / `v2Url` put a stand-in upstream behind
+ * every gateway instead of starting that version.
+ */
+export async function startScaledStack(
+  opts: {
+    gateways?: number;
+    /** Instances of each service; default one per gateway. */
+    instances?: number;
+    v1Url?: string;
+    v2Url?: string;
+    redis?: boolean;
+    /** Variables for every gateway, then for gateway i (`gatewayEnvs[i]`). */
+    gatewayEnv?: Record<string, string>;
+    gatewayEnvs?: readonly Record<string, string>[];
+    v1Env?: Record<string, string>;
+    v2Env?: Record<string, string>;
+    databaseUrl?: string;
+    env?: Record<string, string>;
+    metrics?: boolean;
+    logs?: boolean;
+  } = {},
+): Promise<ScaledStack> {
+  const gateways = opts.gateways ?? 2;
+  const instances = opts.instances ?? gateways;
+  const ports = () => Promise.all(Array.from({ length: gateways }, () => freePort()));
+  const ofEach = () => Promise.all(Array.from({ length: instances }, () => freePort()));
+  const [gwPorts, adminPorts, v1Ports, v2Ports] = await Promise.all([
+    ports(),
+    opts.metrics ? ports() : Promise.resolve([]),
+    opts.v1Url ? Promise.resolve([]) : ofEach(),
+    opts.v2Url ? Promise.resolve([]) : ofEach(),
+  ]);
+  const services = launcher({
+    databaseUrl: opts.databaseUrl ?? workerDatabaseUrl(),
+    // What every api-v2 instance must share for a cursor sealed by one to open on another.
+    env: { CURSOR_SECRET: `${INTERNAL_TOKEN}-cursors`, ...opts.env },
+    logs: opts.logs,
+  });
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  const started: [string, ChildProcess][] = [];
+  const v1Urls = v1Ports.map((port, i) => {
+    started.push([
+      `${url(port)}/health`,
+      services.run('api-v1', `v1-${i}`, { PORT: String(port), ...opts.v1Env }),
+    ]);
+    return url(port);
+  });
+  const v2Urls = v2Ports.map((port, i) => {
+    started.push([
+      `${url(port)}/health`,
+      services.run('api-v2', `v2-${i}`, { PORT: String(port), ...opts.v2Env }),
+    ]);
+    return url(port);
+  });
+  const gatewayList = gwPorts.map((port, i): ScaledGateway => {
+    const gateway = {
+      url: url(port),
+      v1Url: opts.v1Url ?? v1Urls[i % instances]!,
+      v2Url: opts.v2Url ?? v2Urls[i % instances]!,
+      metricsUrl: `http://127.0.0.1:${adminPorts[i] ?? 0}/metrics`,
+    };
+    const child = services.run('api-gateway', `gateway-${i}`, {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      METRICS_PORT: String(adminPorts[i] ?? 0),
+      API_V1_URL: gateway.v1Url,
+      API_V2_URL: gateway.v2Url,
+      UPSTREAM_TIMEOUT_MS: '2000',
+      KEY_CACHE_TTL_MS: '300',
+      ...(opts.redis && process.env['REDIS_URL'] ? { REDIS_URL: process.env['REDIS_URL'] } : {}),
+      ...opts.gatewayEnv,
+      ...opts.gatewayEnvs?.[i],
+    });
+    started.push([`${gateway.url}/health`, child]);
+    return gateway;
+  });
+  try {
+    // Twice the processes of `startStack` on the same two cores: twice its deadline.
+    await Promise.all(started.map(([health, child]) => waitFor(health, child, 80_000)));
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+  return { gateways: gatewayList, v1Urls, v2Urls, output: services.output, close: services.close };
 }

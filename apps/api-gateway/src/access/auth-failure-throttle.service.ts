@@ -1,5 +1,5 @@
-import type Redis from 'ioredis';
 import type { Failover } from '../limits/failover';
+import type { QuotaRedisClient } from '../limits/redis-quota.store';
 
 const WINDOW_MS = 60_000;
 /** Addresses tracked in memory at most; past it the oldest are dropped (they only lose their count). */
@@ -7,7 +7,8 @@ const MAX_TRACKED_ADDRESSES = 100_000;
 
 /**
  * Counts one failure in a 60 s window opened by the address's first failure.
- * KEYS: the counter. ARGV: window in ms. Reply: { failures, ms until the window closes }.
+ * KEYS: the counter (a single key, so a cluster never sees CROSSSLOT). ARGV: window in ms.
+ * Reply: { failures, ms until the window closes }.
  */
 const FAILURE_SCRIPT = `
 local n = redis.call('INCR', KEYS[1])
@@ -27,7 +28,8 @@ interface Window {
  * Slows down one client address that keeps sending missing or invalid keys: past
  * AUTH_FAILURES_PER_MINUTE failures it gets 429s until a minute after its first failure, instead
  * of a free oracle for key guesses. Failures are counted in Redis when the gateway has it (shared
- * by every instance), in memory otherwise and while Redis is away (the shared `Failover`).
+ * by every instance; a server or a cluster), in memory otherwise and while Redis is away (the
+ * shared `Failover`).
  *
  * Whether an address is blocked is answered from memory only (`blockedFor`), before any I/O: a
  * block counted in Redis is mirrored here when a failure reports it, and a blocked address costs
@@ -40,7 +42,7 @@ export class AuthFailureThrottle {
 
   constructor(
     private readonly limit: number,
-    private readonly redis: Redis | undefined,
+    private readonly redis: QuotaRedisClient | undefined,
     private readonly failover: Failover | undefined,
     private readonly clock: () => number = Date.now,
   ) {

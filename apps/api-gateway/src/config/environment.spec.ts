@@ -21,6 +21,15 @@ describe('api-gateway configuration', () => {
     );
   });
 
+  it('takes a Redis server, or a cluster by seed list or redis+cluster:// URL', () => {
+    for (const redis of [
+      { REDIS_URL: 'redis://127.0.0.1:6379/2' },
+      { REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7000' },
+      { REDIS_URL: 'redis+cluster://10.0.0.1:7000,10.0.0.2:7000' },
+    ])
+      expect(validateEnvironment({ ...required, ...redis })).toMatchObject(redis);
+  });
+
   it.each([
     [{ API_V1_URL: 'not a url' }, 'API_V1_URL'],
     [{ API_V2_URL: 'ftp://host' }, 'API_V2_URL'],
@@ -30,6 +39,9 @@ describe('api-gateway configuration', () => {
     [{ KEY_LOOKUP_TIMEOUT_MS: '0' }, 'KEY_LOOKUP_TIMEOUT_MS'],
     [{ REDIS_COMMAND_TIMEOUT_MS: 'soon' }, 'REDIS_COMMAND_TIMEOUT_MS'],
     [{ QUOTA_DB_TIMEOUT_MS: '99999999' }, 'QUOTA_DB_TIMEOUT_MS'],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1' }, 'REDIS_CLUSTER_NODES'],
+    [{ REDIS_URL: 'redis+cluster://a:1/1' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://a:1', REDIS_CLUSTER_NODES: 'b:2' }, 'REDIS_CLUSTER_NODES'],
     [{ EXPLORER_API_KEY: 'two words' }, 'EXPLORER_API_KEY'],
     [{ EXPLORER_API_KEY: 'k'.repeat(257) }, 'EXPLORER_API_KEY'],
   ])('refuses to boot on %o, naming %s', (raw, variable) => {

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 import { BaseEnvironment, readEnvironment } from '@tcg/http-service';
 import { CORS_ORIGINS_FORMAT } from '../common/cors';
+import { parseRedisTarget, RedisConfigError } from '../limits/redis-target';
 import { PREFILL_KEY_FORMAT } from '../pages/page-catalogue';
 
 /**
@@ -27,11 +28,20 @@ export class Environment extends BaseEnvironment {
 
   /**
    * Redis for quotas and the auth-failure throttle. Unset: quotas in PostgreSQL (they survive a
-   * restart) and the throttle in memory, per instance.
+   * restart) and the throttle in memory, per instance. A Redis Cluster is
+   * `redis+cluster://[user:password@]host:port[,host:port…]` (see `parseRedisTarget`).
    */
   @IsOptional()
   @IsString()
   REDIS_URL?: string;
+
+  /**
+   * A Redis Cluster for the same, by seed nodes: `host:port[,host:port…]`. Either this or
+   * REDIS_URL, not both (checked in `validateEnvironment`).
+   */
+  @IsOptional()
+  @IsString()
+  REDIS_CLUSTER_NODES?: string;
 
   /**
    * Longest a Redis command may take before the call is answered from memory. Generous enough that
@@ -212,5 +222,12 @@ export class Environment extends BaseEnvironment {
 }
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {
-  return readEnvironment(Environment, raw);
+  const env = readEnvironment(Environment, raw);
+  try {
+    parseRedisTarget(env);
+  } catch (err) {
+    if (err instanceof RedisConfigError) throw new Error(`Invalid configuration: ${err.message}`);
+    throw err;
+  }
+  return env;
 }

@@ -14,7 +14,8 @@ import { RedisQuotaStore } from './redis-quota.store';
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 /**
- * Where the gateway's limits live: Redis when REDIS_URL is set, else PostgreSQL; either way with
+ * Where the gateway's limits live: Redis when one is configured (REDIS_URL, or a cluster by
+ * REDIS_CLUSTER_NODES or a `redis+cluster://` REDIS_URL), else PostgreSQL; either way with
  * this process's memory standing in while the shared store is away (one `Failover`, shared by the
  * quota store and the auth-failure throttle, so both agree on whether it is there).
  */

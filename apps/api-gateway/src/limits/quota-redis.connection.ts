@@ -1,25 +1,30 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type Redis from 'ioredis';
 import { once } from 'node:events';
-import { createQuotaRedis } from './redis-quota.store';
+import { createQuotaRedisClient, type QuotaRedisClient } from './redis-quota.store';
+import { parseRedisTarget } from './redis-target';
 
 /**
- * The gateway's one Redis connection (quotas and the auth-failure throttle), or none without
- * REDIS_URL (its database index included). Every command has a deadline
- * (REDIS_COMMAND_TIMEOUT_MS), connecting too (REDIS_CONNECT_TIMEOUT_MS), and nothing queues while
- * it is disconnected. `ready()` waits briefly for the first connection at boot, so requests do not
- * start in failover mode; an unreachable Redis at boot is not fatal (counting starts in memory).
+ * The gateway's one Redis client (quotas and the auth-failure throttle): a server (REDIS_URL, its
+ * database index included), a cluster (REDIS_CLUSTER_NODES, or a `redis+cluster://` REDIS_URL), or
+ * none. Every command has a deadline (REDIS_COMMAND_TIMEOUT_MS), connecting too
+ * (REDIS_CONNECT_TIMEOUT_MS), and nothing queues while it is disconnected. `ready()` waits briefly
+ * for the first connection at boot, so requests do not start in failover mode; an unreachable Redis
+ * at boot is not fatal (counting starts in memory).
  */
 @Injectable()
 export class QuotaRedisConnection implements OnApplicationShutdown {
   private readonly logger = new Logger('Redis');
-  readonly client?: Redis;
+  readonly client?: QuotaRedisClient;
 
   constructor(@Inject(ConfigService) config: ConfigService) {
-    const url = config.get<string>('REDIS_URL');
-    if (url)
-      this.client = createQuotaRedis(url, undefined, {
+    // Validated at boot (validateEnvironment), so this does not throw here.
+    const target = parseRedisTarget({
+      REDIS_URL: config.get<string>('REDIS_URL'),
+      REDIS_CLUSTER_NODES: config.get<string>('REDIS_CLUSTER_NODES'),
+    });
+    if (target)
+      this.client = createQuotaRedisClient(target, {
         commandTimeout: config.getOrThrow<number>('REDIS_COMMAND_TIMEOUT_MS'),
         connectTimeout: config.getOrThrow<number>('REDIS_CONNECT_TIMEOUT_MS'),
       });

@@ -1,7 +1,8 @@
-import Redis, { type Cluster, type RedisOptions } from 'ioredis';
+import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { QUOTA_WINDOWS, type QuotaDecision, type QuotaLimits, type QuotaWindow } from './quota';
 import type { QuotaBatch, SharedQuotaStore } from './failover-quota.store';
 import { assertConsumeArguments, buildQuotaDecision, quotaWindows } from './quota-windows';
+import type { ClusterSeed, RedisTarget } from './redis-target';
 
 /**
  * One atomic step over the three counters of a key id (minute, day, month).
@@ -196,6 +197,9 @@ function parseReply(reply: unknown): number[] {
   return reply;
 }
 
+/** Backoff between reconnection attempts: quick at first, at most 2 s. */
+const reconnectDelay = (attempt: number): number => Math.min(attempt * 200, 2000);
+
 /**
  * The client the quota stores expect: it fails fast while disconnected instead of queueing
  * commands (`enableOfflineQueue: false`, one retry per command, a short connect timeout), gives
@@ -221,10 +225,72 @@ export function createQuotaRedis(
     maxRetriesPerRequest: 1,
     connectTimeout: 1000,
     commandTimeout: 1000,
-    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+    retryStrategy: reconnectDelay,
     enableAutoPipelining: true,
     ...overrides,
   });
   client.on('error', (err: Error) => onError?.(err));
   return client;
+}
+
+/**
+ * `createQuotaRedis` for a Redis Cluster, from one or more seed nodes: the same fast failure, the
+ * same deadlines (`redisOptions` hold the per-node ones: ioredis sends each command on the
+ * connection of the node that owns its slot) and auto-pipelining per node.
+ *
+ * Where the cluster client would otherwise wait and retry, it fails at once instead, so the caller
+ * answers from memory rather than after the command deadline: a command for a slot whose master is
+ * unreachable (`retryDelayOnFailover: 0`; ioredis would retry it up to 16 times, 100 ms apart), or
+ * refused with CLUSTERDOWN (`retryDelayOnClusterDown: 0`; a restarted master refuses writes for its
+ * first 2 s). A MOVED or ASK redirection is still followed at once, and TRYAGAIN (a slot being
+ * migrated) retried, as these end within a command's time. The connections to the nodes do not
+ * reconnect by themselves (ioredis's default): a command for a lost node's slots goes to another
+ * node, whose MOVED leads to the node again once it is back, or to the replica that took over.
+ * While no node answers at all, the client reconnects to the seeds like `createQuotaRedis`.
+ */
+export function createQuotaRedisCluster(
+  seeds: readonly ClusterSeed[],
+  onError?: (err: Error) => void,
+  overrides: ClusterOptions = {},
+): Cluster {
+  const { redisOptions, ...options } = overrides;
+  const client = new Cluster(
+    seeds.map((s) => ({ host: s.host, port: s.port })),
+    {
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      clusterRetryStrategy: reconnectDelay,
+      retryDelayOnFailover: 0,
+      retryDelayOnClusterDown: 0,
+      slotsRefreshTimeout: redisOptions?.connectTimeout ?? 1000,
+      ...options,
+      redisOptions: {
+        maxRetriesPerRequest: 1,
+        connectTimeout: 1000,
+        commandTimeout: 1000,
+        ...redisOptions,
+      },
+    },
+  );
+  client.on('error', (err: Error) => onError?.(err));
+  // One per node and attempt while a node is down; surfaced as failed commands, like `error`.
+  client.on('node error', (err: Error) => onError?.(err));
+  return client;
+}
+
+/** The client for a `RedisTarget` (see `parseRedisTarget`), with the gateway's two deadlines. */
+export function createQuotaRedisClient(
+  target: RedisTarget,
+  deadlines: { readonly commandTimeout: number; readonly connectTimeout: number },
+  onError?: (err: Error) => void,
+): QuotaRedisClient {
+  if (target.kind === 'standalone') return createQuotaRedis(target.url, onError, deadlines);
+  const credentials = {
+    ...(target.username === undefined ? {} : { username: target.username }),
+    ...(target.password === undefined ? {} : { password: target.password }),
+  };
+  return createQuotaRedisCluster(target.seeds, onError, {
+    slotsRefreshTimeout: deadlines.connectTimeout,
+    redisOptions: { ...deadlines, ...credentials },
+  });
 }
