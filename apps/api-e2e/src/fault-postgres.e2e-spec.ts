@@ -3,16 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { Client } from 'pg';
-import {
-  createDataSource,
-  migrate,
-  PriceIngestRepository,
-  refreshSummaries,
-  TypeOrmApiKeyRepository,
-  writeCatalogue,
-} from '@tcg/persistence';
+import { createDataSource } from '@tcg/persistence';
 import { encodeUsage, INTERNAL_HEADERS } from '@tcg/http-service/contract';
-import { dragon, GAME, goblin, goblinNm, knight, knightNm, nm, series, SET } from './fixtures';
+import { dragon, seedOwnDatabase } from './fixtures';
 import { serverProcesses, signal, startEmbeddedPostgres, type EmbeddedServer } from './owned-postgres';
 import { freePort, INTERNAL_TOKEN, startStack, Stack } from './stack';
 
@@ -72,19 +65,7 @@ describe('PostgreSQL faults under traffic', () => {
     const url = pg.url('tcg_fault');
     const ds = await createDataSource({ url, poolSize: 2, applicationName: 'fault-setup' }).initialize();
     try {
-      await migrate(ds);
-      await writeCatalogue(ds, {
-        games: [GAME],
-        sets: [SET],
-        cards: [dragon, knight, goblin],
-        variants: [nm, knightNm, goblinNm],
-      });
-      await new PriceIngestRepository(ds).ingestSeries([
-        { region: 'NA', variantUuid: nm.uuid, ...series(1000) },
-        { region: 'NA', variantUuid: knightNm.uuid, ...series(500) },
-      ]);
-      await refreshSummaries(ds);
-      key = (await new TypeOrmApiKeyRepository(ds).create('enterprise', 'fault')).key;
+      key = await seedOwnDatabase(ds, 'fault');
     } finally {
       await ds.destroy();
     }

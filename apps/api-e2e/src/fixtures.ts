@@ -11,7 +11,15 @@ import {
   Variant,
   variantSlug,
 } from '@tcg/domain';
-import { IngestSeries, PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
+import {
+  IngestSeries,
+  migrate,
+  PriceIngestRepository,
+  refreshSummaries,
+  TypeOrmApiKeyRepository,
+  writeCatalogue,
+} from '@tcg/persistence';
+import type { DataSource } from 'typeorm';
 import { testDataSource, truncateAll } from '@tcg/persistence/testing';
 
 /** A small hand-made catalogue for end-to-end tests: one game, one set, cards built on demand. */
@@ -140,4 +148,24 @@ export async function seedCatalogue(
   } finally {
     await ds.destroy();
   }
+}
+
+/**
+ * Migrates a database of a server the suite owns and seeds it with the dragon, the knight and the
+ * goblin (the dragon's and the knight's NA Near Mint priced); returns an enterprise key in it.
+ */
+export async function seedOwnDatabase(ds: DataSource, keyName: string): Promise<string> {
+  await migrate(ds);
+  await writeCatalogue(ds, {
+    games: [GAME],
+    sets: [SET],
+    cards: [dragon, knight, goblin],
+    variants: [nm, knightNm, goblinNm],
+  });
+  await new PriceIngestRepository(ds).ingestSeries([
+    { region: 'NA', variantUuid: nm.uuid, ...series(1000) },
+    { region: 'NA', variantUuid: knightNm.uuid, ...series(500) },
+  ]);
+  await refreshSummaries(ds);
+  return (await new TypeOrmApiKeyRepository(ds).create('enterprise', keyName)).key;
 }

@@ -1,15 +1,7 @@
-import {
-  createDataSource,
-  migrate,
-  PriceIngestRepository,
-  refreshSummaries,
-  TypeOrmApiKeyRepository,
-  writeCatalogue,
-  type ReadRouting,
-} from '@tcg/persistence';
+import { createDataSource, PriceIngestRepository, type ReadRouting } from '@tcg/persistence';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { DAY, dragon, GAME, goblin, goblinNm, knight, knightNm, nm, SET, series, T_NOW } from './fixtures';
+import { DAY, dragon, nm, seedOwnDatabase, T_NOW } from './fixtures';
 import { postgresBinDir, ReplicatedPostgres, startReplicatedPostgres } from './replicated-postgres';
 import { startStack, Stack } from './stack';
 
@@ -106,19 +98,7 @@ describeWithBinaries('read replicas: reads on an up-to-date replica, never older
       poolSize: 2,
       applicationName: 'replica-setup',
     }).initialize();
-    await migrate(primary);
-    await writeCatalogue(primary, {
-      games: [GAME],
-      sets: [SET],
-      cards: [dragon, knight, goblin],
-      variants: [nm, knightNm, goblinNm],
-    });
-    await new PriceIngestRepository(primary).ingestSeries([
-      { region: 'NA', variantUuid: nm.uuid, ...series(1000) },
-      { region: 'NA', variantUuid: knightNm.uuid, ...series(500) },
-    ]);
-    await refreshSummaries(primary);
-    key = (await new TypeOrmApiKeyRepository(primary).create('enterprise', 'replicas')).key;
+    key = await seedOwnDatabase(primary, 'replicas');
     const version = await versionOn(pg.primaryUrl(DB));
     await until(
       'replica replays the load',
