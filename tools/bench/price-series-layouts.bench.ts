@@ -7,12 +7,14 @@
  *   by-month        PARTITION BY RANGE (month), one partition per month
  *   by-hash         PARTITION BY HASH (variant_uuid), `--hash-partitions` partitions
  *
- * and compares, per layout: the fill (INSERT … SELECT of every row), the importer's own batch
- * (`PriceIngestRepository.ingest` of one new observation for `--batch` random variants, its real
- * SQL, run in a transaction that is rolled back so the catalogue is never changed), the API's
- * history read (`priceHistory`'s SQL, one card's variants over a year and a 200-card batch's over
- * 90 days), a day of observations for every series followed by VACUUM, ANALYZE, sizes, and
- * retention (the two oldest months removed: DELETE and VACUUM, or DETACH and DROP).
+ * and compares, per layout: the fill (every row COPYed in binary, as the loader writes), the
+ * importer's own batch (`PriceIngestRepository.ingest` of one new observation for `--batch`
+ * random variants, its real SQL, run in a transaction that is rolled back so the catalogue is
+ * never changed; with the planner's own plans, and again with hash and merge joins off, which
+ * leaves its whole-history read the primary-key nested loop), the API's history read
+ * (`priceHistory`'s SQL, one card's variants over a year and a 200-card batch's over 90 days),
+ * a day of observations for every series followed by VACUUM, ANALYZE, sizes, and retention (the
+ * two oldest months removed: DELETE and VACUUM, or DETACH and DROP).
  *
  *   DATABASE_URL=postgres://…/tcg_bench_full npm run bench:partitioning -- [--repeats 5] [--batch 5000]
  *     [--hash-partitions 16] [--keep]
@@ -25,7 +27,9 @@
 import { PriceIngestRepository, type IngestObservation } from '@tcg/persistence';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { pipeline } from 'node:stream/promises';
 import { Client, type PoolClient } from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { DataSource } from 'typeorm';
 import { log, parseArgs, runTool } from '../common/log';
 import { seededRandom } from './sampling';
@@ -38,6 +42,20 @@ const SCHEMA: Record<Layout, string> = {
   'by-hash': 'bench_ps_hash',
 };
 const COLUMNS = 'variant_uuid, region, month, offsets, prices';
+
+/** How the importer's batch is run: a layout, with the planner's own plans or the index plan. */
+interface ImportVariant {
+  readonly id: string;
+  readonly layout: Layout;
+  readonly indexPlan: boolean;
+}
+const IMPORT_VARIANTS: readonly ImportVariant[] = [
+  { id: 'unpartitioned', layout: 'unpartitioned', indexPlan: false },
+  { id: 'unpartitioned, index plan', layout: 'unpartitioned', indexPlan: true },
+  { id: 'by-month', layout: 'by-month', indexPlan: false },
+  { id: 'by-hash', layout: 'by-hash', indexPlan: false },
+  { id: 'by-hash, index plan', layout: 'by-hash', indexPlan: true },
+];
 const DAY = 86_400;
 const YEAR = 365 * DAY;
 const SEED = 20_261_125;
@@ -97,13 +115,14 @@ class Session {
     private readonly pid: number,
   ) {}
 
-  static async open(url: string, searchPath?: string): Promise<Session> {
+  static async open(url: string, searchPath?: string, indexPlan = false): Promise<Session> {
     const client = new Client({ connectionString: url, application_name: 'bench-partitioning' });
     await client.connect();
     // The statements below are measured as the services and the importer run them; none of
     // them is cut short by a deadline meant for a request.
     await client.query('SET statement_timeout = 0');
     if (searchPath) await client.query(`SET search_path = ${searchPath}`);
+    if (indexPlan) await client.query('SET enable_hashjoin = off; SET enable_mergejoin = off');
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     return new Session(client, rows[0]!.pid);
   }
@@ -217,17 +236,34 @@ async function sizes(s: Session, layout: Layout): Promise<Record<string, number>
  * A client whose COMMIT is a ROLLBACK, timing every other statement by what it does: the
  * importer's real code runs its real SQL and leaves the catalogue as it was.
  */
-function rollingBack(client: Client, statementMs: Map<string, number>): PoolClient {
+function rollingBack(client: Client, measured: Map<string, number>): PoolClient {
   const query = client.query.bind(client) as (text: unknown, values?: unknown) => Promise<unknown>;
+  const add = (key: string, value: number) => measured.set(key, (measured.get(key) ?? 0) + value);
+  const lsn = async (): Promise<string | undefined> => {
+    const res = (await query('SELECT pg_current_wal_insert_lsn()::text AS l').catch(() => undefined)) as
+      { rows: { l: string }[] } | undefined;
+    return res?.rows[0]?.l;
+  };
   const wrapped = (text: unknown, values?: unknown): unknown => {
     // A COPY stream is handed back as it is (the caller pipes into it); it is timed in the total.
     if (typeof text !== 'string') return query(text);
     const sql = text.trim() === 'COMMIT' ? 'ROLLBACK' : text;
-    const started = performance.now();
-    return query(sql, values).finally(() => {
-      const what = statementKind(sql);
-      statementMs.set(what, (statementMs.get(what) ?? 0) + performance.now() - started);
-    });
+    const what = statementKind(sql);
+    return (async () => {
+      const walBefore = await lsn();
+      const started = performance.now();
+      try {
+        return await query(sql, values);
+      } finally {
+        add(`${what}Ms`, performance.now() - started);
+        if (walBefore !== undefined) {
+          const res = (await query('SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1)::bigint AS b', [
+            walBefore,
+          ]).catch(() => undefined)) as { rows: { b: string }[] } | undefined;
+          if (res) add(`${what}WalKiB`, Number(res.rows[0]!.b) / 1024);
+        }
+      }
+    })();
   };
   return new Proxy(client, {
     get: (target, prop) => (prop === 'query' ? wrapped : Reflect.get(target, prop, target)),
@@ -262,8 +298,8 @@ async function importBatch(s: Session, size: number, seed: number): Promise<Inge
 }
 
 async function ingestOnce(s: Session, batch: readonly IngestObservation[]): Promise<Sample> {
-  const statementMs = new Map<string, number>();
-  const client = rollingBack(s.client, statementMs);
+  const measured = new Map<string, number>();
+  const client = rollingBack(s.client, measured);
   const ds = {
     createQueryRunner: () => ({ connect: async () => client, release: async () => undefined }),
   } as unknown as DataSource;
@@ -277,7 +313,7 @@ async function ingestOnce(s: Session, batch: readonly IngestObservation[]): Prom
   const node = process.cpuUsage(nodeCpu);
   return {
     ...sample,
-    extra: { ...Object.fromEntries(statementMs), nodeCpuMs: (node.user + node.system) / 1000 },
+    extra: { ...Object.fromEntries(measured), nodeCpuMs: (node.user + node.system) / 1000 },
   };
 }
 
@@ -363,15 +399,23 @@ async function main(): Promise<number> {
     );
     const months = await storedMonths(admin);
 
-    // The fill: every row copied in the table's physical order, the primary key in place (as the
-    // loader's COPY meets it), then the first VACUUM and an ANALYZE.
+    // The fill: every row COPYed in binary in the table's physical order (the loader's order),
+    // the primary key in place as the loader's COPY meets it; then the first VACUUM and an
+    // ANALYZE. CPU is the receiving backend's.
     const fill: Record<string, unknown> = {};
     for (const layout of LAYOUTS) {
       await createLayout(admin, layout, months, o.hashPartitions);
       const table = `${SCHEMA[layout]}.price_series`;
-      const insert = await admin.measure(async () => {
-        await admin.client.query(`INSERT INTO ${table} SELECT ${COLUMNS} FROM public.price_series`);
+      const target = await Session.open(o.url);
+      const insert = await target.measure(async () => {
+        await pipeline(
+          admin.client.query(
+            copyTo(`COPY (SELECT ${COLUMNS} FROM public.price_series) TO STDOUT (FORMAT binary)`),
+          ),
+          target.client.query(copyFrom(`COPY ${table} (${COLUMNS}) FROM STDIN (FORMAT binary)`)),
+        );
       });
+      await target.end();
       const vacuum = await admin.measure(async () => {
         await admin.client.query(`VACUUM ${table}`);
       });
@@ -380,34 +424,37 @@ async function main(): Promise<number> {
       });
       fill[layout] = { insert, vacuum, analyze, sizes: await sizes(admin, layout) };
       say(
-        `fill ${layout}: INSERT…SELECT ${(insert.ms / 1000).toFixed(1)} s wall, ${((insert.cpuMs ?? NaN) / 1000).toFixed(1)} s CPU, ` +
+        `fill ${layout}: COPY ${(insert.ms / 1000).toFixed(1)} s wall, ${((insert.cpuMs ?? NaN) / 1000).toFixed(1)} s CPU, ` +
           `${mb(insert.walBytes)} WAL; first VACUUM ${(vacuum.ms / 1000).toFixed(1)} s; ANALYZE ${(analyze.ms / 1000).toFixed(1)} s`,
       );
     }
     results['fill'] = fill;
 
     // The importer's batch, its real code and SQL per layout, rolled back; each repeat a new
-    // random batch, the layouts in rotating order.
-    const sessions = new Map<Layout, Session>();
-    for (const layout of LAYOUTS)
-      sessions.set(layout, await Session.open(o.url, `${SCHEMA[layout]}, public`));
-    const ingestSamples = new Map<Layout, Sample[]>(LAYOUTS.map((l) => [l, []]));
+    // random batch, the variants in rotating order.
+    const importSessions = new Map<string, Session>();
+    for (const v of IMPORT_VARIANTS)
+      importSessions.set(v.id, await Session.open(o.url, `${SCHEMA[v.layout]}, public`, v.indexPlan));
+    const ingestSamples = new Map<string, Sample[]>(IMPORT_VARIANTS.map((v) => [v.id, []]));
     for (let r = 0; r < o.repeats; r++) {
       const batch = await importBatch(admin, o.batch, SEED + r);
-      for (let k = 0; k < LAYOUTS.length; k++) {
-        const layout = LAYOUTS[(r + k) % LAYOUTS.length]!;
-        ingestSamples.get(layout)!.push(await ingestOnce(sessions.get(layout)!, batch));
+      for (let k = 0; k < IMPORT_VARIANTS.length; k++) {
+        const v = IMPORT_VARIANTS[(r + k) % IMPORT_VARIANTS.length]!;
+        ingestSamples.get(v.id)!.push(await ingestOnce(importSessions.get(v.id)!, batch));
       }
     }
     const ingest: Record<string, unknown> = {};
-    for (const layout of LAYOUTS) {
-      const s = summarise(ingestSamples.get(layout)!);
-      ingest[layout] = s;
+    const kib = (x: Stat | null | undefined) =>
+      x && { ...x, median: x.median / 1024, min: x.min / 1024, max: x.max / 1024 };
+    for (const v of IMPORT_VARIANTS) {
+      const s = summarise(ingestSamples.get(v.id)!);
+      ingest[v.id] = s;
       say(
-        `import batch of ${o.batch} (${layout}): ${fmt(s['ms'])} ms wall, backend CPU ${fmt(s['cpuMs'])} ms, ` +
-          `WAL ${fmt(s['walBytes'] && { ...s['walBytes'], median: s['walBytes'].median / 1024, min: s['walBytes'].min / 1024, max: s['walBytes'].max / 1024 })} KiB; ` +
-          `history read ${fmt(s['historyRead'])} ms, series upsert ${fmt(s['seriesUpsert'])} ms, ` +
-          `stats upsert ${fmt(s['statsUpsert'])} ms, documents ${fmt(s['documents'])} ms, Node CPU ${fmt(s['nodeCpuMs'])} ms`,
+        `import batch of ${o.batch} (${v.id}): ${fmt(s['ms'])} ms wall, backend CPU ${fmt(s['cpuMs'])} ms, ` +
+          `WAL ${fmt(kib(s['walBytes']))} KiB; history read ${fmt(s['historyReadMs'])} ms, ` +
+          `series upsert ${fmt(s['seriesUpsertMs'])} ms (WAL ${fmt(s['seriesUpsertWalKiB'])} KiB), ` +
+          `stats upsert ${fmt(s['statsUpsertMs'])} ms (WAL ${fmt(s['statsUpsertWalKiB'])} KiB), ` +
+          `documents ${fmt(s['documentsMs'])} ms (WAL ${fmt(s['documentsWalKiB'])} KiB), Node CPU ${fmt(s['nodeCpuMs'])} ms`,
       );
     }
     results['importBatch'] = ingest;
@@ -415,23 +462,28 @@ async function main(): Promise<number> {
     // The plans of the ingest's history read, with buffers, on one batch.
     const planBatch = await importBatch(admin, o.batch, SEED);
     const plans: Record<string, string[]> = {};
-    for (const layout of LAYOUTS) {
-      const { rows } = await sessions
-        .get(layout)!
+    for (const v of IMPORT_VARIANTS) {
+      const { rows } = await importSessions
+        .get(v.id)!
         .client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) ${LOAD_SERIES_SQL}`, [
           planBatch.map((b) => b.variantUuid),
           planBatch.map((b) => b.region),
         ]);
-      plans[layout] = rows.map((x) => x['QUERY PLAN']);
-      say(`ingest history read plan (${layout}):\n    ${plans[layout].join('\n    ')}`);
+      plans[v.id] = rows.map((x) => x['QUERY PLAN']);
+      say(`ingest history read plan (${v.id}):\n    ${plans[v.id]!.slice(0, 12).join('\n    ')}`);
     }
     results['historyReadPlans'] = plans;
+    for (const s of importSessions.values()) await s.end();
+    const sessions = new Map<Layout, Session>();
+    for (const layout of LAYOUTS)
+      sessions.set(layout, await Session.open(o.url, `${SCHEMA[layout]}, public`));
 
-    // The API's history read (a non-default duration): prepared, as the services run it.
+    // The API's history read (a non-default duration): prepared, as the services run it; each
+    // request run `times` times in a row, a sample being the mean of one request's runs.
     const reads: Record<string, unknown> = {};
-    for (const [what, cards, back, repeats] of [
-      ['one card, 1y', 1, YEAR, 21],
-      ['200-card batch, 90d', 200, 90 * DAY, 7],
+    for (const [what, cards, back, repeats, times] of [
+      ['one card, 1y', 1, YEAR, 21, 20],
+      ['200-card batch, 90d', 200, 90 * DAY, 7, 3],
     ] as const) {
       const requests = [];
       for (let r = 0; r < repeats; r++)
@@ -440,21 +492,35 @@ async function main(): Promise<number> {
       for (const layout of LAYOUTS) {
         const s = sessions.get(layout)!;
         const samples: Sample[] = [];
-        for (const params of requests)
-          samples.push(
-            await s.measure(async () => {
-              const res = await s.client.query({
-                name: `history_${layout}`,
-                text: HISTORY_SQL,
-                values: params,
-              });
-              return { rows: res.rowCount ?? 0 };
-            }),
-          );
+        for (const params of requests) {
+          const x = await s.measure(async () => {
+            let rows = 0;
+            for (let t = 0; t < times; t++)
+              rows = (await s.client.query({ name: `history_${layout}`, text: HISTORY_SQL, values: params }))
+                .rowCount!;
+            return { rows };
+          });
+          samples.push({ ...x, ms: x.ms / times, cpuMs: x.cpuMs === null ? null : x.cpuMs / times });
+        }
         const sum = summarise(samples);
         perLayout[layout] = sum;
         say(
-          `API history read, ${what} (${layout}): ${fmt(sum['ms'], 2)} ms wall, backend CPU ${fmt(sum['cpuMs'])} ms, ${fmt(sum['rows'])} month rows`,
+          `API history read, ${what} (${layout}): ${fmt(sum['ms'], 2)} ms wall, backend CPU ${fmt(sum['cpuMs'], 2)} ms, ${fmt(sum['rows'])} month rows`,
+        );
+      }
+      const last = requests[requests.length - 1]!;
+      for (const layout of LAYOUTS) {
+        const { rows } = await sessions
+          .get(layout)!
+          .client.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) ${HISTORY_SQL}`,
+            last,
+          );
+        say(
+          `API history read plan, ${what} (${layout}):\n    ${rows
+            .map((x) => x['QUERY PLAN'])
+            .slice(0, 8)
+            .join('\n    ')}`,
         );
       }
       reads[what] = perLayout;
