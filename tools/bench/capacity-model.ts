@@ -6,7 +6,11 @@
  *   node dist/tools/bench/capacity-model.js <bench output file>… [--mix v1-zipf=0.45,…]
  *     [--utilisation 0.6] [--replica-cores 8] [--redis-us-per-op 10.2] [--rps 1000,10000,100000]
  *   DATABASE_URL=…/tcg_bench_full node dist/tools/bench/capacity-model.js --disk
- *     [--variants 500000,5000000] [--wal-bytes-per-observation 75000]
+ *     [--variants 500000,5000000] [--wal-bytes-per-observation 65500] [--max-wal-gb 16]
+ *
+ * Disk = data and indexes + what a day of imports leaves dead until VACUUM (every variant_prices
+ * row, the documents of the cards it touches, the current month's row of each series) + a copy
+ * of the largest table (a VACUUM FULL, pg_repack or CLUSTER writes one) + pg_wal (max_wal_size).
  *
  * With several bench outputs, each process's CPU per request is the median over them.
  */
@@ -208,6 +212,7 @@ async function computeDisk(o: Map<string, string | true>): Promise<string> {
       cards: r['cards_bytes']! / r['variants']!,
     };
     const walPerObservation = Number(o.get('wal-bytes-per-observation') ?? NaN);
+    const maxWal = Number(o.get('max-wal-gb') ?? 16) * 1e9;
     const gb = (b: number) => num(b / 1e9, 1);
     const lines = [
       `measured: ${num(r['variants'])} variants, ${num(r['cards'])} cards, ${num(r['series'])} priced series, ` +
@@ -232,7 +237,11 @@ async function computeDisk(o: Map<string, string | true>): Promise<string> {
           'card_documents',
           'variants+cards',
           'data+indexes',
-          'a day of imports, WAL',
+          'dead after a day',
+          'largest table',
+          'pg_wal',
+          'disk',
+          'WAL of a day of imports',
         ],
         variants.map((v) => {
           const parts = [
@@ -241,10 +250,17 @@ async function computeDisk(o: Map<string, string | true>): Promise<string> {
             v * perVariant.documents,
             v * (perVariant.variants + perVariant.cards),
           ];
+          const data = parts.reduce((a, b) => a + b, 0);
+          const dead = parts[1]! + parts[2]! + parts[0]! / 25;
+          const largest = parts[0]!;
           return [
             num(v),
             ...parts.map(gb),
-            gb(parts.reduce((a, b) => a + b, 0)),
+            gb(data),
+            gb(dead),
+            gb(largest),
+            gb(maxWal),
+            gb(data + dead + largest + maxWal),
             Number.isFinite(walPerObservation) ? gb(v * walPerObservation) : '-',
           ];
         }),

@@ -22,7 +22,8 @@
  * CPU is the PostgreSQL backend's user + system time from /proc (so the database must be on this
  * machine; elsewhere it reads n/a), wall time is the client's. Every timing is repeated and
  * reported as median [min–max]. The scratch schemas (about 3 × the table) are dropped at the end
- * unless `--keep`.
+ * unless `--keep`; the catalogue's variant_prices and card_documents, which the rolled-back
+ * batches wrote to, are vacuumed after them.
  */
 import { PriceIngestRepository, type IngestObservation } from '@tcg/persistence';
 import { readFileSync } from 'node:fs';
@@ -474,6 +475,10 @@ async function main(): Promise<number> {
     }
     results['historyReadPlans'] = plans;
     for (const s of importSessions.values()) await s.end();
+    // A rollback does not shrink a table: the batches' new versions of the catalogue's own
+    // variant_prices and card_documents rows (about 90 MB a batch at full, mostly TOAST) stay in
+    // their files until a VACUUM removes them and gives the files' tails back.
+    await admin.client.query('VACUUM public.variant_prices, public.card_documents');
     const sessions = new Map<Layout, Session>();
     for (const layout of LAYOUTS)
       sessions.set(layout, await Session.open(o.url, `${SCHEMA[layout]}, public`));
