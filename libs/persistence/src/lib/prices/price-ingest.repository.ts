@@ -224,10 +224,16 @@ export class PriceIngestRepository {
       offsets: number[];
       prices: number[];
     }>(
-      `SELECT s.variant_uuid, s.region, extract(epoch FROM s.month)::bigint AS month_start, s.offsets, s.prices
-       FROM price_series s
-       JOIN unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
-         ON s.variant_uuid = k.variant_uuid AND s.region = k.region`,
+      // One primary-key probe per series (LATERAL, fenced by OFFSET 0). As a plain join the
+      // planner, which cannot see how few keys the arrays hold, hashed a scan of the whole table:
+      // at `full`, 12.5 s for a batch's 5,000 series against 0.6 s probed (EXPLAIN ANALYZE).
+      `SELECT k.variant_uuid, k.region, extract(epoch FROM s.month)::bigint AS month_start, s.offsets, s.prices
+       FROM unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
+       CROSS JOIN LATERAL (
+         SELECT p.month, p.offsets, p.prices FROM price_series p
+         WHERE p.variant_uuid = k.variant_uuid AND p.region = k.region
+         OFFSET 0
+       ) s`,
       [variants, regions],
     );
     for (const r of rows) {
