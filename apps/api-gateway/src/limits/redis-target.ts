@@ -74,7 +74,8 @@ function parseClusterUrl(rest: string): RedisTarget {
   if (tail !== '' && tail !== '/' && tail !== '/0')
     throw new RedisConfigError(
       'REDIS_URL',
-      `a cluster has no database index, path or options: ${URL_FORMAT} (got '${tail}' after the hosts)`,
+      // Not echoed: options may hold a password, and this message goes to the boot log.
+      `a cluster has no database index, path or options: ${URL_FORMAT} (${tail.length} characters after the hosts)`,
     );
   const seeds = parseSeeds(hosts, 'REDIS_URL', URL_FORMAT);
   if (userinfo === undefined) return { kind: 'cluster', seeds };
@@ -101,11 +102,12 @@ function parseSeeds(
   variable: 'REDIS_URL' | 'REDIS_CLUSTER_NODES',
   format: string,
 ): ClusterSeed[] {
-  const seeds = list.split(',').map((entry) => {
+  const seeds = list.split(',').map((entry, i) => {
     const m = SEED.exec(entry.trim());
     const port = m ? Number(m[3]) : 0;
+    // Named by position, not echoed: a mistyped entry may hold a password.
     if (!m || port < 1 || port > 65_535)
-      throw new RedisConfigError(variable, `'${entry.trim()}' is not host:port; expected ${format}`);
+      throw new RedisConfigError(variable, `entry ${i + 1} is not host:port; expected ${format}`);
     // ioredis takes an IPv6 address without its brackets.
     return { host: m[1] ? m[1].slice(1, -1) : m[2]!, port };
   });

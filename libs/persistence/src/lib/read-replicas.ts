@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { databaseUnavailable } from './data-source';
 
@@ -41,11 +42,22 @@ export interface ReadRouting {
 interface Replica {
   readonly name: string;
   readonly ds: DataSource;
+  readonly probe: VersionProbe;
   up: boolean;
+  /** Another cluster than the primary's (its system identifier differs): never read. */
+  foreign: boolean;
   replayed: number | null;
   reads: number;
   failedOver: number;
   checking: boolean;
+}
+
+/** Reads a server's data version and the identifier of the cluster it belongs to. */
+export interface VersionProbe {
+  version(): Promise<number>;
+  /** `pg_control_system().system_identifier`: a streaming replica has its primary's. */
+  systemIdentifier(): Promise<string>;
+  close(): Promise<void>;
 }
 
 export interface ReadReplicasOptions {
@@ -54,6 +66,8 @@ export interface ReadReplicasOptions {
     current(): number | null;
     onChange(listener: (version: number | null) => void): () => void;
   };
+  /** The primary's cluster identifier, which a replica must share to take reads. */
+  readonly primarySystemIdentifier: () => Promise<string>;
   /** How often each replica's replayed version is read while it is up to date. */
   readonly checkEveryMs?: number;
   /** How often it is read while behind the floor, so it takes reads again soon after catching up. */
@@ -63,19 +77,112 @@ export interface ReadReplicasOptions {
 
 /** SQLSTATE of a statement cancelled by its own `statement_timeout`: slow everywhere, not a lost replica. */
 const STATEMENT_TIMEOUT = '57014';
+/**
+ * SQLSTATEs of a schema a replica has not replayed yet (a table, column or function a migration
+ * added): the primary has it. Run there, without taking the replica out.
+ */
+const SCHEMA_BEHIND = new Set(['42P01', '42703', '42883']);
+/** pg-pool's message when no pooled connection came in time: a busy pool, not a lost replica. */
+const POOL_BUSY = 'timeout exceeded when trying to connect';
+
+const VERSION_SQL = 'SELECT version::text AS version FROM data_version';
+const SYSTEM_IDENTIFIER_SQL = 'SELECT system_identifier::text AS id FROM pg_control_system()';
+
+/** A data source's cluster identifier (the primary's, which its replicas share). */
+export async function systemIdentifierOf(ds: DataSource): Promise<string> {
+  const [row] = (await ds.query(SYSTEM_IDENTIFIER_SQL)) as { id: string }[];
+  return row!.id;
+}
+
+/**
+ * A replica's checks on one connection of their own, apart from its read pool: a pool busy with
+ * reads delays no check, and a server that stops answering fails one within `timeoutMs` (the
+ * connection is then dropped and opened again by the next check).
+ */
+export class PgVersionProbe implements VersionProbe {
+  private client: Client | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs: number,
+    private readonly applicationName: string,
+  ) {}
+
+  async version(): Promise<number> {
+    return Number((await this.one<{ version: string }>(VERSION_SQL)).version);
+  }
+
+  async systemIdentifier(): Promise<string> {
+    return (await this.one<{ id: string }>(SYSTEM_IDENTIFIER_SQL)).id;
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async one<T>(sql: string): Promise<T> {
+    const client = await this.connected();
+    try {
+      return (await client.query(sql)).rows[0] as T;
+    } catch (error) {
+      this.drop(client);
+      throw error;
+    }
+  }
+
+  private async connected(): Promise<Client> {
+    if (this.client) return this.client;
+    const client = new Client({
+      connectionString: this.url,
+      application_name: this.applicationName,
+      connectionTimeoutMillis: this.timeoutMs,
+      query_timeout: this.timeoutMs,
+      keepAlive: true,
+    });
+    client.on('error', () => this.drop(client));
+    try {
+      await client.connect();
+    } catch (error) {
+      client.end().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
+    return client;
+  }
+
+  private drop(client: Client): void {
+    if (this.client === client) this.client = undefined;
+    client.end().catch(() => undefined);
+  }
+}
+
+/** The data version a server has committed (the primary) or replayed (a replica). */
+async function versionOf(ds: DataSource): Promise<number> {
+  const [row] = (await ds.query(VERSION_SQL)) as { version: string }[];
+  return Number(row!.version);
+}
 
 /**
  * Reads spread over streaming replicas, without ever going back in time.
  *
  * A replica replays the primary's WAL with some lag, so what it answers may be older than what
- * this service (or another one) already served. Every committed write takes the next data
- * version (`data_version`, replicated like any row), so each replica's replayed version is read
- * periodically, and a replica takes reads only while it has replayed the newest version this
- * service has seen — announced by the primary, or read on any replica. Otherwise, or when no
- * replica is up, the primary answers. The floor never moves down, so a client of this service
- * never sees data older than a version it was served. A read that fails on a replica for want of
+ * this service already served. Every committed write takes the next data version
+ * (`data_version`, replicated like any row). The service keeps a floor: the newest version it
+ * has announced (the primary's notifications) or served — after every read, before its answer
+ * is returned, the server that answered is asked its version (one more round trip), and the floor
+ * rises to it. A replica takes reads only while its last check found it at or past the floor, so
+ * no later read can come from older data than an earlier one. Each replica's version is checked
+ * once a second on a connection of its own (busy pools do not delay it), and at once (then every
+ * 100 ms until it has caught up) when the primary announces a new version.
+ *
+ * A replica of another cluster (its system identifier is not the primary's: a wrong URL, a node
+ * still following an old primary) never takes reads. A read that fails on a replica for want of
  * the replica (connection lost, a statement cancelled by a recovery conflict) is run again on the
- * primary once, and the replica takes no reads until a check succeeds.
+ * primary once, and the replica takes no reads until a check succeeds; a read that could not get
+ * a pooled connection in time, or met a table or column the replica has not replayed yet, is run
+ * on the primary without taking the replica out; a statement past its own timeout is not run twice.
  */
 export class ReadReplicas implements ReadTarget {
   private readonly replicas: Replica[];
@@ -85,15 +192,17 @@ export class ReadReplicas implements ReadTarget {
   private timer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: () => void;
   private stopped = false;
+  private primaryIdentifier: string | undefined;
 
   constructor(
     private readonly primary: DataSource,
-    replicas: readonly { readonly name: string; readonly ds: DataSource }[],
+    replicas: readonly { readonly name: string; readonly ds: DataSource; readonly probe: VersionProbe }[],
     private readonly options: ReadReplicasOptions,
   ) {
     this.replicas = replicas.map((r) => ({
       ...r,
       up: false,
+      foreign: false,
       replayed: null,
       reads: 0,
       failedOver: 0,
@@ -113,28 +222,27 @@ export class ReadReplicas implements ReadTarget {
     this.schedule();
   }
 
+  /** Stops the checks and closes their connections (the caller closes the replicas' pools). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     this.unsubscribe();
+    await Promise.all(this.replicas.map((r) => r.probe.close().catch(() => undefined)));
   }
 
   async read<T>(run: (ds: DataSource) => Promise<T>): Promise<T> {
     const replica = this.pick();
-    if (!replica) {
-      this.primaryReads++;
-      return run(this.primary);
-    }
+    if (!replica) return this.onPrimary(run);
     replica.reads++;
     try {
-      return await run(replica.ds);
+      return await this.served(replica.ds, run);
     } catch (error) {
-      if (!replicaFailed(error)) throw error;
-      replica.up = false;
+      const fault = replicaFault(error);
+      if (fault === 'none') throw error;
+      if (fault === 'lost') replica.up = false;
       replica.failedOver++;
       this.options.onError?.(replica.name, error as Error);
-      this.primaryReads++;
-      return run(this.primary);
+      return this.onPrimary(run);
     }
   }
 
@@ -158,9 +266,16 @@ export class ReadReplicas implements ReadTarget {
     return this.replicas.map((r) => r.ds);
   }
 
-  /** Whether any replica could answer now: a service whose primary is down may still serve reads. */
-  anyEligible(): boolean {
-    return this.replicas.some((r) => this.eligible(r));
+  private onPrimary<T>(run: (ds: DataSource) => Promise<T>): Promise<T> {
+    this.primaryReads++;
+    return this.served(this.primary, run);
+  }
+
+  /** Runs a read, then raises the floor to the answering server's version (at least the read's). */
+  private async served<T>(ds: DataSource, run: (ds: DataSource) => Promise<T>): Promise<T> {
+    const result = await run(ds);
+    this.raiseFloor(await versionOf(ds));
+    return result;
   }
 
   /** The next eligible replica in turn, or none. */
@@ -177,7 +292,7 @@ export class ReadReplicas implements ReadTarget {
   }
 
   private eligible(r: Replica): boolean {
-    return r.up && r.replayed !== null && this.floor !== null && r.replayed >= this.floor;
+    return r.up && !r.foreign && r.replayed !== null && this.floor !== null && r.replayed >= this.floor;
   }
 
   private raiseFloor(version: number | null): void {
@@ -202,15 +317,25 @@ export class ReadReplicas implements ReadTarget {
     if (replica.checking || this.stopped) return;
     replica.checking = true;
     try {
+      this.primaryIdentifier ??= await this.options.primarySystemIdentifier();
+      const identifier = await replica.probe.systemIdentifier();
+      if (identifier !== this.primaryIdentifier) {
+        if (!replica.foreign)
+          this.options.onError?.(
+            replica.name,
+            new Error(
+              `not a replica of the primary (system identifier ${identifier}, primary's ${this.primaryIdentifier})`,
+            ),
+          );
+        replica.foreign = true;
+        return;
+      }
+      replica.foreign = false;
+      const version = await replica.probe.version();
       // A replica that was down at boot gets its pool here, once it answers.
-      if (!replica.ds.isInitialized) await replica.ds.initialize();
-      const [row] = (await replica.ds.query('SELECT version::text AS version FROM data_version')) as {
-        version: string;
-      }[];
-      const version = Number(row!.version);
+      if (!replica.ds.isInitialized && !this.stopped) await replica.ds.initialize();
       replica.replayed = version;
       replica.up = true;
-      this.raiseFloor(version);
     } catch (error) {
       if (replica.up) this.options.onError?.(replica.name, error as Error);
       replica.up = false;
@@ -220,14 +345,21 @@ export class ReadReplicas implements ReadTarget {
   }
 }
 
-function replicaFailed(error: unknown): boolean {
+/**
+ * What a read's failure says of the replica: `lost` (unreachable, cancelled by recovery: take it
+ * out until a check succeeds), `busy` (no pooled connection in time, or a schema it has not
+ * replayed yet: the primary answers, the replica stays in), or `none` (the read itself failed).
+ */
+function replicaFault(error: unknown): 'lost' | 'busy' | 'none' {
   let e: unknown = error;
   while (e instanceof Error) {
     const code = (e as { code?: unknown }).code;
-    if (code === STATEMENT_TIMEOUT) return false;
+    if (code === STATEMENT_TIMEOUT) return 'none';
+    if (typeof code === 'string' && SCHEMA_BEHIND.has(code)) return 'busy';
+    if (e.message.includes(POOL_BUSY)) return 'busy';
     e = (e as { driverError?: unknown }).driverError ?? e.cause;
   }
-  return databaseUnavailable(error);
+  return databaseUnavailable(error) ? 'lost' : 'none';
 }
 
 /** `host:port/database` of a connection string, for logs and `/health` (no credentials). */

@@ -15,7 +15,14 @@ import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { createDataSource, poolOf, poolUsage, type DataSourceConfig } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
-import { ReadReplicas, replicaName, type ReadRouting, type ReadSource } from '../lib/read-replicas';
+import {
+  PgVersionProbe,
+  ReadReplicas,
+  replicaName,
+  systemIdentifierOf,
+  type ReadRouting,
+  type ReadSource,
+} from '../lib/read-replicas';
 import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository';
 import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
 import { CardQueryRepository } from '../lib/repositories/card-query.repository';
@@ -227,12 +234,12 @@ export class PersistenceModule implements OnApplicationShutdown {
    * queries before the pool closes, rather than failing on a closed pool; at most 5 s.
    */
   async onApplicationShutdown(): Promise<void> {
+    // The replicas first: stopping the watcher announces an unknown version, which would start checks.
+    if (this.reads instanceof ReadReplicas) await this.reads.stop();
     await this.dataVersion.stop();
     const deadline = Date.now() + 5000;
-    if (this.reads instanceof ReadReplicas) {
-      await this.reads.stop();
+    if (this.reads instanceof ReadReplicas)
       await Promise.all(this.reads.dataSources().map((ds) => drain(ds, deadline)));
-    }
     await drain(this.ds, deadline);
   }
 }
@@ -265,23 +272,30 @@ async function readsFor(
     .filter((url) => url !== '');
   if (urls.length === 0) return ds;
   const logger = new Logger('ReadReplicas');
+  const connection = connectionOptions(config);
   const replicas = new ReadReplicas(
     ds,
     urls.map((url) => ({
       name: replicaName(url),
-      ds: createDataSource({ ...connectionOptions(config), url, applicationName: `${serviceName} replica` }),
+      ds: createDataSource({ ...connection, url, applicationName: `${serviceName} replica` }),
+      probe: new PgVersionProbe(url, connection.deadlines!.connectMs, `${serviceName} replica check`),
     })),
     {
       versions,
+      primarySystemIdentifier: () => systemIdentifierOf(ds),
       checkEveryMs: REPLICA_CHECK_MS,
       onError: (replica, error) =>
         logger.warn({ msg: 'read replica unavailable', replica, error: error.message }),
     },
   );
-  // The floor comes from the primary's announcements: the watcher must run, cache or no cache.
+  // The floor rises with the primary's announcements: the watcher must run, cache or no cache.
   await versions.start();
   await replicas.start();
-  health.add('reads', () => replicas.routing());
+  // Numbered, not named: /health is open to probes; the metrics (admin port) name each replica.
+  health.add('reads', () => {
+    const routing = replicas.routing();
+    return { ...routing, replicas: routing.replicas.map((r, i) => ({ ...r, name: `replica ${i + 1}` })) };
+  });
   return replicas;
 }
 
