@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { parseArgs, runTool } from '../common/log';
+import { median } from './sampling';
 import { formatTable, num } from './table';
 
 /** CPU per request (µs) of each process that served a bench row, as the bench's JSON reports it. */
@@ -104,14 +105,8 @@ export function medianCpu(
   for (const row of rows) {
     const processes = new Set(runs.flatMap((r) => Object.keys(r[row]?.cpuUs ?? {})));
     out[row] = {};
-    for (const p of processes) {
-      const values = runs
-        .map((r) => r[row]?.cpuUs?.[p])
-        .filter((v): v is number => v !== undefined)
-        .sort((a, b) => a - b);
-      const mid = values.length >> 1;
-      out[row]![p] = values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
-    }
+    for (const p of processes)
+      out[row]![p] = median(runs.map((r) => r[row]?.cpuUs?.[p]).filter((v): v is number => v !== undefined));
   }
   return out;
 }

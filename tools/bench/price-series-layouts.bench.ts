@@ -33,6 +33,7 @@ import { Client, type PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { DataSource } from 'typeorm';
 import { log, parseArgs, runTool } from '../common/log';
+import { median } from './sampling';
 import { seededRandom } from './sampling';
 
 const LAYOUTS = ['unpartitioned', 'by-month', 'by-hash'] as const;
@@ -343,10 +344,7 @@ interface Stat {
   readonly n: number;
 }
 function stat(values: readonly number[]): Stat {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, n: sorted.length };
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values), n: values.length };
 }
 function summarise(samples: readonly Sample[]): Record<string, Stat | null> {
   const out: Record<string, Stat | null> = {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { indexSource, percentile, seededRandom, shuffled, ZipfSampler } from './sampling';
+import { indexSource, median, percentile, seededRandom, shuffled, ZipfSampler } from './sampling';
 
 describe('seededRandom', () => {
   it('repeats its sequence for a seed and stays in [0, 1)', () => {
@@ -86,5 +86,19 @@ describe('percentile', () => {
 
   it('is NaN for no values', () => {
     expect(percentile([], 0.5)).toBeNaN();
+  });
+});
+
+describe('median', () => {
+  it.each([
+    [[3, 1, 2], 2],
+    [[4, 1, 3, 2], 2.5],
+    [[7], 7],
+  ])('of %p is %p, whatever the order', (values, expected) => {
+    expect(median(values)).toBe(expected);
+  });
+
+  it('is NaN for no values', () => {
+    expect(median([])).toBeNaN();
   });
 });

@@ -79,6 +79,14 @@ export function indexSource(distribution: Distribution, n: number, seed: number)
 }
 
 /** The value at quantile `q` of ascending `sorted` (nearest rank); NaN when empty. */
+/** The middle of some values (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 export function percentile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;

@@ -1,16 +1,10 @@
 import { INTERNAL_HEADERS } from '@tcg/http-service/contract';
-import { workerDatabaseUrl } from '@tcg/persistence/testing';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dragon, goblin, goblinNm, knight, knightNm, lp, nm, seedCatalogue, series, T_NOW } from './fixtures';
+import { importPrices } from './import-prices';
 import { newKey } from './keys';
 import { INTERNAL_TOKEN, startStack, Stack } from './stack';
-
-const IMPORT = join(resolve(__dirname, '../../..'), 'dist/tools/importer/import.js');
 
 interface Reply {
   status: number;
@@ -38,25 +32,6 @@ function get(url: string, headers: Record<string, string>, method = 'GET'): Prom
     req.on('error', fail);
     req.end();
   });
-}
-
-/** Runs the price importer as a user does, on one NDJSON file. */
-async function importPrices(records: object[]): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'tcg-cache-'));
-  try {
-    const file = join(dir, 'prices.ndjson');
-    await writeFile(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    const code = await new Promise<number | null>((done) => {
-      const child = spawn(process.execPath, [IMPORT, file], {
-        env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-      child.on('exit', done);
-    });
-    expect(code).toBe(0);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 describe('response caching, validators and compression through the gateway', () => {
@@ -180,9 +155,11 @@ describe('response caching, validators and compression through the gateway', () 
     const versionBefore = (await health(stack.v1Url)).dataVersion;
     const v1Before = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key, 'accept-encoding': 'br' });
     const v2Before = await get(`${stack.gatewayUrl}${v2Lookup}`, { 'x-api-key': key });
-    await importPrices([
-      { variant_id: nm.uuid, region: 'NA', time: T_NOW + 3600, price: '123456.78', currency: 'USD' },
-    ]);
+    expect(
+      await importPrices([
+        { variant_id: nm.uuid, region: 'NA', time: T_NOW + 3600, price: '123456.78', currency: 'USD' },
+      ]),
+    ).toBe(0);
     const v1After = await get(`${stack.gatewayUrl}${lookup}`, {
       'x-api-key': key,
       'accept-encoding': 'br',
