@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,72 +6,13 @@ import Redis from 'ioredis';
 import { withinOneMinute } from './clock';
 import { startEchoUpstream } from './echo-upstream';
 import { withKeys } from './keys';
+import { OwnRedis } from './own-redis';
 import { freePort, startStack, Stack } from './stack';
 
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 if (!hasRedisServer) process.stdout.write('redis-server not found: the Redis fault suite is skipped\n');
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/**
- * A redis-server this suite owns, on its own port. Append-only with fsync on every write, as a
- * quota store should run: a kill -9 then loses nothing Redis acknowledged, so what the test sees
- * after the restart is the gateway's doing, not Redis's.
- */
-class OwnRedis {
-  private child?: ChildProcess;
-  constructor(
-    readonly port: number,
-    private readonly dir: string,
-  ) {}
-
-  async start(): Promise<void> {
-    this.child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        this.dir,
-        '--save',
-        '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-      ],
-      { stdio: 'ignore' },
-    );
-    const probe = new Redis({
-      port: this.port,
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    for (let i = 0; i < 100; i++) {
-      try {
-        await probe.connect();
-        await probe.ping();
-        probe.disconnect();
-        return;
-      } catch {
-        probe.disconnect();
-        await sleep(50);
-      }
-    }
-    throw new Error(`redis-server on port ${this.port} did not come up`);
-  }
-
-  async kill(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
 
 (hasRedisServer ? describe : describe.skip)('fault: Redis killed (kill -9) and restarted mid-traffic', () => {
   let dir: string;

@@ -1,9 +1,10 @@
-import { ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import Redis, { Cluster } from 'ioredis';
+import { Cluster } from 'ioredis';
+import { OwnRedis } from './own-redis';
 import { freePort } from './stack';
 
 /** Whether this machine can run `OwnRedisCluster` (Debian's redis-server and redis-tools). */
@@ -12,12 +13,25 @@ export const hasRedisClusterBinaries =
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-interface Node {
-  readonly port: number;
-  /** The cluster bus port, chosen free too (the default, port + 10000, may be taken or past 65535). */
-  readonly busPort: number;
-  readonly dir: string;
-  child?: ChildProcess;
+/**
+ * A node's options: the cluster bus port is chosen free too (the default, port + 10000, may be
+ * taken or past 65535).
+ */
+function nodeArgs(busPort: number, dir: string): string[] {
+  return [
+    '--cluster-port',
+    String(busPort),
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    'nodes.conf',
+    '--cluster-node-timeout',
+    '1000',
+    '--cluster-require-full-coverage',
+    'no',
+    '--logfile',
+    join(dir, 'redis.log'),
+  ];
 }
 
 /**
@@ -31,21 +45,21 @@ interface Node {
 export class OwnRedisCluster {
   private constructor(
     private readonly root: string,
-    private readonly nodes: readonly Node[],
+    private readonly nodes: readonly OwnRedis[],
   ) {}
 
   static async start(masters = 3): Promise<OwnRedisCluster> {
     const root = await mkdtemp(join(tmpdir(), 'tcg-redis-cluster-'));
-    const nodes: Node[] = [];
+    const nodes: OwnRedis[] = [];
     for (let i = 0; i < masters; i++) {
       const [port, busPort] = [await freePort(), await freePort()];
       const dir = join(root, String(port));
       await mkdir(dir);
-      nodes.push({ port, busPort, dir });
+      nodes.push(new OwnRedis(port, dir, nodeArgs(busPort, dir)));
     }
     const cluster = new OwnRedisCluster(root, nodes);
     try {
-      await Promise.all(nodes.map((n) => cluster.run(n)));
+      await Promise.all(nodes.map((n) => n.start()));
       await promisify(execFile)('redis-cli', [
         '--cluster',
         'create',
@@ -82,7 +96,7 @@ export class OwnRedisCluster {
 
   /** The port of the master that serves `key`'s slot (CLUSTER KEYSLOT, CLUSTER SLOTS). */
   async ownerOf(key: string): Promise<number> {
-    const redis = this.direct(this.nodes[0]!.port);
+    const redis = this.nodes[0]!.client();
     try {
       const slot = Number(await redis.cluster('KEYSLOT', key));
       const range = (await redis.cluster('SLOTS')).find(([from, to]) => slot >= from && slot <= to);
@@ -96,16 +110,12 @@ export class OwnRedisCluster {
 
   /** kill -9 of one node; resolves when it has exited. */
   async kill(port: number): Promise<void> {
-    const child = this.node(port).child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    await this.node(port).kill();
   }
 
   /** Starts a killed node again on its port, from its directory (nodes.conf, append-only file). */
   async restart(port: number): Promise<void> {
-    await this.run(this.node(port));
+    await this.node(port).start();
   }
 
   async close(): Promise<void> {
@@ -113,69 +123,14 @@ export class OwnRedisCluster {
     await rm(this.root, { recursive: true, force: true });
   }
 
-  private node(port: number): Node {
+  private node(port: number): OwnRedis {
     const node = this.nodes.find((n) => n.port === port);
     if (!node) throw new Error(`no node on port ${port}`);
     return node;
   }
 
-  private direct(port: number): Redis {
-    const redis = new Redis({ port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    redis.on('error', () => undefined);
-    return redis;
-  }
-
-  private async run(node: Node): Promise<void> {
-    // The cwd is the node's directory: redis-cli and the logs stay out of the repository.
-    node.child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(node.port),
-        '--cluster-port',
-        String(node.busPort),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        node.dir,
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        'nodes.conf',
-        '--cluster-node-timeout',
-        '1000',
-        '--cluster-require-full-coverage',
-        'no',
-        '--save',
-        '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--logfile',
-        join(node.dir, 'redis.log'),
-      ],
-      { stdio: 'ignore', cwd: node.dir },
-    );
-    for (let i = 0; i < 200; i++) {
-      if (node.child.exitCode !== null)
-        throw new Error(`redis-server on ${node.port} exited: see ${node.dir}`);
-      const redis = this.direct(node.port);
-      try {
-        await redis.connect();
-        await redis.ping();
-        return;
-      } catch {
-        await sleep(25);
-      } finally {
-        redis.disconnect();
-      }
-    }
-    throw new Error(`redis-server on port ${node.port} did not come up`);
-  }
-
   private async untilClusterOk(port: number): Promise<void> {
-    const redis = this.direct(port);
+    const redis = this.node(port).client();
     try {
       await redis.connect();
       for (let i = 0; i < 400; i++) {
