@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
-import { createDataSource, poolOf, poolUsage, type DataSourceConfig } from '../lib/data-source';
+import { createDataSource, poolOf, poolUsage, type DatabaseDeadlines } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
 import {
   PgVersionProbe,
@@ -68,7 +68,10 @@ function onReads(provide: symbol, Repository: new (reads: ReadSource) => unknown
 }
 
 /** The pool size and deadlines of the service's connections, primary and replicas alike. */
-function connectionOptions(config: ConfigService): Pick<DataSourceConfig, 'poolSize' | 'deadlines'> {
+function connectionOptions(config: ConfigService): {
+  readonly poolSize?: number;
+  readonly deadlines: DatabaseDeadlines;
+} {
   return {
     poolSize: config.get<number>('DATABASE_POOL_SIZE'),
     deadlines: {
@@ -278,7 +281,7 @@ async function readsFor(
     urls.map((url) => ({
       name: replicaName(url),
       ds: createDataSource({ ...connection, url, applicationName: `${serviceName} replica` }),
-      probe: new PgVersionProbe(url, connection.deadlines!.connectMs, `${serviceName} replica check`),
+      probe: new PgVersionProbe(url, connection.deadlines.connectMs, `${serviceName} replica check`),
     })),
     {
       versions,
