@@ -49,10 +49,12 @@ describe('gateway: repeated key failures from one address', () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
     expect(JSON.parse(blocked.body)).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
-    // A well-formed key never seen from here is refused without a lookup while the block lasts...
+    // While the block lasts, a well-formed key is still looked up: an unknown one gets 429...
+    expect((await getFrom('127.0.0.1', url, `tcg_${'a'.repeat(32)}`)).status).toBe(429);
+    // ...a valid one never used before is served (the block throttles failures, not customers),
     const fresh = await newKey('starter');
-    expect((await getFrom('127.0.0.1', url, fresh)).status).toBe(429);
-    // ...but a key already in use from this address is not locked out by the guesser next to it,
+    expect((await getFrom('127.0.0.1', url, fresh)).status).toBe(404);
+    // and a key already in use from this address is not locked out by the guesser next to it,
     expect((await getFrom('127.0.0.1', url, inUse)).status).toBe(404);
     // and another address is not blocked at all.
     expect((await getFrom('127.0.0.2', url, fresh)).status).toBe(404);

@@ -18,9 +18,14 @@ function agentFor(localAddress: string): Agent {
   return agent;
 }
 
-function status(url: string, key: string, from = '127.0.0.1'): Promise<number> {
+function status(
+  url: string,
+  key: string,
+  from = '127.0.0.1',
+  headers: Record<string, string> = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent: agentFor(from), headers: { 'x-api-key': key } }, (res) => {
+    const req = request(url, { agent: agentFor(from), headers: { ...headers, 'x-api-key': key } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
@@ -105,5 +110,62 @@ describe('gateway under a flood of random keys (real HTTP, real PostgreSQL)', ()
     expect(result.flood.filter((s) => s === 401).length).toBeLessThanOrEqual(20 * 30);
     expect(result.valid.length).toBeGreaterThan(5);
     expect(new Set(result.valid)).toEqual(new Set([200]));
+  });
+});
+
+/**
+ * Issue 22, finding 2: a flood of bad keys from one address (or one client behind the ingress)
+ * must not lock out a customer whose key was never used before and who shares that address.
+ */
+describe.each<[string, Record<string, string>, Record<string, string>]>([
+  ['the same TCP peer, no trusted proxies', {}, {}],
+  [
+    'one client behind a trusted proxy (X-Forwarded-For)',
+    { TRUSTED_PROXIES: '127.0.0.1/32' },
+    { 'x-forwarded-for': '203.0.113.7' },
+  ],
+])('a never-used valid key during a flood of 1,500 random keys from %s', (_name, gatewayEnv, via) => {
+  let stack: Stack;
+  let echo: Awaited<ReturnType<typeof startEchoUpstream>>;
+
+  beforeAll(async () => {
+    echo = await startEchoUpstream();
+    stack = await startStack({ v1Url: echo.url, gatewayEnv });
+  });
+  afterAll(async () => {
+    for (const a of agents.values()) a.destroy();
+    agents.clear();
+    await stack.close();
+    await echo.close();
+  });
+
+  it('is served 200 while the address is blocked, and the flood gets 401 then 429', async () => {
+    const url = `${stack.gatewayUrl}/v1/x`;
+    const customers = await Promise.all(Array.from({ length: 5 }, () => newKey('starter')));
+    let blocked = false;
+    const floodStatuses: number[] = [];
+    const flooding = pool(1500, 32, async () => {
+      const s = await status(url, wellFormedRandomKey(), '127.0.0.1', via);
+      if (s === 429) blocked = true;
+      floodStatuses.push(s);
+      return s;
+    });
+    // Each customer key is used for the first time once the address is blocked, mid-flood.
+    const customerStatuses: number[] = [];
+    for (const key of customers) {
+      while (!blocked) await new Promise((r) => setTimeout(r, 5));
+      customerStatuses.push(await status(url, key, '127.0.0.1', via));
+    }
+    await flooding;
+    expect(floodStatuses.length).toBe(1500);
+    expect(customerStatuses).toEqual([200, 200, 200, 200, 200]);
+    const seen = count(floodStatuses);
+    expect(seen[401]).toBe(30); // AUTH_FAILURES_PER_MINUTE, then the address is blocked
+    expect((seen[429] ?? 0) + (seen[503] ?? 0)).toBe(1470);
+    // The block is the flooding client's: another client's bad key is a plain 401.
+    const proxied = Object.keys(via).length > 0;
+    const other: Record<string, string> = proxied ? { 'x-forwarded-for': '203.0.113.8' } : {};
+    const otherFrom = proxied ? '127.0.0.1' : '127.0.0.2';
+    expect(await status(url, wellFormedRandomKey(), otherFrom, other)).toBe(401);
   });
 });

@@ -5,6 +5,7 @@ import type { QuotaStore } from '../limits/quota';
 import { AccessService } from './access.service';
 import type { ApiKeyCache, KeyLookup } from './api-key-cache.service';
 import { AuthFailureThrottle } from './auth-failure-throttle.service';
+import { ClientAddressResolver } from './client-address';
 
 const record: ApiKeyRecord = {
   id: 'k1',
@@ -24,25 +25,29 @@ function request(key: string | undefined, address = '10.0.0.1'): IncomingMessage
 
 describe('AccessService', () => {
   const url = { path: '/v1/cards', query: '' };
-  let lookups: string[];
+  let lookups: { key: string; suspect: boolean }[];
   let answer: KeyLookup;
-  let knownValid: Set<string>;
+  let validKeys: Set<string>;
   let quotas: QuotaStore;
   let access: AccessService;
 
   beforeEach(() => {
     lookups = [];
     answer = { kind: 'found', record };
-    knownValid = new Set();
+    validKeys = new Set();
     const keys = {
-      lookup: (k: string) => {
-        lookups.push(k);
-        return Promise.resolve(answer);
+      lookup: (key: string, suspect: boolean) => {
+        lookups.push({ key, suspect });
+        return Promise.resolve(validKeys.has(key) ? { kind: 'found', record } : answer);
       },
-      isKnownValid: (k: string) => knownValid.has(k),
     } as unknown as ApiKeyCache;
     quotas = new MemoryQuotaStore();
-    access = new AccessService(keys, new AuthFailureThrottle(2, undefined, undefined), quotas);
+    access = new AccessService(
+      keys,
+      new AuthFailureThrottle(2, undefined, undefined),
+      quotas,
+      new ClientAddressResolver([]),
+    );
   });
 
   it.each([
@@ -57,22 +62,44 @@ describe('AccessService', () => {
     expect(lookups).toEqual([]);
   });
 
-  it('blocks an address past its failures with 429 and Retry-After, without looking keys up', async () => {
+  it('blocks an address past its failures: malformed keys get 429 without I/O, well-formed ones are looked up as suspects', async () => {
+    answer = { kind: 'unknown' };
     await access.admit(request('bad'), url);
     await access.admit(request('bad'), url);
     expect(await access.admit(request('bad'), url)).toMatchObject({
       status: 429,
       code: 'RATE_LIMIT_EXCEEDED',
     });
-    const fresh = generateApiKey();
-    const blocked = await access.admit(request(fresh), url);
-    expect(blocked).toMatchObject({ status: 429, code: 'RATE_LIMIT_EXCEEDED' });
-    expect(blocked.admitted === false && blocked.retryAfterSeconds).toBeGreaterThan(0);
     expect(lookups).toEqual([]);
-    // A key already known valid still gets through from that address; others are not blocked.
-    knownValid.add(fresh);
+    const unknown = await access.admit(request(generateApiKey()), url);
+    expect(unknown).toMatchObject({ status: 429, code: 'RATE_LIMIT_EXCEEDED' });
+    expect(unknown.admitted === false && unknown.retryAfterSeconds).toBeGreaterThan(0);
+    // A never-used valid key from the blocked address is served: the block throttles failures.
+    const fresh = generateApiKey();
+    validKeys.add(fresh);
     expect((await access.admit(request(fresh), url)).admitted).toBe(true);
-    expect((await access.admit(request(generateApiKey(), '10.0.0.2'), url)).admitted).toBe(true);
+    expect(lookups.map((l) => l.suspect)).toEqual([true, true]);
+    // Other addresses are not blocked, and their lookups are not suspects.
+    expect((await access.admit(request(fresh, '10.0.0.2'), url)).admitted).toBe(true);
+    expect(lookups.at(-1)).toEqual({ key: fresh, suspect: false });
+  });
+
+  it('counts failures per client address behind a trusted proxy, not per proxy', async () => {
+    answer = { kind: 'unknown' };
+    const behind = new AccessService(
+      { lookup: () => Promise.resolve(answer) } as unknown as ApiKeyCache,
+      new AuthFailureThrottle(2, undefined, undefined),
+      quotas,
+      new ClientAddressResolver(['10.0.0.0/8']),
+    );
+    const via = (client: string) =>
+      ({
+        headers: { 'x-forwarded-for': client },
+        socket: { remoteAddress: '10.0.0.1' },
+      }) as unknown as IncomingMessage;
+    for (let i = 0; i < 3; i++) await behind.admit(via('198.51.100.1'), url);
+    expect(await behind.admit(via('198.51.100.1'), url)).toMatchObject({ status: 429 });
+    expect(await behind.admit(via('198.51.100.2'), url)).toMatchObject({ status: 401 });
   });
 
   it('counts an unknown well-formed key as a failure', async () => {
@@ -83,7 +110,8 @@ describe('AccessService', () => {
       statuses.push(a.admitted ? 200 : a.status);
     }
     expect(statuses).toEqual([401, 401, 429, 429]);
-    expect(lookups).toHaveLength(3); // the third failure set the block; the fourth was not looked up
+    // The third failure set the block; the fourth was still looked up, as a suspect, and refused 429.
+    expect(lookups.map((l) => l.suspect)).toEqual([false, false, false, true]);
   });
 
   it('answers 503 with Retry-After when the key cannot be checked, and counts no failure', async () => {

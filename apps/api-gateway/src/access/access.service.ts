@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { QuotaDecision, QuotaStore, QuotaWindow } from '../limits/quota';
 import { ApiKeyCache } from './api-key-cache.service';
 import { AuthFailureThrottle } from './auth-failure-throttle.service';
+import { ClientAddressResolver } from './client-address';
 import type { RequestTarget } from '../common/request-target';
 
 export const QUOTA_STORE = Symbol('QUOTA_STORE');
@@ -60,12 +61,15 @@ const unavailable = (): Refusal => ({
 
 /**
  * Who is calling, and may they. Cheapest first, so a hostile client pays for its own refusals:
- * 1. an address blocked for repeated key failures gets 429 without any I/O (unless it presents a
- *    key already cached as valid: one guesser behind a shared address does not lock out others'
- *    keys that are in use);
+ * 1. the client address is the TCP peer, or the right-most untrusted hop when the peer is a
+ *    trusted proxy (ClientAddressResolver, TRUSTED_PROXIES);
  * 2. a missing key, or one not of the shape keys are generated in, is a 401 counted as a failure,
- *    without hashing or querying;
- * 3. only then the key lookup (cached; see ApiKeyCache), and the plan's quotas at the request's cost.
+ *    without hashing or querying — or, from an address blocked for repeated failures, a 429
+ *    without any I/O;
+ * 3. only then the key lookup (cached; see ApiKeyCache), and the plan's quotas at the request's
+ *    cost. A blocked address's well-formed keys are still looked up (in the part of the lookup
+ *    budget not reserved for other addresses) and served when valid: the block throttles
+ *    failures, not the customers who share the address; its unknown keys get 429.
  * `admit` never rejects: anything unexpected is logged and becomes a 503 decision.
  */
 @Injectable()
@@ -76,7 +80,13 @@ export class AccessService {
     private readonly keys: ApiKeyCache,
     private readonly failures: AuthFailureThrottle,
     @Inject(QUOTA_STORE) private readonly quotas: QuotaStore,
+    private readonly addresses: ClientAddressResolver,
   ) {}
+
+  /** The client's address as the gateway counts it (TRUSTED_PROXIES applied). */
+  clientAddress(req: IncomingMessage): string {
+    return this.addresses.of(req);
+  }
 
   async admit(req: IncomingMessage, target: CostedTarget): Promise<Admission> {
     try {
@@ -91,19 +101,21 @@ export class AccessService {
   }
 
   private async decide(req: IncomingMessage, target: CostedTarget): Promise<Admission> {
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const address = this.addresses.of(req);
     const presented = req.headers['x-api-key'];
     const clearKey = Array.isArray(presented) ? presented.join(',') : presented;
     const wellFormed = clearKey !== undefined && isWellFormedApiKey(clearKey);
 
     const blockedFor = this.failures.blockedFor(address);
-    if (blockedFor !== undefined && !(wellFormed && this.keys.isKnownValid(clearKey)))
-      return tooManyFailures(blockedFor);
-    if (!wellFormed) return this.refuse(address, clearKey ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
+    if (!wellFormed) {
+      if (blockedFor !== undefined) return tooManyFailures(blockedFor);
+      return this.refuse(address, clearKey ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
+    }
 
-    const found = await this.keys.lookup(clearKey);
+    const found = await this.keys.lookup(clearKey, blockedFor !== undefined);
     if (found.kind === 'unavailable') return unavailable();
-    if (found.kind === 'unknown') return this.refuse(address, 'INVALID_API_KEY');
+    if (found.kind === 'unknown')
+      return blockedFor !== undefined ? tooManyFailures(blockedFor) : this.refuse(address, 'INVALID_API_KEY');
     const key = found.record;
 
     const plan = PLANS[key.plan];

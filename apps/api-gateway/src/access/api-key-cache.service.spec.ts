@@ -64,8 +64,6 @@ describe('ApiKeyCache', () => {
     expect(await cache.lookup(key)).toEqual({ kind: 'found', record });
     expect(await cache.lookup(unknown)).toEqual({ kind: 'unknown' });
     expect(keys.queries).toBe(2);
-    expect(cache.isKnownValid(key)).toBe(true);
-    expect(cache.isKnownValid(unknown)).toBe(false);
   });
 
   it('shares one query between concurrent lookups of a key', async () => {
@@ -100,8 +98,11 @@ describe('ApiKeyCache', () => {
     await cache.lookup(b);
     await cache.lookup(a); // a is now the most recently used
     await cache.lookup(c); // evicts b
-    expect(cache.isKnownValid(a)).toBe(true);
-    expect(cache.isKnownValid(b)).toBe(false);
+    const before = keys.queries;
+    await cache.lookup(a);
+    expect(keys.queries).toBe(before);
+    await cache.lookup(b);
+    expect(keys.queries).toBe(before + 1);
   });
 
   it('stops a revoked key once its entry expires and the database answers', async () => {
@@ -158,14 +159,54 @@ describe('ApiKeyCache', () => {
     expect(results).toEqual(['miss', 'hit', 'miss', 'negative_hit', 'stale', 'unavailable']);
   });
 
-  it('caps the lookups of keys not known valid that wait on the database', async () => {
+  it('runs at most maxPendingLookups lookups of keys not known valid; the next ones wait their turn', async () => {
     const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 1000, maxPendingLookups: 3 }));
     keys.mode = 'hold';
-    const waiting = Array.from({ length: 3 }, () => cache.lookup(generateApiKey()));
-    expect(await cache.lookup(generateApiKey())).toEqual({ kind: 'unavailable' });
+    const running = Array.from({ length: 3 }, () => cache.lookup(generateApiKey()));
+    const queued = cache.lookup(generateApiKey());
+    await new Promise((r) => setImmediate(r));
     expect(keys.queries).toBe(3);
+    keys.release(); // the three answer; the queued one gets a slot and queries in turn
+    expect((await Promise.all(running)).map((a) => a.kind)).toEqual(['unknown', 'unknown', 'unknown']);
+    await new Promise((r) => setImmediate(r));
     keys.release();
-    expect((await Promise.all(waiting)).map((a) => a.kind)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(await queued).toEqual({ kind: 'unknown' });
+    expect(keys.queries).toBe(4);
+  });
+
+  it('keeps a quarter of the slots from suspects, serves a valid suspect in its turn, and bounds the line', async () => {
+    const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 1000, maxPendingLookups: 4 }));
+    keys.mode = 'hold';
+    const flood = Array.from({ length: 3 + 8 }, () => cache.lookup(generateApiKey(), true));
+    const customer = generateApiKey();
+    keys.add(customer);
+    const customerAnswer = cache.lookup(customer, true); // the line of suspects is full: 3 run, 8 wait
+    expect(await customerAnswer).toEqual({ kind: 'unavailable' });
+    expect(keys.queries).toBe(3);
+    // Another address's lookup takes the reserved slot at once.
+    const other = cache.lookup(generateApiKey());
+    expect(keys.queries).toBe(4);
+    // Drained in order: everyone in line is looked up, the valid suspect too once the line has room.
+    keys.release();
+    await new Promise((r) => setImmediate(r));
+    const late = cache.lookup(customer, true); // three of the line moved up: it has room now
+    for (let i = 0; i < 6 && keys.queries < 13; i++) {
+      keys.release();
+      await new Promise((r) => setImmediate(r));
+    }
+    keys.release();
+    expect((await Promise.all(flood)).every((a) => a.kind === 'unknown')).toBe(true);
+    expect((await other).kind).toBe('unknown');
+    expect((await late).kind).toBe('found');
+  });
+
+  it('answers unavailable when the wait for a slot outlasts the lookup deadline', async () => {
+    const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 20, maxPendingLookups: 1 }));
+    keys.mode = 'hold';
+    void cache.lookup(generateApiKey()).catch(() => undefined);
+    expect(await cache.lookup(generateApiKey())).toEqual({ kind: 'unavailable' });
+    expect(keys.queries).toBe(1);
+    keys.release();
   });
 
   it('refreshes a key in use ahead of its expiry, so it never waits for the database', async () => {

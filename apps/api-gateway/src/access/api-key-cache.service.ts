@@ -23,7 +23,10 @@ export interface ApiKeyCacheOptions {
   readonly lookupTimeoutMs: number;
   readonly maxValid?: number;
   readonly maxUnknown?: number;
-  /** Lookups of keys not known valid that may wait on the database at once; past it, `unavailable`. */
+  /**
+   * Lookups of keys not known valid that may run on the database at once; more wait their turn
+   * (see LookupSlots), and past the queue's bound are `unavailable`.
+   */
   readonly maxPendingLookups?: number;
   readonly clock?: () => number;
   /** Told how each lookup was answered (the gateway's metrics). */
@@ -57,7 +60,7 @@ export class ApiKeyCache {
   private readonly valid = new Map<string, ValidEntry>();
   private readonly unknown = new Map<string, number>();
   private readonly inflight = new Map<string, Promise<ApiKeyRecord | null>>();
-  private pendingUnknown = 0;
+  private readonly slots: LookupSlots;
   private databaseFailingUntil = Number.NEGATIVE_INFINITY;
   private readonly maxValid: number;
   private readonly maxUnknown: number;
@@ -72,21 +75,21 @@ export class ApiKeyCache {
     this.maxUnknown = options.maxUnknown ?? 50_000;
     this.maxPendingLookups = options.maxPendingLookups ?? 64;
     this.clock = options.clock ?? Date.now;
+    this.slots = new LookupSlots(this.maxPendingLookups);
   }
 
-  /** Whether the key is cached as valid (fresh or usable stale): no I/O. */
-  isKnownValid(clearKey: string): boolean {
-    const entry = this.valid.get(idOf(hashApiKey(clearKey)));
-    return entry !== undefined && this.clock() < entry.fetchedMs + this.options.ttlMs + this.options.staleMs;
-  }
-
-  async lookup(clearKey: string): Promise<KeyLookup> {
-    const [answer, result] = await this.answer(clearKey);
+  /**
+   * `suspect`: the key comes from an address blocked for bad keys. Its lookup may still run (a
+   * new customer behind the same address is served), but only in the part of the budget that is
+   * not reserved for everyone else.
+   */
+  async lookup(clearKey: string, suspect = false): Promise<KeyLookup> {
+    const [answer, result] = await this.answer(clearKey, suspect);
     this.options.onLookup?.(result);
     return answer;
   }
 
-  private async answer(clearKey: string): Promise<[KeyLookup, KeyLookupResult]> {
+  private async answer(clearKey: string, suspect: boolean): Promise<[KeyLookup, KeyLookupResult]> {
     const hash = hashApiKey(clearKey);
     const id = idOf(hash);
     const now = this.clock();
@@ -116,9 +119,15 @@ export class ApiKeyCache {
       this.unknown.delete(id);
     }
     if (now < this.databaseFailingUntil) return [{ kind: 'unavailable' }, 'unavailable'];
-    if (!this.inflight.has(id) && this.pendingUnknown >= this.maxPendingLookups)
-      return [{ kind: 'unavailable' }, 'unavailable'];
-    const answer = await this.wait(this.query(id, hash, true));
+    let query = this.inflight.get(id);
+    if (!query) {
+      // The wait for a slot counts against the same deadline as the query.
+      if (!this.slots.tryAcquire(suspect) && !(await this.slots.wait(suspect, this.options.lookupTimeoutMs)))
+        return [{ kind: 'unavailable' }, 'unavailable'];
+      query = this.query(id, hash, true);
+    }
+    const waitedMs = this.clock() - now;
+    const answer = await this.wait(query, Math.max(1, this.options.lookupTimeoutMs - waitedMs));
     return answer ? [answer, 'miss'] : [{ kind: 'unavailable' }, 'unavailable'];
   }
 
@@ -128,9 +137,12 @@ export class ApiKeyCache {
   }
 
   /** The answer within the deadline, or undefined when the database failed or was too slow. */
-  private async wait(query: Promise<ApiKeyRecord | null>): Promise<KeyLookup | undefined> {
+  private async wait(
+    query: Promise<ApiKeyRecord | null>,
+    timeoutMs = this.options.lookupTimeoutMs,
+  ): Promise<KeyLookup | undefined> {
     try {
-      const record = await withTimeout(query, this.options.lookupTimeoutMs, 'postgres');
+      const record = await withTimeout(query, timeoutMs, 'postgres');
       return record ? { kind: 'found', record } : { kind: 'unknown' };
     } catch (error) {
       if (error instanceof StoreTimeoutError) this.databaseFailingUntil = this.clock() + BACKOFF_MS;
@@ -138,11 +150,16 @@ export class ApiKeyCache {
     }
   }
 
-  /** The one query for this key, started unless one is in flight; it updates the cache when it settles. */
-  private query(id: string, hash: Buffer, countAsUnknown: boolean): Promise<ApiKeyRecord | null> {
+  /**
+   * The one query for this key, started unless one is in flight; it updates the cache when it
+   * settles. `holdsSlot`: the caller acquired one of `slots`, released when the query settles.
+   */
+  private query(id: string, hash: Buffer, holdsSlot: boolean): Promise<ApiKeyRecord | null> {
     const running = this.inflight.get(id);
-    if (running) return running;
-    if (countAsUnknown) this.pendingUnknown++;
+    if (running) {
+      if (holdsSlot) this.slots.release();
+      return running;
+    }
     const query = this.find(hash).then(
       (record) => {
         this.remember(id, record);
@@ -156,7 +173,7 @@ export class ApiKeyCache {
     this.inflight.set(id, query);
     const settle = (): void => {
       this.inflight.delete(id);
-      if (countAsUnknown) this.pendingUnknown--;
+      if (holdsSlot) this.slots.release();
     };
     query.then(settle, settle);
     return query;
@@ -179,3 +196,69 @@ export class ApiKeyCache {
 }
 
 const idOf = (hash: Buffer): string => hash.toString('base64');
+
+interface Waiter {
+  readonly grant: (granted: boolean) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * The budget of database lookups for keys not known valid, shared fairly between a flood and
+ * everyone else. Of `max` slots, a quarter is reserved for requests that are not `suspect`
+ * (from addresses not blocked for bad keys); a request finding no slot waits in a FIFO queue,
+ * within its lookup deadline, instead of being refused at once, so a new customer behind a
+ * flooding address is looked up after the requests ahead of it rather than crowded out. The
+ * queues are bounded (4 × max for others, 2 × max for suspects): past them, `unavailable`.
+ */
+export class LookupSlots {
+  private active = 0;
+  private readonly normal: Waiter[] = [];
+  private readonly suspects: Waiter[] = [];
+  /** Slots suspects may hold at once. */
+  readonly suspectMax: number;
+
+  constructor(readonly max: number) {
+    this.suspectMax = Math.max(1, max - Math.ceil(max / 4));
+  }
+
+  get counts(): { active: number; waiting: number; waitingSuspects: number } {
+    return { active: this.active, waiting: this.normal.length, waitingSuspects: this.suspects.length };
+  }
+
+  /** Takes a slot now if one is free to this kind of request and nobody it must yield to waits. */
+  tryAcquire(suspect: boolean): boolean {
+    // Others go first; among suspects, first come first served.
+    const free = suspect
+      ? this.active < this.suspectMax && this.suspects.length === 0
+      : this.active < this.max;
+    if (!free || this.normal.length > 0) return false;
+    this.active++;
+    return true;
+  }
+
+  /** Waits in line for a slot: true once granted, false past the deadline or when the line is full. */
+  wait(suspect: boolean, timeoutMs: number): Promise<boolean> {
+    const queue = suspect ? this.suspects : this.normal;
+    if (queue.length >= (suspect ? 2 : 4) * this.max) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const waiter: Waiter = {
+        grant: resolve,
+        timer: setTimeout(() => {
+          const at = queue.indexOf(waiter);
+          if (at !== -1) queue.splice(at, 1);
+          resolve(false);
+        }, timeoutMs),
+      };
+      queue.push(waiter);
+    });
+  }
+
+  release(): void {
+    this.active--;
+    const next = this.normal.shift() ?? (this.active < this.suspectMax ? this.suspects.shift() : undefined);
+    if (!next) return;
+    clearTimeout(next.timer);
+    this.active++;
+    next.grant(true);
+  }
+}

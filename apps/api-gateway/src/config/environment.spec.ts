@@ -21,6 +21,15 @@ describe('api-gateway configuration', () => {
     );
   });
 
+  it('takes trusted proxies as addresses and CIDR ranges, IPv4 and IPv6', () => {
+    const env = validateEnvironment({ ...required, TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.7 ,fd00::/8' });
+    expect(env.TRUSTED_PROXIES).toBe(' 10.0.0.0/8, 192.0.2.7 ,fd00::/8');
+    expect(validateEnvironment(required)).toMatchObject({
+      TRUSTED_PROXIES: '',
+      TRUSTED_PROXY_HEADER: 'x-forwarded-for',
+    });
+  });
+
   it('takes a Redis server, or a cluster by seed list or redis+cluster:// URL', () => {
     for (const redis of [
       { REDIS_URL: 'redis://127.0.0.1:6379/2' },
@@ -44,6 +53,10 @@ describe('api-gateway configuration', () => {
     [{ REDIS_URL: 'redis://a:1', REDIS_CLUSTER_NODES: 'b:2' }, 'REDIS_CLUSTER_NODES'],
     [{ EXPLORER_API_KEY: 'two words' }, 'EXPLORER_API_KEY'],
     [{ EXPLORER_API_KEY: 'k'.repeat(257) }, 'EXPLORER_API_KEY'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8,ingress.local' }, 'TRUSTED_PROXIES'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES'],
+    [{ TRUSTED_PROXIES: 'fd00::/129' }, 'TRUSTED_PROXIES'],
+    [{ TRUSTED_PROXY_HEADER: 'x-real-ip' }, 'TRUSTED_PROXY_HEADER'],
   ])('refuses to boot on %o, naming %s', (raw, variable) => {
     expect(() => validateEnvironment({ ...required, ...raw })).toThrow(
       new RegExp(`Invalid configuration: .*${variable}`),

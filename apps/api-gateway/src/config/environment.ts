@@ -1,7 +1,13 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 import { BaseEnvironment, readEnvironment } from '@tcg/http-service';
+import {
+  PROXY_HEADERS,
+  type ProxyHeader,
+  parseTrustedProxies,
+  TrustedProxiesError,
+} from '../access/client-address';
 import { CORS_ORIGINS_FORMAT } from '../common/cors';
 import { parseRedisTarget, RedisConfigError } from '../limits/redis-target';
 import { PREFILL_KEY_FORMAT } from '../pages/page-catalogue';
@@ -105,6 +111,22 @@ export class Environment extends BaseEnvironment {
   @Min(1)
   @Max(100_000)
   AUTH_FAILURES_PER_MINUTE = 30;
+
+  /**
+   * The proxies in front of the gateway (an ingress, a load balancer), as comma-separated
+   * addresses or CIDR ranges. When a request's TCP peer is one of them, the client address (what
+   * AUTH_FAILURES_PER_MINUTE counts) is the right-most hop of TRUSTED_PROXY_HEADER that is not.
+   * Empty: the TCP peer, whatever the headers say.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  TRUSTED_PROXIES = '';
+
+  /** The header those proxies append the client's address to: `x-forwarded-for` or `forwarded` (RFC 7239). */
+  @IsOptional()
+  @IsIn(PROXY_HEADERS)
+  TRUSTED_PROXY_HEADER: ProxyHeader = 'x-forwarded-for';
 
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http'] })
@@ -223,6 +245,13 @@ export class Environment extends BaseEnvironment {
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {
   const env = readEnvironment(Environment, raw);
+  try {
+    parseTrustedProxies(env.TRUSTED_PROXIES);
+  } catch (err) {
+    if (err instanceof TrustedProxiesError)
+      throw new Error(`Invalid configuration: TRUSTED_PROXIES: ${err.message}`);
+    throw err;
+  }
   try {
     parseRedisTarget(env);
   } catch (err) {

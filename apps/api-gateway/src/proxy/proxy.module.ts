@@ -5,6 +5,7 @@ import { API_KEYS } from '@tcg/persistence/nest';
 import { AccessService } from '../access/access.service';
 import { ApiKeyCache } from '../access/api-key-cache.service';
 import { AuthFailureThrottle } from '../access/auth-failure-throttle.service';
+import { ClientAddressResolver, parseTrustedProxies, type ProxyHeader } from '../access/client-address';
 import { GatewayMetrics } from '../common/gateway-metrics';
 import { Limits, LimitsModule } from '../limits/limits.module';
 import { ProxyController } from './proxy.controller';
@@ -28,6 +29,15 @@ import { ProxyService } from './proxy.service';
           onLookup: (result) => metrics.keyLookup(result),
         });
       },
+    },
+    {
+      provide: ClientAddressResolver,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService) =>
+        new ClientAddressResolver(
+          parseTrustedProxies(config.get<string>('TRUSTED_PROXIES')),
+          config.getOrThrow<ProxyHeader>('TRUSTED_PROXY_HEADER'),
+        ),
     },
     {
       provide: AuthFailureThrottle,
