@@ -90,7 +90,8 @@ describe('the client address behind trusted proxies', () => {
     const req = requestFrom('10.0.0.5', { 'x-forwarded-for': `198.51.100.7, ${trustedChain}` });
     // The client hop sits past the cap: the answer is the last trusted hop read, not the forged far left.
     expect(ingress.of(req)).toBe(`10.0.${40 - MAX_HOPS}.1`);
-    expect(lastHops('a,b,,c , d', 3)).toEqual(['d', 'c', 'b']);
+    expect(lastHops('a,b,c , d', 3)).toEqual(['d', 'c', 'b']);
+    expect(lastHops(`1.1.1.1${','.repeat(10_000)}`, 3)).toEqual([]);
   });
 
   it('never answers an address the trusted proxies did not write, for any header a client sends', () => {

@@ -97,10 +97,13 @@ function addRange(list: BlockList, entry: string): void {
 export function lastHops(value: string, max: number): string[] {
   const hops: string[] = [];
   let end = value.length;
-  for (let i = value.length - 1; i >= -1 && hops.length < max; i--) {
+  // Empty elements count towards the cap too, so a header of commas is not scanned to its start.
+  let elements = 0;
+  for (let i = value.length - 1; i >= -1 && elements < max; i--) {
     if (i === -1 || value.charCodeAt(i) === 44 /* , */) {
       const hop = value.slice(i + 1, end).trim();
       if (hop !== '') hops.push(hop);
+      elements++;
       end = i;
     }
   }
