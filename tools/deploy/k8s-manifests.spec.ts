@@ -344,6 +344,17 @@ describe('docker/k8s', () => {
     ]);
   });
 
+  it('connects each app as its own PostgreSQL role, never as the owner the migrations use', () => {
+    const databaseKey = (c: Container) =>
+      c.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.key;
+    expect(Object.fromEntries(APPS.map((app) => [app, databaseKey(container(app))]))).toEqual({
+      'api-gateway': 'GATEWAY_DATABASE_URL',
+      'api-v1': 'SERVICES_DATABASE_URL',
+      'api-v2': 'SERVICES_DATABASE_URL',
+    });
+    expect(databaseKey(ofKind('Job')[0]!.spec!.template!.spec.containers[0]!)).toBe('DATABASE_URL');
+  });
+
   it('gives the gateway the Services of api-v1 and api-v2, at their API ports', () => {
     const env = environmentOf(container('api-gateway'), filledSecret);
     for (const [variable, app] of [
