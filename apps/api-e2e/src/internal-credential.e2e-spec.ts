@@ -37,7 +37,11 @@ describe('the internal credential is checked before the body is read', () => {
     const base = () => (version === 'v1' ? stack.v1Url : stack.v2Url);
 
     it.each(BODIES)('POST %s without the credential is a 403', async (_what, headers, body) => {
-      for (const credential of [{}, { 'x-tcg-internal-credential': 'guess-guess-guess-guess' }]) {
+      const credentials: Record<string, string>[] = [
+        {},
+        { 'x-tcg-internal-credential': 'guess-guess-guess-guess' },
+      ];
+      for (const credential of credentials) {
         const res = await post(`${base()}${path}`, { ...headers, ...credential }, body);
         expect(res.status).toBe(403);
         expect(await res.json()).toMatchObject({ code: 'FORBIDDEN' });
