@@ -201,6 +201,48 @@ function validate(list: unknown[]): { valid: boolean; error?: string }[] {
   return JSON.parse(out) as { valid: boolean; error?: string }[];
 }
 
+interface PolicyPeer {
+  namespaceSelector?: { matchLabels?: Labels };
+  podSelector?: { matchLabels?: Labels };
+}
+interface NetworkPolicy {
+  metadata: { name: string };
+  spec: {
+    podSelector: { matchLabels?: Labels };
+    policyTypes: string[];
+    ingress?: { from?: PolicyPeer[]; ports?: { protocol?: string; port: number | string }[] }[];
+  };
+}
+const policies = () => ofKind('NetworkPolicy') as unknown as NetworkPolicy[];
+
+/** Who a policy's peer is, as the README names them: the gateway's pods, Prometheus, the ingress controller. */
+function peerName(peer: PolicyPeer): string {
+  const pods = peer.podSelector?.matchLabels;
+  if (peer.namespaceSelector && pods?.['app.kubernetes.io/name'] === 'prometheus') return 'prometheus';
+  if (peer.namespaceSelector && !peer.podSelector) return 'ingress controller';
+  const apps = APPS.filter(
+    (a) => !peer.namespaceSelector && pods && selects(pods, template(a).metadata.labels),
+  );
+  return apps.length === 1 ? apps[0]! : JSON.stringify(peer);
+}
+
+/** Every (port, peer) a set of NetworkPolicies opens to an app's pods; a named port resolved in its container. */
+function openings(app: App, list: NetworkPolicy[]): { port: number | undefined; from: string }[] {
+  return list
+    .filter((p) => selects(p.spec.podSelector.matchLabels ?? {}, template(app).metadata.labels))
+    .flatMap((p) => p.spec.ingress ?? [])
+    .flatMap((rule) =>
+      (rule.ports ?? []).flatMap((port) =>
+        (rule.from ?? []).map((peer) => ({
+          port: portOf(container(app), port.port),
+          protocol: port.protocol ?? 'TCP',
+          from: peerName(peer),
+        })),
+      ),
+    )
+    .map(({ protocol, ...opening }) => (protocol === 'TCP' ? opening : { ...opening, from: protocol }));
+}
+
 /** A resource quantity (`250m`, `320Mi`, `1`) as a number of units. */
 function quantity(q: string): number {
   const match = /^(\d+(?:\.\d+)?)(m|Ki|Mi|Gi|k|M|G)?$/.exec(q);
@@ -302,6 +344,17 @@ describe('docker/k8s', () => {
     ]);
   });
 
+  it('connects each app as its own PostgreSQL role, never as the owner the migrations use', () => {
+    const databaseKey = (c: Container) =>
+      c.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.key;
+    expect(Object.fromEntries(APPS.map((app) => [app, databaseKey(container(app))]))).toEqual({
+      'api-gateway': 'GATEWAY_DATABASE_URL',
+      'api-v1': 'SERVICES_DATABASE_URL',
+      'api-v2': 'SERVICES_DATABASE_URL',
+    });
+    expect(databaseKey(ofKind('Job')[0]!.spec!.template!.spec.containers[0]!)).toBe('DATABASE_URL');
+  });
+
   it('gives the gateway the Services of api-v1 and api-v2, at their API ports', () => {
     const env = environmentOf(container('api-gateway'), filledSecret);
     for (const [variable, app] of [
@@ -317,9 +370,42 @@ describe('docker/k8s', () => {
     }
   });
 
+  it("refuses by default every connection to the project's pods (a policy selecting them all, allowing nothing)", () => {
+    const denying = policies().filter((p) => p.spec.policyTypes.includes('Ingress') && !p.spec.ingress);
+    expect(denying).toHaveLength(1);
+    for (const { spec } of [...ofKind('Deployment'), ...ofKind('Job')])
+      expect(selects(denying[0]!.spec.podSelector.matchLabels ?? {}, spec!.template!.metadata.labels)).toBe(
+        true,
+      );
+  });
+
+  /** What each app must be reachable on, from the ports the built app is configured with. */
+  const expectedOpenings = (app: App) => {
+    const env = validateEnvironmentOf(app)(environmentOf(container(app), filledSecret)) as {
+      PORT: number;
+      METRICS_PORT: number;
+    };
+    return [
+      { port: env.PORT, from: app === 'api-gateway' ? 'ingress controller' : 'api-gateway' },
+      { port: env.METRICS_PORT, from: 'prometheus' },
+    ];
+  };
+
+  it('notices a NetworkPolicy that opens a port the app does not serve', () => {
+    const broken = structuredClone(policies());
+    const v1 = broken.find((p) => p.metadata.name === 'api-v1')!;
+    v1.spec.ingress![0]!.ports![0]!.port = 8080;
+    expect(openings('api-v1', broken)).not.toEqual(expectedOpenings('api-v1'));
+    expect(openings('api-v1', broken)).toContainEqual({ port: 8080, from: 'api-gateway' });
+  });
+
   describe.each(APPS)('%s', (app) => {
     const c = () => container(app);
     const env = () => environmentOf(c(), filledSecret);
+
+    it('is reachable by NetworkPolicy only on the ports it serves: its API port from its one client, metrics from Prometheus', () => {
+      expect(openings(app, policies())).toEqual(expectedOpenings(app));
+    });
 
     it('runs the built app with the flags of tools/common/service-runtime.ts', () => {
       const main = `dist/apps/${app}/src/main.js`;

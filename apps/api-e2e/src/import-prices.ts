@@ -8,10 +8,13 @@ const IMPORT = join(resolve(__dirname, '../../..'), 'dist/tools/importer/import.
 
 /**
  * Runs the built price importer as a user does (`npm run import-prices -- file.ndjson`), on one
- * NDJSON file of these records, into this worker's database; resolves with its exit code once it
+ * NDJSON file of these records, into this worker's database (or `databaseUrl`); resolves with its exit code once it
  * has exited, so every batch it applied has committed. Its log lines are shown only when it fails.
  */
-export async function importPrices(records: readonly object[]): Promise<number | null> {
+export async function importPrices(
+  records: readonly object[],
+  databaseUrl = workerDatabaseUrl(),
+): Promise<number | null> {
   const dir = await mkdtemp(join(tmpdir(), 'tcg-import-'));
   try {
     const file = join(dir, 'prices.ndjson');
@@ -19,7 +22,7 @@ export async function importPrices(records: readonly object[]): Promise<number |
     let log = '';
     const code = await new Promise<number | null>((done) => {
       const child = spawn(process.execPath, [IMPORT, file], {
-        env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
+        env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: databaseUrl },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));

@@ -107,6 +107,7 @@ export async function startStack(
     v1Url?: string;
     redis?: boolean;
     gatewayEnv?: Record<string, string>;
+    v1Env?: Record<string, string>;
     v2Env?: Record<string, string>;
     /** Another database than this worker's (a server the test owns). */
     databaseUrl?: string;
@@ -132,7 +133,8 @@ export async function startStack(
   const v1Url = `http://127.0.0.1:${v1Port}`;
   const v2Url = `http://127.0.0.1:${v2Port}`;
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
-  const v1 = opts.v1Down || opts.v1Url ? undefined : run('api-v1', { PORT: String(v1Port) }, 'v1');
+  const v1 =
+    opts.v1Down || opts.v1Url ? undefined : run('api-v1', { PORT: String(v1Port), ...opts.v1Env }, 'v1');
   const v2 = run('api-v2', { PORT: String(v2Port), ...opts.v2Env }, 'v2');
   const gw = run(
     'api-gateway',

@@ -1,7 +1,9 @@
 import { ExceptionFilter, INestApplication, ValidationPipe } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { parse } from 'node:querystring';
+import { requireInternalCredential } from './internal-credential.middleware';
 import { observeRequests } from './observability/observability.module';
 import { RequestObserver } from './observability/request-observer';
 import { limitRequestTarget } from './request-target-limit.middleware';
@@ -34,6 +36,9 @@ export function configureService(app: INestApplication, options: ServiceOptions)
   // string is at most 4,096 characters (limitRequestTarget runs before anything reads req.query).
   express.set('query parser', (query: string) => parse(query, '&', '=', { maxKeys: 0 }));
   app.use(limitRequestTarget);
+  // Before any body is read or inflated: a caller without the gateway's credential gets its 403
+  // whatever it sends, and costs no parsing.
+  app.use(requireInternalCredential(app.get(ConfigService).getOrThrow<string>('INTERNAL_TOKEN')));
   // Nest mounts its own parsers (100 KB) at init unless one of the same kind is mounted already.
   (app as NestExpressApplication).useBodyParser('json', { limit: options.bodyLimit });
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true }));

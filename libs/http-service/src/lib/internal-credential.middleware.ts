@@ -1,8 +1,6 @@
-import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { DomainError } from '@tcg/domain';
 import { credentialMatches, INTERNAL_HEADERS } from '../contract';
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { observationOf } from './observability/observability.module';
 
 /**
@@ -13,22 +11,18 @@ import { observationOf } from './observability/observability.module';
  */
 const OPEN_PATHS = new Set(['/health', '/health/live', '/health/ready']);
 
-@Injectable()
-export class InternalCredentialMiddleware implements NestMiddleware {
-  private readonly credential: string;
-
-  constructor(@Inject(ConfigService) config: ConfigService) {
-    this.credential = config.getOrThrow<string>('INTERNAL_TOKEN');
-  }
-
-  use(req: Request, _res: Response, next: NextFunction): void {
+/**
+ * The check as a plain Express middleware, which configureService mounts ahead of the body
+ * parsers: a Nest module's middlewares run only after every `app.use`, so a stranger's body would
+ * otherwise be read, inflated and parsed (up to the body limit, a 413 or a 400 before the 403).
+ */
+export function requireInternalCredential(credential: string): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction): void => {
     // req.path is relative to the middleware's mount point; the original URL is the real path.
-    const path = req.originalUrl.split('?', 1)[0];
-    if (
-      !OPEN_PATHS.has(path) &&
-      !credentialMatches(this.credential, req.header(INTERNAL_HEADERS.credential))
-    ) {
-      throw new DomainError('FORBIDDEN', 'Requests must come through the API gateway.');
+    const path = req.originalUrl.split('?', 1)[0]!;
+    if (!OPEN_PATHS.has(path) && !credentialMatches(credential, req.header(INTERNAL_HEADERS.credential))) {
+      next(new DomainError('FORBIDDEN', 'Requests must come through the API gateway.'));
+      return;
     }
     // Only now are the caller headers the gateway's own (its allow-list drops a client's).
     const observation = observationOf(req);
@@ -38,7 +32,7 @@ export class InternalCredentialMiddleware implements NestMiddleware {
       if (Number.isSafeInteger(cost)) observation.cost = cost;
     }
     next();
-  }
+  };
 }
 
 /** A header's value, capped: even the gateway's headers are not written to a line unbounded. */

@@ -2,7 +2,6 @@ import { DynamicModule, InjectionToken, MiddlewareConsumer, Module, NestModule }
 import { ConfigModule } from '@nestjs/config';
 import type { ServiceEnvironment } from './environment';
 import { ResponsesModule } from './http-caching/cached-responder';
-import { InternalCredentialMiddleware } from './internal-credential.middleware';
 import { ObservabilityModule, type ObservabilityOptions } from './observability/observability.module';
 import { RejectNulMiddleware } from './reject-nul.middleware';
 
@@ -31,7 +30,8 @@ export interface ServiceCoreOptions {
 /**
  * What every service behind the gateway is made of besides its features: the validated
  * configuration, its database and `/health`, logs and metrics, the response cache, and the
- * middlewares that refuse a request not from the gateway and a NUL in the path or query. An app's
+ * middleware that refuses a NUL in the path or query (configureService mounts the one that
+ * refuses a request not from the gateway, ahead of the body parsers). An app's
  * root module imports this and lists its feature modules.
  */
 @Module({})
@@ -51,6 +51,6 @@ export class ServiceCoreModule implements NestModule {
 
   /** Every path: Nest applies a module's middlewares to the routes of the whole app. */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(InternalCredentialMiddleware, RejectNulMiddleware).forRoutes('{*path}');
+    consumer.apply(RejectNulMiddleware).forRoutes('{*path}');
   }
 }

@@ -20,6 +20,7 @@ import { CardDocuments1764710000000 } from './migrations/1764710000000-card-docu
 import { CardBareDocuments1764720000000 } from './migrations/1764720000000-card-bare-documents';
 import { CardBareDocumentsBackfill1764720000001 } from './migrations/1764720000001-card-bare-documents-backfill';
 import { BulkSnapshots1764730000000 } from './migrations/1764730000000-bulk-snapshots';
+import { DatabaseRoles1764760000000 } from './migrations/1764760000000-database-roles';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -40,6 +41,7 @@ export const MIGRATIONS = [
   CardBareDocuments1764720000000,
   CardBareDocumentsBackfill1764720000001,
   BulkSnapshots1764730000000,
+  DatabaseRoles1764760000000,
 ];
 
 export interface DataSourceConfig {

@@ -56,7 +56,7 @@ describe('summary stale marks (PostgreSQL)', () => {
     await waitUntil(async () => {
       const [{ n }] = await ds.query(
         `SELECT count(*)::int AS n FROM pg_stat_activity
-         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'REFRESH%'`,
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%tcg_refresh_summary%'`,
       );
       return n > 0;
     });

@@ -2,3 +2,4 @@
 export * from './fixtures';
 export * from './test-database';
 export * from './tcp-proxy';
+export * from './login-roles';
