@@ -57,7 +57,7 @@ export async function pool<T, R>(
 }
 
 /**
- * The response cache's counters from a service's /health (no credential needed), if it reports
+ * The response cache's counters from a service's health details (admin port), if it reports
  * them. Right after a row the service may still be working off requests the load left queued, and
  * its health check (a database round trip under a deadline) can fail: it is asked again, for up to
  * 10 s, until it answers 200.
@@ -67,7 +67,7 @@ export async function cacheCounters(
 ): Promise<{ hits: number; misses: number } | undefined> {
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
-      const res = await get(`${service.url}/health`, {});
+      const res = await get(service.healthUrl, {});
       if (res.status === 200) {
         const c = (
           JSON.parse(res.body.toString('utf8')) as { responseCache?: { hits?: unknown; misses?: unknown } }

@@ -8,6 +8,8 @@ import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../common/service-runtime';
 export interface RunningService {
   readonly name: string;
   readonly url: string;
+  /** Its health details on its admin port (the open `/health` says only up or degraded). */
+  readonly healthUrl: string;
   readonly pid: number;
   stop(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export async function startProcess(
   readyPath: string,
 ): Promise<RunningService> {
   const port = await freePort();
+  const adminPort = await freePort();
   const profileDir = process.env['BENCH_CPU_PROF'];
   const flags = [
     ...SERVICE_NODE_FLAGS,
@@ -47,8 +50,9 @@ export async function startProcess(
       PATH: process.env['PATH'] ?? '',
       // `log` writes an access line per request in every process (BENCH_LOG_LEVEL=log measures them).
       LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
-      // No admin port: a benchmark's services must not collide with an `npm start` of the same machine.
-      METRICS_PORT: '0',
+      // A free admin port (for the health details): a benchmark's services must not collide with
+      // an `npm start` of the same machine, whose admin ports are 9080-9082.
+      METRICS_PORT: String(adminPort),
       // Bulk snapshots of the catalogue are background work of their own, not what a row measures.
       BULK_GENERATION: 'off',
       ...SERVICE_ENV,
@@ -81,7 +85,7 @@ export async function startProcess(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { name, url, pid: child.pid!, stop };
+  return { name, url, healthUrl: `http://127.0.0.1:${adminPort}/health`, pid: child.pid!, stop };
 }
 
 /** A process's resident memory in bytes (VmRSS), or undefined where /proc is not available. */

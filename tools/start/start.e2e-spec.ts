@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer, Server } from 'node:net';
@@ -13,6 +13,7 @@ import { freePort, portOpen } from '../common/ports';
  * started again — on its own embedded PostgreSQL, data directory and ports, never the shared ones.
  */
 const START = join(resolve(__dirname, '../..'), 'dist/tools/start/start.js');
+const KEYS = join(resolve(__dirname, '../..'), 'dist/tools/keys/keys.js');
 
 interface Run {
   readonly child: ChildProcess;
@@ -83,7 +84,15 @@ describe('npm start killed during its first load', () => {
     expect(await first.exited).toBe('SIGKILL');
     expect(logged(first.stderr(), 'sample loaded')).toEqual([]); // killed mid-load
 
-    const db = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/tcg` });
+    // The superuser's password is random, kept beside the cluster for this user only.
+    const passwordFile = join(dataDir, 'postgres.password');
+    expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+    const password = readFileSync(passwordFile, 'utf8').trim();
+    expect(password).toMatch(/^[\w-]{32}$/);
+    const guessed = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/tcg` });
+    await expect(guessed.connect()).rejects.toThrow(/password authentication failed/);
+    await guessed.end().catch(() => undefined);
+    const db = new Client({ connectionString: `postgres://postgres:${password}@127.0.0.1:${pgPort}/tcg` });
     const one = async (sql: string) => (await db.query(sql)).rows[0] as Record<string, unknown>;
     await db.connect(); // the server outlives the start that was killed
     try {
@@ -132,10 +141,14 @@ describe('npm start killed during its first load', () => {
       expect(((await games.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
       // The banner names the pages, and the explorer comes with the demo key in its key field.
       expect(second.stdout()).toMatch(
-        /Price explorer: http:\/\/localhost:\d+\/\n +API reference: +http:\/\/localhost:\d+\/docs\n/,
+        /Price explorer: http:\/\/127\.0\.0\.1:\d+\/\n +API reference: +http:\/\/127\.0\.0\.1:\d+\/docs\n/,
       );
       const explorer = await (await fetch(`http://127.0.0.1:${gatewayPort}/`)).text();
       expect(explorer).toContain(`value="${key}"`);
+      // Loopback only (HOST unset): the gateway and both services, so no other machine sees the key.
+      expect(
+        listeningAddresses([gatewayPort, Number(env['API_V1_PORT']), Number(env['API_V2_PORT'])]),
+      ).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
 
       await db.end();
       // Ctrl-C: the services stop, and the embedded server with them (no other user left).
@@ -161,19 +174,45 @@ describe('npm start killed during its first load', () => {
       await db.query('INSERT INTO summary_marks DEFAULT VALUES');
       await db.query('COMMIT');
       expect(await cardValueDrift(db)).toBeGreaterThan(0);
+      // As a data directory of an older version has it: postgres/postgres and no password file.
+      await db.query(`ALTER ROLE postgres PASSWORD 'postgres'`);
     });
     await writer.stop();
     expect(await portOpen(pgPort)).toBe(false);
+    await rm(join(dataDir, 'postgres.password'));
 
     // This time the services' default ports are taken (by this test, or by whatever holds them):
     // for the minute this start takes, an `npm start` of someone else's would move too.
+    // And the demo key was revoked meanwhile, with the keys CLI: it stays revoked.
+    const revoked = await runKeys(env, ['revoke', demoKeyOf(dataDir).slice(0, 12)]);
+    expect(revoked).toMatchObject({ code: 0 });
     const holders = await Promise.all([8081, 8082].map(holdPort));
     try {
       const third = start(({ API_V1_PORT: _v1, API_V2_PORT: _v2, ...e }) => e);
       await until('the services', () => third.stdout().includes('is up at'), third);
+      expect(third.stdout()).toContain('Demo API key: revoked (it stays so). Create a key with:');
+      expect(third.stdout()).toContain('npm run keys -- create --plan starter');
+      expect(third.stdout()).not.toContain(demoKeyOf(dataDir));
+      expect(
+        (
+          await fetch(`http://127.0.0.1:${gatewayPort}/v1/games`, {
+            headers: { 'x-api-key': demoKeyOf(dataDir) },
+          })
+        ).status,
+      ).toBe(401);
+      const explorer = await (await fetch(`http://127.0.0.1:${gatewayPort}/`)).text();
+      expect(explorer).not.toContain(demoKeyOf(dataDir));
       expect(logged(third.stderr(), 'summaries were stale: refreshed')).toHaveLength(1);
       expect(logged(third.stderr(), 'sample loaded')).toEqual([]); // the load was complete
-      await withClient(writer.url, async (db) => {
+      // The old password was replaced by a random one, kept in a new password file.
+      expect(statSync(join(dataDir, 'postgres.password')).mode & 0o777).toBe(0o600);
+      const guessed = new Client({
+        connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/tcg`,
+      });
+      await expect(guessed.connect()).rejects.toThrow(/password authentication failed/);
+      await guessed.end().catch(() => undefined);
+      const password = readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim();
+      await withClient(`postgres://postgres:${password}@127.0.0.1:${pgPort}/tcg`, async (db) => {
         expect(await cardValueDrift(db)).toBe(0);
         expect((await db.query('SELECT count(*)::int AS n FROM summary_marks')).rows[0].n).toBe(0);
       });
@@ -184,7 +223,7 @@ describe('npm start killed during its first load', () => {
       ]);
       expect(moved.every((m) => m['port'] !== 8081 && m['port'] !== 8082)).toBe(true);
       // The gateway reaches both services on their new ports.
-      const key = /Demo API key \([a-z]+ plan\): (\S+)/.exec(third.stdout())![1]!;
+      const key = (await runKeys(env, ['create', '--plan', 'starter'])).stdout.trim();
       for (const path of ['/v1/games', '/v2/cards?q=a&limit=1'])
         expect(
           (await fetch(`http://127.0.0.1:${gatewayPort}${path}`, { headers: { 'x-api-key': key } })).status,
@@ -209,6 +248,45 @@ describe('npm start killed during its first load', () => {
     }
   });
 });
+
+/** The demo key the first start generated and kept in the data directory. */
+function demoKeyOf(dataDir: string): string {
+  return readFileSync(join(dataDir, 'demo-api-key'), 'utf8').trim();
+}
+
+/** `npm run keys -- <args>` (the built CLI) on this start's database. */
+function runKeys(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [KEYS, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  return new Promise((done) => child.once('exit', (code) => done({ code, stdout })));
+}
+
+/** The local address each port listens on, from /proc/net/tcp (IPv4) and tcp6 (IPv6). */
+function listeningAddresses(ports: number[]): string[] {
+  const listening = new Map<number, string>();
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const [local, , state] = line.trim().split(/\s+/).slice(1, 4);
+      if (state !== '0A' || !local) continue; // 0A: LISTEN
+      const [hex, port] = local.split(':');
+      const address = v6
+        ? hex === '0'.repeat(32)
+          ? '::'
+          : `ipv6:${hex}`
+        : hex!
+            .match(/../g)!
+            .reverse()
+            .map((b) => parseInt(b, 16))
+            .join('.');
+      listening.set(parseInt(port!, 16), address);
+    }
+  }
+  return ports.map((p) => listening.get(p) ?? 'not listening');
+}
 
 /** Listens on the port (any address) until closed; undefined when something else holds it already. */
 async function holdPort(port: number): Promise<Server | undefined> {

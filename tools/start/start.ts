@@ -1,6 +1,7 @@
 import { refreshSummariesIfStale } from '@tcg/persistence';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { openDatabase, REPO_ROOT, resolveDatabase } from '../common/database';
 import { log } from '../common/log';
@@ -23,7 +24,8 @@ async function main(): Promise<void> {
   // The gateway's port is public (the banner and every example name it): taken, it is an error,
   // said before the first load rather than after.
   const gatewayPort = env['PORT'] ? portOf('PORT', env['PORT']) : 8080;
-  const gatewayHost = env['HOST'] ?? '0.0.0.0';
+  // Loopback unless asked: the pages and the demo key are for this machine's browser only.
+  const gatewayHost = hostOf(env['HOST']);
   const gatewayPortTaken = async () =>
     (await portFree(gatewayPort, gatewayHost))
       ? undefined
@@ -109,8 +111,9 @@ async function main(): Promise<void> {
         METRICS_PORT: String(metricsPorts.gateway),
         API_V1_URL: `http://127.0.0.1:${v1Port}`,
         API_V2_URL: `http://127.0.0.1:${v2Port}`,
-        // The explorer page at / starts with the demo key in its key field (and /docs authorised).
-        EXPLORER_API_KEY: demo.key,
+        // The explorer page at / starts with the demo key in its key field (and /docs authorised);
+        // a revoked one is not offered.
+        ...(demo.revoked ? {} : { EXPLORER_API_KEY: demo.key }),
       },
     ],
   ];
@@ -152,23 +155,32 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 
-  const base = `http://localhost:${gatewayPort}`;
+  const base = `http://${urlHost(gatewayHost)}:${gatewayPort}`;
   await waitForHealth(`${base}/health`, 60_000);
+  const key = demo.revoked ? '<your key>' : demo.key;
   process.stdout.write(
     [
       '',
-      `  Trading-card pricing API is up at ${base}`,
+      `  Trading-card pricing API is up at ${base}    (listening on ${gatewayHost}; HOST changes it)`,
       `  Price explorer: ${base}/`,
       `  API reference:  ${base}/docs`,
-      `  Demo API key (${demo.plan} plan): ${demo.key}`,
+      ...(demo.revoked
+        ? [
+            `  Demo API key: revoked (it stays so). Create a key with:`,
+            `    npm run keys -- create --plan ${demo.plan} --label mine`,
+          ]
+        : [`  Demo API key (${demo.plan} plan): ${demo.key}`]),
       '',
       `  curl ${base}/health`,
-      `  curl -H 'x-api-key: ${demo.key}' '${base}/v1/games'`,
-      `  curl -H 'x-api-key: ${demo.key}' '${base}/v1/cards?q=lightning%20bolt&limit=3'`,
-      `  curl -H 'x-api-key: ${demo.key}' '${base}/v2/cards?q=lightning%20bolt&regions=NA,EU&include=periods.30d'`,
-      `  curl -H 'x-api-key: ${demo.key}' '${base}/v1/bulk'    (whole-game files, about a minute after start)`,
+      `  curl -H 'x-api-key: ${key}' '${base}/v1/games'`,
+      `  curl -H 'x-api-key: ${key}' '${base}/v1/cards?q=lightning%20bolt&limit=3'`,
+      `  curl -H 'x-api-key: ${key}' '${base}/v2/cards?q=lightning%20bolt&regions=NA,EU&include=periods.30d'`,
+      `  curl -H 'x-api-key: ${key}' '${base}/v1/bulk'    (whole-game files, about a minute after start)`,
       ...(metricsPorts.gateway
-        ? [`  curl http://127.0.0.1:${metricsPorts.gateway}/metrics    (Prometheus; no key)`]
+        ? [
+            `  curl http://127.0.0.1:${metricsPorts.gateway}/metrics    (Prometheus; no key)`,
+            `  curl http://127.0.0.1:${metricsPorts.gateway}/health     (health details; no key)`,
+          ]
         : []),
       '',
       '  Ctrl-C stops everything.',
@@ -180,12 +192,27 @@ async function main(): Promise<void> {
 /** Where the services listen: only the gateway, on the same machine, calls them. */
 const SERVICE_HOST = '127.0.0.1';
 
+/** HOST, the gateway's listening address: an IP address (127.0.0.1 when unset; 0.0.0.0 or :: for every interface). */
+function hostOf(value: string | undefined): string {
+  if (value === undefined || value === '') return '127.0.0.1';
+  if (isIP(value) === 0)
+    throw new Error(`HOST must be an IP address such as 127.0.0.1, 0.0.0.0 or :: (got '${value}')`);
+  return value;
+}
+
+/** How the banner's URLs name the gateway: an address that listens everywhere is reached on loopback. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
 /** Migrations, the sample catalogue, fresh summaries and the demo key. */
 async function prepareDatabase(
   url: string,
   size: CatalogueSize,
   env: NodeJS.ProcessEnv,
-): Promise<{ key: string; plan: string }> {
+): Promise<{ key: string; plan: string; revoked: boolean }> {
   const ds = await openDatabase(url);
   try {
     const report = await ensureSampleLoaded(ds, size, {

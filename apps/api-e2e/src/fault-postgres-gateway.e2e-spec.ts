@@ -59,6 +59,7 @@ describe("fault: the gateway's PostgreSQL stopped (SIGSTOP) and resumed mid-traf
     echo = await startEchoUpstream();
     stack = await startStack({
       v1Url: echo.url,
+      metrics: true,
       gatewayEnv: {
         DATABASE_URL: url,
         KEY_CACHE_TTL_MS: '500',
@@ -82,6 +83,9 @@ describe("fault: the gateway's PostgreSQL stopped (SIGSTOP) and resumed mid-traf
       headers: key ? { 'x-api-key': key } : {},
       signal: AbortSignal.timeout(10_000),
     });
+  /** The gateway's health details, from its admin port. */
+  const details = (): Promise<Response> =>
+    fetch(stack.healthUrls.gateway, { signal: AbortSignal.timeout(10_000) });
   const status = async (path: string, key?: string): Promise<number> => {
     const res = await call(path, key);
     await res.arrayBuffer();
@@ -119,7 +123,11 @@ describe("fault: the gateway's PostgreSQL stopped (SIGSTOP) and resumed mid-traf
     await sleep(1100); // past the readiness cache
     const ready = await call('/health/ready');
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({
+    // Open to anyone: degraded, and not that limits are counted in memory now.
+    expect(await ready.json()).toEqual({ status: 'degraded', service: 'api-gateway' });
+    const inDetail = await details();
+    expect(inDetail.status).toBe(503);
+    expect(await inDetail.json()).toMatchObject({
       status: 'degraded',
       database: 'down',
       limits: { store: 'postgres', counting: 'memory' },
@@ -147,10 +155,9 @@ describe("fault: the gateway's PostgreSQL stopped (SIGSTOP) and resumed mid-traf
     } finally {
       await ds.destroy();
     }
-    const ready2 = await (async () => {
-      await sleep(1100);
-      return call('/health/ready');
-    })();
+    await sleep(1100);
+    expect(await status('/health/ready')).toBe(200);
+    const ready2 = await details();
     expect(ready2.status).toBe(200);
     expect(await ready2.json()).toMatchObject({ database: 'up', limits: { counting: 'postgres' } });
   });

@@ -16,6 +16,7 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
     stack = await startStack({
       v1Url: echo.url,
       redis: true,
+      metrics: true,
       // The echo upstream shares this process's event loop with the 1,000 concurrent requests of
       // the exact-quota test: on a loaded machine its answers to the admitted ones can take longer
       // than the stack's 2 s upstream deadline, and a 504 there would say nothing about quotas.
@@ -34,7 +35,11 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
 
     const ready = await get(`${stack.gatewayUrl}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({
+    expect(await ready.json()).toEqual({ status: 'ok', service: 'api-gateway' });
+    // The details, on the admin port only.
+    const details = await get(stack.healthUrls.gateway);
+    expect(details.status).toBe(200);
+    expect(await details.json()).toMatchObject({
       status: 'ok',
       database: 'up',
       services: { 'api-v1': 'up', 'api-v2': 'up' },

@@ -75,6 +75,26 @@ describe('CORS at the gateway (real HTTP to the real services)', () => {
       expect((await fetch(`${stack.gatewayUrl}/v1/games`)).status).toBe(401);
     });
 
+    it('gives the pages and their assets no CORS header, so no other origin reads them (the demo key)', async () => {
+      const origin = 'https://evil.example';
+      const explorer = await fetch(`${stack.gatewayUrl}/`, { headers: { origin } });
+      expect(explorer.status).toBe(200);
+      const asset = /(\/assets\/[^"']+)/.exec(await explorer.text())?.[1];
+      expect(asset).toBeDefined();
+      for (const path of ['/', '/docs', asset!]) {
+        const page = await fetch(`${stack.gatewayUrl}${path}`, { headers: { origin } });
+        expect([path, page.status]).toEqual([path, 200]);
+        expect([path, page.headers.get('access-control-allow-origin')]).toEqual([path, null]);
+        expect([path, page.headers.get('access-control-expose-headers')]).toEqual([path, null]);
+        const pre = await preflight(`${stack.gatewayUrl}${path}`, origin, 'GET');
+        expect([path, pre.headers.get('access-control-allow-origin')]).toEqual([path, null]);
+      }
+      // The API beside them keeps its CORS.
+      const api = await fetch(`${stack.gatewayUrl}/v1/games`, { headers: { origin } });
+      expect(api.status).toBe(401);
+      expect(api.headers.get('access-control-allow-origin')).toBe('*');
+    });
+
     it('leaves a plain OPTIONS (no preflight) to the API', async () => {
       const res = await fetch(`${stack.gatewayUrl}/v1/games`, { method: 'OPTIONS' });
       expect(res.status).toBe(401);

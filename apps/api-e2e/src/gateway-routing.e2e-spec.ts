@@ -8,22 +8,36 @@ describe('gateway routing (real HTTP to the real services)', () => {
   let key: string;
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ metrics: true });
     key = await newKey('enterprise');
   });
   afterAll(async () => {
     await stack.close();
   });
 
-  it('answers /health without a key and reports both services', async () => {
-    const res = await fetch(`${stack.gatewayUrl}/health`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
+  it('answers /health without a key with up or degraded only; the details are on the admin port', async () => {
+    for (const url of [stack.gatewayUrl, stack.v1Url, stack.v2Url]) {
+      const res = await fetch(`${url}/health`);
+      expect(res.status).toBe(200);
+      expect(Object.keys((await res.json()) as object).sort()).toEqual(['service', 'status']);
+    }
+    expect(await (await fetch(`${stack.gatewayUrl}/health`)).json()).toEqual({
+      status: 'ok',
+      service: 'api-gateway',
+    });
+    const details = await fetch(stack.healthUrls.gateway);
+    expect(details.status).toBe(200);
+    expect(await details.json()).toEqual({
       status: 'ok',
       service: 'api-gateway',
       database: 'up',
       services: { 'api-v1': 'up', 'api-v2': 'up' },
       limits: { store: 'postgres', counting: 'postgres' },
+    });
+    expect(await (await fetch(stack.healthUrls.v1)).json()).toMatchObject({
+      status: 'ok',
+      service: 'api-v1',
+      database: 'up',
     });
   });
 

@@ -5,7 +5,7 @@ describe('gateway with api-v1 down', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack({ v1Down: true });
+    stack = await startStack({ v1Down: true, metrics: true });
   });
   afterAll(async () => {
     await stack.close();
@@ -23,10 +23,13 @@ describe('gateway with api-v1 down', () => {
     });
   });
 
-  it('reports the degraded service on /health', async () => {
+  it('says degraded on /health, and which service is down on the admin port', async () => {
     const res = await fetch(`${stack.gatewayUrl}/health`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({
+    expect(await res.json()).toEqual({ status: 'degraded', service: 'api-gateway' });
+    const details = await fetch(stack.healthUrls.gateway);
+    expect(details.status).toBe(503);
+    expect(await details.json()).toMatchObject({
       status: 'degraded',
       services: { 'api-v1': 'down', 'api-v2': 'up' },
     });

@@ -1,10 +1,9 @@
-import { INTERNAL_HEADERS } from '@tcg/http-service/contract';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dragon, goblin, goblinNm, knight, knightNm, lp, nm, seedCatalogue, series, T_NOW } from './fixtures';
 import { importPrices } from './import-prices';
 import { newKey } from './keys';
-import { INTERNAL_TOKEN, startStack, Stack } from './stack';
+import { startStack, Stack } from './stack';
 
 interface Reply {
   status: number;
@@ -51,26 +50,25 @@ describe('response caching, validators and compression through the gateway', () 
         { variantUuid: goblinNm.uuid, ...series(50) },
       ],
     );
-    stack = await startStack();
+    stack = await startStack({ metrics: true });
     key = await newKey('enterprise');
   });
   afterAll(async () => stack?.close());
 
+  /** A service's health details, from its admin port. */
   const health = async (url: string) =>
-    (await (
-      await fetch(`${url}/health`, { headers: { [INTERNAL_HEADERS.credential]: INTERNAL_TOKEN } })
-    ).json()) as {
+    (await (await fetch(url)).json()) as {
       dataVersion: number | null;
       responseCache: { enabled: boolean; hits: number; misses: number };
     };
 
   it('answers a repeated lookup from the cache, with this request’s own usage in v1 `_metadata`', async () => {
     // An answer takes a place in the cache from its second request on (the doorkeeper).
-    const before = (await health(stack.v1Url)).responseCache;
+    const before = (await health(stack.healthUrls.v1)).responseCache;
     await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key });
     const first = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key });
     const second = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key });
-    const after = (await health(stack.v1Url)).responseCache;
+    const after = (await health(stack.healthUrls.v1)).responseCache;
     expect([first.status, second.status]).toEqual([200, 200]);
     const a = JSON.parse(first.text) as { data: unknown; _metadata: { apiRequestsUsed: number } };
     const b = JSON.parse(second.text) as { data: unknown; _metadata: { apiRequestsUsed: number } };
@@ -152,7 +150,7 @@ describe('response caching, validators and compression through the gateway', () 
   });
 
   it('serves the imported price to the next request after an import commits, never the cached one', async () => {
-    const versionBefore = (await health(stack.v1Url)).dataVersion;
+    const versionBefore = (await health(stack.healthUrls.v1)).dataVersion;
     const v1Before = await get(`${stack.gatewayUrl}${lookup}`, { 'x-api-key': key, 'accept-encoding': 'br' });
     const v2Before = await get(`${stack.gatewayUrl}${v2Lookup}`, { 'x-api-key': key });
     expect(

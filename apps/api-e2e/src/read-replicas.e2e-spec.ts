@@ -14,9 +14,9 @@ const describeWithBinaries = binDir ? describe : describe.skip;
 
 const DB = 'tcg_replicas';
 
-/** A read of the services' routing, from `/health` (open without the credential). */
-async function routing(serviceUrl: string): Promise<{ dataVersion: number | null; reads: ReadRouting }> {
-  const res = await fetch(`${serviceUrl}/health`);
+/** A read of a service's routing, from its health details (admin port). */
+async function routing(healthUrl: string): Promise<{ dataVersion: number | null; reads: ReadRouting }> {
+  const res = await fetch(healthUrl);
   expect(res.status).toBe(200);
   return (await res.json()) as { dataVersion: number | null; reads: ReadRouting };
 }
@@ -120,16 +120,16 @@ describeWithBinaries('read replicas: reads on an up-to-date replica, never older
   }, 30_000);
 
   it('sends the reads of both services to the replica once it has replayed the current version', async () => {
-    for (const url of [stack.v1Url, stack.v2Url])
+    for (const url of [stack.healthUrls.v1, stack.healthUrls.v2])
       await until(
         'replica eligible',
         () => routing(url),
         (h) => h.reads.replicas[0]!.eligible,
       );
-    const before = await Promise.all([routing(stack.v1Url), routing(stack.v2Url)]);
+    const before = await Promise.all([routing(stack.healthUrls.v1), routing(stack.healthUrls.v2)]);
     const transactions = await replicaTransactions();
     for (let i = 0; i < 10; i++) expect(await prices()).toEqual([10.4, 10.4]);
-    const after = await Promise.all([routing(stack.v1Url), routing(stack.v2Url)]);
+    const after = await Promise.all([routing(stack.healthUrls.v1), routing(stack.healthUrls.v2)]);
     for (const [i, h] of after.entries()) {
       expect(h.reads.primaryReads).toBe(before[i]!.reads.primaryReads);
       expect(h.reads.replicas[0]!.reads - before[i]!.reads.replicas[0]!.reads).toBeGreaterThanOrEqual(10);
@@ -157,7 +157,7 @@ describeWithBinaries('read replicas: reads on an up-to-date replica, never older
     ]);
     const fresh = await versionOn(pg.primaryUrl(DB));
     expect(fresh).toBeGreaterThan(old);
-    for (const url of [stack.v1Url, stack.v2Url])
+    for (const url of [stack.healthUrls.v1, stack.healthUrls.v2])
       await until(
         'the service learns the new version',
         () => routing(url),
@@ -173,7 +173,7 @@ describeWithBinaries('read replicas: reads on an up-to-date replica, never older
     );
     expect(Number(lag.versions)).toBeGreaterThan(0);
 
-    const before = await Promise.all([routing(stack.v1Url), routing(stack.v2Url)]);
+    const before = await Promise.all([routing(stack.healthUrls.v1), routing(stack.healthUrls.v2)]);
     for (const h of before)
       expect(h.reads.replicas[0]).toMatchObject({ up: true, replayedVersion: old, eligible: false });
     const behind = await metric(stack.metricsUrls.v1, 'tcg_db_replica_behind_versions', {
@@ -181,30 +181,30 @@ describeWithBinaries('read replicas: reads on an up-to-date replica, never older
     });
     expect(behind).toBe(Number(lag.versions));
     for (let i = 0; i < 10; i++) expect(await prices()).toEqual([15, 15]);
-    const during = await Promise.all([routing(stack.v1Url), routing(stack.v2Url)]);
+    const during = await Promise.all([routing(stack.healthUrls.v1), routing(stack.healthUrls.v2)]);
     for (const [i, h] of during.entries()) {
       expect(h.reads.replicas[0]!.reads).toBe(before[i]!.reads.replicas[0]!.reads);
       expect(h.reads.primaryReads - before[i]!.reads.primaryReads).toBeGreaterThanOrEqual(10);
     }
 
     await one(replica, 'SELECT pg_wal_replay_resume()');
-    for (const url of [stack.v1Url, stack.v2Url])
+    for (const url of [stack.healthUrls.v1, stack.healthUrls.v2])
       await until(
         'the replica catches up',
         () => routing(url),
         (h) => h.reads.replicas[0]!.eligible,
       );
-    const caughtUp = await routing(stack.v1Url);
+    const caughtUp = await routing(stack.healthUrls.v1);
     for (let i = 0; i < 10; i++) expect(await prices()).toEqual([15, 15]);
     expect(
-      (await routing(stack.v1Url)).reads.replicas[0]!.reads - caughtUp.reads.replicas[0]!.reads,
+      (await routing(stack.healthUrls.v1)).reads.replicas[0]!.reads - caughtUp.reads.replicas[0]!.reads,
     ).toBeGreaterThanOrEqual(10);
   });
 
   it('keeps answering from the primary when the replica is lost', async () => {
     pg.killReplica();
     for (let i = 0; i < 10; i++) expect(await prices()).toEqual([15, 15]);
-    for (const url of [stack.v1Url, stack.v2Url]) {
+    for (const url of [stack.healthUrls.v1, stack.healthUrls.v2]) {
       const h = await until(
         'the replica is marked down',
         () => routing(url),

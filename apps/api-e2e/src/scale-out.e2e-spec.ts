@@ -50,6 +50,7 @@ describe('two gateways in front of two instances of each service', () => {
       gateways: 2,
       instances: 2,
       redis: true,
+      metrics: true,
       // Six processes and a burst share two cores: no answer is cut by the stack's usual 2 s.
       gatewayEnv: { UPSTREAM_TIMEOUT_MS: '10000' },
     });
@@ -64,8 +65,9 @@ describe('two gateways in front of two instances of each service', () => {
     const res = await fetch(`${stack.gateways[gateway]!.url}${path}`, { headers: { 'x-api-key': apiKey } });
     return { status: res.status, headers: res.headers, body: (await res.json()) as unknown };
   };
+  /** An instance's health details, from its admin port. */
   const health = async (serviceUrl: string) =>
-    (await (await fetch(`${serviceUrl}/health`)).json()) as {
+    (await (await fetch(stack.healthUrlOf(serviceUrl))).json()) as {
       dataVersion: number | null;
       responseCache: { hits: number; misses: number };
     };

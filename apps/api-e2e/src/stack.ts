@@ -14,6 +14,8 @@ export interface Stack {
   readonly v2Url: string;
   /** Each service's admin `/metrics` address, with `metrics: true`. */
   readonly metricsUrls: { readonly gateway: string; readonly v1: string; readonly v2: string };
+  /** Each service's admin `/health` (the details the open `/health` leaves out), with `metrics: true`. */
+  readonly healthUrls: { readonly gateway: string; readonly v1: string; readonly v2: string };
   /** What each service wrote to stdout and stderr so far, with `logs: true` (else empty). */
   output(service: 'gateway' | 'v1' | 'v2'): string;
   close(): Promise<void>;
@@ -159,16 +161,17 @@ export async function startStack(
     await close();
     throw error;
   }
-  const admin = (port: number) => `http://127.0.0.1:${port}/metrics`;
+  const admin = (path: string) => ({
+    gateway: adminUrl(metricsPort.gateway, path),
+    v1: adminUrl(metricsPort.v1, path),
+    v2: adminUrl(metricsPort.v2, path),
+  });
   return {
     gatewayUrl,
     v1Url,
     v2Url,
-    metricsUrls: {
-      gateway: admin(metricsPort.gateway),
-      v1: admin(metricsPort.v1),
-      v2: admin(metricsPort.v2),
-    },
+    metricsUrls: admin('/metrics'),
+    healthUrls: admin('/health'),
     output: (service) => services.output(service),
     close,
   };
@@ -179,8 +182,9 @@ export interface ScaledGateway {
   readonly url: string;
   readonly v1Url: string;
   readonly v2Url: string;
-  /** Its admin `/metrics` address, with `metrics: true`. */
+  /** Its admin `/metrics` and `/health` addresses, with `metrics: true`. */
   readonly metricsUrl: string;
+  readonly healthUrl: string;
 }
 
 export interface ScaledStack {
@@ -188,6 +192,8 @@ export interface ScaledStack {
   /** The api-v1 and api-v2 instances started (none for a version given by `v1Url` / `v2Url`). */
   readonly v1Urls: readonly string[];
   readonly v2Urls: readonly string[];
+  /** The admin `/health` of each service instance, by its URL, with `metrics: true`. */
+  healthUrlOf(serviceUrl: string): string;
   /** What a process printed, with `logs: true`: `gateway-0`, `v1-1`, `v2-0`, … */
   output(name: string): string;
   close(): Promise<void>;
@@ -227,12 +233,15 @@ export async function startScaledStack(
   const instances = opts.instances ?? gateways;
   const ports = () => Promise.all(Array.from({ length: gateways }, () => freePort()));
   const ofEach = () => Promise.all(Array.from({ length: instances }, () => freePort()));
-  const [gwPorts, adminPorts, v1Ports, v2Ports] = await Promise.all([
+  const [gwPorts, adminPorts, v1Ports, v2Ports, v1AdminPorts, v2AdminPorts] = await Promise.all([
     ports(),
     opts.metrics ? ports() : Promise.resolve([]),
     opts.v1Url ? Promise.resolve([]) : ofEach(),
     opts.v2Url ? Promise.resolve([]) : ofEach(),
+    opts.metrics && !opts.v1Url ? ofEach() : Promise.resolve([]),
+    opts.metrics && !opts.v2Url ? ofEach() : Promise.resolve([]),
   ]);
+  const healthUrls = new Map<string, string>();
   const services = launcher({
     databaseUrl: opts.databaseUrl ?? workerDatabaseUrl(),
     // What every api-v2 instance must share for a cursor sealed by one to open on another.
@@ -241,26 +250,27 @@ export async function startScaledStack(
   });
   const url = (port: number) => `http://127.0.0.1:${port}`;
   const started: [string, ChildProcess][] = [];
-  const v1Urls = v1Ports.map((port, i) => {
+  const instance = (version: 'v1' | 'v2', port: number, i: number, adminPort = 0) => {
     started.push([
       `${url(port)}/health`,
-      services.run('api-v1', `v1-${i}`, { PORT: String(port), ...opts.v1Env }),
+      services.run(`api-${version}`, `${version}-${i}`, {
+        PORT: String(port),
+        METRICS_PORT: String(adminPort),
+        ...(version === 'v1' ? opts.v1Env : opts.v2Env),
+      }),
     ]);
+    healthUrls.set(url(port), adminUrl(adminPort, '/health'));
     return url(port);
-  });
-  const v2Urls = v2Ports.map((port, i) => {
-    started.push([
-      `${url(port)}/health`,
-      services.run('api-v2', `v2-${i}`, { PORT: String(port), ...opts.v2Env }),
-    ]);
-    return url(port);
-  });
+  };
+  const v1Urls = v1Ports.map((port, i) => instance('v1', port, i, v1AdminPorts[i]));
+  const v2Urls = v2Ports.map((port, i) => instance('v2', port, i, v2AdminPorts[i]));
   const gatewayList = gwPorts.map((port, i): ScaledGateway => {
     const gateway = {
       url: url(port),
       v1Url: opts.v1Url ?? v1Urls[i % instances]!,
       v2Url: opts.v2Url ?? v2Urls[i % instances]!,
-      metricsUrl: `http://127.0.0.1:${adminPorts[i] ?? 0}/metrics`,
+      metricsUrl: adminUrl(adminPorts[i] ?? 0, '/metrics'),
+      healthUrl: adminUrl(adminPorts[i] ?? 0, '/health'),
     };
     const child = services.run('api-gateway', `gateway-${i}`, {
       PORT: String(port),
@@ -284,5 +294,15 @@ export async function startScaledStack(
     await services.close();
     throw error;
   }
-  return { gateways: gatewayList, v1Urls, v2Urls, output: services.output, close: services.close };
+  return {
+    gateways: gatewayList,
+    v1Urls,
+    v2Urls,
+    healthUrlOf: (serviceUrl) => healthUrls.get(serviceUrl) ?? adminUrl(0, '/health'),
+    output: services.output,
+    close: services.close,
+  };
 }
+
+/** A path on a process's admin port (`/metrics`, `/health`): port 0 when it serves none. */
+const adminUrl = (port: number, path: string): string => `http://127.0.0.1:${port}${path}`;

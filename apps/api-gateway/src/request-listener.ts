@@ -1,6 +1,6 @@
 import { observeRequest, type RequestObserver, UNMATCHED_ROUTE } from '@tcg/http-service';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { answerPreflight, applyCors, type CorsOrigins } from './common/cors';
+import { answerPreflight, applyCors, type CorsOrigins, isPagePath } from './common/cors';
 import { guardRequest, rememberGuarded, type RequestGuardOptions } from './common/request-guard';
 import type { RequestTarget } from './common/request-target';
 import type { ProxyService } from './proxy/proxy.service';
@@ -25,7 +25,8 @@ export function servedByProxyRoute(target: RequestTarget): boolean {
 
 /**
  * Puts the gateway's own request listener in front of Express's on `server`. Every request is
- * observed first (metrics and access line, see RequestObserver), then the CORS headers are set,
+ * observed first (metrics and access line, see RequestObserver), then the CORS headers are set
+ * (not on the pages: see isPagePath),
  * then the request guard runs for every request, as it would as Express's first
  * middleware; a preflight that passes it is answered, and a proxied request then
  * goes straight to the proxy, without Express's and Nest's per-request layers (the proxy reads and
@@ -47,7 +48,7 @@ export function serveProxyBeforeExpress(
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     // Every request is counted and logged, refused ones included; the proxy adds route and caller.
     const observation = observeRequest(observer, req, res, NO_VERSION);
-    const kind = applyCors(req, res, cors);
+    const kind = isPagePath(req.url) ? 'request' : applyCors(req, res, cors);
     const guarded = guardRequest(req, res, guard);
     if (!guarded) return;
     if (guarded.target.version) observation.version = guarded.target.version;

@@ -90,6 +90,16 @@ export function applyCors(
   return 'preflight';
 }
 
+/**
+ * The browser pages (`/`, `/docs`) and their assets (`/assets/…`), matched as the router does
+ * (exactly, case-sensitively). They get no CORS header whatever CORS_ORIGINS says: the explorer
+ * page holds the demo key of `npm start`, and a page of another origin must not read it.
+ */
+export function isPagePath(url: string | undefined): boolean {
+  const path = (url ?? '').split('?', 1)[0];
+  return path === '/' || path === '/docs' || path!.startsWith('/assets/');
+}
+
 /** A preflight's answer: 204 with the headers `applyCors` set. */
 export function answerPreflight(res: ServerResponse): void {
   res.writeHead(204);

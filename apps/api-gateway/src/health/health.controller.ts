@@ -13,7 +13,11 @@ export class HealthController {
     return { status: 'ok', service: 'api-gateway' };
   }
 
-  /** PostgreSQL, each service, and where limits are counted; 503 when the gateway cannot serve. */
+  /**
+   * Up, or 503 (degraded) when PostgreSQL or a service does not answer. Only that: open to anyone,
+   * it must not say where quotas are counted (in memory during an outage is a cue to over-spend);
+   * the details are on the admin port (`GET /health` beside `/metrics`).
+   */
   @Get('ready')
   ready(@Res() res: Response): Promise<void> {
     return this.answer(res);
@@ -26,10 +30,10 @@ export class HealthController {
   }
 
   private async answer(res: Response): Promise<void> {
-    const readiness = await this.readiness.check();
+    const { status, service } = await this.readiness.check();
     res
-      .status(readiness.status === 'ok' ? 200 : 503)
+      .status(status === 'ok' ? 200 : 503)
       .setHeader('cache-control', 'no-store')
-      .json(readiness);
+      .json({ status, service });
   }
 }

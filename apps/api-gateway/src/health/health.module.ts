@@ -1,7 +1,13 @@
 import { Module } from '@nestjs/common';
+import { MetricsServer } from '@tcg/http-service';
 import { LimitsModule } from '../limits/limits.module';
 import { HealthController } from './health.controller';
 import { ReadinessService } from './readiness.service';
 
 @Module({ imports: [LimitsModule], controllers: [HealthController], providers: [ReadinessService] })
-export class HealthModule {}
+export class HealthModule {
+  /** The readiness in full (services, database, where limits are counted) on the admin port only. */
+  constructor(metrics: MetricsServer, readiness: ReadinessService) {
+    metrics.reportHealth(() => readiness.check());
+  }
+}

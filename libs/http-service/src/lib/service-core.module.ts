@@ -2,6 +2,7 @@ import { DynamicModule, InjectionToken, MiddlewareConsumer, Module, NestModule }
 import { ConfigModule } from '@nestjs/config';
 import type { ServiceEnvironment } from './environment';
 import { ResponsesModule } from './http-caching/cached-responder';
+import { type HealthReport, MetricsServer } from './observability/metrics-server';
 import { ObservabilityModule, type ObservabilityOptions } from './observability/observability.module';
 import { RejectNulMiddleware } from './reject-nul.middleware';
 
@@ -17,7 +18,17 @@ export interface ServiceDatabase {
   /** The tokens of its `DataVersionSource` and of `/health`'s details (see `ResponsesModule`). */
   readonly versions: InjectionToken;
   readonly health: InjectionToken;
+  /** The token of what reports the service's health in full (`report()`), for the admin port. */
+  readonly report: InjectionToken;
 }
+
+/** What `ServiceDatabase.report` provides. */
+interface HealthReporter {
+  report(): Promise<HealthReport>;
+}
+
+/** Not injected anywhere: providing it puts the service's full health on the admin port. */
+const ADMIN_HEALTH = Symbol('AdminHealth');
 
 export interface ServiceCoreOptions {
   /** The service's name: its logs', metrics' and database connections'. */
@@ -45,6 +56,14 @@ export class ServiceCoreModule implements NestModule {
         database.module,
         ObservabilityModule.forService({ service: options.service, database: database.pool }),
         ResponsesModule.forService({ versions: database.versions, health: database.health }),
+      ],
+      providers: [
+        {
+          provide: ADMIN_HEALTH,
+          inject: [MetricsServer, database.report],
+          useFactory: (server: MetricsServer, health: HealthReporter) =>
+            server.reportHealth(() => health.report()),
+        },
       ],
     };
   }

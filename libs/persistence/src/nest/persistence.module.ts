@@ -105,28 +105,21 @@ export class HealthDetails {
  */
 const HEALTH_DEADLINE_MS = 1000;
 
-@Controller('health')
-class DatabaseHealthController {
+/** A service's health: the database reachable, and (for the admin port only) the details. */
+@Injectable()
+export class DatabaseHealth {
   constructor(
     private readonly ds: DataSource,
-    @Inject(SERVICE_NAME) private readonly service: string,
+    @Inject(SERVICE_NAME) readonly service: string,
     @Inject(DATA_VERSION) private readonly dataVersion: DataVersionWatcher,
     private readonly details: HealthDetails,
   ) {}
 
-  /** Liveness for an orchestrator: the process answers. No I/O, so a database outage restarts nothing. */
-  @Get('live')
-  live(): { status: 'ok'; service: string } {
-    return { status: 'ok', service: this.service };
-  }
-
   /**
-   * Readiness (also at `/health/ready`): the database reachable (the gateway reports it and needs
-   * no API key for it), the data version this service answers under, and what the app adds (its
-   * response cache, its read replicas); 503 while the database does not answer.
+   * The whole report: the database, the data version this service answers under, and what the
+   * app adds (its response cache, its read replicas). Degraded while the database does not answer.
    */
-  @Get(['', 'ready'])
-  async health(): Promise<Record<string, unknown> & { status: 'ok'; service: string; database: 'up' }> {
+  async report(): Promise<Record<string, unknown> & { status: 'ok' | 'degraded'; service: string }> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, fail) => {
       timer = setTimeout(() => fail(new Error('health check deadline')), HEALTH_DEADLINE_MS);
@@ -134,7 +127,7 @@ class DatabaseHealthController {
     try {
       await Promise.race([this.ds.query('SELECT 1'), deadline]);
     } catch {
-      throw new ServiceUnavailableException('database unreachable');
+      return { status: 'degraded', service: this.service, database: 'down' };
     } finally {
       clearTimeout(timer);
     }
@@ -145,6 +138,28 @@ class DatabaseHealthController {
       dataVersion: this.dataVersion.current(),
       ...this.details.collect(),
     };
+  }
+}
+
+@Controller('health')
+class DatabaseHealthController {
+  constructor(private readonly health: DatabaseHealth) {}
+
+  /** Liveness for an orchestrator: the process answers. No I/O, so a database outage restarts nothing. */
+  @Get('live')
+  live(): { status: 'ok'; service: string } {
+    return { status: 'ok', service: this.health.service };
+  }
+
+  /**
+   * Readiness (also at `/health/ready`), open to probes and the gateway: up, or 503 while the
+   * database does not answer. The details are on the admin port (`GET /health` there).
+   */
+  @Get(['', 'ready'])
+  async ready(): Promise<{ status: 'ok'; service: string }> {
+    if ((await this.health.report()).status !== 'ok')
+      throw new ServiceUnavailableException('database unreachable');
+    return { status: 'ok', service: this.health.service };
   }
 }
 
@@ -178,6 +193,7 @@ export class PersistenceModule implements OnApplicationShutdown {
       providers: [
         { provide: SERVICE_NAME, useValue: serviceName },
         HealthDetails,
+        DatabaseHealth,
         {
           provide: DataSource,
           inject: [ConfigService],
@@ -224,6 +240,7 @@ export class PersistenceModule implements OnApplicationShutdown {
         DATA_VERSION,
         READS,
         HealthDetails,
+        DatabaseHealth,
         CATALOGUE,
         API_KEYS,
         CARD_READS,
@@ -319,6 +336,7 @@ export function serviceDatabase(serviceName: string): {
   };
   readonly versions: symbol;
   readonly health: typeof HealthDetails;
+  readonly report: typeof DatabaseHealth;
 } {
   return {
     module: PersistenceModule.forService(serviceName),
@@ -332,5 +350,6 @@ export function serviceDatabase(serviceName: string): {
     },
     versions: DATA_VERSION,
     health: HealthDetails,
+    report: DatabaseHealth,
   };
 }

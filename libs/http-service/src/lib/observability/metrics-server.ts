@@ -8,19 +8,37 @@ import { ServiceMetrics } from './metrics';
 const SCRAPE_REQUEST_TIMEOUT_MS = 5_000;
 
 /**
- * `GET /metrics` on the process's admin port (`METRICS_PORT` on `METRICS_HOST`, loopback unless
- * set), apart from the port API clients reach: nothing a client sends to the API can reach the
+ * What the admin port's `GET /health` shows: everything the open `/health` no longer says (the
+ * database and services, where quotas are counted, read replicas, the response cache).
+ */
+export interface HealthReport {
+  readonly status: 'ok' | 'degraded';
+}
+
+/**
+ * `GET /metrics` (and `GET /health`'s details, see reportHealth) on the process's admin port
+ * (`METRICS_PORT` on `METRICS_HOST`, loopback unless set), apart from the port API clients reach: nothing a client sends to the API can reach the
  * metrics, and a scraper needs no credential. A plain node server, so a scrape never goes through
  * the app's middlewares, guards or access log. `METRICS_PORT=0` serves nothing.
  */
 @Injectable()
 export class MetricsServer implements OnApplicationShutdown {
   private server: Server | undefined;
+  private health: (() => Promise<HealthReport>) | undefined;
 
   constructor(
     private readonly metrics: ServiceMetrics,
     @Inject(ConfigService) private readonly config: ConfigService,
   ) {}
+
+  /**
+   * Serves `GET /health` with this report too (200 when ok, else 503). The open `/health` on the
+   * API port says only up or degraded: the details (quotas counted in memory during an outage, a
+   * replica behind) are a cue to an attacker, and only the operator's side may read them.
+   */
+  reportHealth(report: () => Promise<HealthReport>): void {
+    this.health = report;
+  }
 
   /** Listens on the admin port; resolves with it (undefined when metrics are off), rejects when taken. */
   async listen(): Promise<number | undefined> {
@@ -42,7 +60,8 @@ export class MetricsServer implements OnApplicationShutdown {
 
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?', 1)[0];
-    if (path !== '/metrics') {
+    const health = path === '/health' ? this.health : undefined;
+    if (path !== '/metrics' && !health) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: try /metrics\n');
       return;
     }
@@ -51,8 +70,16 @@ export class MetricsServer implements OnApplicationShutdown {
       return;
     }
     try {
-      const text = await this.metrics.text();
-      res.writeHead(200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store' });
+      let status = 200;
+      let type = this.metrics.contentType;
+      let text: string;
+      if (health) {
+        const report = await health();
+        status = report.status === 'ok' ? 200 : 503;
+        type = 'application/json; charset=utf-8';
+        text = JSON.stringify(report);
+      } else text = await this.metrics.text();
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : text);
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${String(error)}\n`);

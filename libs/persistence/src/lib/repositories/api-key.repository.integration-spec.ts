@@ -46,6 +46,20 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
     expect(await keys.revoke('tcg_nothing')).toBe(false);
   });
 
+  it('ensure creates a key once, and a revoked one stays revoked at the next ensure', async () => {
+    const clear = 'tcg_DEMOkeyAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const created = await keys.ensure(clear, 'starter', 'demo');
+    expect(created).toMatchObject({ plan: 'starter', label: 'demo', revokedAt: null });
+    expect((await keys.ensure(clear, 'free', 'demo')).id).toBe(created.id);
+    expect(await keys.revoke(created.id)).toBe(true);
+
+    const again = await keys.ensure(clear, 'starter', 'demo');
+    expect(again.id).toBe(created.id);
+    expect(again.revokedAt).toBeInstanceOf(Date);
+    expect(await keys.findActiveByHash(hashApiKey(clear))).toBeNull();
+    expect(await keys.list()).toHaveLength(1);
+  });
+
   it('refuses to store a key of another shape, which the gateway would never look up', async () => {
     await expect(keys.create('free', 'short', 'tcg_short')).rejects.toThrow(/tcg_/);
     await expect(keys.ensure('demo-key-of-my-own', 'free', 'demo')).rejects.toThrow(/tcg_/);

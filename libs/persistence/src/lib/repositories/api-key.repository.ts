@@ -55,13 +55,17 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     return row && !row.revokedAt ? toRecord(row) : null;
   }
 
-  /** Creates the key with this clear value unless it exists; sets its plan either way. */
+  /**
+   * Creates the key with this clear value unless it exists; sets its plan either way. A revoked
+   * key stays revoked (the record says so): revoking is the owner's decision, and a restart that
+   * undid it would hand the key back to whoever it leaked to.
+   */
   async ensure(clearKey: string, plan: PlanName, label: string): Promise<ApiKeyRecord> {
     this.assertWellFormedApiKey(clearKey);
     const row = await this.repo.findOneBy({ keyHash: hashApiKey(clearKey) });
     if (!row) return (await this.create(plan, label, clearKey)).record;
-    await this.repo.update({ id: row.id }, { plan, revokedAt: null });
-    return toRecord({ ...row, plan, revokedAt: null });
+    await this.repo.update({ id: row.id }, { plan });
+    return toRecord({ ...row, plan });
   }
 
   async list(): Promise<ApiKeyRecord[]> {
