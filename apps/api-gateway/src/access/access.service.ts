@@ -32,7 +32,10 @@ export type Admission =
       readonly usage?: UsageReport;
     };
 
-type Refusal = Extract<Admission, { admitted: false }>;
+export type Refusal = Extract<Admission, { admitted: false }>;
+
+/** Asked with the caller's key before any quota unit is charged; a refusal it returns is the answer. */
+export type BeforeCharge = (key: ApiKeyRecord) => Refusal | undefined;
 
 /** The parts of the guard's one parse of the request target that the cost is read from. */
 type CostedTarget = Pick<RequestTarget, 'path' | 'query'>;
@@ -78,9 +81,9 @@ export class AccessService {
     @Inject(QUOTA_STORE) private readonly quotas: QuotaStore,
   ) {}
 
-  async admit(req: IncomingMessage, target: CostedTarget): Promise<Admission> {
+  async admit(req: IncomingMessage, target: CostedTarget, beforeCharge?: BeforeCharge): Promise<Admission> {
     try {
-      return await this.decide(req, target);
+      return await this.decide(req, target, beforeCharge);
     } catch (error) {
       this.logger.error({
         msg: 'admission failed',
@@ -90,7 +93,11 @@ export class AccessService {
     }
   }
 
-  private async decide(req: IncomingMessage, target: CostedTarget): Promise<Admission> {
+  private async decide(
+    req: IncomingMessage,
+    target: CostedTarget,
+    beforeCharge: BeforeCharge | undefined,
+  ): Promise<Admission> {
     const address = req.socket.remoteAddress ?? 'unknown';
     const presented = req.headers['x-api-key'];
     const clearKey = Array.isArray(presented) ? presented.join(',') : presented;
@@ -105,6 +112,8 @@ export class AccessService {
     if (found.kind === 'unavailable') return unavailable();
     if (found.kind === 'unknown') return this.refuse(address, 'INVALID_API_KEY');
     const key = found.record;
+    const refused = beforeCharge?.(key);
+    if (refused) return refused;
 
     const plan = PLANS[key.plan];
     const cost = requestCost(target.path, new URLSearchParams(target.query));

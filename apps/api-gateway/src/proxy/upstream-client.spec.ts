@@ -61,6 +61,7 @@ const options = (url: URL) => ({
   maxSockets: 1,
   maxInFlight: 2,
   freeSocketTimeoutMs: 4_000,
+  writeIdleTimeoutMs: 1_000,
 });
 
 describe('UpstreamClient', () => {
