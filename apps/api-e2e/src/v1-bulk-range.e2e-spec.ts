@@ -85,7 +85,9 @@ describe('bulk downloads resume with Range through the gateway', () => {
 
     const rest = await get({ range: `bytes=${half}-`, 'if-range': etag! });
     expect(rest.status).toBe(206);
-    expect(rest.headers.get('content-range')).toBe(`bytes ${half}-${file.bytes.length - 1}/${file.bytes.length}`);
+    expect(rest.headers.get('content-range')).toBe(
+      `bytes ${half}-${file.bytes.length - 1}/${file.bytes.length}`,
+    );
     expect(rest.headers.get('content-length')).toBe(String(file.bytes.length - half));
     const resumed = Buffer.concat([cut.body, Buffer.from(await rest.arrayBuffer())]);
     expect(sha256(resumed)).toBe(file.sha256);

@@ -29,7 +29,11 @@ describe('byteRange', () => {
 
   it('applies the range only when If-Range names the current file', () => {
     expect(range('bytes=10-', 1000, '"abc"')).toEqual({ kind: 'partial', start: 10, end: 999 });
-    expect(range('bytes=10-', 1000, validators.lastModified)).toEqual({ kind: 'partial', start: 10, end: 999 });
+    expect(range('bytes=10-', 1000, validators.lastModified)).toEqual({
+      kind: 'partial',
+      start: 10,
+      end: 999,
+    });
     for (const ifRange of ['"old"', 'W/"abc"', 'Thu, 26 Nov 2026 20:00:01 GMT', 'yesterday'])
       expect(range('bytes=10-', 1000, ifRange)).toEqual({ kind: 'full' });
   });
