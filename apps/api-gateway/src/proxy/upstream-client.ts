@@ -8,6 +8,7 @@ import {
 } from 'node:http';
 import { clientResponseHeaders } from './forwarded-headers';
 import { joinVary } from '../common/cors';
+import { type WriteIdleDeadline, writeIdleDeadline } from '../common/write-idle';
 
 export interface UpstreamOptions {
   readonly name: string;
@@ -114,25 +115,20 @@ export class UpstreamClient {
     let settled = false;
     let current: ClientRequest | undefined;
     let bodyTimer: NodeJS.Timeout | undefined;
-    let idleTimer: NodeJS.Timeout | undefined;
+    let idle: WriteIdleDeadline | undefined;
     let downloadCheck: NodeJS.Timeout | undefined;
-    const onDrain = () => {
-      clearTimeout(idleTimer);
-      idleTimer = undefined;
-    };
     const settle = () => {
       if (settled) return false;
       settled = true;
       this.inFlight -= 1;
       clearTimeout(headersTimer);
       clearTimeout(bodyTimer);
-      clearTimeout(idleTimer);
+      idle?.stop();
       if (downloadCheck) {
         clearInterval(downloadCheck);
         this.options.onDownload?.(-1);
       }
       client.off('close', onClientClose);
-      client.off('drain', onDrain);
       return true;
     };
     // The upstream socket goes with the request (never back to the pool), so it is free at once.
@@ -198,13 +194,9 @@ export class UpstreamClient {
           if (settle()) client.destroy();
         });
         upstreamRes.pipe(client);
-        // After pipe's own listener, so the write that just happened is the one looked at: a client
-        // that takes nothing for writeIdleTimeoutMs while the gateway waits to write is cut.
-        client.on('drain', onDrain);
-        upstreamRes.on('data', () => {
-          if (client.writableNeedDrain && idleTimer === undefined && !settled)
-            idleTimer = setTimeout(() => cut('write_idle'), this.options.writeIdleTimeoutMs);
-        });
+        // After pipe's own listener, so the write that just happened is the one looked at.
+        idle = writeIdleDeadline(client, this.options.writeIdleTimeoutMs, () => cut('write_idle'));
+        upstreamRes.on('data', idle.wrote);
       });
       upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
