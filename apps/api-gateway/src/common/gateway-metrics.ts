@@ -56,8 +56,8 @@ export class GatewayMetrics {
     this.cuts = metrics.counter(
       'gateway_responses_cut_total',
       'Responses the gateway cut because of the client: write_idle (took nothing for WRITE_IDLE_TIMEOUT_MS), ' +
-        'too_slow (a download below DOWNLOAD_MIN_BYTES_PER_SECOND), max_duration (DOWNLOAD_MAX_DURATION_MS); ' +
-        'upstream api-v1-downloads for bulk downloads, pages for static assets.',
+        'too_slow (a download below DOWNLOAD_MIN_BYTES_PER_SECOND), max_duration (DOWNLOAD_MAX_DURATION_MS), ' +
+        'by upstream (api-v1-downloads: bulk downloads).',
       ['upstream', 'reason'],
     );
     this.concurrencyRefusals = metrics.counter(
