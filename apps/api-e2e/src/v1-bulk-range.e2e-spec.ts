@@ -116,11 +116,12 @@ describe('bulk downloads resume with Range through the gateway', () => {
   });
 
   it('sends the whole file when If-Range names another file, and for several ranges', async () => {
-    for (const headers of [
+    const ignored: Record<string, string>[] = [
       { range: 'bytes=100-', 'if-range': '"0000"' },
       { range: 'bytes=100-', 'if-range': 'Thu, 01 Jan 2015 00:00:00 GMT' },
       { range: 'bytes=0-9, 20-29' },
-    ]) {
+    ];
+    for (const headers of ignored) {
       const res = await get(headers);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-range')).toBeNull();
