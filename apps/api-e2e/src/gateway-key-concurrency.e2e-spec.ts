@@ -1,5 +1,5 @@
 import { PLANS } from '@tcg/domain';
-import { decodeUsage, INTERNAL_HEADERS } from '@tcg/http-service';
+import { decodeUsage, INTERNAL_HEADERS } from '@tcg/http-service/contract';
 import { startEchoUpstream } from './echo-upstream';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
