@@ -33,7 +33,10 @@ export type Admission =
       readonly usage?: UsageReport;
     };
 
-type Refusal = Extract<Admission, { admitted: false }>;
+export type Refusal = Extract<Admission, { admitted: false }>;
+
+/** Asked with the caller's key before any quota unit is charged; a refusal it returns is the answer. */
+export type BeforeCharge = (key: ApiKeyRecord) => Refusal | undefined;
 
 /** The parts of the guard's one parse of the request target that the cost is read from. */
 type CostedTarget = Pick<RequestTarget, 'path' | 'query'>;
@@ -83,14 +86,9 @@ export class AccessService {
     private readonly addresses: ClientAddressResolver,
   ) {}
 
-  /** The client's address as the gateway counts it (TRUSTED_PROXIES applied). */
-  clientAddress(req: IncomingMessage): string {
-    return this.addresses.of(req);
-  }
-
-  async admit(req: IncomingMessage, target: CostedTarget): Promise<Admission> {
+  async admit(req: IncomingMessage, target: CostedTarget, beforeCharge?: BeforeCharge): Promise<Admission> {
     try {
-      return await this.decide(req, target);
+      return await this.decide(req, target, beforeCharge);
     } catch (error) {
       this.logger.error({
         msg: 'admission failed',
@@ -100,7 +98,11 @@ export class AccessService {
     }
   }
 
-  private async decide(req: IncomingMessage, target: CostedTarget): Promise<Admission> {
+  private async decide(
+    req: IncomingMessage,
+    target: CostedTarget,
+    beforeCharge: BeforeCharge | undefined,
+  ): Promise<Admission> {
     const address = this.addresses.of(req);
     const presented = req.headers['x-api-key'];
     const clearKey = Array.isArray(presented) ? presented.join(',') : presented;
@@ -117,6 +119,8 @@ export class AccessService {
     if (found.kind === 'unknown')
       return blockedFor !== undefined ? tooManyFailures(blockedFor) : this.refuse(address, 'INVALID_API_KEY');
     const key = found.record;
+    const refused = beforeCharge?.(key);
+    if (refused) return refused;
 
     const plan = PLANS[key.plan];
     const cost = requestCost(target.path, new URLSearchParams(target.query));

@@ -4,7 +4,7 @@ import type { Counter, Histogram } from 'prom-client';
 import type { KeyLookupResult } from '../access/api-key-cache.service';
 import type { Admission } from '../access/access.service';
 import { Limits } from '../limits/limits.module';
-import type { UpstreamFailure } from '../proxy/upstream-client';
+import type { CutReason, UpstreamFailure } from '../proxy/upstream-client';
 
 /**
  * The gateway's own series, beside the HTTP ones every app has: admission decisions by outcome,
@@ -20,6 +20,9 @@ export class GatewayMetrics {
   private readonly upstreamSeries = new Map<string, Histogram.Internal<'upstream' | 'status'>>();
   private readonly upstreamErrors: Counter<'upstream' | 'kind'>;
   private readonly keyLookups: Counter<'result'>;
+  private readonly cuts: Counter<'upstream' | 'reason'>;
+  private readonly concurrencyRefusals: Counter<'limit'>;
+  private downloads = 0;
 
   constructor(metrics: ServiceMetrics, limits: Limits) {
     this.admissions = metrics.counter(
@@ -49,6 +52,24 @@ export class GatewayMetrics {
       'gateway_api_key_cache_lookups_total',
       'API-key lookups by result: hit, negative_hit (a known invalid key), miss (the database answered), stale, unavailable.',
       ['result'],
+    );
+    this.cuts = metrics.counter(
+      'gateway_responses_cut_total',
+      'Responses the gateway cut because of the client: write_idle (took nothing for WRITE_IDLE_TIMEOUT_MS), ' +
+        'too_slow (a download below DOWNLOAD_MIN_BYTES_PER_SECOND), max_duration (DOWNLOAD_MAX_DURATION_MS), ' +
+        'by upstream (api-v1-downloads: bulk downloads).',
+      ['upstream', 'reason'],
+    );
+    this.concurrencyRefusals = metrics.counter(
+      'gateway_concurrency_refusals_total',
+      'Requests refused with 429 because their key had its plan’s requests (or downloads) in progress at once.',
+      ['limit'],
+    );
+    metrics.gaugeAtScrape(
+      'gateway_downloads_in_progress',
+      'Bulk downloads being sent to clients through the download pool.',
+      [],
+      () => [{ labels: {}, value: this.downloads }],
     );
     metrics.gaugeAtScrape(
       'gateway_quota_store_in_memory',
@@ -88,6 +109,18 @@ export class GatewayMetrics {
 
   upstreamFailure(upstream: string, failure: UpstreamFailure): void {
     this.upstreamErrors.inc({ upstream, kind: failure.kind });
+  }
+
+  responseCut(upstream: string, reason: CutReason): void {
+    this.cuts.inc({ upstream, reason });
+  }
+
+  downloadsInProgress(delta: 1 | -1): void {
+    this.downloads += delta;
+  }
+
+  concurrencyRefusal(limit: 'requests' | 'downloads'): void {
+    this.concurrencyRefusals.inc({ limit });
   }
 
   keyLookup(result: KeyLookupResult): void {

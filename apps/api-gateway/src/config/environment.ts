@@ -181,6 +181,54 @@ export class Environment extends BaseEnvironment {
   @Max(600_000)
   UPSTREAM_FREE_SOCKET_TIMEOUT_MS = 4_000;
 
+  // --- Slow clients and downloads (issue 22): write-idle deadline, the download pool and its bounds. ---
+
+  /**
+   * Longest a client may take nothing of a response while the gateway has more to send (pages and
+   * static assets too); past it the connection is cut and the upstream socket closed at once.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  WRITE_IDLE_TIMEOUT_MS = 10_000;
+
+  /**
+   * Connections to api-v1 for bulk downloads, apart from the ordinary pool (UPSTREAM_MAX_SOCKETS):
+   * downloads past it get 503 at once, never a socket ordinary requests need.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  DOWNLOAD_MAX_SOCKETS = 8;
+
+  /** The average rate a download must keep once DOWNLOAD_GRACE_MS have passed; slower ones are cut. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_073_741_824)
+  DOWNLOAD_MIN_BYTES_PER_SECOND = 16_384;
+
+  /** From a download's headers until its average rate is first checked. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  DOWNLOAD_GRACE_MS = 10_000;
+
+  /** Longest a download may take; past it the connection is cut (the client resumes with Range). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(86_400_000)
+  DOWNLOAD_MAX_DURATION_MS = 1_800_000;
+
   /** Largest request body (POST) the gateway accepts; larger gets 413. */
   @IsOptional()
   @Type(() => Number)

@@ -13,7 +13,10 @@ describe('OpenApiController', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const controller = () => new OpenApiController({ getOrThrow: () => dir } as unknown as ConfigService);
+  const controller = () =>
+    new OpenApiController({
+      getOrThrow: (name: string) => (name === 'WRITE_IDLE_TIMEOUT_MS' ? 10_000 : dir),
+    } as unknown as ConfigService);
 
   it('sends a document as read at start, and 404 for one that is missing', () => {
     writeFileSync(join(dir, 'api-v1.json'), '{"openapi":"3.0.0"}');
@@ -29,6 +32,14 @@ describe('OpenApiController', () => {
       },
       end(body: Buffer) {
         sent.body = body;
+      },
+      // The write-idle deadline's hooks: this response is taken at once ('finish' before them).
+      writableFinished: true,
+      on() {
+        return this;
+      },
+      once() {
+        return this;
       },
     } as unknown as Response;
     const served = controller();

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { endWithin } from '../common/write-idle';
 
 /** The documents served, by version: the files `npm run openapi` writes under OPENAPI_DIR. */
 const FILES = { v1: 'api-v1.json', v2: 'api-v2.json' } as const;
@@ -16,8 +17,10 @@ type Version = keyof typeof FILES;
 @Controller('openapi')
 export class OpenApiController {
   private readonly documents = new Map<Version, Buffer>();
+  private readonly writeIdleMs: number;
 
   constructor(config: ConfigService) {
+    this.writeIdleMs = config.getOrThrow<number>('WRITE_IDLE_TIMEOUT_MS');
     const dir = resolve(config.getOrThrow<string>('OPENAPI_DIR'));
     for (const [version, file] of Object.entries(FILES) as [Version, string][]) {
       try {
@@ -49,6 +52,8 @@ export class OpenApiController {
       .status(200)
       .setHeader('content-type', 'application/json; charset=utf-8')
       .setHeader('cache-control', 'public, max-age=300')
-      .end(document);
+      .setHeader('content-length', document.length);
+    // A client that stops reading the document is cut, as for the pages' assets.
+    endWithin(res, document, this.writeIdleMs);
   }
 }

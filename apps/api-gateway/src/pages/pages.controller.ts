@@ -1,9 +1,12 @@
 import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import { entityTag, ifNoneMatchHits, negotiateCoding } from '@tcg/http-service';
 import type { Request, Response } from 'express';
+import { endWithin } from '../common/write-idle';
 import { compress, type PageCatalogue, type Served } from './page-catalogue';
 
 export const PAGE_CATALOGUE = Symbol('PageCatalogue');
+/** WRITE_IDLE_TIMEOUT_MS: a client that stops reading a page or an asset is cut after it. */
+export const PAGE_WRITE_IDLE_MS = Symbol('PageWriteIdleMs');
 
 /**
  * What every page and asset is sent with. The pages load only the gateway's own scripts (no
@@ -31,16 +34,19 @@ const ASSET_CACHE = 'public, max-age=31536000, immutable';
  */
 @Controller()
 export class PagesController {
-  constructor(@Inject(PAGE_CATALOGUE) private readonly catalogue: PageCatalogue) {}
+  constructor(
+    @Inject(PAGE_CATALOGUE) private readonly catalogue: PageCatalogue,
+    @Inject(PAGE_WRITE_IDLE_MS) private readonly writeIdleMs: number,
+  ) {}
 
   @Get()
   explorer(@Req() req: Request, @Res() res: Response): void {
-    send(req, res, this.catalogue.pages.get('/')!, PAGE_CACHE);
+    send(req, res, this.catalogue.pages.get('/')!, PAGE_CACHE, this.writeIdleMs);
   }
 
   @Get('docs')
   docs(@Req() req: Request, @Res() res: Response): void {
-    send(req, res, this.catalogue.pages.get('/docs')!, PAGE_CACHE);
+    send(req, res, this.catalogue.pages.get('/docs')!, PAGE_CACHE, this.writeIdleMs);
   }
 
   @Get('assets/:build/:name')
@@ -54,11 +60,11 @@ export class PagesController {
       `/assets/${build}` === this.catalogue.assetBase ? this.catalogue.assets.get(name) : undefined;
     // The exception filter answers it like any unknown path (the v1 error shape).
     if (!served) throw new NotFoundException();
-    send(req, res, served, ASSET_CACHE);
+    send(req, res, served, ASSET_CACHE, this.writeIdleMs);
   }
 }
 
-function send(req: Request, res: Response, served: Served, cacheControl: string): void {
+function send(req: Request, res: Response, served: Served, cacheControl: string, writeIdleMs: number): void {
   const wanted = negotiateCoding(req.headers['accept-encoding']);
   if (wanted !== 'identity' && !served[wanted]) void compress(served);
   const coding = wanted !== 'identity' && served[wanted] ? wanted : 'identity';
@@ -74,5 +80,6 @@ function send(req: Request, res: Response, served: Served, cacheControl: string)
   }
   if (coding !== 'identity') res.setHeader('content-encoding', coding);
   res.setHeader('content-length', body.length);
-  res.status(200).end(body);
+  res.status(200);
+  endWithin(res, body, writeIdleMs);
 }

@@ -14,6 +14,9 @@ export const FORWARDED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'content-type',
   'if-modified-since',
   'if-none-match',
+  // One byte range of a download, so a cut one resumes (api-v1's bulk files).
+  'if-range',
+  'range',
   'user-agent',
 ]);
 

@@ -9,7 +9,8 @@ import {
   UNMATCHED_ROUTE,
   type UsageReport,
 } from '@tcg/http-service';
-import { AccessService } from '../access/access.service';
+import { PLANS } from '@tcg/domain';
+import { AccessService, type BeforeCharge, type Refusal } from '../access/access.service';
 import { rateLimitHeaders } from '../access/rate-limit-headers';
 import { sendError, sendInternalError } from '../common/error-shape';
 import { GatewayMetrics } from '../common/gateway-metrics';
@@ -18,11 +19,15 @@ import { type BodyFraming, mayHaveBody, readBody, tooLarge } from '../common/req
 import { type GuardedRequest, guardedRequest } from '../common/request-guard';
 import type { ApiVersion, RequestTarget } from '../common/request-target';
 import { upstreamRequestHeaders } from './forwarded-headers';
+import { KeyConcurrency } from './key-concurrency';
 import { routeTemplate } from './route-template';
-import { UpstreamClient, UpstreamFailure } from './upstream-client';
+import { UpstreamClient, UpstreamFailure, type UpstreamOptions } from './upstream-client';
 
 /** Seconds a client should wait before retrying after a 503 or 504 of the gateway's own. */
 const RETRY_AFTER_SECONDS = 1;
+
+/** Bulk file downloads (api-v1's `GET /v1/bulk/{game}/{format}`): the download pool and limits. */
+const DOWNLOAD_PATH = /^\/v1\/bulk\/[^/]+\/[^/]+$/;
 
 /**
  * Admits a request (key, quotas), then sends it to the service its version names and streams the
@@ -34,6 +39,10 @@ const RETRY_AFTER_SECONDS = 1;
 export class ProxyService implements OnApplicationShutdown {
   private readonly logger = new Logger('Proxy');
   private readonly upstreams: Record<ApiVersion, UpstreamClient>;
+  /** api-v1 again, for bulk downloads only: a small pool of its own (DOWNLOAD_MAX_SOCKETS). */
+  private readonly downloads: UpstreamClient;
+  private readonly requestsPerKey = new KeyConcurrency();
+  private readonly downloadsPerKey = new KeyConcurrency();
   private readonly docsUrl: string;
   private readonly credential: string;
   private readonly maxBodyBytes: number;
@@ -49,7 +58,7 @@ export class ProxyService implements OnApplicationShutdown {
     this.credential = config.getOrThrow<string>('INTERNAL_TOKEN');
     this.maxBodyBytes = config.getOrThrow<number>('MAX_BODY_BYTES');
     this.linger = lingerLimits(this.maxBodyBytes, config.getOrThrow<number>('SERVER_KEEP_ALIVE_TIMEOUT_MS'));
-    const upstream = (name: string, url: string) =>
+    const upstream = (name: string, url: string, options: Partial<UpstreamOptions> = {}) =>
       new UpstreamClient({
         name,
         url: new URL(url),
@@ -58,12 +67,27 @@ export class ProxyService implements OnApplicationShutdown {
         maxSockets: config.getOrThrow<number>('UPSTREAM_MAX_SOCKETS'),
         maxInFlight: config.getOrThrow<number>('UPSTREAM_MAX_IN_FLIGHT'),
         freeSocketTimeoutMs: config.getOrThrow<number>('UPSTREAM_FREE_SOCKET_TIMEOUT_MS'),
+        writeIdleTimeoutMs: config.getOrThrow<number>('WRITE_IDLE_TIMEOUT_MS'),
         onResponse: (status, seconds) => metrics.upstreamResponse(name, status, seconds),
+        onCut: (reason) => metrics.responseCut(name, reason),
+        ...options,
       });
     this.upstreams = {
       v1: upstream('api-v1', config.getOrThrow<string>('API_V1_URL')),
       v2: upstream('api-v2', config.getOrThrow<string>('API_V2_URL')),
     };
+    // No queue: a download waits for nothing, it is admitted onto a socket or refused with a 503.
+    const downloadSockets = config.getOrThrow<number>('DOWNLOAD_MAX_SOCKETS');
+    this.downloads = upstream('api-v1-downloads', config.getOrThrow<string>('API_V1_URL'), {
+      maxSockets: downloadSockets,
+      maxInFlight: downloadSockets,
+      downloads: {
+        minBytesPerSecond: config.getOrThrow<number>('DOWNLOAD_MIN_BYTES_PER_SECOND'),
+        graceMs: config.getOrThrow<number>('DOWNLOAD_GRACE_MS'),
+        maxDurationMs: config.getOrThrow<number>('DOWNLOAD_MAX_DURATION_MS'),
+      },
+      onDownload: (delta) => metrics.downloadsInProgress(delta),
+    });
   }
 
   /** The Express route's entry (ProxyController): the guard's decision was handed over with the request. */
@@ -102,7 +126,12 @@ export class ProxyService implements OnApplicationShutdown {
     const observation = observationOf(req);
     if (observation) observation.route = routeTemplate(target) ?? UNMATCHED_ROUTE;
 
-    const admission = await this.access.admit(req, target);
+    const download = DOWNLOAD_PATH.test(target.path);
+    const places: (() => void)[] = [];
+    const giveBack = () => places.splice(0).forEach((give) => give());
+    const admission = await this.access.admit(req, target, this.takePlaces(download, places));
+    if (admission.admitted) res.once('close', giveBack);
+    else giveBack();
     this.metrics.admission(admission, version);
     if (!admission.admitted) {
       if (admission.retryAfterSeconds !== undefined)
@@ -142,10 +171,41 @@ export class ProxyService implements OnApplicationShutdown {
     else delete headers['content-type'];
 
     if (req.socket.destroyed) return; // the client left while it was admitted
-    const upstream = this.upstreams[version];
+    const upstream = download ? this.downloads : this.upstreams[version];
     upstream.forward({ method: req.method ?? 'GET', path: target.raw, headers, body }, res, (failure) =>
       this.answerFailure(res, shapePath, upstream.name, failure, requestId),
     );
+  }
+
+  /**
+   * Takes the key's place among its requests in progress (and its downloads'), before any quota
+   * unit is charged: a key over its plan's concurrency is refused without being charged.
+   */
+  private takePlaces(download: boolean, places: (() => void)[]): BeforeCharge {
+    return (key) => {
+      const plan = PLANS[key.plan];
+      const request = this.requestsPerKey.take(key.id, plan.concurrentRequests);
+      if (!request) return this.tooManyAtOnce('requests', plan.concurrentRequests, key.plan);
+      places.push(request);
+      if (!download) return undefined;
+      const file = this.downloadsPerKey.take(key.id, plan.concurrentDownloads);
+      if (!file) return this.tooManyAtOnce('downloads', plan.concurrentDownloads, key.plan);
+      places.push(file);
+      return undefined;
+    };
+  }
+
+  private tooManyAtOnce(what: 'requests' | 'downloads', limit: number, plan: string): Refusal {
+    this.metrics.concurrencyRefusal(what);
+    return {
+      admitted: false,
+      status: 429,
+      // The contract's code for a rate limit (the auth-failure throttle uses it too): clients
+      // already back off on it by Retry-After; the message says which limit.
+      code: 'RATE_LIMIT_EXCEEDED',
+      message: `The ${plan} plan allows ${limit} ${what} in progress at once per key; wait for one to finish.`,
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+    };
   }
 
   private answerFailure(
@@ -182,6 +242,7 @@ export class ProxyService implements OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     for (const upstream of Object.values(this.upstreams)) upstream.close();
+    this.downloads.close();
   }
 }
 

@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { UpstreamClient, UpstreamFailure } from './upstream-client';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { type CutReason, type UpstreamOptions, UpstreamClient, UpstreamFailure } from './upstream-client';
 
 /** A local service whose behaviour per request the test decides, counting the sockets it sees. */
 async function service(handle: (req: IncomingMessage, res: ServerResponse, nth: number) => void) {
@@ -61,6 +61,7 @@ const options = (url: URL) => ({
   maxSockets: 1,
   maxInFlight: 2,
   freeSocketTimeoutMs: 4_000,
+  writeIdleTimeoutMs: 1_000,
 });
 
 describe('UpstreamClient', () => {
@@ -164,6 +165,64 @@ describe('UpstreamClient', () => {
       if (!disposition) expect(received).toBeLessThan(6);
     } finally {
       client.close();
+      await svc.close();
+    }
+  });
+
+  it.each<[string, CutReason, Partial<UpstreamOptions>, string | undefined]>([
+    ['an answer the client takes nothing of', 'write_idle', { writeIdleTimeoutMs: 300 }, undefined],
+    [
+      'a download below the minimum average rate after the grace',
+      'too_slow',
+      { downloads: { minBytesPerSecond: 1e9, graceMs: 300, maxDurationMs: 60_000 } },
+      'attachment',
+    ],
+    [
+      'a download past its longest duration',
+      'max_duration',
+      { downloads: { minBytesPerSecond: 0, graceMs: 0, maxDurationMs: 1_000 } },
+      'attachment',
+    ],
+  ])('cuts %s (%s) and closes its upstream socket at once', async (_, reason, bounds, disposition) => {
+    // 64 MiB, sent as fast as the gateway takes it: far more than the sockets' buffers hold.
+    const svc = await service((_req, res) => {
+      res.writeHead(200, disposition ? { 'content-disposition': disposition } : {});
+      const part = Buffer.alloc(64 * 1024);
+      let left = 1024;
+      const more = () => {
+        while (left > 0 && !res.destroyed) {
+          left -= 1;
+          if (!res.write(part)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    const cuts: CutReason[] = [];
+    const client = new UpstreamClient({
+      ...options(svc.url),
+      bodyTimeoutMs: 60_000,
+      writeIdleTimeoutMs: 60_000,
+      ...bounds,
+      onCut: (r) => cuts.push(r),
+    });
+    const front = createServer((_req, res) =>
+      client.forward({ method: 'GET', path: '/x', headers: {} }, res, () => res.destroy()),
+    );
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    // A client that sends its request and never reads a byte of the answer.
+    const reader = connect((front.address() as AddressInfo).port, '127.0.0.1');
+    reader.pause();
+    reader.on('error', () => undefined);
+    reader.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    try {
+      for (let i = 0; i < 100 && svc.closedSockets() === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(cuts).toEqual([reason]);
+      expect(svc.closedSockets()).toBe(1);
+    } finally {
+      reader.destroy();
+      client.close();
+      front.close();
       await svc.close();
     }
   });

@@ -8,6 +8,7 @@ import {
 } from 'node:http';
 import { clientResponseHeaders } from './forwarded-headers';
 import { joinVary } from '../common/cors';
+import { type WriteIdleDeadline, writeIdleDeadline } from '../common/write-idle';
 
 export interface UpstreamOptions {
   readonly name: string;
@@ -24,9 +25,33 @@ export interface UpstreamOptions {
   readonly maxInFlight: number;
   /** Below the service's keepAliveTimeout, so the gateway never writes to a socket being closed. */
   readonly freeSocketTimeoutMs: number;
+  /**
+   * Longest the client may leave the response backpressured (it takes nothing while the gateway
+   * has more to send); past it the response is cut and its upstream socket closed at once.
+   */
+  readonly writeIdleTimeoutMs: number;
+  /** Bounds on file downloads through this client (the download pool); none for the others. */
+  readonly downloads?: DownloadLimits;
   /** Told each response's status and the seconds from dispatch to its headers (the metrics). */
   readonly onResponse?: (status: number, seconds: number) => void;
+  /** Told when a response is cut because of the client, and why (the metrics). */
+  readonly onCut?: (reason: CutReason) => void;
+  /** Told when a file download starts (+1) and ends, however it ends (-1). */
+  readonly onDownload?: (delta: 1 | -1) => void;
 }
+
+/** What a slow client may cost a download: it must keep an average rate, and it has an end. */
+export interface DownloadLimits {
+  /** The average rate from the response headers on, checked once `graceMs` have passed. */
+  readonly minBytesPerSecond: number;
+  readonly graceMs: number;
+  readonly maxDurationMs: number;
+}
+
+export type CutReason = 'write_idle' | 'too_slow' | 'max_duration';
+
+/** How often a download's average rate and duration are checked. */
+const DOWNLOAD_CHECK_MS = 1_000;
 
 export interface UpstreamCall {
   readonly method: string;
@@ -90,14 +115,28 @@ export class UpstreamClient {
     let settled = false;
     let current: ClientRequest | undefined;
     let bodyTimer: NodeJS.Timeout | undefined;
+    let idle: WriteIdleDeadline | undefined;
+    let downloadCheck: NodeJS.Timeout | undefined;
     const settle = () => {
       if (settled) return false;
       settled = true;
       this.inFlight -= 1;
       clearTimeout(headersTimer);
       clearTimeout(bodyTimer);
+      idle?.stop();
+      if (downloadCheck) {
+        clearInterval(downloadCheck);
+        this.options.onDownload?.(-1);
+      }
       client.off('close', onClientClose);
       return true;
+    };
+    // The upstream socket goes with the request (never back to the pool), so it is free at once.
+    const cut = (reason: CutReason) => {
+      if (!settle()) return;
+      current?.destroy();
+      client.destroy();
+      this.options.onCut?.(reason);
     };
     const headersTimer = setTimeout(() => {
       if (!settle()) return;
@@ -143,7 +182,10 @@ export class UpstreamClient {
         // A file download (bulk data: tens of MB at the pace of the client's link) may take
         // longer than the deadline in all; for it the deadline is the longest pause between two
         // parts of the body, which still catches a service that stopped sending.
-        if (isDownload(upstreamRes)) upstreamRes.on('data', () => bodyTimer?.refresh());
+        const download = isDownload(upstreamRes);
+        if (download) upstreamRes.on('data', () => bodyTimer?.refresh());
+        if (download && this.options.downloads)
+          downloadCheck = this.bound(upstreamRes, this.options.downloads, cut);
         upstreamRes.on('end', () => settle());
         upstreamRes.on('error', () => {
           if (settle()) client.destroy();
@@ -152,6 +194,9 @@ export class UpstreamClient {
           if (settle()) client.destroy();
         });
         upstreamRes.pipe(client);
+        // After pipe's own listener, so the write that just happened is the one looked at.
+        idle = writeIdleDeadline(client, this.options.writeIdleTimeoutMs, () => cut('write_idle'));
+        upstreamRes.on('data', idle.wrote);
       });
       upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) return;
@@ -177,6 +222,29 @@ export class UpstreamClient {
       upstreamReq.end(call.body);
     };
     attempt(true);
+  }
+
+  /**
+   * Checks a download every second: below the average rate once the grace has passed, or past
+   * its longest duration, it is cut (the client resumes with Range).
+   */
+  private bound(
+    upstreamRes: IncomingMessage,
+    limits: DownloadLimits,
+    cut: (reason: CutReason) => void,
+  ): NodeJS.Timeout {
+    const since = Date.now();
+    let bytes = 0;
+    upstreamRes.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    const timer = setInterval(() => {
+      const elapsedMs = Date.now() - since;
+      if (elapsedMs >= limits.maxDurationMs) cut('max_duration');
+      else if (elapsedMs >= limits.graceMs && (bytes * 1000) / elapsedMs < limits.minBytesPerSecond)
+        cut('too_slow');
+    }, DOWNLOAD_CHECK_MS);
+    timer.unref();
+    this.options.onDownload?.(1);
+    return timer;
   }
 
   close(): void {

@@ -44,7 +44,10 @@ export class BulkController {
     description:
       'The latest snapshot of the game in the format, as a gzip file (`Content-Type: application/gzip`, not a ' +
       'content coding): exact `Content-Length`, `ETag` the SHA-256 listed, `If-None-Match` gives 304. HEAD sends ' +
-      'the headers only. Costs 1, whatever the size.',
+      'the headers only. One byte range on request, so a cut download resumes: `Range: bytes=<first>-[<last>]` or ' +
+      '`bytes=-<suffix>` gives 206 with `Content-Range`, a range starting past the end 416 with ' +
+      '`Content-Range: bytes */<size>`; several ranges, or an `If-Range` that is not the current ETag or ' +
+      '`Last-Modified`, give the whole file (200). Costs 1, whatever the size.',
   })
   @ApiParam({ name: 'game', description: 'Game identifier.', example: 'magic-the-gathering' })
   @ApiParam({ name: 'format', enum: BULK_FORMATS, description: 'File format.' })
@@ -59,9 +62,21 @@ export class BulkController {
         schema: { type: 'string' },
       },
       'X-Data-Version': { description: 'The data version of the rows.', schema: { type: 'integer' } },
+      'Accept-Ranges': { description: '`bytes`: one range may be asked for.', schema: { type: 'string' } },
     },
   })
   @ApiResponse({ status: 304, description: 'The file named in `If-None-Match` is still the latest.' })
+  @ApiResponse({
+    status: 206,
+    description: 'The one range asked for in `Range`: `Content-Range: bytes <first>-<last>/<size>`.',
+    content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiResponse({
+    status: 416,
+    type: ErrorDto,
+    description:
+      'INVALID_REQUEST: the range starts at or past the end of the file (`Content-Range: bytes */<size>`).',
+  })
   @ApiResponse({
     status: 404,
     type: ErrorDto,

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import {
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import {
   BULK_FORMATS,
   BulkFormat,
@@ -13,6 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { BULK_SNAPSHOTS } from './bulk-store.provider';
+import { byteRange } from './byte-range';
 import { BulkSnapshotsResponseDto, toBulkSnapshotDto } from './dto/bulk-snapshot.dto';
 
 /** Longest a value from the path is echoed in an error. */
@@ -50,41 +58,61 @@ export class BulkService {
 
   /**
    * Sends the snapshot as a file: its exact length, its checksum as a strong entity tag (a 304
-   * when `If-None-Match` has it), and for GET the stored parts one after another, each read when
-   * the client has taken the one before, so neither the file nor a slow client's backlog is held
-   * and no pooled connection waits on the client. A part deleted meanwhile (two newer snapshots
-   * committed during one download) cuts the connection: the client sees fewer bytes than
+   * when `If-None-Match` has it), one byte range of it on request (`Range`, `If-Range`: see
+   * byteRange) so a cut download resumes, and for GET the stored parts one after another, each
+   * read when the client has taken the one before, so neither the file nor a slow client's backlog
+   * is held and no pooled connection waits on the client. A part deleted meanwhile (two newer
+   * snapshots committed during one download) cuts the connection: the client sees fewer bytes than
    * Content-Length and retries.
    */
   async send(snapshot: BulkSnapshot, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const etag = `"${snapshot.sha256}"`;
+    const lastModified = new Date(snapshot.generatedAt * 1000).toUTCString();
     const headers = {
       etag,
       'cache-control': 'private, no-cache',
-      'last-modified': new Date(snapshot.generatedAt * 1000).toUTCString(),
+      'last-modified': lastModified,
       'x-data-version': String(snapshot.dataVersion),
+      'accept-ranges': 'bytes',
     };
     if (ifNoneMatchHits(req.headers['if-none-match'], snapshot.sha256)) {
       res.writeHead(304, headers);
       res.end();
       return;
     }
-    res.writeHead(200, {
+    // Range is defined for GET only (RFC 9110 §14.2): HEAD gets the whole file's headers.
+    const range =
+      req.method === 'GET'
+        ? byteRange(headerOf(req, 'range'), headerOf(req, 'if-range'), snapshot.bytes, { etag, lastModified })
+        : ({ kind: 'full' } as const);
+    if (range.kind === 'unsatisfiable') {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.setHeader('content-range', `bytes */${snapshot.bytes}`);
+      throw new HttpException(
+        `The Range header asks for bytes past the end of the file (${snapshot.bytes} bytes).`,
+        416,
+      );
+    }
+    const start = range.kind === 'partial' ? range.start : 0;
+    const end = range.kind === 'partial' ? range.end : snapshot.bytes - 1;
+    res.writeHead(range.kind === 'partial' ? 206 : 200, {
       ...headers,
       'content-type': 'application/gzip',
-      'content-length': String(snapshot.bytes),
+      'content-length': String(end - start + 1),
+      ...(range.kind === 'partial' ? { 'content-range': `bytes ${start}-${end}/${snapshot.bytes}` } : {}),
       'content-disposition': `attachment; filename="${snapshot.gameId}-${snapshot.dataVersion}.${snapshot.format}"`,
     });
-    if (req.method === 'HEAD') {
+    if (req.method === 'HEAD' || end < start) {
       res.end();
       return;
     }
     try {
-      for (let seq = 0; seq < snapshot.chunks; seq++) {
+      const parts = await this.partsOf(snapshot, start, end);
+      for (const { seq, from, to } of parts) {
         if (res.destroyed) return;
         const part = await this.snapshots.readChunk(snapshot.id, seq);
-        if (part === null) throw new Error(`snapshot ${snapshot.id} was deleted during its download`);
-        if (!res.write(part)) await drained(res);
+        if (part === null) throw deletedDuringDownload(snapshot);
+        if (!res.write(from === 0 && to >= part.length ? part : part.subarray(from, to))) await drained(res);
       }
       res.end();
     } catch (error) {
@@ -93,6 +121,36 @@ export class BulkService {
       res.destroy();
     }
   }
+
+  /** The parts holding bytes `start`..`end` (inclusive), with the slice of each to send. */
+  private async partsOf(
+    snapshot: BulkSnapshot,
+    start: number,
+    end: number,
+  ): Promise<{ seq: number; from: number; to: number }[]> {
+    if (start === 0 && end === snapshot.bytes - 1)
+      return Array.from({ length: snapshot.chunks }, (_, seq) => ({ seq, from: 0, to: Infinity }));
+    const sizes = await this.snapshots.chunkSizes(snapshot.id);
+    if (sizes === null) throw deletedDuringDownload(snapshot);
+    const parts: { seq: number; from: number; to: number }[] = [];
+    let offset = 0;
+    for (const [seq, size] of sizes.entries()) {
+      const partEnd = offset + size; // exclusive
+      if (partEnd > start && offset <= end)
+        parts.push({ seq, from: Math.max(0, start - offset), to: Math.min(size, end + 1 - offset) });
+      offset = partEnd;
+    }
+    return parts;
+  }
+}
+
+function deletedDuringDownload(snapshot: BulkSnapshot): Error {
+  return new Error(`snapshot ${snapshot.id} was deleted during its download`);
+}
+
+function headerOf(req: IncomingMessage, name: 'range' | 'if-range'): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
 }
 
 /** Resolves when the response can take more, or when its connection is gone. */

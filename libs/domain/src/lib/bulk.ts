@@ -35,4 +35,6 @@ export interface BulkSnapshotStore {
   latest(gameId: string, format: BulkFormat): Promise<BulkSnapshot | null>;
   /** Part `seq` of a snapshot; null when the snapshot was deleted meanwhile (retention). */
   readChunk(snapshotId: number, seq: number): Promise<Uint8Array | null>;
+  /** The size of each part in order, to find where a range starts; null when deleted meanwhile. */
+  chunkSizes(snapshotId: number): Promise<number[] | null>;
 }

@@ -1,9 +1,45 @@
-/** Plans and their limits (docs/spec/decisions.md "Plans, limits and usage"). */
+/**
+ * Plans and their limits (docs/spec/decisions.md "Plans, limits and usage"). `concurrentRequests`
+ * is how many of a key's requests one gateway instance serves at once, and `concurrentDownloads`
+ * how many of those may be bulk downloads (README "API keys and limits"); past either: 429.
+ */
 export const PLANS = {
-  free: { perMinute: 10, perDay: 100, perMonth: 1_000, maxLimit: 20, maxBatch: 20 },
-  starter: { perMinute: 60, perDay: 2_000, perMonth: 30_000, maxLimit: 100, maxBatch: 100 },
-  professional: { perMinute: 200, perDay: 10_000, perMonth: 200_000, maxLimit: 100, maxBatch: 100 },
-  enterprise: { perMinute: 1_000, perDay: 100_000, perMonth: 2_000_000, maxLimit: 200, maxBatch: 200 },
+  free: {
+    perMinute: 10,
+    perDay: 100,
+    perMonth: 1_000,
+    maxLimit: 20,
+    maxBatch: 20,
+    concurrentRequests: 4,
+    concurrentDownloads: 1,
+  },
+  starter: {
+    perMinute: 60,
+    perDay: 2_000,
+    perMonth: 30_000,
+    maxLimit: 100,
+    maxBatch: 100,
+    concurrentRequests: 8,
+    concurrentDownloads: 2,
+  },
+  professional: {
+    perMinute: 200,
+    perDay: 10_000,
+    perMonth: 200_000,
+    maxLimit: 100,
+    maxBatch: 100,
+    concurrentRequests: 16,
+    concurrentDownloads: 2,
+  },
+  enterprise: {
+    perMinute: 1_000,
+    perDay: 100_000,
+    perMonth: 2_000_000,
+    maxLimit: 200,
+    maxBatch: 200,
+    concurrentRequests: 32,
+    concurrentDownloads: 4,
+  },
 } as const;
 
 export type PlanName = keyof typeof PLANS;

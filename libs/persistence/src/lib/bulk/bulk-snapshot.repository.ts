@@ -61,6 +61,14 @@ export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
     ])) as { data: Buffer }[];
     return rows[0]?.data ?? null;
   }
+
+  async chunkSizes(snapshotId: number): Promise<number[] | null> {
+    const rows = (await this.ds.query(
+      `SELECT octet_length(data) AS size FROM bulk_chunks WHERE snapshot_id = $1 ORDER BY seq`,
+      [snapshotId],
+    )) as { size: number }[];
+    return rows.length > 0 ? rows.map((r) => Number(r.size)) : null;
+  }
 }
 
 /**

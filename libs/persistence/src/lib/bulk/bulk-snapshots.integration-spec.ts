@@ -192,6 +192,15 @@ describe('bulk snapshots (PostgreSQL)', () => {
     }[];
     expect(kept.map((r) => r.id)).toEqual(ids.slice(-SNAPSHOTS_KEPT));
     expect(await store.readChunk(ids[0]!, 0)).toBeNull();
+    expect(await store.chunkSizes(ids[0]!)).toBeNull();
+    // What a range is located by: each kept part's size, in order, adding up to the file.
+    const latest = (await store.latest(GAME, 'ndjson.gz'))!;
+    const sizes = (await store.chunkSizes(latest.id))!;
+    expect(sizes).toHaveLength(latest.chunks);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(latest.bytes);
+    expect(sizes).toEqual(
+      await Promise.all(sizes.map(async (_, seq) => (await store.readChunk(latest.id, seq))!.length)),
+    );
     expect(Number((await ds.query('SELECT count(DISTINCT snapshot_id) FROM bulk_chunks'))[0].count)).toBe(
       2 * SNAPSHOTS_KEPT,
     );
