@@ -1,6 +1,18 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { dragon, goblin, goblinNm, knight, knightNm, lp, nm, seedCatalogue, series, T_NOW } from './fixtures';
+import {
+  dragon,
+  GAME,
+  goblin,
+  goblinNm,
+  knight,
+  knightNm,
+  lp,
+  nm,
+  seedCatalogue,
+  series,
+  T_NOW,
+} from './fixtures';
 import { importPrices } from './import-prices';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
@@ -77,6 +89,47 @@ describe('response caching, validators and compression through the gateway', () 
     expect(b._metadata.apiRequestsUsed).toBe(a._metadata.apiRequestsUsed + 1);
     expect(after.enabled).toBe(true);
     expect(after.hits).toBeGreaterThanOrEqual(before.hits + 1);
+  });
+
+  /** A v1 body without `_metadata` (this request's usage, which differs per request). */
+  const withoutUsage = (text: string) => text.slice(0, text.lastIndexOf(',"_metadata":'));
+
+  it('serves a v1 search from one cache entry whatever junk, order or spelled-out defaults the URL carries', async () => {
+    const before = (await health(stack.v1Url)).responseCache;
+    const targets = [1, 2, 3, 4, 5, 6].map((n) =>
+      n % 2 === 0
+        ? `/v1/cards?condition=LP,NM&game=${GAME.id}&_=${n}&limit=20`
+        : `/v1/cards?_=${n}&game=${GAME.id}&condition=nm,lp&offset=0`,
+    );
+    const replies = [];
+    for (const target of targets)
+      replies.push(await get(`${stack.gatewayUrl}${target}`, { 'x-api-key': key }));
+    const after = (await health(stack.v1Url)).responseCache;
+    expect(replies.map((r) => r.status)).toEqual(targets.map(() => 200));
+    const bodies = new Set(replies.map((r) => withoutUsage(r.text)));
+    expect(bodies.size).toBe(1);
+    expect((JSON.parse(`${[...bodies][0]}}`) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    // The first request computes, the second is computed again and kept (the doorkeeper), the rest are hits.
+    expect(after.misses - before.misses).toBe(2);
+    expect(after.hits - before.hits).toBe(4);
+  });
+
+  it('serves a v2 page from one cache entry whatever the order, the case or the spelled-out defaults', async () => {
+    const before = (await health(stack.v2Url)).responseCache;
+    const targets = [
+      `/v2/cards?game=${GAME.id}&regions=NA&include=periods,price_history.7d`,
+      `/v2/cards?include=price_history.7d,periods&game=${GAME.id}&limit=20`,
+      `/v2/cards?regions=na&game=${GAME.id}`,
+      `/v2/cards?graded=exclude&game=${GAME.id}`,
+    ];
+    const replies = [];
+    for (const target of targets)
+      replies.push(await get(`${stack.gatewayUrl}${target}`, { 'x-api-key': key }));
+    const after = (await health(stack.v2Url)).responseCache;
+    expect(replies.map((r) => r.status)).toEqual(targets.map(() => 200));
+    expect(new Set(replies.map((r) => r.raw.toString('base64'))).size).toBe(1);
+    expect(after.misses - before.misses).toBe(2);
+    expect(after.hits - before.hits).toBe(2);
   });
 
   it('tags v1 answers weakly (their `_metadata` differs) and v2 answers strongly, per coding', async () => {

@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { dragon, goblin, goblinNm, knight, knightNm, nm, seedCatalogue, series } from './fixtures';
 import { withKeys } from './keys';
+import { workerDatabaseUrl } from '@tcg/persistence/testing';
+import { Client } from 'pg';
 import { INTERNAL_TOKEN, startStack, Stack } from './stack';
 
 const DOCKER = resolve(__dirname, '../../../docker');
@@ -287,5 +289,62 @@ function exprsOf(node: unknown): string[] {
         output: '',
       });
     }
+  });
+});
+
+describe('operators: a statement cut short is counted and logged', () => {
+  let stack: Stack;
+  let key: string;
+
+  beforeAll(async () => {
+    await seedCatalogue([dragon], [nm], [{ variantUuid: nm.uuid, ...series(1000) }]);
+    key = await withKeys(async (keys) => (await keys.create('professional', 'cancellations e2e')).key);
+    stack = await startStack({
+      metrics: true,
+      logs: true,
+      v2Env: { DATABASE_STATEMENT_TIMEOUT_MS: '300' },
+    });
+  });
+  afterAll(async () => stack?.close());
+
+  it('counts a read cancelled by statement_timeout under its reason and logs it with route and request id', async () => {
+    const metric = async () =>
+      total(
+        parseSamples(await (await fetch(stack.metricsUrls.v2)).text()),
+        'tcg_db_statements_cancelled_total',
+        {
+          reason: 'statement_timeout',
+        },
+      );
+    const before = await metric();
+    // Another session holds the cards table: the lookup waits for it until its statement_timeout.
+    const holder = new Client({ connectionString: workerDatabaseUrl() });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE cards IN ACCESS EXCLUSIVE MODE');
+      const res = await fetch(`${stack.gatewayUrl}/v2/cards/${dragon.uuid}`, {
+        headers: { 'x-api-key': key },
+      });
+      expect(res.status).toBe(503);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    expect((await metric()) - before).toBe(1);
+    const line = stack
+      .output('v2')
+      .split('\n')
+      .filter((l) => l.includes('"statement cancelled"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)[0];
+    expect(line).toMatchObject({
+      level: 'warn',
+      reason: 'statement_timeout',
+      route: '/v2/cards/:id',
+      statement: expect.stringMatching(/^q_/),
+      reqId: expect.any(String),
+    });
+    // No values: the statement is named by a digest, not its text or parameters.
+    expect(JSON.stringify(line)).not.toContain(dragon.uuid);
   });
 });

@@ -20,3 +20,4 @@ export * from './lib/bulk/bulk-rows';
 export * from './lib/bulk/gzip-chunks';
 export * from './lib/bulk/bulk-generator';
 export * from './lib/bulk/bulk-snapshot.repository';
+export * from './lib/statement-cancellations';

@@ -11,11 +11,11 @@ import { ApiKeyAuth, CachedResponder } from '@tcg/http-service';
 import type { Request, Response } from 'express';
 import { ApiErrorResponses } from '../common/decorators/api-docs.decorator';
 import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
-import { v1SendOptions } from '../common/send-options';
+import { planOf, v1SendOptions } from '../common/send-options';
 import { CardsService } from './cards.service';
 import { BatchCardRequestItemDto, MAX_BATCH_ITEMS } from './dto/batch-items.schema';
 import { CardsResponseDto } from './dto/card.dto';
-import { CARDS_QUERY, PRESENTATION_QUERY } from './dto/cards-query.schema';
+import { CARDS_QUERY, parseCardsQuery, PRESENTATION_QUERY } from './dto/cards-query.schema';
 
 @ApiTags('cards')
 @ApiKeyAuth()
@@ -43,8 +43,9 @@ export class CardsController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await this.responses.send(req, res, v1SendOptions(req, usage), async () => ({
-      json: await this.cards.search(query, usage),
+    const parsed = parseCardsQuery(query, planOf(usage).maxLimit);
+    await this.responses.send(req, res, v1SendOptions(req, usage, parsed), async () => ({
+      json: await this.cards.search(parsed),
     }));
   }
 

@@ -41,8 +41,7 @@ export class CardsService {
    * other statistics windows or another history duration read the cards beside their variants'
    * statistics instead, and history, and render those per request.
    */
-  async search(raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<string[]> {
-    const query = parseCardsQuery(raw, planOf(usage).maxLimit);
+  async search(query: CardsQuery): Promise<string[]> {
     let selector = query.selector;
     if (selector.by === 'browse' && query.game) {
       const game = await requireGame(this.catalogue, query.game);

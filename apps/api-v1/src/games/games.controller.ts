@@ -26,7 +26,7 @@ export class GamesController {
   @ApiOkResponse({ type: GamesResponseDto, description: 'Every supported game.' })
   @ApiErrorResponses(401, 429)
   async list(@Usage() usage: UsageMetadataDto, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.responses.send(req, res, v1SendOptions(req, usage, '*'), async () => ({
+    await this.responses.send(req, res, v1SendOptions(req, usage, {}, '*'), async () => ({
       body: await this.games.list(usage),
     }));
   }

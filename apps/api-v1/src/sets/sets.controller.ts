@@ -33,8 +33,9 @@ export class SetsController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await this.responses.send(req, res, v1SendOptions(req, usage, '*'), async () => ({
-      body: await this.sets.list(query, usage),
+    const parsed = SETS_QUERY.parse(query);
+    await this.responses.send(req, res, v1SendOptions(req, usage, parsed, '*'), async () => ({
+      body: await this.sets.list(parsed, usage),
     }));
   }
 }

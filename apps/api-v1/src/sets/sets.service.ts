@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CatalogueRepository, requireGame } from '@tcg/domain';
+import { ParsedBy } from '@tcg/http-service';
 import { CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { SETS_QUERY } from './dto/sets-query.schema';
@@ -10,8 +11,7 @@ export class SetsService {
   constructor(@Inject(CATALOGUE) private readonly catalogue: CatalogueRepository) {}
 
   /** Every set of the game (no paging, docs/spec/decisions.md): `meta` reports the whole list. */
-  async list(raw: Record<string, unknown>, usage: UsageMetadataDto): Promise<SetsResponseDto> {
-    const query = SETS_QUERY.parse(raw);
+  async list(query: ParsedBy<typeof SETS_QUERY>, usage: UsageMetadataDto): Promise<SetsResponseDto> {
     const game = await requireGame(this.catalogue, query.game);
     const sets = await this.catalogue.listSetSummaries(game.id, {
       q: query.q,

@@ -11,8 +11,8 @@ import {
 import { Plan } from '../common/decorators/plan.decorator';
 import { CardsService } from './cards.service';
 import { CardsV2Response, CardV2Response } from './dto/card-v2.dto';
-import { CARD_V2_QUERY } from './dto/card-v2-query.schema';
-import { CARDS_V2_QUERY } from './dto/cards-v2-query.schema';
+import { CARD_V2_QUERY, parseCardV2Query } from './dto/card-v2-query.schema';
+import { CARDS_V2_QUERY, parseCardsV2Query } from './dto/cards-v2-query.schema';
 
 @ApiTags('cards')
 @ApiKeyAuth()
@@ -43,8 +43,9 @@ export class CardsController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await this.responses.send(req, res, { key: requestCacheKey(req, plan.maxLimit) }, () =>
-      this.cards.list(query, plan),
+    const parsed = parseCardsV2Query(query, plan.maxLimit);
+    await this.responses.send(req, res, { key: requestCacheKey(req, plan.maxLimit, parsed) }, () =>
+      this.cards.list(parsed, query),
     );
   }
 
@@ -69,8 +70,9 @@ export class CardsController {
     @Res() res: Response,
   ): Promise<void> {
     // One card: nothing in it depends on the plan.
-    await this.responses.send(req, res, { key: requestCacheKey(req, '*') }, async () => ({
-      json: await this.cards.one(id, query),
+    const parsed = parseCardV2Query(query);
+    await this.responses.send(req, res, { key: requestCacheKey(req, '*', parsed) }, async () => ({
+      json: await this.cards.one(id, parsed),
     }));
   }
 }

@@ -9,7 +9,6 @@ import {
   JoinedCard,
   KeysetQuery,
   NotFoundError,
-  PlanLimits,
   PriceSeries,
   Region,
   required,
@@ -35,8 +34,8 @@ import {
 } from '@tcg/rendering';
 import { CARD_KEYSET_READS, CARD_READS, CATALOGUE } from '@tcg/persistence/nest';
 import { CursorCodec, CursorPosition } from './cursor/cursor-codec';
-import { parseCardV2Query } from './dto/card-v2-query.schema';
-import { Include, parseCardsV2Query } from './dto/cards-v2-query.schema';
+import { CardShape } from './dto/card-v2-query.schema';
+import { CardsV2Query, Include } from './dto/cards-v2-query.schema';
 
 /** A response body's JSON text (its parts in order) plus the headers that describe it (Link, X-Total-Count). */
 export interface JsonWithHeaders {
@@ -67,8 +66,7 @@ export class CardsService {
    * JSON joined in SQL), a browse page the keyset page, the joined cards and a time-boxed count;
    * options whose parts are not all stored read series and history and render them instead.
    */
-  async list(raw: Record<string, unknown>, plan: PlanLimits): Promise<JsonWithHeaders> {
-    const query = parseCardsV2Query(raw, plan.maxLimit);
+  async list(query: CardsV2Query, raw: Record<string, unknown>): Promise<JsonWithHeaders> {
     const storage = storageRegions(query.regions);
     const position =
       query.cursor === undefined ? undefined : this.cursors.decode(query.cursor, query.fingerprint);
@@ -142,8 +140,7 @@ export class CardsService {
   }
 
   /** GET /v2/cards/{id}: one card by UUID or legacy slug; 404 when there is none. */
-  async one(id: string, raw: Record<string, unknown>): Promise<string> {
-    const query = parseCardV2Query(raw);
+  async one(id: string, query: CardShape): Promise<string> {
     const [card] = await this.lookup({ by: 'cardId', value: id }, query.filter, query.regions, query.include);
     if (card === undefined) throw new NotFoundError(`Card '${id}'`);
     return `{"data":${card}}`;

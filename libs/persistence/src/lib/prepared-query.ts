@@ -3,6 +3,7 @@ import type { PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { poolOf } from './data-source';
 import { readOn, type ReadSource } from './read-replicas';
+import { reportIfCancelled } from './statement-cancellations';
 
 /**
  * How many named statements one connection keeps. The read paths build a statement's text from
@@ -50,6 +51,9 @@ async function prepared<T extends QueryResultRow>(
     await makeRoomFor(client, name);
     const result = await client.query<T>({ name, text, values: values as unknown[] });
     return result.rows;
+  } catch (error) {
+    reportIfCancelled(error, name);
+    throw error;
   } finally {
     // A connection that timed out or lost the server has been ended (see `DeadlineClient`), and
     // the pool discards an ended client on release rather than hand it to the next request.

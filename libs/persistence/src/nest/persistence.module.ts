@@ -27,6 +27,7 @@ import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository'
 import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
 import { CardQueryRepository } from '../lib/repositories/card-query.repository';
 import { TypeOrmCatalogueRepository } from '../lib/repositories/catalogue.repository';
+import { onStatementCancelled } from '../lib/statement-cancellations';
 
 const SERVICE_NAME = Symbol('SERVICE_NAME');
 
@@ -333,6 +334,7 @@ export function serviceDatabase(serviceName: string): {
       readonly token: symbol;
       readonly routing: (reads: ReadSource) => ReadRouting | undefined;
     };
+    readonly cancellations: typeof onStatementCancelled;
   };
   readonly versions: symbol;
   readonly health: typeof HealthDetails;
@@ -347,6 +349,7 @@ export function serviceDatabase(serviceName: string): {
         token: READS,
         routing: (reads) => (reads instanceof ReadReplicas ? reads.routing() : undefined),
       },
+      cancellations: onStatementCancelled,
     },
     versions: DATA_VERSION,
     health: HealthDetails,

@@ -12,9 +12,10 @@ export const CARD_PARAMETERS = CARD_V2_QUERY.names;
 
 export type CardV2Params = ParsedBy<typeof CARD_V2_QUERY>;
 
+/** What shapes one card: regions, graded scope, include and language. */
+export type CardShape = Pick<CardsV2Query, 'regions' | 'filter' | 'include'>;
+
 /** GET /v2/cards/{id}: the query string, validated, as the read side's terms. */
-export function parseCardV2Query(
-  raw: Record<string, unknown>,
-): Pick<CardsV2Query, 'regions' | 'filter' | 'include'> {
+export function parseCardV2Query(raw: Record<string, unknown>): CardShape {
   return toCardShape(CARD_V2_QUERY.parse(raw), raw);
 }

@@ -71,6 +71,7 @@ function parseGrade(text: string): number | null | undefined {
 const SHAPE = {
   regions: list<Region>({
     item: parseRegion,
+    ordered: true,
     accepted: `market codes ${MARKET_CODES.join(', ')} or an ISO 3166-1 alpha-2 country code`,
     default: ['NA'],
     description: `Region codes in priority order, not case-sensitive: market codes (${MARKET_CODES.join(', ')}) or ISO 3166-1 alpha-2 country codes. The first is the primary market (\`markets[0]\`), the one \`min_price\` and \`order_by\` read. Each region beyond the first costs one more request.`,

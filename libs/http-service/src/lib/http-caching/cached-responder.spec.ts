@@ -44,7 +44,7 @@ describe('CachedResponder', () => {
       const perRequest = req.headers['x-usage']
         ? { name: '_usage', value: req.headers['x-usage'] }
         : undefined;
-      void responder.send(req, res, { key: requestCacheKey(req, 'plan'), perRequest }, () => {
+      void responder.send(req, res, { key: requestCacheKey(req, 'plan', {}), perRequest }, () => {
         computed++;
         return compute(req);
       });
@@ -222,7 +222,7 @@ describe('CachedResponder', () => {
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       responder
-        .send(req, res, { key: requestCacheKey(req, 'plan') }, () => {
+        .send(req, res, { key: requestCacheKey(req, 'plan', {}) }, () => {
           computed++;
           return compute(req);
         })

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { DataVersionSource } from '@tcg/domain';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { canonicalJson } from './canonical-json';
 import { negotiateCoding } from './content-coding';
 import { entityTag, ifNoneMatchHits } from './entity-tag';
 import { CompressionPolicy, Representation } from './representation';
@@ -199,12 +200,20 @@ function fnv1a(text: string, seed: number): number {
 }
 
 /**
- * The cache key of a GET: the request target as received (its query string in the client's order:
- * reordered parameters are another entry, never a wrong answer) and what else the answer depends
- * on, such as the page-size cap of the caller's plan.
+ * The cache key of a GET: its path, its parameters as the route parsed them and what else the
+ * answer depends on, such as the page-size cap of the caller's plan. Parsed, not as received:
+ * parameters a lenient route ignores (a client's `&_=<n>` cache-buster), their order, the
+ * spelling of a value and an explicit default would each make another entry for one answer, and
+ * a client varying them would make every request a miss.
  */
-export function requestCacheKey(req: IncomingMessage, dependsOn: string | number): string {
-  return `${dependsOn} ${(req as { originalUrl?: string }).originalUrl ?? req.url}`;
+export function requestCacheKey(
+  req: IncomingMessage,
+  dependsOn: string | number,
+  parameters: object,
+): string {
+  const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  const query = target.indexOf('?');
+  return `${dependsOn} ${query < 0 ? target : target.slice(0, query)} ${canonicalJson(parameters)}`;
 }
 
 /**

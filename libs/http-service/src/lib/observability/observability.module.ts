@@ -1,13 +1,14 @@
 import { DynamicModule, Global, InjectionToken, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { NextFunction, Request, Response } from 'express';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { BaseEnvironment } from '../environment';
 import { createPinoLogger, ServiceLogger } from './logger';
 import { ServiceMetrics } from './metrics';
 import { MetricsServer } from './metrics-server';
-import { type Observation, RequestObserver } from './request-observer';
+import { expressRoute, type Observation, RequestObserver, requestIdOf } from './request-observer';
 
 const OBSERVATION = Symbol('observation');
 
@@ -34,6 +35,12 @@ export interface ReadRoutingReading {
   }[];
 }
 
+/** A read statement cut short (persistence's `CancelledStatement`). */
+export interface CancelledStatementReading {
+  readonly reason: string;
+  readonly statement: string;
+}
+
 export interface ObservabilityOptions {
   /** The `service` of every line and series. */
   readonly service: string;
@@ -46,6 +53,8 @@ export interface ObservabilityOptions {
       readonly token: InjectionToken;
       readonly routing: (reads: never) => ReadRoutingReading | undefined;
     };
+    /** Subscribes to the statements cut short (persistence's `onStatementCancelled`). */
+    readonly cancellations?: (listener: (cancelled: CancelledStatementReading) => void) => () => void;
   };
 }
 
@@ -80,11 +89,15 @@ export class ObservabilityModule {
         },
         {
           provide: ServiceMetrics,
-          inject: database ? [database.token, ...(database.reads ? [database.reads.token] : [])] : [],
-          useFactory: (source?: never, reads?: never) => {
+          inject: [
+            PINO_LOGGER,
+            ...(database ? [database.token, ...(database.reads ? [database.reads.token] : [])] : []),
+          ],
+          useFactory: (pino: Logger, source?: never, reads?: never) => {
             const metrics = new ServiceMetrics(options.service);
             if (database) registerPoolUsage(metrics, () => database.usage(source!));
             if (database?.reads) registerReadRouting(metrics, () => database.reads!.routing(reads!));
+            if (database?.cancellations) registerCancellations(metrics, pino, database.cancellations);
             return metrics;
           },
         },
@@ -168,6 +181,42 @@ function registerReadRouting(metrics: ServiceMetrics, read: () => ReadRoutingRea
 }
 
 /**
+ * `tcg_db_statements_cancelled_total{reason}` and one warn line per statement cut short, with the
+ * route and request id of the request it served (when it served one) and its statement's name (a
+ * digest of its text: no values, so no keys or user input). The listener lives as long as the
+ * process, as the metrics registry does.
+ */
+function registerCancellations(
+  metrics: ServiceMetrics,
+  log: Logger,
+  subscribe: NonNullable<NonNullable<ObservabilityOptions['database']>['cancellations']>,
+): void {
+  const cancelled = metrics.counter(
+    'db_statements_cancelled_total',
+    'Read statements cut short: by statement_timeout, a cancel request or the client deadline.',
+    ['reason'],
+  );
+  subscribe(({ reason, statement }) => {
+    cancelled.labels({ reason }).inc();
+    const request = requestContext.getStore();
+    log.warn({
+      msg: 'statement cancelled',
+      reason,
+      statement,
+      route: request && (request.observation.route ?? expressRoute(request.req)),
+      reqId: request && requestIdOf(request.req, request.res),
+    });
+  });
+}
+
+/** The request being served, for what learns of it without being handed it (a cancelled statement). */
+const requestContext = new AsyncLocalStorage<{
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly observation: Observation;
+}>();
+
+/**
  * Observes a request (see RequestObserver) and keeps its observation on it, for the steps that
  * learn more of it later (`observationOf`).
  */
@@ -188,8 +237,8 @@ export function observeRequest(
  */
 export function observeRequests(observer: RequestObserver, version: string) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    observeRequest(observer, req, res, version);
-    next();
+    const observation = observeRequest(observer, req, res, version);
+    requestContext.run({ req, res, observation }, next);
   };
 }
 

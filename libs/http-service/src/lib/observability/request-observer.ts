@@ -44,10 +44,9 @@ export class RequestObserver {
     const status = res.writableFinished ? String(res.statusCode) : 'aborted';
     this.metrics.observeRequest(route, method, o.version, status, seconds);
     if (!this.log.isLevelEnabled('info')) return;
-    const id = res.getHeader('x-request-id') ?? req.headers['x-request-id'];
     this.log.info({
       msg: 'request',
-      reqId: typeof id === 'string' ? id.slice(0, MAX_REQUEST_ID) : undefined,
+      reqId: requestIdOf(req, res),
       method,
       route,
       version: o.version,
@@ -57,6 +56,12 @@ export class RequestObserver {
       cost: o.cost,
     });
   }
+}
+
+/** The request's id as a log line writes it: the one the gateway set, at most MAX_REQUEST_ID characters. */
+export function requestIdOf(req: IncomingMessage, res: ServerResponse): string | undefined {
+  const id = res.getHeader('x-request-id') ?? req.headers['x-request-id'];
+  return typeof id === 'string' ? id.slice(0, MAX_REQUEST_ID) : undefined;
 }
 
 /**

@@ -221,6 +221,18 @@ interface ListOptions<T> extends Described {
    * for no component, and a batch filter of blanks matches nothing.
    */
   readonly blank?: 'absent' | 'empty';
+  /**
+   * Whether the items' order means something (v2 `regions`: priority). Otherwise the list is a set:
+   * its values come sorted and without repeats, so `a,b`, `b,a` and `a,a,b` are one request to
+   * every reader and to the response cache.
+   */
+  readonly ordered?: boolean;
+}
+
+/** The values without repeats, sorted by their JSON text (items may be numbers, null or objects). */
+function asSet<T>(values: readonly T[]): T[] {
+  const byText = new Map(values.map((v) => [JSON.stringify(v), v]));
+  return [...byText.keys()].sort().map((text) => byText.get(text)!);
 }
 
 /**
@@ -228,7 +240,7 @@ interface ListOptions<T> extends Described {
  * how many items), each item read by `item`; undefined when absent.
  */
 export function list<T = string>(options: ListOptions<T> = {}): Param<T[] | undefined> {
-  const { item, values, blank = 'absent' } = options;
+  const { item, values, blank = 'absent', ordered = false } = options;
   const accepted = options.accepted ?? values ?? 'any text';
   const words: readonly string[] | undefined = values;
   return {
@@ -245,7 +257,7 @@ export function list<T = string>(options: ListOptions<T> = {}): Param<T[] | unde
         if (parsed === undefined) refuse(name, text, accepted);
         out.push(parsed as T);
       }
-      return out;
+      return ordered ? out : asSet(out);
     },
     doc: {
       description: options.description,

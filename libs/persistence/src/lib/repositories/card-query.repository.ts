@@ -42,6 +42,12 @@ import {
   variantConditions,
 } from './card-sql';
 
+/** What a page statement returns beside a card: its window count and, past the first page, its rank. */
+interface PageRow {
+  readonly total?: number;
+  readonly rn?: number;
+}
+
 /**
  * The read side of the card APIs: a page of cards (one query, total included), then either the
  * cards with their variants' JSON joined in SQL from what was rendered at write time (one query),
@@ -154,37 +160,53 @@ export class CardQueryRepository implements RenderedCardReads {
     const sort = order.by
       ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, c.id, `
       : '';
+    const ordering = `${sort}${rank}c.sort_key, c.uuid`;
     // A search ranks every match to order them, so the same pass counts them: a window count
     // rather than a second query that finds and checks every match again.
     const counted = rank !== '';
-    const pageSql = `SELECT c.uuid${counted ? ', count(*) OVER ()::int AS total' : ''}
+    // Past the first page OFFSET makes the server produce every match before the page anyway, so
+    // the same pass counts them, and also returns the last match (rn = total): a page past the
+    // end is then that row alone, dropped here, and its total needs no second, full count.
+    const deep = page.offset > 0;
+    const pageSql = deep
+      ? `SELECT w.uuid, w.total, w.rn FROM (
+           SELECT c.uuid, count(*) OVER ()::int AS total, (row_number() OVER (ORDER BY ${ordering}))::int AS rn
+           FROM cards c ${top}
+           WHERE ${where.join(' AND ')}) w
+         WHERE w.rn > ${p(page.offset)} OR w.rn = w.total
+         ORDER BY w.rn
+         LIMIT ${p(page.limit)}`
+      : `SELECT c.uuid${counted ? ', count(*) OVER ()::int AS total' : ''}
        FROM cards c ${top}
        WHERE ${where.join(' AND ')}
-       ORDER BY ${sort}${rank}c.sort_key, c.uuid
+       ORDER BY ${ordering}
        LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`;
     // Without its LIMIT and OFFSET: what a count binds.
     const countParams = params.slice(0, -2);
-    const rows: (JoinedRow & { total?: number })[] | { uuid: string; total?: number }[] = joined
-      ? await preparedQuery<JoinedRow & { total?: number }>(
+    const found: (JoinedRow & PageRow)[] | (PageRow & { uuid: string })[] = joined
+      ? await preparedQuery<JoinedRow & PageRow>(
           this.reads,
           // The page in its order (ord), then each of its cards with its variants joined.
           `WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (${pageSql}) q)
-           SELECT ${counted ? 'page.total, ' : ''}${CARD_COLUMNS},
+           SELECT ${deep ? 'page.total, page.rn, ' : counted ? 'page.total, ' : ''}${CARD_COLUMNS},
                   ${joinedVariantsSql(joined, filter, p, onlyVariant, onlySku, region)} AS variants
            FROM page JOIN ${CARD_FROM} ON c.uuid = page.uuid
            ORDER BY page.ord`,
           params,
         )
-      : await preparedQuery<{ uuid: string; total?: number }>(this.reads, pageSql, params);
-    const total = await this.pageTotal(rows, page, () =>
-      summarised &&
-      selector.by === 'browse' &&
-      !selector.q &&
-      !selector.number &&
-      order.minPrice === undefined
-        ? this.countSummarised(selector)
-        : this.countOnly(top, where, countParams),
-    );
+      : await preparedQuery<PageRow & { uuid: string }>(this.reads, pageSql, params);
+    const rows = deep ? found.filter((r) => r.rn! > page.offset) : found;
+    const total = deep
+      ? (found[0]?.total ?? 0)
+      : await this.pageTotal(rows, page, () =>
+          summarised &&
+          selector.by === 'browse' &&
+          !selector.q &&
+          !selector.number &&
+          order.minPrice === undefined
+            ? this.countSummarised(selector)
+            : this.countOnly(top, where, countParams),
+        );
     return {
       total,
       uuids: rows.map((r) => r.uuid),

@@ -1,0 +1,107 @@
+import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
+import { DataSource } from 'typeorm';
+import { testDataSource, truncateAll } from '../../testing';
+import { writeCatalogue } from '../catalogue-writer';
+import { CardQueryRepository } from './card-query.repository';
+
+const GAME = { id: 'paging-game', name: 'Paging Game' };
+const SET = { uuid: uuidV5('set:paging-set'), id: 'paging-set', gameId: GAME.id, name: 'Paging Set' };
+const CARDS: Card[] = ['1', '2', '3', '4', '5'].map((number) => {
+  const id = cardSlug({ game: GAME.id, set: SET.name, name: `Card ${number}`, rarity: 'Common' });
+  return {
+    uuid: uuidV5(id),
+    id,
+    gameId: GAME.id,
+    setId: SET.id,
+    name: `Card ${number}`,
+    number,
+    rarity: 'Common',
+    details: null,
+    vendorId: null,
+    opensetId: null,
+    imagedbId: null,
+    sealed: false,
+  };
+});
+const VARIANTS: Variant[] = CARDS.map((c) => {
+  const id = variantSlug(c.id, { condition: 'Near Mint', printing: 'Normal', language: 'English' });
+  return {
+    uuid: uuidV5(id),
+    id,
+    cardUuid: c.uuid,
+    type: 'raw',
+    condition: 'Near Mint',
+    grading: null,
+    printing: 'Normal',
+    language: 'English',
+    vendorSkuId: null,
+  };
+});
+
+describe('CardQueryRepository pages (PostgreSQL)', () => {
+  let ds: DataSource;
+  let statements = 0;
+  let repo: CardQueryRepository;
+  const browse = { by: 'browse', gameId: GAME.id } as const;
+  const filter = { includeNullPrices: true };
+  const read = { stats: true, parts: [] };
+  const page = (offset: number, limit = 2) =>
+    repo.findCards(browse, filter, { limit, offset }, 'NA', { direction: 'desc' }, read);
+
+  beforeAll(async () => {
+    ds = await testDataSource();
+    // Every statement the repository runs goes through this target, which counts them.
+    repo = new CardQueryRepository({
+      read: (run) => {
+        statements++;
+        return run(ds);
+      },
+    });
+    await truncateAll(ds);
+    await writeCatalogue(ds, {
+      games: [GAME],
+      sets: [{ ...SET, code: 'P', releaseDate: null }],
+      cards: CARDS,
+      variants: VARIANTS,
+    });
+  });
+  afterAll(async () => {
+    await ds.destroy();
+  });
+
+  it('answers a page past the end empty, with the total, in one statement', async () => {
+    for (const offset of [5, 6, 1000]) {
+      statements = 0;
+      const { total, cards } = await page(offset);
+      expect({ total, cards }).toEqual({ total: CARDS.length, cards: [] });
+      expect(statements).toBe(1);
+    }
+  });
+
+  it('pages past the first in order, counting in the page statement', async () => {
+    const seen: string[] = [];
+    for (let offset = 0; offset < CARDS.length; offset += 2) {
+      const { total, cards } = await page(offset);
+      expect(total).toBe(CARDS.length);
+      seen.push(...cards.map((c) => c.card.name));
+    }
+    expect(seen).toEqual(CARDS.map((c) => c.name));
+    statements = 0;
+    await page(2);
+    // The page, then its cards and their variants side by side: no count.
+    expect(statements).toBe(3);
+  });
+
+  it('answers an empty game empty at any offset', async () => {
+    const none = { by: 'browse', gameId: 'no-such-game' } as const;
+    const { total, cards } = await repo.findCards(
+      none,
+      filter,
+      { limit: 2, offset: 4 },
+      'NA',
+      { direction: 'desc' },
+      read,
+    );
+    expect({ total, cards }).toEqual({ total: 0, cards: [] });
+  });
+});
