@@ -165,7 +165,7 @@ describe('importer killed (PostgreSQL)', () => {
         const rows: { pid: number }[] = await ds.query(
           `SELECT pid FROM pg_stat_activity
            WHERE datname = current_database() AND application_name = 'tcg-tools'
-             AND wait_event_type = 'Lock' AND query LIKE 'REFRESH%'`,
+             AND wait_event_type = 'Lock' AND query LIKE '%tcg_refresh_summary%'`,
         );
         return rows[0]?.pid;
       });

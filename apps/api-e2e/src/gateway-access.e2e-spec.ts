@@ -20,7 +20,9 @@ describe('gateway access: keys, credential, costs and limits (real HTTP, real Po
       // The echo upstream shares this process's event loop with the 1,000 concurrent requests of
       // the exact-quota test: on a loaded machine its answers to the admitted ones can take longer
       // than the stack's 2 s upstream deadline, and a 504 there would say nothing about quotas.
-      gatewayEnv: { UPSTREAM_TIMEOUT_MS: '15000' },
+      // The same burst is past the plan's requests at once: KEY_REQUESTS_AT_ONCE lifts that cap so
+      // that the quota alone is measured (gateway-key-concurrency tests the cap).
+      gatewayEnv: { UPSTREAM_TIMEOUT_MS: '15000', KEY_REQUESTS_AT_ONCE: '100000' },
     });
   });
   afterAll(async () => {

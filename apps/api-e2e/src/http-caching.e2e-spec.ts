@@ -95,7 +95,7 @@ describe('response caching, validators and compression through the gateway', () 
   const withoutUsage = (text: string) => text.slice(0, text.lastIndexOf(',"_metadata":'));
 
   it('serves a v1 search from one cache entry whatever junk, order or spelled-out defaults the URL carries', async () => {
-    const before = (await health(stack.v1Url)).responseCache;
+    const before = (await health(stack.healthUrls.v1)).responseCache;
     const targets = [1, 2, 3, 4, 5, 6].map((n) =>
       n % 2 === 0
         ? `/v1/cards?condition=LP,NM&game=${GAME.id}&_=${n}&limit=20`
@@ -104,7 +104,7 @@ describe('response caching, validators and compression through the gateway', () 
     const replies = [];
     for (const target of targets)
       replies.push(await get(`${stack.gatewayUrl}${target}`, { 'x-api-key': key }));
-    const after = (await health(stack.v1Url)).responseCache;
+    const after = (await health(stack.healthUrls.v1)).responseCache;
     expect(replies.map((r) => r.status)).toEqual(targets.map(() => 200));
     const bodies = new Set(replies.map((r) => withoutUsage(r.text)));
     expect(bodies.size).toBe(1);
@@ -115,7 +115,7 @@ describe('response caching, validators and compression through the gateway', () 
   });
 
   it('serves a v2 page from one cache entry whatever the order, the case or the spelled-out defaults', async () => {
-    const before = (await health(stack.v2Url)).responseCache;
+    const before = (await health(stack.healthUrls.v2)).responseCache;
     const targets = [
       `/v2/cards?game=${GAME.id}&regions=NA&include=periods,price_history.7d`,
       `/v2/cards?include=price_history.7d,periods&game=${GAME.id}&limit=20`,
@@ -125,7 +125,7 @@ describe('response caching, validators and compression through the gateway', () 
     const replies = [];
     for (const target of targets)
       replies.push(await get(`${stack.gatewayUrl}${target}`, { 'x-api-key': key }));
-    const after = (await health(stack.v2Url)).responseCache;
+    const after = (await health(stack.healthUrls.v2)).responseCache;
     expect(replies.map((r) => r.status)).toEqual(targets.map(() => 200));
     expect(new Set(replies.map((r) => r.raw.toString('base64'))).size).toBe(1);
     expect(after.misses - before.misses).toBe(2);

@@ -205,6 +205,17 @@ export class Environment extends BaseEnvironment {
   @Max(1_000)
   DOWNLOAD_MAX_SOCKETS = 8;
 
+  /**
+   * A key's requests in progress at once on this instance, for every plan alike; unset: each
+   * plan's own (`concurrentRequests`: free 4, starter 8, professional 16, enterprise 32).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  KEY_REQUESTS_AT_ONCE?: number;
+
   /** The average rate a download must keep once DOWNLOAD_GRACE_MS have passed; slower ones are cut. */
   @IsOptional()
   @Type(() => Number)

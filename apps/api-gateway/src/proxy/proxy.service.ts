@@ -43,6 +43,8 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly downloads: UpstreamClient;
   private readonly requestsPerKey = new KeyConcurrency();
   private readonly downloadsPerKey = new KeyConcurrency();
+  /** KEY_REQUESTS_AT_ONCE: one cap for every plan instead of each plan's own. */
+  private readonly requestsAtOnce: number | undefined;
   private readonly docsUrl: string;
   private readonly credential: string;
   private readonly maxBodyBytes: number;
@@ -55,6 +57,7 @@ export class ProxyService implements OnApplicationShutdown {
     @Inject(ConfigService) config: ConfigService,
   ) {
     this.docsUrl = config.getOrThrow<string>('DOCS_URL');
+    this.requestsAtOnce = config.get<number>('KEY_REQUESTS_AT_ONCE');
     this.credential = config.getOrThrow<string>('INTERNAL_TOKEN');
     this.maxBodyBytes = config.getOrThrow<number>('MAX_BODY_BYTES');
     this.linger = lingerLimits(this.maxBodyBytes, config.getOrThrow<number>('SERVER_KEEP_ALIVE_TIMEOUT_MS'));
@@ -184,8 +187,9 @@ export class ProxyService implements OnApplicationShutdown {
   private takePlaces(download: boolean, places: (() => void)[]): BeforeCharge {
     return (key) => {
       const plan = PLANS[key.plan];
-      const request = this.requestsPerKey.take(key.id, plan.concurrentRequests);
-      if (!request) return this.tooManyAtOnce('requests', plan.concurrentRequests, key.plan);
+      const cap = this.requestsAtOnce ?? plan.concurrentRequests;
+      const request = this.requestsPerKey.take(key.id, cap);
+      if (!request) return this.tooManyAtOnce('requests', cap, key.plan);
       places.push(request);
       if (!download) return undefined;
       const file = this.downloadsPerKey.take(key.id, plan.concurrentDownloads);
