@@ -62,10 +62,7 @@ export function embeddedUrl(port: number, password: string, database: string): s
  * delays it to the next start).
  */
 export async function connectAdmin(port: number, password: string, database = 'postgres'): Promise<Client> {
-  const client = new Client({
-    connectionString: embeddedUrl(port, password, database),
-    connectionTimeoutMillis: 10_000,
-  });
+  const client = adminClient(port, password, database);
   try {
     await client.connect();
     return client;
@@ -73,10 +70,7 @@ export async function connectAdmin(port: number, password: string, database = 'p
     await client.end().catch(() => undefined);
     if ((error as { code?: string }).code !== INVALID_PASSWORD || password === LEGACY_PASSWORD) throw error;
   }
-  const legacy = new Client({
-    connectionString: embeddedUrl(port, LEGACY_PASSWORD, database),
-    connectionTimeoutMillis: 10_000,
-  });
+  const legacy = adminClient(port, LEGACY_PASSWORD, database);
   await legacy.connect();
   try {
     await legacy.query(`ALTER ROLE postgres PASSWORD ${quoteLiteral(password)}`);
@@ -84,6 +78,13 @@ export async function connectAdmin(port: number, password: string, database = 'p
     await legacy.end();
   }
   return connectAdmin(port, password, database);
+}
+
+function adminClient(port: number, password: string, database: string): Client {
+  return new Client({
+    connectionString: embeddedUrl(port, password, database),
+    connectionTimeoutMillis: 10_000,
+  });
 }
 
 /** PostgreSQL's `invalid_password` (also what a wrong password for an existing role answers). */

@@ -1,12 +1,11 @@
 import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { entityTag, ifNoneMatchHits, negotiateCoding } from '@tcg/http-service';
 import type { Request, Response } from 'express';
 import { endWithin } from '../common/write-idle';
 import { compress, type PageCatalogue, type Served } from './page-catalogue';
 
 export const PAGE_CATALOGUE = Symbol('PageCatalogue');
-/** WRITE_IDLE_TIMEOUT_MS: a client that stops reading a page or an asset is cut after it. */
-export const PAGE_WRITE_IDLE_MS = Symbol('PageWriteIdleMs');
 
 /**
  * What every page and asset is sent with. The pages load only the gateway's own scripts (no
@@ -34,10 +33,15 @@ const ASSET_CACHE = 'public, max-age=31536000, immutable';
  */
 @Controller()
 export class PagesController {
+  /** WRITE_IDLE_TIMEOUT_MS: a client that stops reading a page or an asset is cut after it. */
+  private readonly writeIdleMs: number;
+
   constructor(
     @Inject(PAGE_CATALOGUE) private readonly catalogue: PageCatalogue,
-    @Inject(PAGE_WRITE_IDLE_MS) private readonly writeIdleMs: number,
-  ) {}
+    config: ConfigService,
+  ) {
+    this.writeIdleMs = config.getOrThrow<number>('WRITE_IDLE_TIMEOUT_MS');
+  }
 
   @Get()
   explorer(@Req() req: Request, @Res() res: Response): void {

@@ -20,11 +20,4 @@ export class KeyConcurrency {
       else this.inFlight.set(keyId, left);
     };
   }
-
-  /** Places held in all, for the metrics. */
-  get total(): number {
-    let sum = 0;
-    for (const n of this.inFlight.values()) sum += n;
-    return sum;
-  }
 }
