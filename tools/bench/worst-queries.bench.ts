@@ -5,10 +5,21 @@
  * the table gives the median server time (planning + execution, summed over the request's
  * statements) and the buffers the statements touched.
  *
- *   DATABASE_URL=postgres://…/tcg_bench_full npm run bench:worst-queries -- [--runs 3] [--only v1-cond]
+ *   DATABASE_URL=postgres://…/tcg_bench_full npm run bench:worst-queries -- [--runs 3] [--only v1-cond] [--statements]
+ *
+ * `--statements` logs each statement's text and parameters, to EXPLAIN it by hand.
  */
 import type { CardOrder, KeysetQuery, VariantFilter } from '@tcg/domain';
-import { parseRegion } from '@tcg/domain';
+import {
+  CardSelector,
+  DomainError,
+  invalidParameter,
+  MAX_UPDATED_PRICES,
+  orderNeedsSet,
+  parseRegion,
+  parseSearchText,
+  unboundedOrder,
+} from '@tcg/domain';
 import { CardKeysetRepository, CardQueryRepository, poolOf } from '@tcg/persistence';
 import { v1JoinedJson } from '@tcg/rendering';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
@@ -121,8 +132,27 @@ interface ExplainJson {
   readonly Plan: { readonly 'Shared Hit Blocks': number; readonly 'Shared Read Blocks': number };
 }
 
+/** v1's largest `offset` (apps/api-v1 MAX_OFFSET): deeper is a 400 before any statement. */
+const V1_MAX_OFFSET = 10_000;
+
+/**
+ * The refusals both versions make before reading (400 naming the parameter), with the same
+ * domain rules: a search text without three letters or digits in a row, a sort or price floor
+ * that would find each card's best variant card by card, an offset past the cap.
+ */
+function refuseAsTheApiDoes(
+  selector: CardSelector,
+  filter: VariantFilter,
+  order: { by?: string; minPrice?: number },
+  offset: number,
+): void {
+  if (selector.by === 'browse' && selector.q !== undefined) parseSearchText(selector.q, 'q');
+  if (unboundedOrder(selector, filter, order)) throw orderNeedsSet('orderBy', 'condition', 'set');
+  if (offset > V1_MAX_OFFSET) throw invalidParameter('offset', String(offset), `0 to ${V1_MAX_OFFSET}`);
+}
+
 /** The combinations measured, over the largest game of the catalogue. */
-function combinations(gameId: string, setId: string, recent: number): Combination[] {
+function combinations(gameId: string, setId: string, recent: { week: number; half: number }): Combination[] {
   const browse = { by: 'browse', gameId } as const;
   const V1_JSON = v1JoinedJson(true);
   const none: CardOrder = { direction: 'desc' };
@@ -132,7 +162,8 @@ function combinations(gameId: string, setId: string, recent: number): Combinatio
     ['none', { includeNullPrices: false }],
     ['condition=NM', { includeNullPrices: false, conditions: ['Near Mint'] }],
     ['printing=foil', { includeNullPrices: false, printings: ['foil'] }],
-    ['updated_after', { includeNullPrices: false, updatedAfter: recent }],
+    ['updated_after=week', { includeNullPrices: false, updatedAfter: recent.week }],
+    ['updated_after=half-cap', { includeNullPrices: false, updatedAfter: recent.half }],
     ['include_null_prices', { includeNullPrices: true }],
   ];
   const v1 = (
@@ -145,26 +176,37 @@ function combinations(gameId: string, setId: string, recent: number): Combinatio
     selector: Parameters<CardQueryRepository['findJoinedCards']>[0] = browse,
   ): Combination => ({
     name: `v1 ${filterName} ${orderName} offset=${offset} limit=${limit}`,
-    run: (r) => r.v1.findJoinedCards(selector, filter, { limit, offset }, 'NA', order, V1_JSON),
+    run: async (r) => {
+      refuseAsTheApiDoes(selector, filter, order, offset);
+      return r.v1.findJoinedCards(selector, filter, { limit, offset }, 'NA', order, V1_JSON);
+    },
   });
   const out: Combination[] = [];
   for (const [name, filter] of v1Filters) {
     out.push(v1(name, filter, 'set-order', none, 0, 200));
     out.push(v1(name, filter, 'orderBy=price', byPrice, 0, 20));
-    out.push(v1(name, filter, 'set-order', none, 50_000, 20));
+    out.push(v1(name, filter, 'set-order', none, V1_MAX_OFFSET, 20));
   }
   out.push(v1('none', v1Filters[0]![1], 'orderBy=7d', by7d, 10_000, 200));
-  out.push(v1('none', v1Filters[0]![1], 'set-order', none, 100_000, 20));
+  out.push(v1('none', v1Filters[0]![1], 'set-order', none, 50_000, 20));
+  const nm: VariantFilter = { includeNullPrices: false, conditions: ['Near Mint'] };
+  out.push(v1('set condition=NM', nm, 'orderBy=price', byPrice, 0, 200, { by: 'browse', setId }));
+  out.push(v1('q=dragon condition=NM', nm, 'orderBy=price', byPrice, 0, 20, { ...browse, q: 'dragon' }));
+  out.push(v1('q=the condition=NM', nm, 'orderBy=price', byPrice, 0, 20, { ...browse, q: 'the' }));
+  out.push(v1('q=the', { includeNullPrices: true }, 'relevance', none, 0, 200, { ...browse, q: 'the' }));
   out.push(v1('q=dragon', { includeNullPrices: true }, 'relevance', none, 0, 20, { ...browse, q: 'dragon' }));
   out.push(v1('q=a', { includeNullPrices: true }, 'relevance', none, 0, 200, { ...browse, q: 'a' }));
-  out.push(v1('q=a', { includeNullPrices: true }, 'relevance', none, 5_000, 20, { ...browse, q: 'a' }));
+  out.push(v1('q=the', { includeNullPrices: true }, 'relevance', none, 5_000, 20, { ...browse, q: 'the' }));
   out.push(v1('min_price=1', { includeNullPrices: false }, 'set-order', { ...none, minPrice: 100 }, 0, 200));
   out.push(v1('set', { includeNullPrices: false }, 'set-order', none, 0, 200, { by: 'browse', setId }));
 
   const eu = parseRegion('EU')!.storageRegion;
   const v2 = (name: string, query: KeysetQuery, limit: number): Combination => ({
     name: `v2 ${name} limit=${limit}`,
-    run: async (r) => Promise.all([r.v2.page(query, limit), r.v2.count(query, COUNT_BUDGET_MS)]),
+    run: async (r) => {
+      refuseAsTheApiDoes(query.browse, query.filter, { by: query.orderBy, minPrice: query.minPrice }, 0);
+      return Promise.all([r.v2.page(query, limit), r.v2.count(query, COUNT_BUDGET_MS)]);
+    },
   });
   const base: KeysetQuery = {
     browse,
@@ -203,19 +245,35 @@ async function main(): Promise<number> {
        WHERE c.game_id = $1 GROUP BY s.id ORDER BY count(*) DESC LIMIT 1`,
       [game.game_id],
     );
-    // A week before the latest observation: a delta sync's usual reach.
+    // A week before the latest observation (a delta sync's usual reach, past the cap on this
+    // sample, whose every price moved that week), and the instant half the cap's prices changed after.
     const [latest] = await ds.query<{ t: number | null }[]>(
       'SELECT max(updated_at)::float8 AS t FROM variant_prices',
     );
-    const recent = Math.floor((latest?.t ?? Date.now() / 1000) - 7 * 86_400);
+    const week = Math.floor((latest?.t ?? Date.now() / 1000) - 7 * 86_400);
+    const [half] = await ds.query<{ t: number | null }[]>(
+      `SELECT updated_at::float8 AS t FROM variant_prices WHERE region = 'NA' ORDER BY updated_at DESC OFFSET $1 LIMIT 1`,
+      [MAX_UPDATED_PRICES / 2],
+    );
+    const recent = { week, half: Math.floor(half?.t ?? week) };
     const recorder = recordStatements(poolOf(ds));
     const repos: Repositories = { v1: new CardQueryRepository(ds), v2: new CardKeysetRepository(ds) };
     const rows: string[][] = [];
     const results: { name: string; statements: number; ms: number; buffers: number }[] = [];
     for (const c of combinations(game.game_id, set!.set_id, recent)) {
       if (typeof only === 'string' && !c.name.includes(only)) continue;
-      await c.run(repos);
+      // A combination refused with a 400 is measured by the statements it ran before refusing.
+      const refused = await c.run(repos).then(
+        () => false,
+        (error: unknown) => {
+          if (error instanceof DomainError && error.status === 400) return true;
+          throw error;
+        },
+      );
       const statements = recorder.take();
+      if (options.has('statements'))
+        for (const s of statements)
+          log('info', 'statement', { combination: c.name, text: s.text, values: s.values });
       const samples: Explained[] = [];
       for (let i = 0; i < runs; i++) {
         let total = { ms: 0, buffers: 0 };
@@ -226,7 +284,7 @@ async function main(): Promise<number> {
         samples.push(total);
       }
       const result = {
-        name: c.name,
+        name: refused ? `${c.name} → 400` : c.name,
         statements: statements.length,
         ms: median(samples.map((s) => s.ms)),
         buffers: median(samples.map((s) => s.buffers)),

@@ -224,7 +224,7 @@ describe('npm start killed during its first load', () => {
       expect(moved.every((m) => m['port'] !== 8081 && m['port'] !== 8082)).toBe(true);
       // The gateway reaches both services on their new ports.
       const key = (await runKeys(env, ['create', '--plan', 'starter'])).stdout.trim();
-      for (const path of ['/v1/games', '/v2/cards?q=a&limit=1'])
+      for (const path of ['/v1/games', '/v2/cards?q=dragon&limit=1'])
         expect(
           (await fetch(`http://127.0.0.1:${gatewayPort}${path}`, { headers: { 'x-api-key': key } })).status,
         ).toBe(200);

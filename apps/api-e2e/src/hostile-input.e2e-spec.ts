@@ -221,7 +221,7 @@ describe('hostile input never makes a service fail', () => {
 
   it.each([
     ['/v1/cards?q=', 'x'.repeat(201), 'q', /at most 200 characters/],
-    ['/v1/cards?offset=', '100001', 'offset', /from 0 to 100000/],
+    ['/v1/cards?offset=', '10001', 'offset', /from 0 to 10000\b/],
     ['/v1/cards?cardId=', 'c'.repeat(257), 'cardId', /at most 256 characters/],
     ['/v1/cards?condition=', Array<string>(33).fill('NM').join(','), 'condition', /at most 32/],
     ['/v1/cards?game=', `g&${Array<string>(17).fill('game=g').join('&')}`, 'game', /at most 16 times/],

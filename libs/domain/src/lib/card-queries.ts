@@ -1,3 +1,4 @@
+import { DomainError, invalidParameter } from './errors';
 import type { Condition } from './conditions';
 import type { GradingCompany } from './grading';
 import type { Language } from './languages';
@@ -109,4 +110,61 @@ export interface KeysetPage {
   readonly rows: KeysetRow[];
   /** Whether further cards exist in the direction the page was read. */
   readonly more: boolean;
+}
+
+/**
+ * The most prices a browse's `updated_after` may reach in its region: a delta sync pages through
+ * what changed, each page and its count found from those prices alone, so this bounds that work
+ * whatever the catalogue's size. A full copy is the bulk download's job.
+ */
+export const MAX_UPDATED_PRICES = 10_000;
+
+/** The 400 for an `updated_after` that reaches more than MAX_UPDATED_PRICES prices. */
+export function tooManyUpdates(parameter: string): DomainError {
+  return new DomainError(
+    'INVALID_REQUEST',
+    `Too many prices changed after '${parameter}' (more than ${MAX_UPDATED_PRICES.toLocaleString('en-US')} in this region). Accepted: a later timestamp; for a full copy, the bulk download (/v1/bulk/{game}/{format}).`,
+    parameter,
+  );
+}
+
+/**
+ * Refuses a search text without three letters or digits in a row: the name's trigram index
+ * matches on three, so a shorter text matches, and ranks, most of the catalogue (issue 22: `q=a`
+ * took 0.2 s at `full`). Any script counts.
+ */
+export function parseSearchText(text: string, parameter: string): string {
+  if (!/[\p{L}\p{N}]{3}/u.test(text))
+    throw invalidParameter(parameter, text, 'text with at least 3 letters or digits in a row');
+  return text;
+}
+
+/**
+ * Whether a sort or price floor can be refused as unbounded, and which: sorting and `min_price`
+ * read each card's highest-priced returned variant (docs/spec/decisions.md). For a filter on the
+ * variants' scope alone (raw, graded, both) the summaries hold it for every card; for a filter on
+ * their kinds (condition, printing, grading company, grade) or on `updated_after` it is found per
+ * card, so a browse must first narrow the cards to a set or a card number (a search of a common
+ * word still leaves thousands: `q=the&condition=NM` sorted by price took 0.1 s at `full`).
+ */
+export function unboundedOrder(
+  selector: CardSelector,
+  filter: VariantFilter,
+  order: { readonly by?: string; readonly minPrice?: number },
+): 'order' | 'minPrice' | undefined {
+  if (selector.by !== 'browse' || selector.setId || selector.number) return undefined;
+  const perCard =
+    !!(filter.printings || filter.conditions || filter.gradingCompany || filter.grades) ||
+    filter.updatedAfter !== undefined;
+  if (!perCard) return undefined;
+  return order.by !== undefined ? 'order' : order.minPrice !== undefined ? 'minPrice' : undefined;
+}
+
+/** The 400 for `unboundedOrder`, naming the version's parameter and the filters that need a set. */
+export function orderNeedsSet(parameter: string, filters: string, set: string): DomainError {
+  return new DomainError(
+    'INVALID_REQUEST',
+    `'${parameter}' with ${filters} needs '${set}': each card's best matching variant is then found card by card. Accepted: add '${set}', or sort without those filters.`,
+    parameter,
+  );
 }

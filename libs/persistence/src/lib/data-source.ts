@@ -21,6 +21,7 @@ import { CardBareDocuments1764720000000 } from './migrations/1764720000000-card-
 import { CardBareDocumentsBackfill1764720000001 } from './migrations/1764720000001-card-bare-documents-backfill';
 import { BulkSnapshots1764730000000 } from './migrations/1764730000000-bulk-snapshots';
 import { DatabaseRoles1764760000000 } from './migrations/1764760000000-database-roles';
+import { CardFacets1764800000000 } from './migrations/1764800000000-card-facets';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   CardBareDocumentsBackfill1764720000001,
   BulkSnapshots1764730000000,
   DatabaseRoles1764760000000,
+  CardFacets1764800000000,
 ];
 
 export interface DataSourceConfig {

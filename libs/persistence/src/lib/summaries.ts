@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 
-const SUMMARY_VIEWS = ['card_values', 'set_summaries', 'game_summaries'] as const;
+const SUMMARY_VIEWS = ['card_values', 'set_summaries', 'game_summaries', 'card_facets', 'card_tops'] as const;
 
 /** Anything that runs a parameterised statement in a writer's transaction: a pg client, a query runner. */
 export interface SqlClient {

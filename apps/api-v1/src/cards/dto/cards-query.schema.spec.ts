@@ -63,8 +63,8 @@ describe('parseCardsQuery', () => {
     ],
     [{ imagedbId: ' i ' }, { by: 'imagedbId', value: 'i' }],
     [
-      { set: 's', number: '7', q: 'x' },
-      { by: 'browse', setId: 's', number: '7', q: 'x' },
+      { set: 's', number: '7', q: 'xyz' },
+      { by: 'browse', setId: 's', number: '7', q: 'xyz' },
     ],
   ])('selects %j as %j (the most specific identifier wins)', (raw, selector) => {
     expect(parse(raw).selector).toEqual(selector);
@@ -157,7 +157,7 @@ describe('parseCardsQuery', () => {
     [{ condition: many(QUERY_LIMITS.listItems + 1) }, 'condition', /at most 32/],
     [{ language: Array<string>(QUERY_LIMITS.repeats + 1).fill('English') }, 'language', /at most 16 times/],
     [{ include_statistics: 'x'.repeat(QUERY_LIMITS.list + 1) }, 'include_statistics', /at most 512/],
-    [{ offset: String(MAX_OFFSET + 1) }, 'offset', /integer from 0 to 100000/],
+    [{ offset: String(MAX_OFFSET + 1) }, 'offset', /integer from 0 to 10000\b/],
     [{ offset: '-1' }, 'offset', /integer from 0/],
     [{ offset: '9'.repeat(400) }, 'offset', /at most 256 characters/],
     [{ limit: '0' }, 'limit', /at least 1/],
@@ -171,6 +171,11 @@ describe('parseCardsQuery', () => {
     [{ orderBy: 'name' }, 'orderBy', /price, 24h, 7d, 30d, 90d/],
     [{ order: 'up' }, 'order', /asc, desc/],
     [{ min_price: '1.234' }, 'min_price', /Accepted: a non-negative price in USD, at most 2 decimals\./],
+    [{ q: 'ab' }, 'q', /at least 3 letters or digits in a row/],
+    [{ q: 'a b c' }, 'q', /at least 3 letters or digits in a row/],
+    [{ game: 'g', condition: 'NM', orderBy: 'price' }, 'orderBy', /needs 'set'/],
+    [{ printing: 'Foil', min_price: '1' }, 'min_price', /needs 'set'/],
+    [{ updated_after: '1', orderBy: '7d' }, 'orderBy', /needs 'set'/],
   ])('refuses %j naming %s and what it accepts', (raw, parameter, accepted) => {
     const error = refusal(raw);
     expect(error).toMatchObject({ code: 'INVALID_REQUEST', parameter });
@@ -293,11 +298,11 @@ describe('toCardsQuery', () => {
   it.each<[string, Record<string, unknown>, Partial<CardsQuery>]>([
     [
       'an identifier wins over a search and drops the game',
-      { cardId: 'c', q: 'x', game: 'g' },
+      { cardId: 'c', q: 'xyz', game: 'g' },
       {
         selector: { by: 'cardId', value: 'c' },
         game: undefined,
-        q: 'x',
+        q: 'xyz',
       },
     ],
     [
@@ -310,14 +315,14 @@ describe('toCardsQuery', () => {
     ],
     [
       'a search shows unpriced cards whatever include_null_prices says',
-      { q: 'x', include_null_prices: 'false' },
+      { q: 'xyz', include_null_prices: 'false' },
       {
         filter: expect.objectContaining({ includeNullPrices: true }) as CardsQuery['filter'],
       },
     ],
     [
       'a lookup honours include_null_prices',
-      { cardId: 'c', q: 'x', include_null_prices: 'true' },
+      { cardId: 'c', q: 'xyz', include_null_prices: 'true' },
       {
         filter: expect.objectContaining({ includeNullPrices: true }) as CardsQuery['filter'],
       },

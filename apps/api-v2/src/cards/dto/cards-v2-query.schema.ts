@@ -5,12 +5,15 @@ import {
   invalidParameter,
   LANGUAGE_NAMES,
   MARKET_CODES,
+  orderNeedsSet,
   parseGradingCompany,
   parseLanguage,
   parseRegion,
+  parseSearchText,
   PLANS,
   Region,
   selectIdentifier,
+  unboundedOrder,
   VariantFilter,
 } from '@tcg/domain';
 import {
@@ -154,7 +157,9 @@ export const CARDS_V2_QUERY = requestSchema(
     }),
     q: text({
       maxLength: MAX_SEARCH_LENGTH,
-      description: 'Free-text search on card name.',
+      schema: { type: 'string', minLength: 3, maxLength: MAX_SEARCH_LENGTH },
+      parse: parseSearchText,
+      description: 'Free-text search on card name: at least 3 letters or digits in a row.',
       example: 'lightning bolt',
     }),
     game: text({
@@ -256,6 +261,9 @@ export function toCardsV2Query(
       ? undefined
       : readPrice(params.min_price, 'min_price', primary.currency, "the primary market's currency");
   const game = selector.by === 'browse' ? params.game : undefined;
+  const unbounded = unboundedOrder(selector, shape.filter, { by: params.order_by, minPrice });
+  if (unbounded)
+    throw orderNeedsSet(unbounded === 'order' ? 'order_by' : 'min_price', 'grading_company or grade', 'set');
   const query = {
     selector,
     game,

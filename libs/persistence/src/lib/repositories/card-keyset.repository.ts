@@ -1,14 +1,20 @@
 import type { CardKeysetReads, KeysetPage, KeysetPosition, KeysetQuery } from '@tcg/domain';
+import type { QueryResultRow } from 'pg';
 import { preparedQuery } from '../prepared-query';
+import { TopRegions } from './top-regions';
 import { readOn, type ReadSource } from '../read-replicas';
 import {
+  acceptedKinds,
   Bind,
   binder,
   browseConditions,
+  facetCountSql,
   hasVariant,
   relevance,
-  SUMMARISED_TOP_JOIN,
-  summarisedScope,
+  ResolvedFilter,
+  topConditions,
+  topJoin,
+  toppedScope,
   topVariantJoin,
 } from './card-sql';
 
@@ -34,10 +40,13 @@ export class CardKeysetRepository implements CardKeysetReads {
   /** `reads`: a data source, or `ReadReplicas` (replicas up to date, else the primary). */
   constructor(private readonly reads: ReadSource) {}
 
-  async page(query: KeysetQuery, limit: number, position?: KeysetPosition): Promise<KeysetPage> {
+  private readonly topRegions = new TopRegions((sql, params) => preparedQuery(this.reads, sql, params));
+
+  async page(unresolved: KeysetQuery, limit: number, position?: KeysetPosition): Promise<KeysetPage> {
+    const query = await this.resolve(unresolved);
     const params: unknown[] = [query.region];
     const p = binder(params);
-    const { from, where, columns } = this.plan(query, p);
+    const { from, uuid, where, columns } = this.plan(query, p);
     const backward = position?.backward ?? false;
     if (position) {
       if (position.key.length !== columns.length) throw new RangeError('cursor key does not fit the order');
@@ -49,7 +58,7 @@ export class CardKeysetRepository implements CardKeysetReads {
     const keys = columns.map((c, i) => `(${c.expr})::text AS k${i}`).join(', ');
     const rows: Record<string, string>[] = await preparedQuery(
       this.reads,
-      `SELECT c.uuid, ${keys} ${from} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ${p(limit + 1)}`,
+      `SELECT ${uuid} AS uuid, ${keys} ${from} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ${p(limit + 1)}`,
       params,
     );
     const more = rows.length > limit;
@@ -65,10 +74,16 @@ export class CardKeysetRepository implements CardKeysetReads {
    * `total` is null past the budget). The count runs in its own transaction under a
    * statement timeout, so a slow count is cancelled by the server rather than abandoned.
    */
-  async count(query: KeysetQuery, budgetMs: number): Promise<number | null> {
+  async count(unresolved: KeysetQuery, budgetMs: number): Promise<number | null> {
     if (budgetMs <= 0) return null;
+    const query = await this.resolve(unresolved);
     const params: unknown[] = [query.region];
-    const { from, where } = this.plan(query, binder(params));
+    const p = binder(params);
+    // By game and/or set alone, from card_facets (one row per card); otherwise over the cards.
+    const quick =
+      query.minPrice === undefined ? facetCountSql(query.browse, query.filter, p, '$1') : undefined;
+    const { from, where } = quick ? { from: '', where: [] } : this.plan(query, p);
+    const sql = quick ?? `SELECT count(*)::int AS n ${from} WHERE ${where.join(' AND ')}`;
     return readOn(this.reads, async (ds) => {
       const runner = ds.createQueryRunner();
       try {
@@ -76,10 +91,7 @@ export class CardKeysetRepository implements CardKeysetReads {
         // Opening the transaction and setting its deadline is one round trip: a query without
         // parameters goes as a simple query, which may hold several statements.
         await runner.query(`BEGIN; SET LOCAL statement_timeout = ${Math.ceil(budgetMs)}`);
-        const [row] = (await runner.query(
-          `SELECT count(*)::int AS n ${from} WHERE ${where.join(' AND ')}`,
-          params,
-        )) as { n: number }[];
+        const [row] = (await runner.query(sql, params)) as { n: number }[];
         await runner.query('COMMIT');
         return row!.n;
       } catch (error) {
@@ -93,18 +105,42 @@ export class CardKeysetRepository implements CardKeysetReads {
     });
   }
 
-  private plan(query: KeysetQuery, p: Bind): { from: string; where: string[]; columns: KeyColumn[] } {
-    const browse = browseConditions(query.browse, p);
-    const where = [...browse.where, hasVariant(query.filter, p, '$1')];
+  /**
+   * The query with its filter's accepted kinds (`acceptedKinds`) and, where card_tops answers it,
+   * the region card_tops reads (TOP_REGION_SQL).
+   */
+  private async resolve(query: KeysetQuery): Promise<ResolvedQuery> {
+    const run = <T extends QueryResultRow>(sql: string, params: unknown[]) =>
+      preparedQuery<T>(this.reads, sql, params);
+    const filter = await acceptedKinds(run, query.filter);
+    const topRegion = toppedScope(filter) ? await this.topRegions.sql(query.region) : undefined;
+    return { ...query, filter, topRegion };
+  }
+
+  private plan(
+    query: ResolvedQuery,
+    p: Bind,
+  ): { from: string; uuid: string; where: string[]; columns: KeyColumn[] } {
+    // card_tops holds each card's top variant where the filter is on the variants' scope alone: a
+    // browse by game and/or set in that scope reads it alone, sorted or not (CardQueryRepository).
+    const topped = query.topRegion !== undefined;
+    const deferred = topped && !query.browse.q && !query.browse.number;
+    const browse = deferred ? { where: [] } : browseConditions(query.browse, p);
+    const where = deferred
+      ? topConditions(query.browse, query.filter, p, query.topRegion!)
+      : [...browse.where, hasVariant(query.filter, p, '$1')];
     const needsTop = query.orderBy !== undefined || query.minPrice !== undefined;
-    const top = needsTop
-      ? summarisedScope(query.filter, query.region)
-        ? SUMMARISED_TOP_JOIN
-        : topVariantJoin(query.filter, p, '$1')
-      : '';
+    const from = deferred
+      ? 'FROM card_tops top'
+      : !needsTop
+        ? 'FROM cards c'
+        : topped
+          ? `FROM cards c ${topJoin(query.filter, query.topRegion!)}`
+          : `FROM cards c ${topVariantJoin(query.filter, p, '$1')}`;
     if (query.minPrice !== undefined) where.push(`top.price >= ${p(query.minPrice)}`);
-    const from = `FROM cards c ${top}`;
-    const uuid: KeyColumn = { expr: 'c.uuid', type: 'uuid', dir: query.direction };
+    const card = deferred
+      ? { uuid: 'top.card_uuid', sortKey: 'top.sort_key' }
+      : { uuid: 'c.uuid', sortKey: 'c.sort_key' };
     let columns: KeyColumn[];
     if (query.orderBy) {
       // Unpriced cards last whichever the direction, as NULLS LAST would put them.
@@ -115,9 +151,9 @@ export class CardKeysetRepository implements CardKeysetReads {
           type: 'float8',
           dir: query.direction,
         },
-        uuid,
+        { expr: card.uuid, type: 'uuid', dir: query.direction },
       ];
-    } else if (browse.search) {
+    } else if ('search' in browse && browse.search) {
       columns = [
         { expr: relevance(browse.search), type: 'float8', dir: 'desc' },
         { expr: 'c.sort_key', type: 'text', dir: 'asc' },
@@ -125,13 +161,16 @@ export class CardKeysetRepository implements CardKeysetReads {
       ];
     } else {
       columns = [
-        { expr: 'c.sort_key', type: 'text', dir: 'asc' },
-        { expr: 'c.uuid', type: 'uuid', dir: 'asc' },
+        { expr: card.sortKey, type: 'text', dir: 'asc' },
+        { expr: card.uuid, type: 'uuid', dir: 'asc' },
       ];
     }
-    return { from, where, columns };
+    return { from, uuid: card.uuid, where, columns };
   }
 }
+
+/** A query with its filter's accepted kinds, and the region card_tops reads where it answers (`resolve`). */
+type ResolvedQuery = KeysetQuery & { filter: ResolvedFilter; topRegion?: string };
 
 /** Rows strictly after `key` in the order (before it, reading backward). */
 function keysetCondition(columns: KeyColumn[], key: readonly string[], backward: boolean, p: Bind): string {

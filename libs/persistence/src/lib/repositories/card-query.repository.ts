@@ -6,7 +6,9 @@ import {
   CardSelector,
   GrowingPriceSeries,
   JoinedCard,
+  MAX_UPDATED_PRICES,
   PriceSeries,
+  tooManyUpdates,
   VariantFilter,
 } from '@tcg/domain';
 import { SeriesStats } from '@tcg/pricing-stats';
@@ -20,25 +22,33 @@ import {
   StoredSeries,
 } from '@tcg/rendering';
 import { preparedQuery } from '../prepared-query';
+import { TopRegions } from './top-regions';
 import type { ReadSource } from '../read-replicas';
 import { toVariant, VariantColumns, variantColumnsSql } from './catalogue.mapper';
 import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks';
 import { storedDocument, variantsAggregateSql } from '../prices/card-documents';
 import { RENDERED_COLUMN_OF } from '../prices/rendered-columns';
+import type { QueryResultRow } from 'pg';
 import {
+  acceptedKinds,
   Bind,
   binder,
   browseConditions,
+  facetCountSql,
   hasVariant,
   identifierCondition,
   identifierKind,
   ORDER_COLUMN,
   refClause,
   relevance,
+  ResolvedFilter,
   RESOLVE_IDENTIFIERS_SQL,
-  SUMMARISED_TOP_JOIN,
   summarisedScope,
+  topConditions,
+  topJoin,
+  toppedScope,
   topVariantJoin,
+  UPDATED_PRICES_OVER_SQL,
   variantConditions,
 } from './card-sql';
 
@@ -58,6 +68,11 @@ interface PageRow {
 export class CardQueryRepository implements RenderedCardReads {
   /** `reads`: a data source, or `ReadReplicas` (replicas up to date, else the primary). */
   constructor(private readonly reads: ReadSource) {}
+
+  private readonly run = <T extends QueryResultRow>(sql: string, params: unknown[]): Promise<T[]> =>
+    preparedQuery<T>(this.reads, sql, params);
+
+  private readonly topRegions = new TopRegions(this.run);
 
   async findCards(
     selector: CardSelector,
@@ -100,7 +115,7 @@ export class CardQueryRepository implements RenderedCardReads {
   /** The page's card UUIDs in order, its total, and the one variant or SKU an identifier names. */
   private async findPage(
     selector: CardSelector,
-    filter: VariantFilter,
+    filter: ResolvedFilter,
     page: { limit: number; offset: number },
     region: string,
     order: CardOrder,
@@ -113,32 +128,51 @@ export class CardQueryRepository implements RenderedCardReads {
     onlySku?: string;
     cards?: JoinedCard[];
   }> {
+    const onlyVariant = selector.by === 'variantId' ? selector.value : undefined;
+    const onlySku = selector.by === 'vendorSkuId' ? selector.value : undefined;
+    if (selector.by === 'browse') filter = await acceptedKinds(this.run, filter);
+    if (selector.by === 'browse' && filter.updatedAfter !== undefined) {
+      const [bound] = await this.run<{ over: boolean }>(UPDATED_PRICES_OVER_SQL, [
+        region,
+        filter.updatedAfter,
+        MAX_UPDATED_PRICES,
+      ]);
+      if (bound!.over) throw tooManyUpdates('updated_after');
+    }
+    // A card's price for sorting and min_price: its highest-priced variant among those returned.
+    const needsTop = order.by !== undefined || order.minPrice !== undefined;
+    // card_tops holds it, for every card, where the filter is on the variants' scope alone.
+    const topped = !onlyVariant && !onlySku && toppedScope(filter);
+    // A browse by game and/or set alone in that scope reads card_tops alone, which has both and
+    // the browse key: a page of a whole game, sorted or not, and its count, then read these
+    // narrow rows rather than every card's row and a probe per card.
+    const deferred = topped && selector.by === 'browse' && !selector.q && !selector.number;
+    const topRegion = topped && (deferred || needsTop) ? await this.topRegions.sql(region) : '';
     const params: unknown[] = [region];
     const p = binder(params);
     let where: string[] = [];
-    let onlyVariant: string | undefined;
     let rank = '';
-    if (selector.by === 'browse') {
-      const browse = browseConditions(selector, p);
-      where = browse.where;
-      if (browse.search) rank = `${relevance(browse.search)} DESC, `;
-    } else {
-      where.push(identifierCondition(selector.by, selector.value, p));
-      if (selector.by === 'variantId') onlyVariant = selector.value;
-    }
-    const onlySku = selector.by === 'vendorSkuId' ? selector.value : undefined;
-    // In the summaries' scope (a raw variant priced in NA, no variant filter) the precomputed
-    // card_values answers existence, order and min_price: one index probe per card instead of
-    // a join over its variants, which a browse of a whole game would otherwise run for every one
-    // of its cards just to count them.
+    // In the summaries' scope (a raw variant priced in NA, no variant filter) card_values answers
+    // existence and count: one index probe per card instead of a join over its variants.
     const inSummaries = !onlyVariant && !onlySku && summarisedScope(filter, region);
     const summarised = inSummaries && !filter.includeNullPrices;
-    where.push(
-      summarised
-        ? // The summaries hold NA prices; saying so also gives the region parameter its type.
-          `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
-        : hasVariant(filter, p, '$1', onlySku, onlyVariant),
-    );
+    if (deferred) {
+      where = topConditions(selector as BrowseSelector, filter, p, topRegion);
+    } else {
+      if (selector.by === 'browse') {
+        const browse = browseConditions(selector, p);
+        where = browse.where;
+        if (browse.search) rank = `${relevance(browse.search)} DESC, `;
+      } else {
+        where.push(identifierCondition(selector.by, selector.value, p));
+      }
+      where.push(
+        summarised
+          ? // The summaries hold NA prices; saying so also gives the region parameter its type.
+            `$1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
+          : hasVariant(filter, p, '$1', selector.by === 'browse' ? undefined : { onlySku, onlyVariant }),
+      );
+    }
     if (joined && selector.by === 'cardId' && page.offset === 0 && order.minPrice === undefined) {
       // A card lookup's first page holds the card at most (every lookup): found and joined in one
       // plain statement, without the page's window, ordering and LIMIT.
@@ -149,64 +183,86 @@ export class CardQueryRepository implements RenderedCardReads {
       );
       return { total: rows.length, uuids: rows.map((r) => r.uuid), cards: rows.map(toJoinedCard) };
     }
-    // A card's price for sorting and min_price: its highest-priced variant among those returned.
-    const needsTop = order.by !== undefined || order.minPrice !== undefined;
-    const top = needsTop
-      ? inSummaries
-        ? SUMMARISED_TOP_JOIN
-        : topVariantJoin(filter, p, '$1', onlySku)
-      : '';
+    const from = deferred
+      ? 'card_tops top'
+      : !needsTop
+        ? 'cards c'
+        : topped
+          ? `cards c ${topJoin(filter, topRegion)}`
+          : `cards c ${topVariantJoin(filter, p, '$1', onlySku)}`;
+    const uuid = deferred ? 'top.card_uuid' : 'c.uuid';
     if (order.minPrice !== undefined) where.push(`top.price >= ${p(order.minPrice)}`);
     const sort = order.by
-      ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, c.id, `
+      ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, ${deferred ? 'top.card_id' : 'c.id'}, `
       : '';
-    const ordering = `${sort}${rank}c.sort_key, c.uuid`;
+    const ordering = deferred ? `${sort}top.sort_key, top.card_uuid` : `${sort}${rank}c.sort_key, c.uuid`;
     // A search ranks every match to order them, so the same pass counts them: a window count
     // rather than a second query that finds and checks every match again.
     const counted = rank !== '';
-    // Past the first page OFFSET makes the server produce every match before the page anyway, so
-    // the same pass counts them, and also returns the last match (rn = total): a page past the
-    // end is then that row alone, dropped here, and its total needs no second, full count.
     const deep = page.offset > 0;
-    const pageSql = deep
-      ? `SELECT w.uuid, w.total, w.rn FROM (
-           SELECT c.uuid, count(*) OVER ()::int AS total, (row_number() OVER (ORDER BY ${ordering}))::int AS rn
-           FROM cards c ${top}
-           WHERE ${where.join(' AND ')}) w
+    const conditions = where.join(' AND ');
+    // A browse by game and/or set that card_tops does not answer is counted from card_facets,
+    // one row per card. Otherwise the page's own conditions count (card_tops' rows, when deferred).
+    const quickCount = (bind: Bind, regionAt: () => string): string | undefined =>
+      selector.by !== 'browse' || order.minPrice !== undefined || deferred
+        ? undefined
+        : facetCountSql(selector, filter, bind, regionAt());
+    const ordered = `SELECT ${uuid} AS uuid FROM ${from} WHERE ${conditions} ORDER BY ${ordering}`;
+    let pageSql: string;
+    if (deep && counted) {
+      // Past a search's first page OFFSET ranks every match anyway, so the same pass counts them,
+      // and also returns the last match (rn = total): a page past the end is then that row
+      // alone, dropped here, and its total needs no second pass.
+      pageSql = `SELECT w.uuid, w.total, w.rn FROM (
+           SELECT ${uuid} AS uuid, count(*) OVER ()::int AS total, (row_number() OVER (ORDER BY ${ordering}))::int AS rn
+           FROM ${from}
+           WHERE ${conditions}) w
          WHERE w.rn > ${p(page.offset)} OR w.rn = w.total
          ORDER BY w.rn
-         LIMIT ${p(page.limit)}`
-      : `SELECT c.uuid${counted ? ', count(*) OVER ()::int AS total' : ''}
-       FROM cards c ${top}
-       WHERE ${where.join(' AND ')}
+         LIMIT ${p(page.limit)}`;
+    } else if (deep) {
+      // Past the first page, the count joined to the page in one statement: a page past the end
+      // is one row without a card, and its total needs no second statement.
+      const count = quickCount(p, () => '$1') ?? `SELECT count(*)::int AS n FROM ${from} WHERE ${conditions}`;
+      pageSql = `SELECT pg.uuid, t.n AS total FROM (${count}) t
+         LEFT JOIN (SELECT o.uuid, row_number() OVER () AS ord
+                    FROM (${ordered} LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}) o) pg ON true
+         ORDER BY pg.ord`;
+    } else {
+      pageSql = `SELECT ${uuid} AS uuid${counted ? ', count(*) OVER ()::int AS total' : ''}
+       FROM ${from}
+       WHERE ${conditions}
        ORDER BY ${ordering}
        LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`;
-    // Without its LIMIT and OFFSET: what a count binds.
+    }
+    // Without its LIMIT and OFFSET: what a count of the page's conditions binds.
     const countParams = params.slice(0, -2);
-    const found: (JoinedRow & PageRow)[] | (PageRow & { uuid: string })[] = joined
+    const found: (JoinedRow & PageRow)[] | (PageRow & { uuid: string | null })[] = joined
       ? await preparedQuery<JoinedRow & PageRow>(
           this.reads,
-          // The page in its order (ord), then each of its cards with its variants joined.
+          // The page in its order (ord), then each of its cards with its variants joined; a left
+          // join keeps the row without a card that carries a page's total past the end.
           `WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (${pageSql}) q)
-           SELECT ${deep ? 'page.total, page.rn, ' : counted ? 'page.total, ' : ''}${CARD_COLUMNS},
+           SELECT ${deep ? 'page.total, ' : counted ? 'page.total, ' : ''}${deep && counted ? 'page.rn, ' : ''}${CARD_COLUMNS},
                   ${joinedVariantsSql(joined, filter, p, onlyVariant, onlySku, region)} AS variants
-           FROM page JOIN ${CARD_FROM} ON c.uuid = page.uuid
+           FROM page LEFT JOIN (${CARD_FROM}) ON c.uuid = page.uuid
            ORDER BY page.ord`,
           params,
         )
-      : await preparedQuery<PageRow & { uuid: string }>(this.reads, pageSql, params);
-    const rows = deep ? found.filter((r) => r.rn! > page.offset) : found;
+      : await preparedQuery<PageRow & { uuid: string | null }>(this.reads, pageSql, params);
+    const rows = (
+      deep && counted ? found.filter((r) => r.rn! > page.offset) : found.filter((r) => r.uuid !== null)
+    ) as (PageRow & { uuid: string })[];
     const total = deep
       ? (found[0]?.total ?? 0)
-      : await this.pageTotal(rows, page, () =>
-          summarised &&
-          selector.by === 'browse' &&
-          !selector.q &&
-          !selector.number &&
-          order.minPrice === undefined
-            ? this.countSummarised(selector)
-            : this.countOnly(top, where, countParams),
-        );
+      : await this.pageTotal(rows, page, () => {
+          const fresh: unknown[] = [];
+          const bind = binder(fresh);
+          const sql = quickCount(bind, () => bind(region));
+          return sql
+            ? this.countWith(sql, fresh)
+            : this.countWith(`SELECT count(*)::int AS n FROM ${from} WHERE ${conditions}`, countParams);
+        });
     return {
       total,
       uuids: rows.map((r) => r.uuid),
@@ -302,27 +358,8 @@ export class CardQueryRepository implements RenderedCardReads {
     return count();
   }
 
-  /** Cards of a game and/or set with a raw variant priced in NA, from card_values. */
-  private async countSummarised(selector: BrowseSelector): Promise<number> {
-    const params: unknown[] = [];
-    const p = binder(params);
-    const where = ['true'];
-    if (selector.gameId) where.push(`cv.game_id = ${p(selector.gameId)}`);
-    if (selector.setId) where.push(`s.id = ${p(selector.setId)}`);
-    const [row] = await preparedQuery<{ n: number }>(
-      this.reads,
-      `SELECT count(*)::int AS n FROM card_values cv JOIN sets s ON s.uuid = cv.set_uuid WHERE ${where.join(' AND ')}`,
-      params,
-    );
-    return row!.n;
-  }
-
-  private async countOnly(top: string, where: string[], params: unknown[]): Promise<number> {
-    const [row] = await preparedQuery<{ n: number }>(
-      this.reads,
-      `SELECT count(*)::int AS n FROM cards c ${top} WHERE ${where.join(' AND ')}`,
-      params,
-    );
+  private async countWith(sql: string, params: unknown[]): Promise<number> {
+    const [row] = await preparedQuery<{ n: number }>(this.reads, sql, params);
     return row!.n;
   }
 

@@ -166,40 +166,171 @@ export function topVariantJoin(filter: VariantFilter, p: Bind, region: string, o
 }
 
 /**
- * The same `top` read from the precomputed card_values, valid when `summarisedScope` holds:
- * one index probe per card instead of a lateral join over its variants.
+ * Whether card_tops answers a request's order and `min_price` (CardFacets migration): a filter on
+ * the variants' scope alone (raw, graded or both), in any region, priced or not.
  */
-export const SUMMARISED_TOP_JOIN = 'LEFT JOIN card_values top ON top.card_uuid = c.uuid';
+export function toppedScope(filter: VariantFilter): boolean {
+  return !restrictsKinds(filter) && filter.updatedAfter === undefined;
+}
 
-/**
- * Whether a request's variant scope is the summaries' (a raw variant priced in NA, no variant
- * filter; language never matters for existence, order or min_price), so card_values answers it.
- */
-export function summarisedScope(filter: VariantFilter, region: string): boolean {
-  return (
-    region === 'NA' &&
-    !filter.printings &&
-    !filter.conditions &&
-    filter.updatedAfter === undefined &&
-    (filter.graded ?? 'exclude') === 'exclude' &&
-    !filter.gradingCompany &&
-    !filter.grades
-  );
+/** The card_tops scope a filter's `graded` names. */
+export function topScope(filter: VariantFilter): 'raw' | 'graded' | 'any' {
+  return ({ exclude: 'raw', only: 'graded', include: 'any' } as const)[filter.graded ?? 'exclude'];
 }
 
 /**
- * `EXISTS` a variant of `c` that the filters return (language aside: it never removes a card);
- * with `onlyVariant` (a UUID or slug), that variant.
+ * The card_tops region a request reads: its own where something is priced, else `*`, whose rows
+ * have every card with null values (card_tops holds only the regions with a price). A statement
+ * of its own: as a parameter of the page's statement, the planner sees which rows it reads.
  */
-export function hasVariant(
+export const TOP_REGION_SQL = `SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced`;
+
+/**
+ * The card_tops region of a statement whose `$1` is the request's region, given TOP_REGION_SQL's
+ * answer: a constant condition the planner folds (and `$1` keeps its type either way).
+ */
+export function topRegionSql(priced: boolean): string {
+  return `(CASE WHEN ${priced} THEN $1::text ELSE '*' END)`;
+}
+
+/**
+ * The conditions on card_tops rows `top` of a browse by game and/or set, in the filter's scope
+ * (`toppedScope`) and region: a row is a card the browse returns, priced in the region unless the
+ * filter includes unpriced cards. A browse of a whole game then reads these narrow rows alone.
+ */
+export function topConditions(
+  selector: BrowseSelector,
   filter: VariantFilter,
   p: Bind,
+  /** The region card_tops reads (`topRegionSql`). */
+  topRegion: string,
+): string[] {
+  const where = [`top.region = ${topRegion}`, `top.scope = '${topScope(filter)}'`];
+  if (selector.gameId) where.push(`top.game_id = ${p(selector.gameId)}`);
+  if (selector.setId) where.push(`top.set_uuid = (SELECT uuid FROM sets WHERE id = ${p(selector.setId)})`);
+  if (!filter.includeNullPrices) where.push('top.price IS NOT NULL');
+  return where;
+}
+
+/** card_tops as `top` for the cards `c` of a request in the filter's scope, in `topRegion` (`topRegionSql`). */
+export function topJoin(filter: VariantFilter, topRegion: string): string {
+  return `JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = ${topRegion} AND top.scope = '${topScope(filter)}'`;
+}
+
+/**
+ * Whether a request's variant scope is card_values' (a raw variant priced in NA, no variant
+ * filter; language never matters for existence or count), so card_values answers them.
+ */
+export function summarisedScope(filter: VariantFilter, region: string): boolean {
+  return region === 'NA' && toppedScope(filter) && topScope(filter) === 'raw';
+}
+
+/**
+ * `EXISTS` a variant of `c` that the filters return (language aside: it never removes a card).
+ * A browse's is read from the summaries (`facetMatch`) when they answer the filter, and for
+ * `updatedAfter` from the prices changed since, which a delta sync needs as soon as they are
+ * committed. A lookup's checks its one card's variants: with `onlyVariant` (a UUID or slug) or
+ * `onlySku`, that variant.
+ */
+export function hasVariant(
+  filter: ResolvedFilter,
+  p: Bind,
   region: string,
-  onlySku?: string,
-  onlyVariant?: string,
+  lookup?: { readonly onlySku?: string; readonly onlyVariant?: string },
 ): string {
+  if (!lookup && answeredByFacets(filter)) {
+    // OFFSET 0 keeps the test a probe per card the other conditions leave (a search's few
+    // matches, a page's walk in order) rather than a join the planner may build over every
+    // card's facets: a hash of all of them cost a 20-card search 30 ms where the probes take 2.
+    return `EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND ${facetMatch(filter, p, region)} OFFSET 0)`;
+  }
+  if (!lookup && filter.updatedAfter !== undefined) {
+    // The prices changed after the instant, through their (region, updated_at) index: bounded by
+    // MAX_UPDATED_PRICES (UPDATED_PRICES_OVER_SQL), where a probe per card would visit every variant.
+    return `c.uuid IN (SELECT v.card_uuid FROM variant_prices vp JOIN variants v ON v.uuid = vp.variant_uuid
+                       WHERE vp.region = ${region} AND ${variantConditions(filter, p, false)})`;
+  }
   return `EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${region}
-                  WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false, onlySku)}${
-                    onlyVariant ? ` AND ${refClause(onlyVariant, p, 'v')}` : ''
+                  WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false, lookup?.onlySku)}${
+                    lookup?.onlyVariant ? ` AND ${refClause(lookup.onlyVariant, p, 'v')}` : ''
                   }${filter.includeNullPrices ? '' : ' AND vp.variant_uuid IS NOT NULL'})`;
 }
+
+/**
+ * A filter with, where it restricts variants beyond their scope (raw, graded or both), the ids of
+ * the variant kinds it accepts (`acceptedKinds`): what card_facets is tested against.
+ */
+export type ResolvedFilter = VariantFilter & { readonly kinds?: readonly number[] };
+
+/** Whether the filter restricts variants beyond their scope, so card_facets needs its kinds. */
+function restrictsKinds(filter: VariantFilter): boolean {
+  return !!(filter.printings || filter.conditions || filter.gradingCompany || filter.grades);
+}
+
+/**
+ * The filter with the ids of the variant kinds it accepts, read from variant_kinds by the same
+ * conditions as variants, in a statement of their own: as a parameter of the page's statement
+ * rather than a subquery of it, the planner sees how many cards they leave (a subquery's result is
+ * unknown when it plans, and the default guess of 1 % made it sort the whole game for a page).
+ */
+export async function acceptedKinds(
+  run: (sql: string, params: unknown[]) => Promise<{ ids: number[] }[]>,
+  filter: VariantFilter,
+): Promise<ResolvedFilter> {
+  if (!restrictsKinds(filter) || filter.updatedAfter !== undefined) return filter;
+  const params: unknown[] = [];
+  const [row] = await run(
+    `SELECT coalesce(array_agg(v.id), '{}') AS ids FROM variant_kinds v WHERE ${variantConditions(filter, binder(params), false)}`,
+    params,
+  );
+  return { ...filter, kinds: row!.ids };
+}
+
+/** Whether card_facets answers the filter: no `updatedAfter`, and its kinds resolved if it needs them. */
+function answeredByFacets(filter: ResolvedFilter): boolean {
+  return filter.updatedAfter === undefined && (!restrictsKinds(filter) || filter.kinds !== undefined);
+}
+
+/**
+ * The condition on a card_facets row `f` that its card has a variant the filter returns, priced in
+ * the region unless the filter includes unpriced cards (CardFacets migration): the row's kinds
+ * overlap the kinds the filter accepts, or for a filter on the scope alone, the scope's id
+ * (-1 raw, -2 graded). Only where `answeredByFacets`.
+ */
+function facetMatch(filter: ResolvedFilter, p: Bind, region: string): string {
+  // The row of every kind is region `*`; its test still names the region (a no-op) so that the
+  // region's parameter has a type in every statement.
+  const row = filter.includeNullPrices
+    ? `f.region = '*' AND ${region}::text IS NOT NULL`
+    : `f.region = ${region}`;
+  if (!restrictsKinds(filter)) {
+    const scopes = { exclude: '{-1}', only: '{-2}', include: '{-1,-2}' }[filter.graded ?? 'exclude'];
+    return `${row} AND f.kinds && '${scopes}'::int[]`;
+  }
+  return `${row} AND f.kinds && ${p(filter.kinds)}::int[]`;
+}
+
+/**
+ * The count of a browse by game and/or set alone from card_facets, which carries both: one row per
+ * card, without visiting cards. Undefined when the browse has other conditions or the filter
+ * `updatedAfter`.
+ */
+export function facetCountSql(
+  selector: BrowseSelector,
+  filter: ResolvedFilter,
+  p: Bind,
+  region: string,
+): string | undefined {
+  if (selector.q || selector.number || !answeredByFacets(filter)) return undefined;
+  const where = [facetMatch(filter, p, region)];
+  if (selector.gameId) where.push(`f.game_id = ${p(selector.gameId)}`);
+  if (selector.setId) where.push(`f.set_uuid = (SELECT uuid FROM sets WHERE id = ${p(selector.setId)})`);
+  return `SELECT count(*)::int AS n FROM card_facets f WHERE ${where.join(' AND ')}`;
+}
+
+/**
+ * Whether more than `cap` prices in the region changed after `updatedAfter`: an index-only read of
+ * at most `cap + 1` entries. Parameters: region, instant, cap.
+ */
+export const UPDATED_PRICES_OVER_SQL = `SELECT count(*) > $3 AS over
+  FROM (SELECT 1 FROM variant_prices WHERE region = $1 AND updated_at > $2 LIMIT $3 + 1) r`;
