@@ -1,6 +1,14 @@
 import { DataSource } from 'typeorm';
 
-const SUMMARY_VIEWS = ['card_values', 'set_summaries', 'game_summaries', 'card_facets', 'card_tops'] as const;
+/** In refresh order: a view after those it is built on. */
+const SUMMARY_VIEWS = [
+  'card_values',
+  'set_summaries',
+  'game_summaries',
+  'card_facets',
+  'card_facet_counts',
+  'card_tops',
+] as const;
 
 /** Anything that runs a parameterised statement in a writer's transaction: a pg client, a query runner. */
 export interface SqlClient {

@@ -12,7 +12,7 @@ import {
   hasVariant,
   relevance,
   ResolvedFilter,
-  topConditions,
+  browseSummary,
   topJoin,
   toppedScope,
   topVariantJoin,
@@ -113,41 +113,44 @@ export class CardKeysetRepository implements CardKeysetReads {
     const run = <T extends QueryResultRow>(sql: string, params: unknown[]) =>
       preparedQuery<T>(this.reads, sql, params);
     const filter = await acceptedKinds(run, query.filter);
-    const topRegion = toppedScope(filter) ? await this.topRegions.sql(query.region) : undefined;
-    return { ...query, filter, topRegion };
+    const tops = toppedScope(filter) ? await this.topRegions.of(query.region) : undefined;
+    return { ...query, filter, topRegion: tops?.sql, unpriced: tops?.priced === false };
   }
 
   private plan(
     query: ResolvedQuery,
     p: Bind,
   ): { from: string; uuid: string; where: string[]; columns: KeyColumn[] } {
-    // card_tops holds each card's top variant where the filter is on the variants' scope alone: a
-    // browse by game and/or set in that scope reads it alone, sorted or not (CardQueryRepository).
+    // card_tops holds each card's top variant where the filter is on the variants' scope alone; a
+    // browse by game and/or set alone reads a summary's rows alone (CardQueryRepository.findPage).
     const topped = query.topRegion !== undefined;
-    const deferred = topped && !query.browse.q && !query.browse.number;
-    const browse = deferred ? { where: [] } : browseConditions(query.browse, p);
-    const where = deferred
-      ? topConditions(query.browse, query.filter, p, query.topRegion!)
-      : [...browse.where, hasVariant(query.filter, p, '$1')];
     const needsTop = query.orderBy !== undefined || query.minPrice !== undefined;
-    const from = deferred
-      ? 'FROM card_tops top'
+    const summary = browseSummary(query.browse, query.filter, p, '$1', query.topRegion, needsTop);
+    const browse = summary ? { where: [] } : browseConditions(query.browse, p);
+    const where = summary ? summary.where : [...browse.where, hasVariant(query.filter, p, '$1')];
+    const from = summary
+      ? `FROM ${summary.from}`
       : !needsTop
         ? 'FROM cards c'
         : topped
           ? `FROM cards c ${topJoin(query.filter, query.topRegion!)}`
           : `FROM cards c ${topVariantJoin(query.filter, p, '$1')}`;
     if (query.minPrice !== undefined) where.push(`top.price >= ${p(query.minPrice)}`);
-    const card = deferred
-      ? { uuid: 'top.card_uuid', sortKey: 'top.sort_key' }
+    const card = summary
+      ? { uuid: `${summary.alias}.card_uuid`, sortKey: `${summary.alias}.sort_key` }
       : { uuid: 'c.uuid', sortKey: 'c.sort_key' };
     let columns: KeyColumn[];
     if (query.orderBy) {
-      // Unpriced cards last whichever the direction, as NULLS LAST would put them.
+      // Unpriced cards last whichever the direction, as NULLS LAST would put them; the form the
+      // CardFacets migration indexes (topSortSql).
       const last = query.direction === 'desc' ? `'-Infinity'` : `'Infinity'`;
       columns = [
         {
-          expr: `coalesce(${TOP_COLUMN[query.orderBy]}::float8, ${last})`,
+          // Nothing priced in the region: the value every card has, so the UUID alone orders.
+          expr:
+            summary && query.unpriced
+              ? `${last}::float8`
+              : `coalesce(${TOP_COLUMN[query.orderBy]}::float8, ${last})`,
           type: 'float8',
           dir: query.direction,
         },
@@ -170,7 +173,12 @@ export class CardKeysetRepository implements CardKeysetReads {
 }
 
 /** A query with its filter's accepted kinds, and the region card_tops reads where it answers (`resolve`). */
-type ResolvedQuery = KeysetQuery & { filter: ResolvedFilter; topRegion?: string };
+type ResolvedQuery = KeysetQuery & {
+  filter: ResolvedFilter;
+  topRegion?: string;
+  /** card_tops holds nothing priced in the region: every card's value is null. */
+  unpriced: boolean;
+};
 
 /** Rows strictly after `key` in the order (before it, reading backward). */
 function keysetCondition(columns: KeyColumn[], key: readonly string[], backward: boolean, p: Bind): string {

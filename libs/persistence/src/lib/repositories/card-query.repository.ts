@@ -1,5 +1,4 @@
 import {
-  BrowseSelector,
   Card,
   CardIdentifier,
   CardOrder,
@@ -44,7 +43,8 @@ import {
   ResolvedFilter,
   RESOLVE_IDENTIFIERS_SQL,
   summarisedScope,
-  topConditions,
+  browseSummary,
+  topSortSql,
   topJoin,
   toppedScope,
   topVariantJoin,
@@ -143,21 +143,24 @@ export class CardQueryRepository implements RenderedCardReads {
     const needsTop = order.by !== undefined || order.minPrice !== undefined;
     // card_tops holds it, for every card, where the filter is on the variants' scope alone.
     const topped = !onlyVariant && !onlySku && toppedScope(filter);
-    // A browse by game and/or set alone in that scope reads card_tops alone, which has both and
-    // the browse key: a page of a whole game, sorted or not, and its count, then read these
-    // narrow rows rather than every card's row and a probe per card.
-    const deferred = topped && selector.by === 'browse' && !selector.q && !selector.number;
-    const topRegion = topped && (deferred || needsTop) ? await this.topRegions.sql(region) : '';
+    const browseOnly = selector.by === 'browse' && !selector.q && !selector.number;
+    const tops = topped && (browseOnly || needsTop) ? await this.topRegions.of(region) : undefined;
+    const topRegion = tops?.sql;
     const params: unknown[] = [region];
     const p = binder(params);
+    // A browse by game and/or set alone reads a summary's rows alone (card_tops, or card_facets
+    // for a kind filter in browse order): a page of a whole game, sorted or not, and its count,
+    // then read narrow rows in an index's order rather than every card and a probe per card.
+    const summary =
+      selector.by === 'browse' ? browseSummary(selector, filter, p, '$1', topRegion, needsTop) : undefined;
     let where: string[] = [];
     let rank = '';
     // In the summaries' scope (a raw variant priced in NA, no variant filter) card_values answers
-    // existence and count: one index probe per card instead of a join over its variants.
-    const inSummaries = !onlyVariant && !onlySku && summarisedScope(filter, region);
-    const summarised = inSummaries && !filter.includeNullPrices;
-    if (deferred) {
-      where = topConditions(selector as BrowseSelector, filter, p, topRegion);
+    // existence: one index probe per card instead of a join over its variants.
+    const summarised =
+      !onlyVariant && !onlySku && summarisedScope(filter, region) && !filter.includeNullPrices;
+    if (summary) {
+      where = summary.where;
     } else {
       if (selector.by === 'browse') {
         const browse = browseConditions(selector, p);
@@ -183,28 +186,37 @@ export class CardQueryRepository implements RenderedCardReads {
       );
       return { total: rows.length, uuids: rows.map((r) => r.uuid), cards: rows.map(toJoinedCard) };
     }
-    const from = deferred
-      ? 'card_tops top'
+    const from = summary
+      ? summary.from
       : !needsTop
         ? 'cards c'
         : topped
-          ? `cards c ${topJoin(filter, topRegion)}`
+          ? `cards c ${topJoin(filter, topRegion!)}`
           : `cards c ${topVariantJoin(filter, p, '$1', onlySku)}`;
-    const uuid = deferred ? 'top.card_uuid' : 'c.uuid';
+    const uuid = summary ? `${summary.alias}.card_uuid` : 'c.uuid';
     if (order.minPrice !== undefined) where.push(`top.price >= ${p(order.minPrice)}`);
-    const sort = order.by
-      ? `${ORDER_COLUMN[order.by]} ${order.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, ${deferred ? 'top.card_id' : 'c.id'}, `
-      : '';
-    const ordering = deferred ? `${sort}top.sort_key, top.card_uuid` : `${sort}${rank}c.sort_key, c.uuid`;
+    const direction = order.direction === 'asc' ? 'asc' : 'desc';
+    const sort = !order.by
+      ? ''
+      : summary && !tops!.priced
+        ? // Nothing is priced in the region: every value is null, and the card id alone orders.
+          'top.card_rank'
+        : summary
+          ? `${topSortSql(ORDER_COLUMN[order.by], direction)}, top.card_rank`
+          : `${ORDER_COLUMN[order.by]} ${direction.toUpperCase()} NULLS LAST, c.id, `;
+    // A card's rank by id is unique: nothing after it changes a sort of the summary.
+    const ordering = summary
+      ? sort || `${summary.alias}.sort_key, ${summary.alias}.card_uuid`
+      : `${sort}${rank}c.sort_key, c.uuid`;
     // A search ranks every match to order them, so the same pass counts them: a window count
     // rather than a second query that finds and checks every match again.
     const counted = rank !== '';
     const deep = page.offset > 0;
     const conditions = where.join(' AND ');
-    // A browse by game and/or set that card_tops does not answer is counted from card_facets,
-    // one row per card. Otherwise the page's own conditions count (card_tops' rows, when deferred).
+    // A browse by game and/or set that card_tops does not answer is counted from
+    // card_facet_counts where it can be. Otherwise the page's own conditions count (card_tops' rows).
     const quickCount = (bind: Bind, regionAt: () => string): string | undefined =>
-      selector.by !== 'browse' || order.minPrice !== undefined || deferred
+      selector.by !== 'browse' || order.minPrice !== undefined || summary?.alias === 'top'
         ? undefined
         : facetCountSql(selector, filter, bind, regionAt());
     const ordered = `SELECT ${uuid} AS uuid FROM ${from} WHERE ${conditions} ORDER BY ${ordering}`;

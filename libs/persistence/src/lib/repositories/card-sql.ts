@@ -310,10 +310,23 @@ function facetMatch(filter: ResolvedFilter, p: Bind, region: string): string {
   return `${row} AND f.kinds && ${p(filter.kinds)}::int[]`;
 }
 
+/** The conditions on card_facets rows `f` of a browse by game and/or set alone (`facetMatch`). */
+function facetConditions(
+  selector: BrowseSelector,
+  filter: ResolvedFilter,
+  p: Bind,
+  region: string,
+): string[] {
+  const where = [facetMatch(filter, p, region)];
+  if (selector.gameId) where.push(`f.game_id = ${p(selector.gameId)}`);
+  if (selector.setId) where.push(`f.set_uuid = (SELECT uuid FROM sets WHERE id = ${p(selector.setId)})`);
+  return where;
+}
+
 /**
- * The count of a browse by game and/or set alone from card_facets, which carries both: one row per
- * card, without visiting cards. Undefined when the browse has other conditions or the filter
- * `updatedAfter`.
+ * The count of a browse by game and/or set alone from card_facet_counts, the cards of each set
+ * grouped by their kinds (the same columns as card_facets): a few rows per set, without visiting
+ * cards. Undefined when the browse has other conditions or the filter `updatedAfter`.
  */
 export function facetCountSql(
   selector: BrowseSelector,
@@ -322,10 +335,50 @@ export function facetCountSql(
   region: string,
 ): string | undefined {
   if (selector.q || selector.number || !answeredByFacets(filter)) return undefined;
-  const where = [facetMatch(filter, p, region)];
-  if (selector.gameId) where.push(`f.game_id = ${p(selector.gameId)}`);
-  if (selector.setId) where.push(`f.set_uuid = (SELECT uuid FROM sets WHERE id = ${p(selector.setId)})`);
-  return `SELECT count(*)::int AS n FROM card_facets f WHERE ${where.join(' AND ')}`;
+  return `SELECT coalesce(sum(f.cards), 0)::int AS n FROM card_facet_counts f
+          WHERE ${facetConditions(selector, filter, p, region).join(' AND ')}`;
+}
+
+/**
+ * Rows of a summary that stand for the cards of a browse, and the summary's alias: `card_uuid`,
+ * `sort_key` (and card_tops' values) on each row.
+ */
+export interface SummaryRows {
+  readonly from: string;
+  readonly alias: 'top' | 'f';
+  readonly where: string[];
+}
+
+/**
+ * Where a browse by game and/or set alone (no search, no number) is read without visiting cards:
+ * card_tops in a scope it holds (`topRegion`: TOP_REGION_SQL's region, sorted or not), card_facets
+ * for a filter on variant kinds left in browse order. Undefined otherwise (a search, a number,
+ * `updatedAfter`, a sort or floor over a kind filter): the cards are read.
+ */
+export function browseSummary(
+  selector: BrowseSelector,
+  filter: ResolvedFilter,
+  p: Bind,
+  region: string,
+  topRegion: string | undefined,
+  sortedOrFloored: boolean,
+): SummaryRows | undefined {
+  if (selector.q || selector.number) return undefined;
+  if (topRegion !== undefined)
+    return { from: 'card_tops top', alias: 'top', where: topConditions(selector, filter, p, topRegion) };
+  if (!sortedOrFloored && answeredByFacets(filter))
+    return { from: 'card_facets f', alias: 'f', where: facetConditions(selector, filter, p, region) };
+  return undefined;
+}
+
+/**
+ * A card_tops sort on `column` in `direction`, unpriced (null) last, in the form the CardFacets
+ * migration indexes: a page of a sort reads the index in order and stops.
+ */
+export function topSortSql(column: string, direction: 'asc' | 'desc'): string {
+  return direction === 'desc'
+    ? `coalesce(${column}::float8, '-Infinity') DESC`
+    : `coalesce(${column}::float8, 'Infinity') ASC`;
 }
 
 /**

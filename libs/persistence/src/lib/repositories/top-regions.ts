@@ -17,13 +17,16 @@ export class TopRegions {
 
   constructor(private readonly run: (sql: string, params: unknown[]) => Promise<{ priced: boolean }[]>) {}
 
-  async sql(region: string): Promise<string> {
+  /** The region's SQL (`topRegionSql`), and whether anything is priced there. */
+  async of(region: string): Promise<{ sql: string; priced: boolean }> {
     const now = Date.now();
-    const hit = this.known.get(region);
-    if (hit && hit.until > now) return topRegionSql(hit.priced);
-    const [row] = await this.run(TOP_REGION_SQL, [region]);
-    if (this.known.size >= MAX_REGIONS) this.known.clear();
-    this.known.set(region, { priced: row!.priced, until: now + TOP_REGION_TTL_MS });
-    return topRegionSql(row!.priced);
+    let hit = this.known.get(region);
+    if (!hit || hit.until <= now) {
+      const [row] = await this.run(TOP_REGION_SQL, [region]);
+      if (this.known.size >= MAX_REGIONS) this.known.clear();
+      hit = { priced: row!.priced, until: now + TOP_REGION_TTL_MS };
+      this.known.set(region, hit);
+    }
+    return { sql: topRegionSql(hit.priced), priced: hit.priced };
   }
 }
