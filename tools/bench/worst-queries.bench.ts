@@ -152,7 +152,7 @@ function refuseAsTheApiDoes(
 }
 
 /** The combinations measured, over the largest game of the catalogue. */
-function combinations(gameId: string, setId: string, recent: { week: number; half: number }): Combination[] {
+function combinations(gameId: string, setId: string, recent: { week: number; atCap: number }): Combination[] {
   const browse = { by: 'browse', gameId } as const;
   const V1_JSON = v1JoinedJson(true);
   const none: CardOrder = { direction: 'desc' };
@@ -163,7 +163,7 @@ function combinations(gameId: string, setId: string, recent: { week: number; hal
     ['condition=NM', { includeNullPrices: false, conditions: ['Near Mint'] }],
     ['printing=foil', { includeNullPrices: false, printings: ['foil'] }],
     ['updated_after=week', { includeNullPrices: false, updatedAfter: recent.week }],
-    ['updated_after=half-cap', { includeNullPrices: false, updatedAfter: recent.half }],
+    ['updated_after=at-cap', { includeNullPrices: false, updatedAfter: recent.atCap }],
     ['include_null_prices', { includeNullPrices: true }],
   ];
   const v1 = (
@@ -246,16 +246,17 @@ async function main(): Promise<number> {
       [game.game_id],
     );
     // A week before the latest observation (a delta sync's usual reach, past the cap on this
-    // sample, whose every price moved that week), and the instant half the cap's prices changed after.
+    // sample, whose every price moved that week), and the instant at most the cap's prices changed
+    // after (see tools/bench/README.md: the sample's prices all change at one instant).
     const [latest] = await ds.query<{ t: number | null }[]>(
       'SELECT max(updated_at)::float8 AS t FROM variant_prices',
     );
     const week = Math.floor((latest?.t ?? Date.now() / 1000) - 7 * 86_400);
-    const [half] = await ds.query<{ t: number | null }[]>(
+    const [atCap] = await ds.query<{ t: number | null }[]>(
       `SELECT updated_at::float8 AS t FROM variant_prices WHERE region = 'NA' ORDER BY updated_at DESC OFFSET $1 LIMIT 1`,
-      [MAX_UPDATED_PRICES / 2],
+      [MAX_UPDATED_PRICES],
     );
-    const recent = { week, half: Math.floor(half?.t ?? week) };
+    const recent = { week, atCap: Math.floor(atCap?.t ?? week) };
     const recorder = recordStatements(poolOf(ds));
     const repos: Repositories = { v1: new CardQueryRepository(ds), v2: new CardKeysetRepository(ds) };
     const rows: string[][] = [];

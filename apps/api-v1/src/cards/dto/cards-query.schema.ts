@@ -3,6 +3,7 @@ import {
   CardSelector,
   CONDITION_NAMES,
   LANGUAGE_NAMES,
+  MAX_UPDATED_PRICES,
   orderNeedsSet,
   parseCondition,
   parseLanguage,
@@ -108,8 +109,7 @@ export const CARDS_QUERY = requestSchema(
     }),
     updated_after: integer({
       minimum: 0,
-      description:
-        'Unix timestamp (seconds): only variants updated after it, and only cards left with one (delta sync).',
+      description: `Unix timestamp (seconds): only variants updated after it, and only cards left with one (delta sync). A browse whose timestamp reaches more than ${MAX_UPDATED_PRICES.toLocaleString('en-US')} prices is a 400: a full copy is the bulk download.`,
     }),
     limit: integer({
       minimum: 1,
@@ -126,7 +126,7 @@ export const CARDS_QUERY = requestSchema(
     orderBy: choice(['price', '24h', '7d', '30d', '90d'], {
       ignoreCase: true,
       description:
-        "Sort by the price or the change over a window of each card's highest-priced returned variant; ties break on card ID. Without it a search orders by relevance and a browse by set, then card number.",
+        "Sort by the price or the change over a window of each card's highest-priced returned variant; ties break on card ID. Without it a search orders by relevance and a browse by set, then card number. With `condition`, `printing` or `updated_after` only within a `set` (else 400).",
     }),
     order: choice(['asc', 'desc'], {
       ignoreCase: true,
@@ -136,7 +136,8 @@ export const CARDS_QUERY = requestSchema(
     min_price: text({
       schema: { type: 'number', minimum: 0 },
       parse: (price, name) => readPrice(price, name, 'USD'),
-      description: 'Only cards priced at or above this, in USD (at most 2 decimals).',
+      description:
+        'Only cards priced at or above this, in USD (at most 2 decimals). With `condition`, `printing` or `updated_after` only within a `set` (else 400).',
       example: 10,
     }),
   },

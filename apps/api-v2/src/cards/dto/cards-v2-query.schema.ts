@@ -173,13 +173,14 @@ export const CARDS_V2_QUERY = requestSchema(
     min_price: text({
       schema: { type: 'number', minimum: 0 },
       parse: (price) => price,
-      description: "Only cards priced at or above this, in the primary market's currency.",
+      description:
+        "Only cards priced at or above this, in the primary market's currency. With `grading_company` or `grade` only within a `set` (else 400).",
       example: 10,
     }),
     order_by: choice(ORDER_BY_VALUES, {
       ignoreCase: true,
       description:
-        "Sort descending by the price or the change over a window of each card's highest-priced returned variant in the primary market (unpriced cards last, ties by card UUID). Without it a search orders by relevance and a browse by set, then card number.",
+        "Sort descending by the price or the change over a window of each card's highest-priced returned variant in the primary market (unpriced cards last, ties by card UUID). Without it a search orders by relevance and a browse by set, then card number. With `grading_company` or `grade` only within a `set` (else 400).",
     }),
   },
   { unknown: 'reject' },

@@ -208,9 +208,11 @@ export class CardQueryRepository implements RenderedCardReads {
     const ordering = summary
       ? sort || `${summary.alias}.sort_key, ${summary.alias}.card_uuid`
       : `${sort}${rank}c.sort_key, c.uuid`;
-    // A search ranks every match to order them, so the same pass counts them: a window count
-    // rather than a second query that finds and checks every match again.
-    const counted = rank !== '';
+    // A search ranks every match to order them, and a delta sync (`updatedAfter`, from the cards
+    // of the changed prices) gathers every match to order them: either way the same pass counts
+    // them, a window count rather than a second query that finds them again.
+    const counted =
+      rank !== '' || (!summary && selector.by === 'browse' && filter.updatedAfter !== undefined);
     const deep = page.offset > 0;
     const conditions = where.join(' AND ');
     // A browse by game and/or set that card_tops does not answer is counted from

@@ -146,7 +146,10 @@ export function variantConditions(
   if (filter.printings) c.push(`lower(v.printing) = ANY(${p(filter.printings)}::text[])`);
   if (filter.conditions) c.push(`v.condition = ANY(${p(filter.conditions)}::text[])`);
   if (withLanguage && filter.languages) c.push(`v.language = ANY(${p(filter.languages)}::text[])`);
-  if (filter.updatedAfter !== undefined) c.push(`vp.updated_at > ${p(filter.updatedAfter)}`);
+  // `+ 0`: these conditions pick a card's own variants, and a plain comparison let the planner,
+  // whose statistics put one price after a recent instant, read every recent price through the
+  // (region, updated_at) index once per card (5 s for a page once 10,000 prices had changed).
+  if (filter.updatedAfter !== undefined) c.push(`vp.updated_at + 0 > ${p(filter.updatedAfter)}`);
   if (onlySku) c.push(`v.vendor_sku_id = ${p(onlySku)}`);
   return c.length === 0 ? 'true' : c.join(' AND ');
 }
@@ -247,8 +250,10 @@ export function hasVariant(
   if (!lookup && filter.updatedAfter !== undefined) {
     // The prices changed after the instant, through their (region, updated_at) index: bounded by
     // MAX_UPDATED_PRICES (UPDATED_PRICES_OVER_SQL), where a probe per card would visit every variant.
+    const { updatedAfter, ...rest } = filter;
     return `c.uuid IN (SELECT v.card_uuid FROM variant_prices vp JOIN variants v ON v.uuid = vp.variant_uuid
-                       WHERE vp.region = ${region} AND ${variantConditions(filter, p, false)})`;
+                       WHERE vp.region = ${region} AND vp.updated_at > ${p(updatedAfter)}
+                       AND ${variantConditions(rest, p, false)})`;
   }
   return `EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${region}
                   WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, p, false, lookup?.onlySku)}${
