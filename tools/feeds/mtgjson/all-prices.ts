@@ -1,0 +1,94 @@
+import { FeedParseError, jsonValuesAt } from '../json-stream';
+
+/**
+ * MTGJSON v5 `AllPrices.json` / `AllPricesToday.json` (data models "Price Formats", "Price List",
+ * "Price Points": see fixtures/mtgjson/README.md):
+ *
+ *   { meta: { date, version },
+ *     data: { <card uuid>: { paper?: { <provider>: PriceList }, mtgo?: { cardhoarder: PriceList } } } }
+ *   PriceList = { currency, retail?: PricePoints, buylist?: PricePoints }
+ *   PricePoints = { normal?: { <YYYY-MM-DD>: number }, foil?: {…}, etched?: {…} }
+ */
+
+/** One price a provider published for a card printing's finish on a day, as the file says it. */
+export interface FeedPrice {
+  /** The MTGJSON card (printing) uuid. */
+  readonly uuid: string;
+  readonly platform: 'paper' | 'mtgo';
+  /** `tcgplayer`, `cardkingdom`, `cardmarket`, `cardsphere`, `manapool`, `cardhoarder`… as published. */
+  readonly provider: string;
+  readonly side: 'retail' | 'buylist';
+  readonly finish: 'normal' | 'foil' | 'etched';
+  /** ISO 4217, as the provider's price list says. */
+  readonly currency: string;
+  /** `YYYY-MM-DD`. */
+  readonly date: string;
+  /** Major units, as published (a provider may publish 0). */
+  readonly price: number;
+}
+
+const PLATFORMS = new Set(['paper', 'mtgo']);
+const SIDES = ['retail', 'buylist'] as const;
+const FINISHES = ['normal', 'foil', 'etched'] as const;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const CURRENCY = /^[A-Z]{3}$/;
+
+/**
+ * Every price of an AllPrices-shaped file, one card at a time (constant memory: a card's 90 days
+ * of prices at most). A value that breaks the published model (a price that is not a number, a
+ * date that is not a date, a list without its currency) is a FeedParseError naming the card, as
+ * is a file that is not JSON: nothing of such a file may be imported.
+ */
+export async function* readAllPrices(
+  file: string,
+  chunks: AsyncIterable<Buffer | Uint8Array>,
+): AsyncGenerator<FeedPrice> {
+  for await (const { keys, value, offset } of jsonValuesAt(file, chunks, ['$.data.*'])) {
+    const uuid = String(keys[1]);
+    const bad = (why: string): never => {
+      throw new FeedParseError(file, offset, `card ${uuid}: ${why}`);
+    };
+    if (!isObject(value)) bad('expected an object of platforms');
+    for (const [platform, providers] of Object.entries(value as Record<string, unknown>)) {
+      if (!PLATFORMS.has(platform)) continue; // a platform added after this adapter: not ours to guess
+      if (!isObject(providers)) bad(`${platform}: expected an object of providers`);
+      for (const [provider, list] of Object.entries(providers as Record<string, unknown>)) {
+        if (!isObject(list)) bad(`${platform}.${provider}: expected a price list`);
+        const { currency } = list as { currency?: unknown };
+        if (typeof currency !== 'string' || !CURRENCY.test(currency))
+          bad(`${platform}.${provider}.currency: expected an ISO 4217 code`);
+        for (const side of SIDES) {
+          const points = (list as Record<string, unknown>)[side];
+          if (points === undefined) continue;
+          if (!isObject(points)) bad(`${platform}.${provider}.${side}: expected price points`);
+          for (const finish of FINISHES) {
+            const days = (points as Record<string, unknown>)[finish];
+            if (days === undefined) continue;
+            if (!isObject(days)) bad(`${platform}.${provider}.${side}.${finish}: expected dates`);
+            for (const [date, price] of Object.entries(days as Record<string, unknown>)) {
+              if (!DATE.test(date)) bad(`${platform}.${provider}.${side}.${finish}: '${date}' is not a date`);
+              if (typeof price !== 'number' || !Number.isFinite(price) || price < 0)
+                bad(
+                  `${platform}.${provider}.${side}.${finish}.${date}: expected a price, got ${JSON.stringify(price)}`,
+                );
+              yield {
+                uuid,
+                platform: platform as FeedPrice['platform'],
+                provider,
+                side,
+                finish,
+                currency: currency as string,
+                date,
+                price: price as number,
+              };
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import { FeedParseError } from '../json-stream';
+import { FeedPrice, readAllPrices } from './all-prices';
+import { readTcgplayerSkus } from './tcgplayer-skus';
+
+const FIXTURES = join(__dirname, '..', 'fixtures', 'mtgjson');
+
+/** The fixture as published: gzip, decompressed as a stream. */
+const gzipped = (name: string) => createReadStream(join(FIXTURES, `${name}.gz`)).pipe(createGunzip());
+
+/** `text` in chunks of `size` bytes: a value split across chunks must parse the same. */
+async function* chunksOf(text: string | Buffer, size: number): AsyncGenerator<Buffer> {
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+describe('MTGJSON AllPrices reader', () => {
+  it('reads every published price of the fixture, with its card, provider, side, finish and currency', async () => {
+    const prices = await all(readAllPrices('AllPrices.json.gz', gzipped('AllPrices.json')));
+    expect(prices).toHaveLength(33);
+    const key = (p: FeedPrice) => `${p.uuid.slice(0, 8)} ${p.platform}.${p.provider}.${p.side}.${p.finish}`;
+    const count = (prefix: string) => prices.filter((p) => key(p).startsWith(prefix)).length;
+    expect(count('1f8a2d1c paper.tcgplayer.retail.normal')).toBe(2); // 2026-11-24 missing
+    expect(count('1f8a2d1c mtgo.cardhoarder.retail.normal')).toBe(3);
+    expect(count('3c2b9e47 paper.tcgplayer.retail.etched')).toBe(3);
+    expect(count('8d91f0e2 paper.tcgplayer')).toBe(0); // no TCGplayer id
+    expect(count('a57c3e19')).toBe(0); // `{}`
+    expect(
+      prices.find((p) => key(p) === '1f8a2d1c paper.cardmarket.retail.foil' && p.date === '2026-11-24'),
+    ).toEqual({
+      uuid: '1f8a2d1c-5b6e-5c4e-9d1a-0c3e2b7f4a10',
+      platform: 'paper',
+      provider: 'cardmarket',
+      side: 'retail',
+      finish: 'foil',
+      currency: 'EUR',
+      date: '2026-11-24',
+      price: 1.58,
+    });
+    // A published 0 is read as published; what it means is the mapping's call.
+    expect(prices.find((p) => p.uuid.startsWith('6e04a1b3') && p.date === '2026-11-24')!.price).toBe(0);
+  });
+
+  it('reads the same prices whatever the chunking, down to one byte at a time', async () => {
+    const text = await readFile(join(FIXTURES, 'AllPrices.json'));
+    const whole = await all(readAllPrices('AllPrices.json', chunksOf(text, 1 << 16)));
+    expect(await all(readAllPrices('AllPrices.json', chunksOf(text, 1)))).toEqual(whole);
+    expect(await all(readAllPrices('AllPrices.json', chunksOf(text, 7)))).toEqual(whole);
+  });
+
+  it('refuses a truncated file, naming the byte where it ended', async () => {
+    const text = await readFile(join(FIXTURES, 'AllPrices.json'));
+    const cut = text.subarray(0, 1500);
+    const error = await all(readAllPrices('AllPrices.json', chunksOf(cut, 256))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FeedParseError);
+    expect(error).toMatchObject({ file: 'AllPrices.json', offset: 1500 });
+  });
+
+  it('refuses bytes that are not JSON, naming their offset', async () => {
+    const text = Buffer.from('{"data": {"x": {"paper": }}}');
+    const error = await all(readAllPrices('bad.json', chunksOf(text, 4))).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'FeedParseError', offset: 25 });
+    expect((error as Error).message).toMatch(/^bad\.json: byte 25: /);
+  });
+
+  it.each([
+    [
+      'a price that is not a number',
+      '{"paper": {"tcgplayer": {"currency": "USD", "retail": {"normal": {"2026-11-25": "0.25"}}}}}',
+      /expected a price, got "0.25"/,
+    ],
+    [
+      'a negative price',
+      '{"paper": {"tcgplayer": {"currency": "USD", "retail": {"normal": {"2026-11-25": -1}}}}}',
+      /expected a price/,
+    ],
+    [
+      'a key that is not a date',
+      '{"paper": {"tcgplayer": {"currency": "USD", "retail": {"normal": {"yesterday": 1}}}}}',
+      /'yesterday' is not a date/,
+    ],
+    [
+      'a list without its currency',
+      '{"paper": {"tcgplayer": {"retail": {"normal": {"2026-11-25": 1}}}}}',
+      /currency: expected an ISO 4217 code/,
+    ],
+  ])('refuses %s, naming the card', async (_case, card, reason) => {
+    const text = `{"data": {"c1": ${card}}, "meta": {}}`;
+    const error = await all(readAllPrices('AllPrices.json', chunksOf(text, 64))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FeedParseError);
+    expect((error as Error).message).toMatch(/card c1: /);
+    expect((error as Error).message).toMatch(reason);
+  });
+
+  it('refuses an empty file', async () => {
+    await expect(all(readAllPrices('empty.json', chunksOf('', 1)))).rejects.toThrow(/empty/);
+  });
+});
+
+describe('MTGJSON TcgplayerSkus reader', () => {
+  it('reads every SKU of the fixture with its real ids, condition, printing, finish and language', async () => {
+    const skus = await all(readTcgplayerSkus('TcgplayerSkus.json.gz', gzipped('TcgplayerSkus.json')));
+    expect(skus).toHaveLength(7);
+    expect(skus.find((s) => s.skuId === '5230101')).toEqual({
+      uuid: '3c2b9e47-8a1f-5d60-b2e4-7f915a0c6d22',
+      skuId: '5230101',
+      productId: '240523',
+      condition: 'NEAR_MINT',
+      printing: 'FOIL',
+      finish: 'FOIL_ETCHED',
+      language: 'ENGLISH',
+    });
+    expect(skus.filter((s) => s.finish === null)).toHaveLength(6);
+    expect(skus.find((s) => s.language === 'JAPANESE')!.uuid).toMatch(/^a57c3e19/);
+  });
+
+  it('reads numeric ids as text, and refuses a SKU without one', async () => {
+    const ok =
+      '{"data": {"c1": [{"condition": "NEAR_MINT", "language": "ENGLISH", "printing": "FOIL", "productId": 5, "skuId": 6}]}}';
+    expect((await all(readTcgplayerSkus('s.json', chunksOf(ok, 9))))[0]).toMatchObject({
+      productId: '5',
+      skuId: '6',
+    });
+    const bad =
+      '{"data": {"c1": [{"condition": "NEAR_MINT", "language": "ENGLISH", "printing": "FOIL", "productId": "5"}]}}';
+    await expect(all(readTcgplayerSkus('s.json', chunksOf(bad, 9)))).rejects.toThrow(
+      /card c1, SKU 0: skuId: expected text/,
+    );
+  });
+});
+
+describe('MTGJSON fixtures', () => {
+  it.each(['AllPrices.json', 'TcgplayerSkus.json'])(
+    '%s.gz is the .json as published: gzip, with its sha256 beside it',
+    async (name) => {
+      const gz = await readFile(join(FIXTURES, `${name}.gz`));
+      expect(createHash('sha256').update(gz).digest('hex')).toBe(
+        (await readFile(join(FIXTURES, `${name}.gz.sha256`), 'utf8')).trim(),
+      );
+      expect(gunzipSync(gz).toString('utf8')).toBe(await readFile(join(FIXTURES, name), 'utf8'));
+    },
+  );
+});

@@ -1,0 +1,70 @@
+import { FeedParseError, jsonValuesAt } from '../json-stream';
+
+/**
+ * MTGJSON v5 `TcgplayerSkus.json` (data model "Tcgplayer Skus": see fixtures/mtgjson/README.md):
+ *
+ *   { meta: { date, version },
+ *     data: { <card uuid>: [ { condition, finish?, language, printing, productId, skuId } ] } }
+ *
+ * `condition` is TCGplayer's in upper snake case (`NEAR_MINT`), `printing` `NON_FOIL` or `FOIL`,
+ * `finish` present for special finishes (`FOIL_ETCHED`), `language` upper case (`ENGLISH`).
+ */
+
+/** One TCGplayer SKU of a card printing: the marketplace's condition × printing × language unit. */
+export interface FeedSku {
+  readonly uuid: string;
+  readonly skuId: string;
+  readonly productId: string;
+  readonly condition: string;
+  readonly printing: string;
+  readonly finish: string | null;
+  readonly language: string;
+}
+
+const FIELDS = ['condition', 'language', 'printing', 'productId', 'skuId'] as const;
+
+/**
+ * Every SKU of a TcgplayerSkus-shaped file, one card at a time. `skuId` and `productId` are read
+ * as text (the model types them as strings; older files publish numbers). A SKU without one of
+ * the model's required fields is a FeedParseError naming the card and field.
+ */
+export async function* readTcgplayerSkus(
+  file: string,
+  chunks: AsyncIterable<Buffer | Uint8Array>,
+): AsyncGenerator<FeedSku> {
+  for await (const { keys, value, offset } of jsonValuesAt(file, chunks, ['$.data.*'])) {
+    const uuid = String(keys[1]);
+    if (!Array.isArray(value))
+      throw new FeedParseError(file, offset, `card ${uuid}: expected an array of SKUs`);
+    for (const [i, sku] of value.entries()) {
+      const bad = (why: string): never => {
+        throw new FeedParseError(file, offset, `card ${uuid}, SKU ${i}: ${why}`);
+      };
+      if (typeof sku !== 'object' || sku === null) bad('expected an object');
+      const record = sku as Record<string, unknown>;
+      const text: Record<string, string> = {};
+      for (const field of FIELDS) {
+        const v = record[field];
+        if (typeof v === 'string' && v !== '') text[field] = v;
+        else if (
+          typeof v === 'number' &&
+          Number.isSafeInteger(v) &&
+          (field === 'skuId' || field === 'productId')
+        )
+          text[field] = String(v);
+        else bad(`${field}: expected text, got ${JSON.stringify(v)}`);
+      }
+      const finish = record['finish'];
+      if (finish !== undefined && finish !== null && typeof finish !== 'string') bad('finish: expected text');
+      yield {
+        uuid,
+        skuId: text['skuId']!,
+        productId: text['productId']!,
+        condition: text['condition']!,
+        printing: text['printing']!,
+        finish: typeof finish === 'string' ? finish : null,
+        language: text['language']!,
+      };
+    }
+  }
+}
