@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { FeedParseError } from '../json-stream';
 import { FeedPrice, readAllPrices } from './all-prices';
+import { FeedCard, FeedPrintingsItem, readAllPrintings } from './all-printings';
 import { readTcgplayerSkus } from './tcgplayer-skus';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'mtgjson');
@@ -140,7 +141,7 @@ describe('MTGJSON TcgplayerSkus reader', () => {
 });
 
 describe('MTGJSON fixtures', () => {
-  it.each(['AllPrices.json', 'TcgplayerSkus.json'])(
+  it.each(['AllPrices.json', 'TcgplayerSkus.json', 'AllPrintings.json'])(
     '%s.gz is the .json as published: gzip, with its sha256 beside it',
     async (name) => {
       const gz = await readFile(join(FIXTURES, `${name}.gz`));
@@ -150,4 +151,95 @@ describe('MTGJSON fixtures', () => {
       expect(gunzipSync(gz).toString('utf8')).toBe(await readFile(join(FIXTURES, name), 'utf8'));
     },
   );
+});
+
+describe('MTGJSON AllPrintings reader', () => {
+  const read = async (chunks: AsyncIterable<Buffer | Uint8Array>) =>
+    all(readAllPrintings('AllPrintings.json', chunks));
+  const cards = (items: FeedPrintingsItem[]) => items.flatMap((i) => (i.kind === 'card' ? [i.card] : []));
+
+  it('reads every set, card face and sealed product of the fixture, each set after its cards', async () => {
+    const items = await read(gzipped('AllPrintings.json'));
+    expect(items.map((i) => (i.kind === 'set' ? `set ${i.set.code}` : i.kind))).toEqual([
+      'card',
+      'set TSJ',
+      'card',
+      'card',
+      'card',
+      'card',
+      'card',
+      'sealed',
+      'set TST',
+    ]);
+    expect(items.find((i) => i.kind === 'set' && i.set.code === 'TST')).toEqual({
+      kind: 'set',
+      set: {
+        code: 'TST',
+        name: 'Fixture Expansion',
+        releaseDate: '2026-10-01',
+        type: 'expansion',
+        isOnlineOnly: false,
+      },
+    });
+    const byUuid = new Map(cards(items).map((c) => [c.uuid, c]));
+    expect(byUuid.get('1f8a2d1c-5b6e-5c4e-9d1a-0c3e2b7f4a10')).toEqual<FeedCard>({
+      uuid: '1f8a2d1c-5b6e-5c4e-9d1a-0c3e2b7f4a10',
+      setCode: 'TST',
+      name: 'Ashen Sentry',
+      faceName: null,
+      side: null,
+      number: '1',
+      rarity: 'common',
+      layout: 'normal',
+      language: 'English',
+      finishes: ['nonfoil', 'foil'],
+      identifiers: {
+        tcgplayerProductId: '230011',
+        scryfallId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+        mcmId: '700001',
+        multiverseId: '600001',
+      },
+      foreignLanguages: ['Japanese', 'German'],
+    });
+    // A split card is two faces with one name and number; an etched printing has its own product.
+    const split = cards(items).filter((c) => c.name === 'Fire // Ice');
+    expect(split.map((c) => [c.side, c.faceName, c.number, c.layout])).toEqual([
+      ['a', 'Fire', '3', 'split'],
+      ['b', 'Ice', '3', 'split'],
+    ]);
+    expect(byUuid.get('3c2b9e47-8a1f-5d60-b2e4-7f915a0c6d22')).toMatchObject({
+      finishes: ['nonfoil', 'foil', 'etched'],
+      identifiers: { tcgplayerProductId: '240522', tcgplayerEtchedProductId: '240523' },
+    });
+    expect(
+      byUuid.get('8d91f0e2-4c3b-5a7e-a6d5-2e8f9c1b0a44')!.identifiers.tcgplayerProductId,
+    ).toBeUndefined();
+    expect(byUuid.get('a57c3e19-6b2d-5e84-9f07-3c4a5d6e7b55')).toMatchObject({
+      language: 'Japanese',
+      setCode: 'TSJ',
+    });
+    expect(items.find((i) => i.kind === 'sealed')).toEqual({
+      kind: 'sealed',
+      product: {
+        uuid: 'b1c2d3e4-f5a6-5b7c-8d9e-0f1a2b3c4d5e',
+        setCode: 'TST',
+        name: 'Fixture Expansion Draft Booster Box',
+        category: 'booster_box',
+        identifiers: { tcgplayerProductId: '230900' },
+      },
+    });
+    // Tokens are not cards of the catalogue.
+    expect(cards(items).some((c) => c.name === 'Spirit')).toBe(false);
+  });
+
+  it('reads the same whatever the chunking', async () => {
+    const text = await readFile(join(FIXTURES, 'AllPrintings.json'));
+    expect(await read(chunksOf(text, 3))).toEqual(await read(chunksOf(text, 1 << 16)));
+  });
+
+  it('refuses a card that breaks the model, naming its set and card', async () => {
+    const text =
+      '{"data": {"X": {"cards": [{"uuid": "u1", "setCode": "X", "name": "N", "number": "1", "layout": "normal", "language": "English", "finishes": ["nonfoil"], "identifiers": {}}]}}}';
+    await expect(read(chunksOf(text, 32))).rejects.toThrow(/set X, card u1: rarity: expected text/);
+  });
 });
