@@ -5,6 +5,8 @@
  *
  * - the fixture's cards (tools/feeds/fixtures/mtgjson/AllPrices.json) written 1× and 100× under
  *   fresh uuids: the peak RSS must stay flat (within 20 %);
+ * - the AllPrintings fixture's expansion written 20× and 2,000× under fresh set codes, each set with
+ *   a booster configuration the reader must drop as it reads: flat too;
  * - an AllPrices-shaped file of `--mb` MB (default 1,024) whose cards carry 90 days of prices from
  *   every provider, as the published file does.
  *
@@ -15,6 +17,7 @@ import { createReadStream, createWriteStream, readFileSync, rmSync, statSync } f
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { readAllPrices } from '../feeds/mtgjson/all-prices';
+import { readAllPrintings } from '../feeds/mtgjson/all-printings';
 import { REPO_ROOT } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
 import { formatTable, num } from './table';
@@ -27,11 +30,13 @@ interface Measured {
   readonly peakRssMb: number;
 }
 
-/** In the child: read the file, count its prices, report what it took. */
-async function child(file: string): Promise<void> {
+/** In the child: read the file, count what the reader yields (prices, or sets, cards and products), report what it took. */
+async function child(file: string, reader: string): Promise<void> {
   const started = process.hrtime.bigint();
+  const chunks = createReadStream(file, { highWaterMark: 1 << 16 });
   let prices = 0;
-  for await (const _ of readAllPrices(file, createReadStream(file, { highWaterMark: 1 << 16 }))) prices++;
+  for await (const _ of reader === 'printings' ? readAllPrintings(file, chunks) : readAllPrices(file, chunks))
+    prices++;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const measured: Measured = {
     bytes: statSync(file).size,
@@ -71,8 +76,8 @@ function ninetyDayCard(random: () => number): string {
   return `{"mtgo": {"cardhoarder": {"currency": "USD", "retail": {"normal": ${series(base / 10)}}}}, "paper": {"cardkingdom": ${list('USD', true)}, "cardmarket": ${list('EUR', false)}, "tcgplayer": ${list('USD', true)}}}`;
 }
 
-function measure(file: string): Measured {
-  const out = execFileSync(process.execPath, [__filename, '--child', file], {
+function measure(file: string, reader = 'prices'): Measured {
+  const out = execFileSync(process.execPath, [__filename, '--child', file, '--reader', reader], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
   });
@@ -83,7 +88,7 @@ async function main(): Promise<number> {
   const { options } = parseArgs(process.argv.slice(2));
   const childFile = options.get('child');
   if (typeof childFile === 'string') {
-    await child(childFile);
+    await child(childFile, String(options.get('reader') ?? 'prices'));
     return 0;
   }
   const mb = Number(options.get('mb') ?? 1024);
@@ -94,10 +99,10 @@ async function main(): Promise<number> {
   const cards = Object.values(fixture.data).map((c) => JSON.stringify(c));
   const rows: string[][] = [];
   const results: Record<string, Measured> = {};
-  const run = async (name: string, file: string, write: () => Promise<void>) => {
+  const run = async (name: string, file: string, write: () => Promise<void>, reader = 'prices') => {
     log('info', 'writing', { name, file });
     await write();
-    const m = measure(file);
+    const m = measure(file, reader);
     rmSync(file);
     results[name] = m;
     log('info', 'measured', { name, ...m });
@@ -115,6 +120,46 @@ async function main(): Promise<number> {
   await run('fixture ×100', fixtureFile, () =>
     writeAllPrices(fixtureFile, cards.length * 100, (i) => cards[i % cards.length]!),
   );
+  // AllPrintings: the fixture's expansion under fresh set codes and uuids, each set with a booster
+  // configuration of 500 sheets (the member the reader must drop as it reads, or it accumulates).
+  const printings = JSON.parse(
+    readFileSync(join(REPO_ROOT, 'tools', 'feeds', 'fixtures', 'mtgjson', 'AllPrintings.json'), 'utf8'),
+  ) as { data: Record<string, Record<string, unknown>> };
+  const expansion = printings.data['TST']!;
+  const sheets = Object.fromEntries(
+    Array.from({ length: 500 }, (_, i) => [
+      `sheet${i}`,
+      { cards: { [`${i}`]: 1 }, foil: false, totalWeight: 1 },
+    ]),
+  );
+  const setAt = (i: number) => {
+    const code = `S${i.toString(36).toUpperCase().padStart(4, '0')}`;
+    const text = JSON.stringify({
+      ...expansion,
+      booster: { default: { sheets } },
+      code,
+      name: `Set ${code}`,
+    });
+    return [
+      code,
+      text
+        .replace(/"setCode":"TST"/g, `"setCode":"${code}"`)
+        .replace(/-5[0-9a-f]{3}-/g, `-${code.slice(1)}-`),
+    ] as const;
+  };
+  const printingsFile = join(dir, `feed-parse-printings-${process.pid}.json`);
+  const writePrintings = (sets: number) => async () => {
+    const out = createWriteStream(printingsFile);
+    out.write('{"data": {');
+    for (let i = 0; i < sets; i++) {
+      const [code, text] = setAt(i);
+      if (!out.write(`${i === 0 ? '' : ', '}"${code}": ${text}`)) await once(out, 'drain');
+    }
+    out.end('}, "meta": {"date": "2026-11-25", "version": "5.2.2+20261125"}}');
+    await once(out, 'finish');
+  };
+  await run('AllPrintings fixture set ×20', printingsFile, writePrintings(20), 'printings');
+  await run('AllPrintings fixture set ×2,000', printingsFile, writePrintings(2_000), 'printings');
   const random = seededRandom(23);
   const sample = ninetyDayCard(random);
   const count = Math.ceil((mb * 1e6) / (sample.length + 48));
@@ -125,9 +170,18 @@ async function main(): Promise<number> {
   process.stdout.write(
     `${formatTable(['file', 'MB', 'prices', 'seconds', 'MB/s', 'peak RSS MB'], rows)}\n${JSON.stringify(results)}\n`,
   );
-  const flat = results['fixture ×100']!.peakRssMb / results['fixture ×1']!.peakRssMb;
-  log(flat <= 1.2 ? 'info' : 'error', 'peak RSS ×100 against ×1', { ratio: Number(flat.toFixed(3)) });
-  return flat <= 1.2 ? 0 : 1;
+  const ratios = {
+    prices: results['fixture ×100']!.peakRssMb / results['fixture ×1']!.peakRssMb,
+    printings:
+      results['AllPrintings fixture set ×2,000']!.peakRssMb /
+      results['AllPrintings fixture set ×20']!.peakRssMb,
+  };
+  const flat = ratios.prices <= 1.2 && ratios.printings <= 1.2;
+  log(flat ? 'info' : 'error', 'peak RSS ×100 against ×1', {
+    prices: Number(ratios.prices.toFixed(3)),
+    printings: Number(ratios.printings.toFixed(3)),
+  });
+  return flat ? 0 : 1;
 }
 
 runTool('feed-parse', main);
