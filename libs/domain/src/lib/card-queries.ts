@@ -148,16 +148,26 @@ export function parseSearchText(text: string, parameter: string): string {
  * card, so a browse must first narrow the cards to a set or a card number (a search of a common
  * word still leaves thousands: `q=the&condition=NM` sorted by price took 0.1 s at `full`).
  */
+/** Whether a filter restricts variants beyond their scope (raw, graded or both): their kinds. */
+export function restrictsKinds(filter: VariantFilter): boolean {
+  return !!(filter.printings || filter.conditions || filter.gradingCompany || filter.grades);
+}
+
+/**
+ * Whether a filter is on the variants' scope alone (no kind, no `updated_after`): what the card
+ * summaries hold for every card, so sorting and `min_price` need no narrowing (`unboundedOrder`).
+ */
+export function scopeOnly(filter: VariantFilter): boolean {
+  return !restrictsKinds(filter) && filter.updatedAfter === undefined;
+}
+
 export function unboundedOrder(
   selector: CardSelector,
   filter: VariantFilter,
   order: { readonly by?: string; readonly minPrice?: number },
 ): 'order' | 'minPrice' | undefined {
   if (selector.by !== 'browse' || selector.setId || selector.number) return undefined;
-  const perCard =
-    !!(filter.printings || filter.conditions || filter.gradingCompany || filter.grades) ||
-    filter.updatedAfter !== undefined;
-  if (!perCard) return undefined;
+  if (scopeOnly(filter)) return undefined;
   return order.by !== undefined ? 'order' : order.minPrice !== undefined ? 'minPrice' : undefined;
 }
 

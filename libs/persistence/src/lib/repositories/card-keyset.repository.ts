@@ -15,6 +15,8 @@ import {
   browseSummary,
   topJoin,
   toppedScope,
+  topSortKey,
+  unpricedEnd,
   topVariantJoin,
 } from './card-sql';
 
@@ -40,7 +42,13 @@ export class CardKeysetRepository implements CardKeysetReads {
   /** `reads`: a data source, or `ReadReplicas` (replicas up to date, else the primary). */
   constructor(private readonly reads: ReadSource) {}
 
-  private readonly topRegions = new TopRegions((sql, params) => preparedQuery(this.reads, sql, params));
+  private readonly run = <T extends QueryResultRow>(sql: string, params: unknown[]): Promise<T[]> =>
+    preparedQuery<T>(this.reads, sql, params);
+
+  private readonly topRegions = new TopRegions(this.run);
+
+  /** A request's page and count run side by side on one query: resolved once for both. */
+  private readonly resolved = new WeakMap<KeysetQuery, Promise<ResolvedQuery>>();
 
   async page(unresolved: KeysetQuery, limit: number, position?: KeysetPosition): Promise<KeysetPage> {
     const query = await this.resolve(unresolved);
@@ -82,8 +90,7 @@ export class CardKeysetRepository implements CardKeysetReads {
     // By game and/or set alone, from card_facets (one row per card); otherwise over the cards.
     const quick =
       query.minPrice === undefined ? facetCountSql(query.browse, query.filter, p, '$1') : undefined;
-    const { from, where } = quick ? { from: '', where: [] } : this.plan(query, p);
-    const sql = quick ?? `SELECT count(*)::int AS n ${from} WHERE ${where.join(' AND ')}`;
+    const sql = quick ?? countOf(this.plan(query, p));
     return readOn(this.reads, async (ds) => {
       const runner = ds.createQueryRunner();
       try {
@@ -106,15 +113,26 @@ export class CardKeysetRepository implements CardKeysetReads {
   }
 
   /**
-   * The query with its filter's accepted kinds (`acceptedKinds`) and, where card_tops answers it,
-   * the region card_tops reads (TOP_REGION_SQL).
+   * The query with its filter's accepted kinds (`acceptedKinds`) and, where card_tops answers it
+   * and the statement reads it (a browse by game and/or set, or a sort or floor), the region
+   * card_tops reads (TOP_REGION_SQL).
    */
-  private async resolve(query: KeysetQuery): Promise<ResolvedQuery> {
-    const run = <T extends QueryResultRow>(sql: string, params: unknown[]) =>
-      preparedQuery<T>(this.reads, sql, params);
-    const filter = await acceptedKinds(run, query.filter);
-    const tops = toppedScope(filter) ? await this.topRegions.of(query.region) : undefined;
-    return { ...query, filter, topRegion: tops?.sql, unpriced: tops?.priced === false };
+  private resolve(query: KeysetQuery): Promise<ResolvedQuery> {
+    let resolved = this.resolved.get(query);
+    if (!resolved) {
+      resolved = (async () => {
+        const filter = await acceptedKinds(this.run, query.filter);
+        const needsTop = query.orderBy !== undefined || query.minPrice !== undefined;
+        const browseOnly = !query.browse.q && !query.browse.number;
+        const tops =
+          toppedScope(filter) && (browseOnly || needsTop)
+            ? await this.topRegions.of(query.region)
+            : undefined;
+        return { ...query, filter, tops };
+      })();
+      this.resolved.set(query, resolved);
+    }
+    return resolved;
   }
 
   private plan(
@@ -123,17 +141,17 @@ export class CardKeysetRepository implements CardKeysetReads {
   ): { from: string; uuid: string; where: string[]; columns: KeyColumn[] } {
     // card_tops holds each card's top variant where the filter is on the variants' scope alone; a
     // browse by game and/or set alone reads a summary's rows alone (CardQueryRepository.findPage).
-    const topped = query.topRegion !== undefined;
+    const topRegion = query.tops?.sql;
     const needsTop = query.orderBy !== undefined || query.minPrice !== undefined;
-    const summary = browseSummary(query.browse, query.filter, p, '$1', query.topRegion, needsTop);
+    const summary = browseSummary(query.browse, query.filter, p, '$1', topRegion, needsTop);
     const browse = summary ? { where: [] } : browseConditions(query.browse, p);
     const where = summary ? summary.where : [...browse.where, hasVariant(query.filter, p, '$1')];
     const from = summary
       ? `FROM ${summary.from}`
       : !needsTop
         ? 'FROM cards c'
-        : topped
-          ? `FROM cards c ${topJoin(query.filter, query.topRegion!)}`
+        : topRegion !== undefined
+          ? `FROM cards c ${topJoin(query.filter, topRegion)}`
           : `FROM cards c ${topVariantJoin(query.filter, p, '$1')}`;
     if (query.minPrice !== undefined) where.push(`top.price >= ${p(query.minPrice)}`);
     const card = summary
@@ -142,15 +160,12 @@ export class CardKeysetRepository implements CardKeysetReads {
     let columns: KeyColumn[];
     if (query.orderBy) {
       // Unpriced cards last whichever the direction, as NULLS LAST would put them; the form the
-      // CardFacets migration indexes (topSortSql).
-      const last = query.direction === 'desc' ? `'-Infinity'` : `'Infinity'`;
+      // CardFacets migration indexes (topSortKey). Nothing priced in the region: the value every
+      // card has, so the UUID alone orders.
+      const key = topSortKey(TOP_COLUMN[query.orderBy], query.direction);
       columns = [
         {
-          // Nothing priced in the region: the value every card has, so the UUID alone orders.
-          expr:
-            summary && query.unpriced
-              ? `${last}::float8`
-              : `coalesce(${TOP_COLUMN[query.orderBy]}::float8, ${last})`,
+          expr: summary && query.tops?.priced === false ? `${unpricedEnd(query.direction)}::float8` : key,
           type: 'float8',
           dir: query.direction,
         },
@@ -172,13 +187,16 @@ export class CardKeysetRepository implements CardKeysetReads {
   }
 }
 
-/** A query with its filter's accepted kinds, and the region card_tops reads where it answers (`resolve`). */
+/** A query with its filter's accepted kinds, and the card_tops region it reads (`resolve`). */
 type ResolvedQuery = KeysetQuery & {
   filter: ResolvedFilter;
-  topRegion?: string;
-  /** card_tops holds nothing priced in the region: every card's value is null. */
-  unpriced: boolean;
+  tops?: { readonly sql: string; readonly priced: boolean };
 };
+
+/** The count of a plan's rows. */
+function countOf(plan: { from: string; where: string[] }): string {
+  return `SELECT count(*)::int AS n ${plan.from} WHERE ${plan.where.join(' AND ')}`;
+}
 
 /** Rows strictly after `key` in the order (before it, reading backward). */
 function keysetCondition(columns: KeyColumn[], key: readonly string[], backward: boolean, p: Bind): string {

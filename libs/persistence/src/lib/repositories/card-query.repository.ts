@@ -211,8 +211,7 @@ export class CardQueryRepository implements RenderedCardReads {
     // A search ranks every match to order them, and a delta sync (`updatedAfter`, from the cards
     // of the changed prices) gathers every match to order them: either way the same pass counts
     // them, a window count rather than a second query that finds them again.
-    const counted =
-      rank !== '' || (!summary && selector.by === 'browse' && filter.updatedAfter !== undefined);
+    const counted = rank !== '' || (selector.by === 'browse' && filter.updatedAfter !== undefined);
     const deep = page.offset > 0;
     const conditions = where.join(' AND ');
     // A browse by game and/or set that card_tops does not answer is counted from
@@ -257,7 +256,7 @@ export class CardQueryRepository implements RenderedCardReads {
           // The page in its order (ord), then each of its cards with its variants joined; a left
           // join keeps the row without a card that carries a page's total past the end.
           `WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (${pageSql}) q)
-           SELECT ${deep ? 'page.total, ' : counted ? 'page.total, ' : ''}${deep && counted ? 'page.rn, ' : ''}${CARD_COLUMNS},
+           SELECT ${deep || counted ? 'page.total, ' : ''}${deep && counted ? 'page.rn, ' : ''}${CARD_COLUMNS},
                   ${joinedVariantsSql(joined, filter, p, onlyVariant, onlySku, region)} AS variants
            FROM page LEFT JOIN (${CARD_FROM}) ON c.uuid = page.uuid
            ORDER BY page.ord`,

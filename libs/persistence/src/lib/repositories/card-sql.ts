@@ -1,3 +1,4 @@
+import { restrictsKinds, scopeOnly } from '@tcg/domain';
 import type { BrowseSelector, CardIdentifier, VariantFilter } from '@tcg/domain';
 
 export const ORDER_COLUMN = {
@@ -95,6 +96,18 @@ export interface SearchText {
 }
 
 /**
+ * A browse's game and set as conditions on `alias` (cards, or a summary carrying `game_id` and
+ * `set_uuid`), the game bound first.
+ */
+function gameAndSet(selector: BrowseSelector, p: Bind, alias: string): string[] {
+  const where: string[] = [];
+  if (selector.gameId) where.push(`${alias}.game_id = ${p(selector.gameId)}`);
+  if (selector.setId)
+    where.push(`${alias}.set_uuid = (SELECT uuid FROM sets WHERE id = ${p(selector.setId)})`);
+  return where;
+}
+
+/**
  * Conditions on `c` (cards) and `s` (sets) that pick the cards a browse or search names. A search
  * matches a name containing the text, similar to it as a whole (trigram similarity ≥ 0.3, so
  * typos pass), or containing a word similar to it (word similarity ≥ 0.6, so a misspelt word of a
@@ -105,10 +118,9 @@ export function browseConditions(
   p: Bind,
 ): { where: string[]; search?: SearchText } {
   const where: string[] = [];
-  if (selector.gameId) where.push(`c.game_id = ${p(selector.gameId)}`);
   // By the set's uuid rather than through the join: the planner can then read cards_set_sort_idx in
   // browse order and stop at the end of the page.
-  if (selector.setId) where.push(`c.set_uuid = (SELECT uuid FROM sets WHERE id = ${p(selector.setId)})`);
+  where.push(...gameAndSet(selector, p, 'c'));
   if (selector.number) where.push(`c.number = ${p(selector.number)}`);
   if (!selector.q) return { where };
   const text = selector.q.toLowerCase();
@@ -173,11 +185,11 @@ export function topVariantJoin(filter: VariantFilter, p: Bind, region: string, o
  * the variants' scope alone (raw, graded or both), in any region, priced or not.
  */
 export function toppedScope(filter: VariantFilter): boolean {
-  return !restrictsKinds(filter) && filter.updatedAfter === undefined;
+  return scopeOnly(filter);
 }
 
 /** The card_tops scope a filter's `graded` names. */
-export function topScope(filter: VariantFilter): 'raw' | 'graded' | 'any' {
+function topScope(filter: VariantFilter): 'raw' | 'graded' | 'any' {
   return ({ exclude: 'raw', only: 'graded', include: 'any' } as const)[filter.graded ?? 'exclude'];
 }
 
@@ -201,7 +213,7 @@ export function topRegionSql(priced: boolean): string {
  * (`toppedScope`) and region: a row is a card the browse returns, priced in the region unless the
  * filter includes unpriced cards. A browse of a whole game then reads these narrow rows alone.
  */
-export function topConditions(
+function topConditions(
   selector: BrowseSelector,
   filter: VariantFilter,
   p: Bind,
@@ -209,8 +221,7 @@ export function topConditions(
   topRegion: string,
 ): string[] {
   const where = [`top.region = ${topRegion}`, `top.scope = '${topScope(filter)}'`];
-  if (selector.gameId) where.push(`top.game_id = ${p(selector.gameId)}`);
-  if (selector.setId) where.push(`top.set_uuid = (SELECT uuid FROM sets WHERE id = ${p(selector.setId)})`);
+  where.push(...gameAndSet(selector, p, 'top'));
   if (!filter.includeNullPrices) where.push('top.price IS NOT NULL');
   return where;
 }
@@ -267,11 +278,6 @@ export function hasVariant(
  */
 export type ResolvedFilter = VariantFilter & { readonly kinds?: readonly number[] };
 
-/** Whether the filter restricts variants beyond their scope, so card_facets needs its kinds. */
-function restrictsKinds(filter: VariantFilter): boolean {
-  return !!(filter.printings || filter.conditions || filter.gradingCompany || filter.grades);
-}
-
 /**
  * The filter with the ids of the variant kinds it accepts, read from variant_kinds by the same
  * conditions as variants, in a statement of their own: as a parameter of the page's statement
@@ -322,10 +328,7 @@ function facetConditions(
   p: Bind,
   region: string,
 ): string[] {
-  const where = [facetMatch(filter, p, region)];
-  if (selector.gameId) where.push(`f.game_id = ${p(selector.gameId)}`);
-  if (selector.setId) where.push(`f.set_uuid = (SELECT uuid FROM sets WHERE id = ${p(selector.setId)})`);
-  return where;
+  return [facetMatch(filter, p, region), ...gameAndSet(selector, p, 'f')];
 }
 
 /**
@@ -348,7 +351,7 @@ export function facetCountSql(
  * Rows of a summary that stand for the cards of a browse, and the summary's alias: `card_uuid`,
  * `sort_key` (and card_tops' values) on each row.
  */
-export interface SummaryRows {
+interface SummaryRows {
   readonly from: string;
   readonly alias: 'top' | 'f';
   readonly where: string[];
@@ -381,9 +384,17 @@ export function browseSummary(
  * migration indexes: a page of a sort reads the index in order and stops.
  */
 export function topSortSql(column: string, direction: 'asc' | 'desc'): string {
-  return direction === 'desc'
-    ? `coalesce(${column}::float8, '-Infinity') DESC`
-    : `coalesce(${column}::float8, 'Infinity') ASC`;
+  return `${topSortKey(column, direction)} ${direction === 'desc' ? 'DESC' : 'ASC'}`;
+}
+
+/** The value `topSortSql` sorts on: unpriced (null) as the end the direction reaches last. */
+export function topSortKey(column: string, direction: 'asc' | 'desc'): string {
+  return `coalesce(${column}::float8, ${unpricedEnd(direction)})`;
+}
+
+/** Where an unpriced card sorts: past every price in the direction. */
+export function unpricedEnd(direction: 'asc' | 'desc'): string {
+  return direction === 'desc' ? `'-Infinity'` : `'Infinity'`;
 }
 
 /**

@@ -13,7 +13,8 @@ const MAX_REGIONS = 512;
  * summary refresh anyway.
  */
 export class TopRegions {
-  private readonly known = new Map<string, { priced: boolean; until: number }>();
+  /** Per region, whether something is priced there, asked at most once per TTL (even side by side). */
+  private readonly known = new Map<string, { priced: Promise<boolean>; until: number }>();
 
   constructor(private readonly run: (sql: string, params: unknown[]) => Promise<{ priced: boolean }[]>) {}
 
@@ -22,11 +23,14 @@ export class TopRegions {
     const now = Date.now();
     let hit = this.known.get(region);
     if (!hit || hit.until <= now) {
-      const [row] = await this.run(TOP_REGION_SQL, [region]);
       if (this.known.size >= MAX_REGIONS) this.known.clear();
-      hit = { priced: row!.priced, until: now + TOP_REGION_TTL_MS };
+      const priced = this.run(TOP_REGION_SQL, [region]).then(([row]) => row!.priced);
+      hit = { priced, until: now + TOP_REGION_TTL_MS };
       this.known.set(region, hit);
+      // A failed lookup is not remembered.
+      priced.catch(() => this.known.get(region) === hit && this.known.delete(region));
     }
-    return { sql: topRegionSql(hit.priced), priced: hit.priced };
+    const priced = await hit.priced;
+    return { sql: topRegionSql(priced), priced };
   }
 }
