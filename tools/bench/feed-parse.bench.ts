@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { readAllPrices } from '../feeds/mtgjson/all-prices';
 import { readAllPrintings } from '../feeds/mtgjson/all-printings';
-import { REPO_ROOT } from '../common/database';
+import { REPO_ROOT } from '../common/files';
 import { log, parseArgs, runTool } from '../common/log';
 import { formatTable, num } from './table';
 import { seededRandom } from './sampling';
@@ -49,14 +49,26 @@ async function child(file: string, reader: string): Promise<void> {
 
 /** Writes `{"data": {<uuid>: <card>, …}, "meta": …}` with `count` cards from `cardAt`. */
 async function writeAllPrices(file: string, count: number, cardAt: (i: number) => string): Promise<void> {
+  await writeDataFile(file, count, (i) => [
+    `${i.toString(16).padStart(8, '0')}-0000-5000-8000-000000000000`,
+    cardAt(i),
+  ]);
+}
+
+/** Writes an MTGJSON file, `{"data": {<key>: <json>, …}, "meta": …}`, with `count` entries. */
+async function writeDataFile(
+  file: string,
+  count: number,
+  entryAt: (i: number) => readonly [string, string],
+): Promise<void> {
   const out = createWriteStream(file);
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };
   await write('{"data": {');
   for (let i = 0; i < count; i++) {
-    const uuid = `${i.toString(16).padStart(8, '0')}-0000-5000-8000-000000000000`;
-    await write(`${i === 0 ? '' : ', '}"${uuid}": ${cardAt(i)}`);
+    const [key, json] = entryAt(i);
+    await write(`${i === 0 ? '' : ', '}"${key}": ${json}`);
   }
   await write('}, "meta": {"date": "2026-11-25", "version": "5.2.2+20261125"}}');
   out.end();
@@ -148,16 +160,7 @@ async function main(): Promise<number> {
     ] as const;
   };
   const printingsFile = join(dir, `feed-parse-printings-${process.pid}.json`);
-  const writePrintings = (sets: number) => async () => {
-    const out = createWriteStream(printingsFile);
-    out.write('{"data": {');
-    for (let i = 0; i < sets; i++) {
-      const [code, text] = setAt(i);
-      if (!out.write(`${i === 0 ? '' : ', '}"${code}": ${text}`)) await once(out, 'drain');
-    }
-    out.end('}, "meta": {"date": "2026-11-25", "version": "5.2.2+20261125"}}');
-    await once(out, 'finish');
-  };
+  const writePrintings = (sets: number) => () => writeDataFile(printingsFile, sets, setAt);
   await run('AllPrintings fixture set ×20', printingsFile, writePrintings(20), 'printings');
   await run('AllPrintings fixture set ×2,000', printingsFile, writePrintings(2_000), 'printings');
   const random = seededRandom(23);

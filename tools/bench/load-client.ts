@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface, Interface } from 'node:readline';
-import { REPO_ROOT } from '../common/database';
+import { REPO_ROOT } from '../common/files';
 import type { LoadResult, LoadScenario, WalkResult, WalkScenario } from './load-generator';
 
 /**

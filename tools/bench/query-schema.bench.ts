@@ -10,7 +10,7 @@
  * at run time, as `npm run openapi` loads their documents.
  */
 import { join } from 'node:path';
-import { REPO_ROOT } from '../common/database';
+import { REPO_ROOT } from '../common/files';
 import { formatTable, num } from './table';
 
 type Raw = Record<string, unknown>;

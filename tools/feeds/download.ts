@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { writeFileAtomically } from '../common/files';
 
 /** A feed file that could not be fetched whole and verified: nothing of it is kept. */
 export class FeedDownloadError extends Error {
@@ -22,7 +23,7 @@ export interface DownloadDeadlines {
   readonly totalMs: number;
 }
 
-export const DEFAULT_DEADLINES: DownloadDeadlines = { idleMs: 30_000, totalMs: 30 * 60_000 };
+const DEFAULT_DEADLINES: DownloadDeadlines = { idleMs: 30_000, totalMs: 30 * 60_000 };
 
 export interface DownloadRequest {
   readonly url: string;
@@ -198,9 +199,7 @@ async function readValidators(file: string): Promise<Validators> {
 
 /** Written beside the file by a rename, so a kill leaves the old validators or the new. */
 async function writeValidators(file: string, validators: Validators): Promise<void> {
-  const tmp = `${metaOf(file)}.tmp`;
-  await writeFile(tmp, JSON.stringify(validators));
-  await rename(tmp, metaOf(file));
+  await writeFileAtomically(metaOf(file), JSON.stringify(validators));
 }
 
 async function sizeOf(file: string): Promise<number> {

@@ -81,3 +81,10 @@ export async function* jsonValuesAt(
   if (!parser.isEnded) fail(new Error('the document ends before its last value does'), offset);
   yield* found;
 }
+
+/** The value as a JSON object (not null, not an array), else undefined. */
+export function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}

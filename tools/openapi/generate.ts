@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { REPO_ROOT } from '../common/database';
+import { REPO_ROOT } from '../common/files';
 import { log } from '../common/log';
 
 /**

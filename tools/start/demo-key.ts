@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { dataDirOf, writeFileAtomically } from '../common/database';
+import { dataDirOf } from '../common/database';
+import { writeFileAtomically } from '../common/files';
 
 /**
  * The demo key: DEMO_API_KEY when given, else one generated on first start and kept in

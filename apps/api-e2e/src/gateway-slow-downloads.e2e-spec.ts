@@ -1,8 +1,9 @@
 import { refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { testDataSource, tinyCatalogue, truncateAll } from '@tcg/persistence/testing';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { connect, Socket } from 'node:net';
 import { DataSource } from 'typeorm';
+import { storeSnapshot } from './bulk-fixture';
 import { withKeys } from './keys';
 import { wire } from './raw-http';
 import { startStack, Stack } from './stack';
@@ -19,15 +20,7 @@ const DOWNLOAD = '/v1/bulk/test-game/ndjson.gz';
 /** Stores a snapshot of random bytes as the latest NDJSON file of test-game; its checksum. */
 async function storeBigSnapshot(ds: DataSource): Promise<string> {
   const parts = Array.from({ length: PARTS }, () => randomBytes(PART_BYTES));
-  const sha256 = parts.reduce((h, p) => h.update(p), createHash('sha256')).digest('hex');
-  const [{ id }] = (await ds.query(
-    `INSERT INTO bulk_snapshots (game_id, format, data_version, generated_at, bytes, row_count, sha256, chunks)
-     VALUES ('test-game', 'ndjson.gz', 1, now(), $1, 1, $2, $3) RETURNING id`,
-    [PART_BYTES * PARTS, sha256, PARTS],
-  )) as { id: string }[];
-  for (const [seq, data] of parts.entries())
-    await ds.query('INSERT INTO bulk_chunks (snapshot_id, seq, data) VALUES ($1, $2, $3)', [id, seq, data]);
-  return sha256;
+  return (await storeSnapshot(ds, 'test-game', parts)).sha256;
 }
 
 interface SlowReader {

@@ -1,4 +1,4 @@
-import { FeedParseError, jsonValuesAt } from '../json-stream';
+import { FeedParseError, jsonValuesAt, record } from '../json-stream';
 
 /**
  * MTGJSON v5 `AllPrices.json` / `AllPricesToday.json` (data models "Price Formats", "Price List",
@@ -48,24 +48,23 @@ export async function* readAllPrices(
     const bad = (why: string): never => {
       throw new FeedParseError(file, offset, `card ${uuid}: ${why}`);
     };
-    if (!isObject(value)) bad('expected an object of platforms');
-    for (const [platform, providers] of Object.entries(value as Record<string, unknown>)) {
+    const platforms = record(value) ?? bad('expected an object of platforms');
+    for (const [platform, providersValue] of Object.entries(platforms)) {
       if (!PLATFORMS.has(platform)) continue; // a platform added after this adapter: not ours to guess
-      if (!isObject(providers)) bad(`${platform}: expected an object of providers`);
-      for (const [provider, list] of Object.entries(providers as Record<string, unknown>)) {
-        if (!isObject(list)) bad(`${platform}.${provider}: expected a price list`);
-        const { currency } = list as { currency?: unknown };
+      const providers = record(providersValue) ?? bad(`${platform}: expected an object of providers`);
+      for (const [provider, listValue] of Object.entries(providers)) {
+        const list = record(listValue) ?? bad(`${platform}.${provider}: expected a price list`);
+        const { currency } = list;
         if (typeof currency !== 'string' || !CURRENCY.test(currency))
           bad(`${platform}.${provider}.currency: expected an ISO 4217 code`);
         for (const side of SIDES) {
-          const points = (list as Record<string, unknown>)[side];
-          if (points === undefined) continue;
-          if (!isObject(points)) bad(`${platform}.${provider}.${side}: expected price points`);
+          if (list[side] === undefined) continue;
+          const points = record(list[side]) ?? bad(`${platform}.${provider}.${side}: expected price points`);
           for (const finish of FINISHES) {
-            const days = (points as Record<string, unknown>)[finish];
-            if (days === undefined) continue;
-            if (!isObject(days)) bad(`${platform}.${provider}.${side}.${finish}: expected dates`);
-            for (const [date, price] of Object.entries(days as Record<string, unknown>)) {
+            if (points[finish] === undefined) continue;
+            const days =
+              record(points[finish]) ?? bad(`${platform}.${provider}.${side}.${finish}: expected dates`);
+            for (const [date, price] of Object.entries(days)) {
               if (!DATE.test(date)) bad(`${platform}.${provider}.${side}.${finish}: '${date}' is not a date`);
               if (typeof price !== 'number' || !Number.isFinite(price) || price < 0)
                 bad(
@@ -87,8 +86,4 @@ export async function* readAllPrices(
       }
     }
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import { FeedParseError, jsonValuesAt } from '../json-stream';
+import { FeedParseError, jsonValuesAt, record } from '../json-stream';
 
 /**
  * MTGJSON v5 `AllPrintings.json` (`{ meta: Meta; data: Record<setCode, Set> }`, data models "Set",
@@ -215,10 +215,4 @@ function identifiers(value: unknown, bad: (why: string) => never): FeedIdentifie
     else bad(`identifiers.${key}: expected text, got ${JSON.stringify(v)}`);
   }
   return out;
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }

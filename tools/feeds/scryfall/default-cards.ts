@@ -1,4 +1,4 @@
-import { FeedParseError, jsonValuesAt } from '../json-stream';
+import { FeedParseError, jsonValuesAt, record } from '../json-stream';
 
 /**
  * Scryfall's `default_cards` bulk file: a JSON array of card objects, every card in English or in
@@ -99,10 +99,4 @@ function imageOf(card: Record<string, unknown>): string | null {
   const faces = card['card_faces'];
   const first = Array.isArray(faces) ? record(record(faces[0])?.['image_uris'])?.['normal'] : undefined;
   return typeof first === 'string' ? first : null;
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }
