@@ -64,7 +64,6 @@ export class ApiKeyCache {
   private databaseFailingUntil = Number.NEGATIVE_INFINITY;
   private readonly maxValid: number;
   private readonly maxUnknown: number;
-  private readonly maxPendingLookups: number;
   private readonly clock: () => number;
 
   constructor(
@@ -73,9 +72,8 @@ export class ApiKeyCache {
   ) {
     this.maxValid = options.maxValid ?? 50_000;
     this.maxUnknown = options.maxUnknown ?? 50_000;
-    this.maxPendingLookups = options.maxPendingLookups ?? 64;
     this.clock = options.clock ?? Date.now;
-    this.slots = new LookupSlots(this.maxPendingLookups);
+    this.slots = new LookupSlots(options.maxPendingLookups ?? 64);
   }
 
   /**
@@ -219,10 +217,6 @@ export class LookupSlots {
 
   constructor(readonly max: number) {
     this.suspectMax = Math.max(1, max - Math.ceil(max / 4));
-  }
-
-  get counts(): { active: number; waiting: number; waitingSuspects: number } {
-    return { active: this.active, waiting: this.normal.length, waitingSuspects: this.suspects.length };
   }
 
   /** Takes a slot now if one is free to this kind of request and nobody it must yield to waits. */

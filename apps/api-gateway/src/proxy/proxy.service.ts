@@ -27,7 +27,7 @@ import { UpstreamClient, UpstreamFailure, type UpstreamOptions } from './upstrea
 const RETRY_AFTER_SECONDS = 1;
 
 /** Bulk file downloads (api-v1's `GET /v1/bulk/{game}/{format}`): the download pool and limits. */
-const DOWNLOAD_PATH = /^\/v1\/bulk\/[^/]+\/[^/]+$/;
+const DOWNLOAD_ROUTE = '/v1/bulk/:game/:format';
 
 /**
  * Admits a request (key, quotas), then sends it to the service its version names and streams the
@@ -126,10 +126,11 @@ export class ProxyService implements OnApplicationShutdown {
     res.setHeader('x-request-id', requestId);
     const version = target.version!;
     const shapePath = version === 'v2' ? '/v2' : '/v1';
+    const route = routeTemplate(target);
     const observation = observationOf(req);
-    if (observation) observation.route = routeTemplate(target) ?? UNMATCHED_ROUTE;
+    if (observation) observation.route = route ?? UNMATCHED_ROUTE;
 
-    const download = DOWNLOAD_PATH.test(target.path);
+    const download = route === DOWNLOAD_ROUTE;
     const places: (() => void)[] = [];
     const giveBack = () => places.splice(0).forEach((give) => give());
     const admission = await this.access.admit(req, target, this.takePlaces(download, places));
