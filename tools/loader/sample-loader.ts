@@ -82,7 +82,7 @@ export async function loadSample(
         opts.asOf,
       );
       if (!series || series.t.length === 0) continue;
-      batch.push({ variantUuid: variant.uuid, region: 'NA', t: series.t, p: series.p });
+      batch.push({ variantUuid: variant.uuid, region: 'NA', source: 'simulated', t: series.t, p: series.p });
       observations += series.t.length;
       priced++;
     }

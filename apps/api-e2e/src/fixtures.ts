@@ -10,6 +10,7 @@ import {
   uuidV5,
   Variant,
   variantSlug,
+  type PriceSource,
 } from '@tcg/domain';
 import {
   IngestSeries,
@@ -132,18 +133,24 @@ export const goblinNm = raw(goblin, 'Near Mint', 'Normal', 'English');
 
 /**
  * Replaces the test database's catalogue with these cards of the test set, their variants and
- * price series (region NA unless given), then refreshes the summaries as a load or an import does.
+ * price series (region NA and simulated unless given), then refreshes the summaries as a load or an
+ * import does.
  */
 export async function seedCatalogue(
   cards: readonly Card[],
   variants: readonly Variant[],
-  prices: readonly (Omit<IngestSeries, 'region'> & { region?: string })[] = [],
+  prices: readonly (Omit<IngestSeries, 'region' | 'source'> & {
+    region?: string;
+    source?: PriceSource;
+  })[] = [],
 ): Promise<void> {
   const ds = await testDataSource();
   try {
     await truncateAll(ds);
     await writeCatalogue(ds, { games: [GAME], sets: [SET], cards: [...cards], variants: [...variants] });
-    await new PriceIngestRepository(ds).ingestSeries(prices.map((s) => ({ region: 'NA', ...s })));
+    await new PriceIngestRepository(ds).ingestSeries(
+      prices.map((s) => ({ region: 'NA', source: 'simulated', ...s })),
+    );
     await refreshSummaries(ds);
   } finally {
     await ds.destroy();
@@ -163,8 +170,8 @@ export async function seedOwnDatabase(ds: DataSource, keyName: string): Promise<
     variants: [nm, knightNm, goblinNm],
   });
   await new PriceIngestRepository(ds).ingestSeries([
-    { region: 'NA', variantUuid: nm.uuid, ...series(1000) },
-    { region: 'NA', variantUuid: knightNm.uuid, ...series(500) },
+    { region: 'NA', source: 'simulated', variantUuid: nm.uuid, ...series(1000) },
+    { region: 'NA', source: 'simulated', variantUuid: knightNm.uuid, ...series(500) },
   ]);
   await refreshSummaries(ds);
   return (await new TypeOrmApiKeyRepository(ds).create('enterprise', keyName)).key;

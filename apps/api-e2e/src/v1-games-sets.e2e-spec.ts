@@ -73,6 +73,8 @@ describe('GET /v1/games and /v1/sets through the gateway', () => {
         last_updated: T_NOW,
         game_value_index_cents: 1200,
         game_value_change_7d_pct: 33.33,
+        // The operator's own prices (the test writes them as an import does): nothing simulated.
+        price_sources: ['imported'],
       },
     ]);
     expect(body._metadata).toEqual({

@@ -172,6 +172,7 @@ describe('GET /v2/cards through the gateway', () => {
             price: null,
             updated_at: null,
             change_24h_pct: null,
+            source: null,
             periods: {},
             price_history: [],
           },
@@ -241,6 +242,7 @@ describe('GET /v2/cards through the gateway', () => {
         'price',
         'updated_at',
         'change_24h_pct',
+        'source',
         'periods',
         'price_history',
       ]);
@@ -283,7 +285,14 @@ describe('GET /v2/cards through the gateway', () => {
         max_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       });
       const [d] = (await nmOf('include=')).markets;
-      expect(Object.keys(d!)).toEqual(['region', 'currency', 'price', 'updated_at', 'change_24h_pct']);
+      expect(Object.keys(d!)).toEqual([
+        'region',
+        'currency',
+        'price',
+        'updated_at',
+        'change_24h_pct',
+        'source',
+      ]);
     });
 
     it('gives one market per region in request order, each from its own observations, never converted', async () => {
@@ -296,7 +305,12 @@ describe('GET /v2/cards through the gateway', () => {
       ]);
       const [na] = (await nmOf('include=periods.7d,price_history')).markets;
       expect(markets[0]).toEqual({ ...na, region: 'US' }); // US is served from NA's observations
-      expect(markets[1]).toMatchObject({ price: 9.5, updated_at: T_NOW, change_24h_pct: 5.56 });
+      expect(markets[1]).toMatchObject({
+        price: 9.5,
+        updated_at: T_NOW,
+        change_24h_pct: 5.56,
+        source: 'simulated',
+      });
       expect(markets[1]!.price_history).toEqual([
         { t: T_NOW - DAY, p: 9 },
         { t: T_NOW, p: 9.5 },
@@ -308,6 +322,7 @@ describe('GET /v2/cards through the gateway', () => {
           price: null,
           updated_at: null,
           change_24h_pct: null,
+          source: null,
           periods: {},
           price_history: [],
         });

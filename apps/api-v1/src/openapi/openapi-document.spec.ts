@@ -118,6 +118,7 @@ describe('api-v1 OpenAPI document', () => {
           sealedCount: 0,
           setsCount: 0,
           lastUpdated: null,
+          priceSources: [],
           valueIndexCents: 0,
           valueIndex7dAgoCents: null,
         } as Parameters<typeof toGameDto>[0]),

@@ -1,5 +1,6 @@
 import { CardSet, Game } from './catalogue';
 import { invalidParameter } from './errors';
+import type { PriceSource } from './observations';
 import { PlanName } from './plans';
 
 /** Read side of the catalogue. Implemented in libs/persistence; apps depend on this port. */
@@ -25,6 +26,8 @@ export interface GameSummary {
   readonly valueIndexCents: number;
   /** The same sum 7 days earlier, from each variant's stored 7d change; null with no prices. */
   readonly valueIndex7dAgoCents: number | null;
+  /** The sources of the game's priced series, sorted; `simulated` among them marks generated prices. */
+  readonly priceSources: readonly PriceSource[];
 }
 
 export interface SetQuery {

@@ -22,6 +22,7 @@ import { CardBareDocumentsBackfill1764720000001 } from './migrations/17647200000
 import { BulkSnapshots1764730000000 } from './migrations/1764730000000-bulk-snapshots';
 import { DatabaseRoles1764760000000 } from './migrations/1764760000000-database-roles';
 import { CardFacets1764800000000 } from './migrations/1764800000000-card-facets';
+import { PriceSources1764900000000 } from './migrations/1764900000000-price-sources';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -44,6 +45,7 @@ export const MIGRATIONS = [
   BulkSnapshots1764730000000,
   DatabaseRoles1764760000000,
   CardFacets1764800000000,
+  PriceSources1764900000000,
 ];
 
 export interface DataSourceConfig {

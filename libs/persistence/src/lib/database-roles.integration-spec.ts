@@ -83,7 +83,13 @@ describe('database roles (DatabaseRoles migration)', () => {
     await writeCatalogue(as.tcg_importer, catalogue);
     const variant = catalogue.variants[0]!;
     await new PriceIngestRepository(as.tcg_importer).ingestSeries([
-      { region: 'NA', variantUuid: variant.uuid, t: [1_700_000_000_000, 1_700_086_400_000], p: [1000, 1100] },
+      {
+        region: 'NA',
+        source: 'simulated',
+        variantUuid: variant.uuid,
+        t: [1_700_000_000_000, 1_700_086_400_000],
+        p: [1000, 1100],
+      },
     ]);
     await refreshSummaries(as.tcg_importer);
     const games = await new TypeOrmCatalogueRepository(as.tcg_importer).listGameSummaries();

@@ -8,6 +8,7 @@ const SUMMARY_VIEWS = [
   'card_facets',
   'card_facet_counts',
   'card_tops',
+  'game_price_sources',
 ] as const;
 
 /** Anything that runs a parameterised statement in a writer's transaction: a pg client, a query runner. */

@@ -33,7 +33,7 @@ export function testDataSource(): Promise<DataSource> {
 /** Empties every catalogue, price and key table (plans stay: they come from a migration). */
 export async function truncateAll(ds: DataSource): Promise<void> {
   await ds.query(
-    'TRUNCATE price_series, variant_prices, variants, cards, sets, games, api_keys, bulk_snapshots CASCADE',
+    'TRUNCATE price_series, variant_prices, variants, cards, sets, games, api_keys, bulk_snapshots, feed_runs CASCADE',
   );
   // The summaries would otherwise still describe the previous test's catalogue.
   await refreshSummaries(ds);

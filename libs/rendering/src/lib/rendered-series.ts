@@ -1,4 +1,4 @@
-import { minorUnitsPerMajor } from '@tcg/domain';
+import { minorUnitsPerMajor, PriceSource } from '@tcg/domain';
 import { presentStats, SeriesStats } from '@tcg/pricing-stats';
 import { Series } from './series';
 import { ALL_STATISTIC_WINDOWS, v1HistoryMembers, v1PresentedMembers } from './v1';
@@ -25,12 +25,13 @@ export interface RenderedSeries {
   readonly v2History: string;
 }
 
-/** A whole series (ascending) in a storage region quoted in `currency`, with its statistics. */
+/** A whole series (ascending) in a storage region quoted in `currency`, with its statistics and source. */
 export function renderSeries(
   region: string,
   currency: string,
   stats: SeriesStats,
   series: Series,
+  source: PriceSource,
 ): RenderedSeries {
   const latest = stats.current?.t;
   const presented = presentStats(stats, minorUnitsPerMajor(currency));
@@ -39,7 +40,7 @@ export function renderSeries(
   return {
     v1Stats: v1 ? v1PresentedMembers(presented, ALL_STATISTIC_WINDOWS) : null,
     v1History: v1 ? v1HistoryMembers(latest, series, DEFAULT_HISTORY_SECONDS) : null,
-    v2Price: v2PresentedPriceMembers(presented),
+    v2Price: v2PresentedPriceMembers(presented, source),
     v2Periods: v2PresentedPeriodsMember(presented, ALL_PERIOD_WINDOWS),
     v2History: v2HistoryMember(latest, series, DEFAULT_HISTORY_SECONDS, currency),
   };

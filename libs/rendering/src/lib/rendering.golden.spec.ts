@@ -10,7 +10,8 @@ import { v2VariantHead } from './v2';
  * The exact bytes of every stored part. Stored text is rendered when prices (or variants) are
  * written, so a change of the wire format here is not seen by rows already stored until they are
  * rendered again: when this test fails on purpose, add a migration that renders the stored rows
- * again (as RenderedSeries1764690000000 and RenderedVariantHeads1764700000000 do), then update
+ * again (as RenderedSeries1764690000000, RenderedVariantHeads1764700000000 and PriceSources1764900000000
+ * do), then update
  * rendering.golden.json.
  */
 const golden = JSON.parse(readFileSync(join(__dirname, 'rendering.golden.json'), 'utf8')) as {
@@ -53,8 +54,8 @@ const variants: Variant[] = [
 describe('the stored parts, byte for byte', () => {
   it('renders each series part as the rows already stored hold it', () => {
     const stats = computeSeriesStats(series.t, series.p);
-    expect(renderSeries('NA', 'USD', stats, series)).toEqual(golden.series.NA);
-    expect(renderSeries('JP', 'JPY', stats, series)).toEqual(golden.series.JP);
+    expect(renderSeries('NA', 'USD', stats, series, 'simulated')).toEqual(golden.series.NA);
+    expect(renderSeries('JP', 'JPY', stats, series, 'simulated')).toEqual(golden.series.JP);
   });
 
   it('renders each variant head as the rows already stored hold it', () => {

@@ -86,6 +86,7 @@ describe('v2 rendering', () => {
       'price',
       'updated_at',
       'change_24h_pct',
+      'source',
       'periods',
       'price_history',
     ]);
@@ -105,6 +106,7 @@ describe('v2 rendering', () => {
       price: null,
       updated_at: null,
       change_24h_pct: null,
+      source: null,
       periods: {},
     });
   });
@@ -112,19 +114,22 @@ describe('v2 rendering', () => {
 
 describe('renderSeries', () => {
   it('renders what a default request of each version sends, v1 parts only in v1 region (NA)', () => {
-    const na = renderSeries('NA', 'USD', stats, series);
+    const na = renderSeries('NA', 'USD', stats, series, 'tcgplayer');
     expect(na.v1Stats).toBe(v1StatsMembers(stats, ALL_STATISTIC_WINDOWS));
     expect(na.v1History).toBe(v1HistoryMembers(latest, series, 7 * DAY));
     expect(na.v2Periods).toBe(v2PeriodsMember(stats, 'USD', ALL_PERIOD_WINDOWS));
     expect(na.v2History).toBe(v2HistoryMember(latest, series, 7 * DAY, 'USD'));
-    const jp = renderSeries('JP', 'JPY', stats, series);
+    const jp = renderSeries('JP', 'JPY', stats, series, 'simulated');
     expect(jp.v1Stats).toBeNull();
     expect(jp.v1History).toBeNull();
-    expect(jp.v2Price).toBe(v2PriceMembers(stats, 'JPY'));
+    expect(jp.v2Price).toBe(v2PriceMembers(stats, 'JPY', 'simulated'));
+    expect(JSON.parse(`{${na.v2Price}}`)).toMatchObject({ source: 'tcgplayer' });
   });
 
   it('renders the same parts from the last 30 days as from the whole series', () => {
     const recent = { t: series.t.slice(-31), p: series.p.slice(-31) };
-    expect(renderSeries('NA', 'USD', stats, recent)).toEqual(renderSeries('NA', 'USD', stats, series));
+    expect(renderSeries('NA', 'USD', stats, recent, 'simulated')).toEqual(
+      renderSeries('NA', 'USD', stats, series, 'simulated'),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { canonicalGrade, Card, minorUnitsPerMajor, toMajor, Variant } from '@tcg/domain';
+import { canonicalGrade, Card, minorUnitsPerMajor, PriceSource, toMajor, Variant } from '@tcg/domain';
 import { PresentedStats, PresentedWindow, presentStats, SeriesStats } from '@tcg/pricing-stats';
 import { firstAfter, members, Series } from './series';
 import { PERIOD_WINDOWS, PeriodWindow } from './windows';
@@ -16,17 +16,26 @@ import { PERIOD_WINDOWS, PeriodWindow } from './windows';
 /** Every window: the periods a default request asks for. */
 export const ALL_PERIOD_WINDOWS: ReadonlySet<PeriodWindow> = new Set(PERIOD_WINDOWS);
 
-/** `"price":…,"updated_at":…,"change_24h_pct":…` in the currency's major units. */
-export function v2PriceMembers(stats: SeriesStats | null, currency: string): string {
-  return v2PresentedPriceMembers(stats ? presentStats(stats, minorUnitsPerMajor(currency)) : null);
+/**
+ * `"price":…,"updated_at":…,"change_24h_pct":…,"source":…` in the currency's major units:
+ * `updated_at` is the series' last observation and `source` where its observations come from
+ * (null for a market without observations).
+ */
+export function v2PriceMembers(
+  stats: SeriesStats | null,
+  currency: string,
+  source: PriceSource | null = null,
+): string {
+  return v2PresentedPriceMembers(stats ? presentStats(stats, minorUnitsPerMajor(currency)) : null, source);
 }
 
 /** `v2PriceMembers` of statistics already presented in the currency. */
-export function v2PresentedPriceMembers(s: PresentedStats | null): string {
+export function v2PresentedPriceMembers(s: PresentedStats | null, source: PriceSource | null): string {
   return members({
     price: s?.price ?? null,
     updated_at: s?.updatedAt ?? null,
     change_24h_pct: s?.change24h ?? null,
+    source: s ? source : null,
   });
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { GameSummary, roundPct } from '@tcg/domain';
+import { GameSummary, PRICE_SOURCES, PriceSource, roundPct } from '@tcg/domain';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 
 /** docs/spec/interface.md "v1 Game". */
@@ -46,6 +46,18 @@ export class GameDto {
     example: 1.37,
   })
   game_value_change_7d_pct!: number | null;
+
+  @ApiProperty({
+    type: 'string',
+    isArray: true,
+    enum: PRICE_SOURCES,
+    description:
+      "Where the game's prices come from, sorted: `simulated` (generated sample prices, not market data), " +
+      "`imported` (the operator's own price files), `tcgplayer` (TCGplayer market price, NA), `cardmarket` " +
+      '(Cardmarket trend price, EU). Empty before the first price. Each v2 market names its own `source`.',
+    example: ['cardmarket', 'tcgplayer'],
+  })
+  price_sources!: PriceSource[];
 }
 
 /** docs/spec/interface.md "GamesResponse". */
@@ -70,5 +82,6 @@ export function toGameDto(s: GameSummary): GameDto {
     game_value_index_cents: Math.round(s.valueIndexCents),
     game_value_change_7d_pct:
       ago === null || ago === 0 ? null : roundPct(((s.valueIndexCents - ago) / ago) * 100),
+    price_sources: [...s.priceSources],
   };
 }

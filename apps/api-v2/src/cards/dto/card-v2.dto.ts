@@ -1,5 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CONDITIONS, GradingCompany, GRADING_COMPANIES, LANGUAGE_NAMES } from '@tcg/domain';
+import {
+  CONDITIONS,
+  GradingCompany,
+  GRADING_COMPANIES,
+  LANGUAGE_NAMES,
+  PRICE_SOURCES,
+  PriceSource,
+} from '@tcg/domain';
 
 /** docs/spec/interface.md "v2 PricePoint". */
 export class PricePointV2 {
@@ -126,6 +133,19 @@ export class MarketV2 {
     example: 0.85,
   })
   change_24h_pct!: number | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    enum: nullableEnum(PRICE_SOURCES),
+    description:
+      "Where this market's observations come from: `tcgplayer` (TCGplayer market price, NA's primary source), " +
+      "`cardmarket` (Cardmarket trend price, EU's), `imported` (the operator's own price files) or `simulated` " +
+      '(generated sample prices, not market data); null when the region has no observation. `updated_at` is ' +
+      'the time of its last observation.',
+    example: 'tcgplayer',
+  })
+  source!: PriceSource | null;
 
   @ApiPropertyOptional({
     type: () => PeriodsV2,

@@ -52,6 +52,8 @@ export class RenderedSeries1764690000000 implements MigrationInterface {
           r.currency,
           JSON.parse(r.stats) as SeriesStats,
           series.get(key(r)) ?? NO_SERIES,
+          // Every series was simulated or imported then; PriceSources1764900000000 sets each one's.
+          'simulated',
         ),
       );
       // COPY into a scratch table, then one join update: far cheaper than a batch of array parameters.

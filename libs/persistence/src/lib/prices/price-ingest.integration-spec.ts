@@ -31,7 +31,14 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
 
   it('stores observations in month rows and precomputes the statistics', async () => {
     const result = await repo.ingest(obs([0, 1, 2, 3], [1000, 1100, 1100, 1200]));
-    expect(result).toEqual({ observations: 4, inserted: 4, updated: 0, unchanged: 0, seriesRefreshed: 1 });
+    expect(result).toEqual({
+      observations: 4,
+      inserted: 4,
+      updated: 0,
+      unchanged: 0,
+      seriesRefreshed: 1,
+      seriesReplaced: 0,
+    });
 
     const months = await ds.query(`SELECT month::text, offsets, prices FROM price_series ORDER BY month`);
     expect(months).toEqual([
@@ -69,11 +76,13 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
     await repo.ingest([...obs([3, 10], [1200, 1300]), { variantUuid: nm, region: 'JP', t: T0, price: 150 }]);
     const t = [0, 1, 2, 3, 10].map((d) => T0 + d * DAY);
     const p = [1000, 1100, 1100, 1200, 1300];
-    expect(await rendered('NA')).toEqual(renderSeries('NA', 'USD', computeSeriesStats(t, p), { t, p }));
+    expect(await rendered('NA')).toEqual(
+      renderSeries('NA', 'USD', computeSeriesStats(t, p), { t, p }, 'imported'),
+    );
     // Seven days back from the latest observation (day 10): only days 4–10.
     expect(JSON.parse(`{${(await rendered('NA')).v1History}}`).priceHistory).toEqual([{ p: 13, t: t[4] }]);
     expect(await rendered('JP')).toEqual(
-      renderSeries('JP', 'JPY', computeSeriesStats([T0], [150]), { t: [T0], p: [150] }),
+      renderSeries('JP', 'JPY', computeSeriesStats([T0], [150]), { t: [T0], p: [150] }, 'imported'),
     );
     expect((await rendered('JP')).v1Stats).toBeNull();
   });
@@ -89,6 +98,27 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
     expect(corrected).toMatchObject({ inserted: 1, updated: 1, unchanged: 0 });
     const [row] = await ds.query(`SELECT price::int FROM variant_prices`);
     expect(row.price).toBe(1300);
+  });
+
+  it('keeps one source per series: a real source replaces simulated observations, never mixes', async () => {
+    const simulated = { variantUuid: nm, region: 'NA', t: [T0, T0 + DAY], p: [5000, 5100] };
+    await repo.ingestSeries([{ ...simulated, source: 'simulated' }]);
+    const real = await repo.ingestSeries([
+      { variantUuid: nm, region: 'NA', source: 'tcgplayer', t: [T0 + 2 * DAY], p: [1234] },
+    ]);
+    expect(real).toMatchObject({ inserted: 1, seriesReplaced: 1 });
+    const [row] = await ds.query(`SELECT source, price::int, v2_price FROM variant_prices`);
+    expect(row).toMatchObject({ source: 'tcgplayer', price: 1234 });
+    expect(JSON.parse(`{${row.v2_price}}`)).toMatchObject({ price: 12.34, source: 'tcgplayer' });
+    const stored = await ds.query(`SELECT offsets, prices FROM price_series`);
+    expect(stored).toEqual([{ offsets: [expect.any(Number)], prices: [1234] }]);
+    // The same source adds to its series.
+    const more = await repo.ingestSeries([
+      { variantUuid: nm, region: 'NA', source: 'tcgplayer', t: [T0 + 3 * DAY], p: [1300] },
+    ]);
+    expect(more).toMatchObject({ inserted: 1, seriesReplaced: 0 });
+    const [{ n }] = await ds.query(`SELECT sum(cardinality(prices))::int AS n FROM price_series`);
+    expect(n).toBe(2);
   });
 
   it('applies nothing of a batch that fails part-way', async () => {

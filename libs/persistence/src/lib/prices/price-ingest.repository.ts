@@ -1,4 +1,4 @@
-import { isUuid, parseRegion } from '@tcg/domain';
+import { isUuid, parseRegion, PriceSource } from '@tcg/domain';
 import { renderSeries } from '@tcg/rendering';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
@@ -22,6 +22,8 @@ export interface IngestObservation {
 export interface IngestSeries {
   readonly variantUuid: string;
   readonly region: string;
+  /** Where the observations come from: a stored series of another source is replaced, never mixed. */
+  readonly source: PriceSource;
   readonly t: ArrayLike<number>;
   readonly p: ArrayLike<number>;
 }
@@ -33,6 +35,8 @@ export interface IngestResult {
   readonly unchanged: number;
   /** Variant-region series whose statistics were refreshed. */
   readonly seriesRefreshed: number;
+  /** Stored series of another source that this batch replaced (their observations are gone). */
+  readonly seriesReplaced: number;
 }
 
 /**
@@ -80,9 +84,12 @@ export class PriceIngestRepository {
     return out;
   }
 
-  /** Observations in any order; for a repeated variant, region and time the later row wins. */
-  async ingest(batch: readonly IngestObservation[]): Promise<IngestResult> {
-    return this.ingestSeries(groupBySeries(batch));
+  /**
+   * Observations of one source in any order (by default an operator's import); for a repeated
+   * variant, region and time the later row wins.
+   */
+  async ingest(batch: readonly IngestObservation[], source: PriceSource = 'imported'): Promise<IngestResult> {
+    return this.ingestSeries(groupBySeries(batch, source));
   }
 
   /** Whole series at once (each ascending with unique times), as a bulk feed or the loader sends them. */
@@ -109,6 +116,16 @@ export class PriceIngestRepository {
         [[...incoming.keys()]],
       );
       const existing = await this.loadSeries(client, [...incoming.values()]);
+      // A series holds one source's observations: a stored series of another source (the sample's
+      // simulated prices, when a real feed first prices the variant) is dropped and written anew.
+      const replaced = await this.seriesOfOtherSources(client, [...incoming.values()]);
+      if (replaced.length > 0)
+        await client.query(
+          `DELETE FROM price_series p USING unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
+           WHERE p.variant_uuid = k.variant_uuid AND p.region = k.region`,
+          [replaced.map((s) => s.variantUuid), replaced.map((s) => s.region)],
+        );
+      const replacedKeys = new Set(replaced.map((s) => seriesKey(s.variantUuid, s.region)));
 
       let inserted = 0;
       let updated = 0;
@@ -126,12 +143,14 @@ export class PriceIngestRepository {
       };
       for (const [key, series] of incoming) {
         const { variantUuid, region } = series;
-        const stored = existing.get(key);
+        const isReplaced = replacedKeys.has(key);
+        const stored = isReplaced ? undefined : existing.get(key);
         const merged = mergeSeries(joinChunks(stored ?? []), series);
         inserted += merged.inserted;
         updated += merged.updated;
         unchanged += merged.unchanged;
         if (merged.changedMonths.size === 0) continue;
+        // A replaced series' months are gone: its new ones are COPYed, its statistics row upserted.
         const seriesOut = stored ? lines.series : lines.newSeries;
         for (const chunk of splitIntoMonths(merged.t, merged.p)) {
           if (!merged.changedMonths.has(chunk.monthStart)) continue;
@@ -146,7 +165,7 @@ export class PriceIngestRepository {
         if (DOCUMENT_REGIONS.has(region)) documentVariants.add(variantUuid);
         const row = statsRowOf(merged.t, merged.p)!;
         const currency = currencyOf(region);
-        (stored ? lines.stats : lines.newStats).push(
+        (stored || isReplaced ? lines.stats : lines.newStats).push(
           copyLine([
             variantUuid,
             region,
@@ -158,15 +177,16 @@ export class PriceIngestRepository {
             row.change30d,
             row.change90d,
             JSON.stringify(row.stats),
+            series.source,
             // The parts of its JSON a default request sends, rendered now rather than per read.
-            ...renderedFields(renderSeries(region, currency, row.stats, merged)),
+            ...renderedFields(renderSeries(region, currency, row.stats, merged, series.source)),
           ]),
         );
       }
       seriesRefreshed = lines.stats.length + lines.newStats.length;
 
       const SERIES_COLUMNS = 'variant_uuid, region, month, offsets, prices';
-      const STATS_COLUMNS = `variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats, ${RENDERED_COLUMNS.join(', ')}`;
+      const STATS_COLUMNS = `variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats, source, ${RENDERED_COLUMNS.join(', ')}`;
       await copyBinaryInto(client, `price_series (${SERIES_COLUMNS})`, lines.newSeries);
       if (lines.newStats.length > 0)
         await copyInto(client, `variant_prices (${STATS_COLUMNS})`, lines.newStats);
@@ -193,19 +213,36 @@ export class PriceIngestRepository {
             currency = EXCLUDED.currency, price = EXCLUDED.price, updated_at = EXCLUDED.updated_at,
             change_24h = EXCLUDED.change_24h, change_7d = EXCLUDED.change_7d,
             change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d, stats = EXCLUDED.stats,
+            source = EXCLUDED.source,
             ${RENDERED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`);
       }
       // The cards whose default answers hold a changed series, rendered again in this transaction.
       await refreshDocumentsOfVariants(client, [...documentVariants]);
       if (seriesRefreshed > 0) await markSummariesStale(client);
       await client.query('COMMIT');
-      return { observations, inserted, updated, unchanged, seriesRefreshed };
+      return { observations, inserted, updated, unchanged, seriesRefreshed, seriesReplaced: replaced.length };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
       await runner.release();
     }
+  }
+
+  /** The given series that are stored with another source than the one now written. */
+  private async seriesOfOtherSources(
+    client: PoolClient,
+    series: readonly IngestSeries[],
+  ): Promise<{ variantUuid: string; region: string }[]> {
+    if (series.length === 0) return [];
+    const { rows } = await client.query<{ variant_uuid: string; region: string }>(
+      `SELECT vp.variant_uuid, vp.region
+       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS k(variant_uuid, region, source)
+       JOIN variant_prices vp ON vp.variant_uuid = k.variant_uuid AND vp.region = k.region
+       WHERE vp.source <> k.source`,
+      [series.map((s) => s.variantUuid), series.map((s) => s.region), series.map((s) => s.source)],
+    );
+    return rows.map((r) => ({ variantUuid: r.variant_uuid, region: r.region }));
   }
 
   /** The stored month rows of the given series, by series key. */
@@ -253,7 +290,7 @@ function seriesKey(variantUuid: string, region: string): string {
   return `${variantUuid}|${region}`;
 }
 
-function groupBySeries(batch: readonly IngestObservation[]): IngestSeries[] {
+function groupBySeries(batch: readonly IngestObservation[], source: PriceSource): IngestSeries[] {
   const groups = new Map<string, { variantUuid: string; region: string; points: [number, number][] }>();
   for (const o of batch) {
     const key = seriesKey(o.variantUuid, o.region);
@@ -264,6 +301,7 @@ function groupBySeries(batch: readonly IngestObservation[]): IngestSeries[] {
   return [...groups.values()].map((g) => ({
     variantUuid: g.variantUuid,
     region: g.region,
+    source,
     ...normaliseSeries(g.points),
   }));
 }

@@ -74,6 +74,7 @@ describe('CardKeysetRepository (PostgreSQL)', () => {
       ORDERED.filter((c) => PRICES[c.name] !== undefined).map((c) => ({
         variantUuid: nm(c).uuid,
         region: 'NA',
+        source: 'simulated' as const,
         t: [1_790_000_000],
         p: [PRICES[c.name]!],
       })),

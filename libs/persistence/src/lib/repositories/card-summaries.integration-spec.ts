@@ -148,6 +148,7 @@ describe('browses from the summaries (PostgreSQL)', () => {
       priced.flatMap(({ variant, prices }) =>
         Object.entries(prices ?? {}).map(([region, p]) => ({
           variantUuid: variant.uuid,
+          source: 'simulated' as const,
           region,
           t: [1_790_000_000],
           p: [p],

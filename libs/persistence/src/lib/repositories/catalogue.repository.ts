@@ -1,4 +1,4 @@
-import { CatalogueRepository, Game, GameSummary, SetQuery, SetSummary } from '@tcg/domain';
+import { CatalogueRepository, Game, GameSummary, PriceSource, SetQuery, SetSummary } from '@tcg/domain';
 import { GameEntity } from '../entities';
 import { readOn, type ReadSource } from '../read-replicas';
 import { toGame } from './catalogue.mapper';
@@ -36,11 +36,13 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
       last_updated: string | null;
       value_cents: string;
       value_7d_ago_cents: number | null;
+      sources: PriceSource[] | null;
     }[] = await readOn(this.reads, (ds) =>
       ds.query(
         `SELECT g.id, g.name, s.cards_count, s.variants_count, s.sealed_count, s.sets_count,
-              s.last_updated, s.value_cents, s.value_7d_ago_cents
+              s.last_updated, s.value_cents, s.value_7d_ago_cents, ps.sources
        FROM games g JOIN game_summaries s ON s.game_id = g.id
+       LEFT JOIN game_price_sources ps ON ps.game_id = g.id
        ORDER BY g.name`,
       ),
     );
@@ -53,6 +55,7 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
       lastUpdated: r.last_updated === null ? null : Number(r.last_updated),
       valueIndexCents: Number(r.value_cents),
       valueIndex7dAgoCents: r.value_7d_ago_cents === null ? null : Number(r.value_7d_ago_cents),
+      priceSources: r.sources ?? [],
     }));
   }
 
