@@ -140,6 +140,45 @@ export async function download(req: DownloadRequest): Promise<Downloaded> {
   return { status: 'fetched', bytes, sha256, resumedFrom: from };
 }
 
+/**
+ * A small JSON document (a feed's index, such as Scryfall's bulk-data object): at most `maxBytes`,
+ * within the deadlines.
+ */
+export async function fetchJson(
+  url: string,
+  deadlines: DownloadDeadlines = DEFAULT_DEADLINES,
+  maxBytes = 1 << 20,
+): Promise<unknown> {
+  const res = await get(url, { 'accept-encoding': 'identity', accept: 'application/json' }, deadlines);
+  if (res.statusCode !== 200) throw fail(url, res, `HTTP ${res.statusCode}`);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const overall = setTimeout(
+    () => res.destroy(new Error(`the answer took longer than ${deadlines.totalMs} ms`)),
+    deadlines.totalMs,
+  );
+  try {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        res.destroy();
+        throw new FeedDownloadError(url, `an answer longer than ${maxBytes} bytes`);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof FeedDownloadError) throw error;
+    throw new FeedDownloadError(url, `cut after ${bytes} bytes: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(overall);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch (error) {
+    throw new FeedDownloadError(url, `not JSON: ${(error as Error).message}`);
+  }
+}
+
 /** The hex digest a `.sha256` file publishes (its first word). */
 async function publishedDigest(url: string, deadlines: DownloadDeadlines): Promise<string> {
   const res = await get(url, { 'accept-encoding': 'identity' }, deadlines);
@@ -209,7 +248,8 @@ async function sizeOf(file: string): Promise<number> {
   );
 }
 
-async function digestOf(file: string): Promise<string> {
+/** The hex sha256 of a file's bytes. */
+export async function digestOf(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');

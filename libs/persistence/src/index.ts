@@ -21,3 +21,4 @@ export * from './lib/bulk/gzip-chunks';
 export * from './lib/bulk/bulk-generator';
 export * from './lib/bulk/bulk-snapshot.repository';
 export * from './lib/statement-cancellations';
+export * from './lib/feeds/feed-catalogue.repository';

@@ -37,6 +37,8 @@ export interface FeedCard {
   readonly number: string;
   readonly rarity: string;
   readonly layout: string;
+  /** The type line (`Creature — Human Soldier`), or null when the file has none. */
+  readonly type: string | null;
   /** The printing's language (`English`, `Japanese`…): a set may print cards in one other language only. */
   readonly language: string;
   /** `nonfoil`, `foil`, `etched`… as published. */
@@ -171,6 +173,7 @@ function toCard(file: string, offset: number, setKey: string, value: unknown): F
     number: text('number'),
     rarity: text('rarity'),
     layout: text('layout'),
+    type: optional('type'),
     language: text('language'),
     finishes: finishes as string[],
     identifiers: identifiers(card['identifiers'], bad),

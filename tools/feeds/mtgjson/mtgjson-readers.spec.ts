@@ -28,7 +28,7 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
 describe('MTGJSON AllPrices reader', () => {
   it('reads every published price of the fixture, with its card, provider, side, finish and currency', async () => {
     const prices = await all(readAllPrices('AllPrices.json.gz', gzipped('AllPrices.json')));
-    expect(prices).toHaveLength(33);
+    expect(prices).toHaveLength(37);
     const key = (p: FeedPrice) => `${p.uuid.slice(0, 8)} ${p.platform}.${p.provider}.${p.side}.${p.finish}`;
     const count = (prefix: string) => prices.filter((p) => key(p).startsWith(prefix)).length;
     expect(count('1f8a2d1c paper.tcgplayer.retail.normal')).toBe(2); // 2026-11-24 missing
@@ -111,7 +111,7 @@ describe('MTGJSON AllPrices reader', () => {
 describe('MTGJSON TcgplayerSkus reader', () => {
   it('reads every SKU of the fixture with its real ids, condition, printing, finish and language', async () => {
     const skus = await all(readTcgplayerSkus('TcgplayerSkus.json.gz', gzipped('TcgplayerSkus.json')));
-    expect(skus).toHaveLength(7);
+    expect(skus).toHaveLength(10);
     expect(skus.find((s) => s.skuId === '5230101')).toEqual({
       uuid: '3c2b9e47-8a1f-5d60-b2e4-7f915a0c6d22',
       skuId: '5230101',
@@ -121,7 +121,7 @@ describe('MTGJSON TcgplayerSkus reader', () => {
       finish: 'FOIL_ETCHED',
       language: 'ENGLISH',
     });
-    expect(skus.filter((s) => s.finish === null)).toHaveLength(6);
+    expect(skus.filter((s) => s.finish === null)).toHaveLength(9);
     expect(skus.find((s) => s.language === 'JAPANESE')!.uuid).toMatch(/^a57c3e19/);
   });
 
@@ -162,6 +162,10 @@ describe('MTGJSON AllPrintings reader', () => {
     const items = await read(gzipped('AllPrintings.json'));
     expect(items.map((i) => (i.kind === 'set' ? `set ${i.set.code}` : i.kind))).toEqual([
       'card',
+      'card',
+      'card',
+      'set AER',
+      'card',
       'set TSJ',
       'card',
       'card',
@@ -191,6 +195,7 @@ describe('MTGJSON AllPrintings reader', () => {
       number: '1',
       rarity: 'common',
       layout: 'normal',
+      type: 'Creature',
       language: 'English',
       finishes: ['nonfoil', 'foil'],
       identifiers: {

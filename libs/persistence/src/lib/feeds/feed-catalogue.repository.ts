@@ -1,0 +1,318 @@
+import { PriceSource } from '@tcg/domain';
+import { v1VariantHead, v2VariantHead } from '@tcg/rendering';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { copyInto, copyLine } from '../copy';
+import { refreshDocumentsOfVariants } from '../prices/card-documents';
+import { toVariant, variantColumnsSql, VariantColumns } from '../repositories/catalogue.mapper';
+import { markSummariesStale } from '../summaries';
+
+/** Advisory-lock class of the feed sync (PriceIngestRepository's series locks are 7310). */
+const SYNC_LOCK_CLASS = 7_311;
+
+/** A set of a game as a feed sync matches against it. */
+export interface IndexedSet {
+  readonly uuid: string;
+  readonly id: string;
+  readonly code: string;
+  readonly name: string;
+  readonly releaseDate: string | null;
+}
+
+/** A card of a game as a feed sync matches against it, with the fields a sync may change. */
+export interface IndexedCard {
+  readonly uuid: string;
+  readonly id: string;
+  readonly setUuid: string;
+  readonly name: string;
+  readonly number: string | null;
+  readonly rarity: string | null;
+  readonly details: string | null;
+  readonly vendorId: string | null;
+  readonly opensetId: string | null;
+  readonly imagedbId: string | null;
+  readonly sealed: boolean;
+}
+
+/** What a sync sets on a card it matched: its current name and identifiers from the feed. */
+export type CardChange = Pick<
+  IndexedCard,
+  'uuid' | 'name' | 'number' | 'rarity' | 'details' | 'vendorId' | 'opensetId' | 'imagedbId'
+>;
+
+/** A price from a source that is not its region's primary one, latest per source and side. */
+export interface VariantQuote {
+  readonly variantUuid: string;
+  readonly region: string;
+  readonly source: string;
+  readonly side: 'retail' | 'buylist';
+  readonly currency: string;
+  readonly observedAt: number;
+  /** Minor units of `currency`. */
+  readonly price: number;
+}
+
+/** One feed file's run, as `feed_runs` records it. */
+export interface FeedRunCounts {
+  readonly rowsRead: number;
+  readonly matched: number;
+  readonly created: number;
+  readonly unmatched: number;
+  readonly observations: number;
+  /** Unmatched rows by reason. */
+  readonly reasons: Readonly<Record<string, number>>;
+}
+
+/**
+ * The writes of a feed sync (tools/feeds) beyond what the loader's writer and the price ingest do:
+ * matching a feed against the stored catalogue, updating what a feed renames or identifies,
+ * real SKUs, the other sources' quotes and the run records. Every write is skipped when it would
+ * change nothing, so that a second sync of the same files leaves the data version as it was (a
+ * statement on a catalogue table takes a new version even when it touches no row).
+ */
+export class FeedCatalogueRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** The sets and cards of a game. */
+  async gameIndex(gameId: string): Promise<{ sets: IndexedSet[]; cards: IndexedCard[] }> {
+    const sets: IndexedSet[] = await this.ds.query(
+      `SELECT uuid, id, code, name, to_char(release_date, 'YYYY-MM-DD') AS "releaseDate"
+       FROM sets WHERE game_id = $1 ORDER BY id`,
+      [gameId],
+    );
+    const cards: IndexedCard[] = await this.ds.query(
+      `SELECT uuid, id, set_uuid AS "setUuid", name, number, rarity, details, vendor_id AS "vendorId",
+              openset_id AS "opensetId", imagedb_id AS "imagedbId", sealed
+       FROM cards WHERE game_id = $1 ORDER BY id`,
+      [gameId],
+    );
+    return { sets, cards };
+  }
+
+  /** The stored variants among these UUIDs, with their SKU. */
+  async existingVariants(uuids: readonly string[]): Promise<Map<string, string | null>> {
+    if (uuids.length === 0) return new Map();
+    const rows: { uuid: string; vendor_sku_id: string | null }[] = await this.ds.query(
+      `SELECT uuid, vendor_sku_id FROM variants WHERE uuid = ANY($1::uuid[])`,
+      [[...new Set(uuids)]],
+    );
+    return new Map(rows.map((r) => [r.uuid, r.vendor_sku_id]));
+  }
+
+  /** The variants holding these SKUs. */
+  async variantsOfSkus(skus: readonly string[]): Promise<Map<string, string>> {
+    if (skus.length === 0) return new Map();
+    const rows: { uuid: string; vendor_sku_id: string }[] = await this.ds.query(
+      `SELECT uuid, vendor_sku_id FROM variants WHERE vendor_sku_id = ANY($1::text[])`,
+      [[...new Set(skus)]],
+    );
+    return new Map(rows.map((r) => [r.vendor_sku_id, r.uuid]));
+  }
+
+  /** Sets what a feed says of matched cards, in one transaction; only rows that differ are written. */
+  async updateCards(changes: readonly CardChange[]): Promise<number> {
+    if (changes.length === 0) return 0;
+    return this.transaction(async (client) => {
+      await client.query(`CREATE TEMP TABLE feed_cards (
+        uuid uuid, name text, number text, rarity text, details text,
+        vendor_id text, openset_id text, imagedb_id text) ON COMMIT DROP`);
+      await copyInto(
+        client,
+        'feed_cards (uuid, name, number, rarity, details, vendor_id, openset_id, imagedb_id)',
+        changes.map((c) =>
+          copyLine([c.uuid, c.name, c.number, c.rarity, c.details, c.vendorId, c.opensetId, c.imagedbId]),
+        ),
+      );
+      const differing = `(c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id)
+        IS DISTINCT FROM (f.name, f.number, f.rarity, f.details, f.vendor_id, f.openset_id, f.imagedb_id)`;
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM cards c JOIN feed_cards f ON f.uuid = c.uuid WHERE ${differing}`,
+      );
+      if (rows[0]!.n === 0) return 0;
+      const result = await client.query(
+        `UPDATE cards c SET name = f.name, number = f.number, rarity = f.rarity, details = f.details,
+           vendor_id = f.vendor_id, openset_id = f.openset_id, imagedb_id = f.imagedb_id
+         FROM feed_cards f WHERE f.uuid = c.uuid AND ${differing}`,
+      );
+      await markSummariesStale(client);
+      return result.rowCount ?? 0;
+    });
+  }
+
+  /**
+   * Gives variants their marketplace SKU (the feed's real one in place of none or a synthetic
+   * one), renders their stored heads and their cards' documents again. Only variants whose SKU
+   * differs are written; returns how many were.
+   */
+  async setVendorSkus(skus: ReadonlyMap<string, string>): Promise<number> {
+    if (skus.size === 0) return 0;
+    return this.transaction(async (client) => {
+      const { rows } = await client.query<VariantColumns>(
+        `SELECT ${variantColumnsSql('v')} FROM variants v
+         JOIN unnest($1::uuid[], $2::text[]) AS k(uuid, sku) ON k.uuid = v.uuid
+         WHERE v.vendor_sku_id IS DISTINCT FROM k.sku`,
+        [[...skus.keys()], [...skus.values()]],
+      );
+      if (rows.length === 0) return 0;
+      const changed = rows.map((r) => ({ ...toVariant(r), vendorSkuId: skus.get(r.uuid)! }));
+      await client.query(
+        `CREATE TEMP TABLE feed_skus (uuid uuid, sku text, v1 text, v2 text) ON COMMIT DROP`,
+      );
+      await copyInto(
+        client,
+        'feed_skus (uuid, sku, v1, v2)',
+        changed.map((v) => copyLine([v.uuid, v.vendorSkuId, v1VariantHead(v), v2VariantHead(v)])),
+      );
+      await client.query(
+        `UPDATE variants v SET vendor_sku_id = f.sku, v1_head = f.v1, v2_head = f.v2
+         FROM feed_skus f WHERE f.uuid = v.uuid`,
+      );
+      await refreshDocumentsOfVariants(
+        client,
+        changed.map((v) => v.uuid),
+      );
+      await markSummariesStale(client);
+      return changed.length;
+    });
+  }
+
+  /**
+   * Removes the simulated prices of these cards' variants (every region): a card a real feed
+   * prices carries no generated price beside its real ones. Returns how many series went.
+   */
+  async dropSimulatedPrices(cardUuids: readonly string[]): Promise<number> {
+    if (cardUuids.length === 0) return 0;
+    return this.transaction(async (client) => {
+      const { rows } = await client.query<{ variant_uuid: string; region: string }>(
+        `SELECT vp.variant_uuid, vp.region FROM variants v
+         JOIN variant_prices vp ON vp.variant_uuid = v.uuid
+         WHERE v.card_uuid = ANY($1::uuid[]) AND vp.source = 'simulated'`,
+        [[...new Set(cardUuids)]],
+      );
+      if (rows.length === 0) return 0;
+      const keys = [rows.map((r) => r.variant_uuid), rows.map((r) => r.region)];
+      await client.query(
+        `DELETE FROM price_series t USING unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
+         WHERE t.variant_uuid = k.variant_uuid AND t.region = k.region`,
+        keys,
+      );
+      await client.query(
+        `DELETE FROM variant_prices t USING unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
+         WHERE t.variant_uuid = k.variant_uuid AND t.region = k.region`,
+        keys,
+      );
+      await refreshDocumentsOfVariants(client, [...new Set(keys[0])]);
+      await markSummariesStale(client);
+      return rows.length;
+    });
+  }
+
+  /** Keeps each quote when it is newer than the stored one of its variant, region, source and side. */
+  async upsertQuotes(quotes: readonly VariantQuote[]): Promise<number> {
+    if (quotes.length === 0) return 0;
+    const latest = new Map<string, VariantQuote>();
+    for (const q of quotes) {
+      const key = `${q.variantUuid}|${q.region}|${q.source}|${q.side}`;
+      const had = latest.get(key);
+      if (!had || had.observedAt <= q.observedAt) latest.set(key, q);
+    }
+    return this.transaction(async (client) => {
+      await client.query(`CREATE TEMP TABLE feed_quotes (LIKE variant_quotes) ON COMMIT DROP`);
+      await copyInto(
+        client,
+        'feed_quotes (variant_uuid, region, source, side, currency, observed_at, price)',
+        [...latest.values()].map((q) =>
+          copyLine([q.variantUuid, q.region, q.source, q.side, q.currency, q.observedAt, q.price]),
+        ),
+      );
+      const result = await client.query(
+        `INSERT INTO variant_quotes AS q SELECT * FROM feed_quotes
+         ON CONFLICT (variant_uuid, region, source, side) DO UPDATE
+           SET currency = EXCLUDED.currency, observed_at = EXCLUDED.observed_at, price = EXCLUDED.price
+           WHERE q.observed_at < EXCLUDED.observed_at
+              OR (q.observed_at = EXCLUDED.observed_at AND q.price <> EXCLUDED.price)`,
+      );
+      return result.rowCount ?? 0;
+    });
+  }
+
+  /** The sources of each region's series of these variants. */
+  async seriesSources(variantUuids: readonly string[]): Promise<Map<string, PriceSource>> {
+    if (variantUuids.length === 0) return new Map();
+    const rows: { variant_uuid: string; region: string; source: PriceSource }[] = await this.ds.query(
+      `SELECT variant_uuid, region, source FROM variant_prices WHERE variant_uuid = ANY($1::uuid[])`,
+      [[...new Set(variantUuids)]],
+    );
+    return new Map(rows.map((r) => [`${r.variant_uuid}|${r.region}`, r.source]));
+  }
+
+  /** Records that a sync started reading a feed file; returns the run's id. */
+  async startRun(feed: string, file: string, sha256: string | null, fetchedAt: Date | null): Promise<string> {
+    const [{ id }]: { id: string }[] = await this.ds.query(
+      `INSERT INTO feed_runs (feed, file, sha256, fetched_at, status) VALUES ($1, $2, $3, $4, 'running')
+       RETURNING id`,
+      [feed, file, sha256, fetchedAt],
+    );
+    return id;
+  }
+
+  /** Records how a run ended: imported with its counts, or failed with why. */
+  async finishRun(id: string, counts: FeedRunCounts, error?: string): Promise<void> {
+    await this.ds.query(
+      `UPDATE feed_runs SET finished_at = now(), status = $2, rows_read = $3, matched = $4, created = $5,
+         unmatched = $6, observations = $7, reasons = $8, error = $9
+       WHERE id = $1`,
+      [
+        id,
+        error === undefined ? 'imported' : 'failed',
+        counts.rowsRead,
+        counts.matched,
+        counts.created,
+        counts.unmatched,
+        counts.observations,
+        JSON.stringify(counts.reasons),
+        error ?? null,
+      ],
+    );
+  }
+
+  /**
+   * Runs `work` as the only feed sync of this database: two syncs would race to create the same
+   * variants and SKUs. The lock is its session's, so a killed sync releases it with its connection.
+   * Returns undefined, without running `work`, when another sync holds it.
+   */
+  async exclusively<T>(work: () => Promise<T>): Promise<{ value: T } | undefined> {
+    const runner = this.ds.createQueryRunner();
+    await runner.connect();
+    try {
+      const rows = (await runner.query(`SELECT pg_try_advisory_lock(${SYNC_LOCK_CLASS}, 0) AS locked`)) as {
+        locked: boolean;
+      }[];
+      const locked = rows[0]!.locked;
+      if (!locked) return undefined;
+      try {
+        return { value: await work() };
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(${SYNC_LOCK_CLASS}, 0)`);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const runner = this.ds.createQueryRunner();
+    const client = (await runner.connect()) as PoolClient;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+}

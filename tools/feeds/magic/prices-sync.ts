@@ -1,0 +1,199 @@
+import { minorUnitsPerMajor, type PriceSource } from '@tcg/domain';
+import {
+  FeedCatalogueRepository,
+  PriceIngestRepository,
+  type IngestSeries,
+  type VariantQuote,
+} from '@tcg/persistence';
+import type { DataSource } from 'typeorm';
+import type { FeedPrice } from '../mtgjson/all-prices';
+import type { RunCounts } from '../run-counts';
+import { rawVariant, type MappedPrinting } from './printings-sync';
+import { printingOfFinish } from './vocabulary';
+
+/**
+ * The primary source of each region (docs/real-data.md, "Price sources"): its prices are the
+ * region's series. TCGplayer's and Cardmarket's retail prices, as MTGJSON publishes them daily.
+ */
+const PRIMARY: readonly {
+  provider: string;
+  side: 'retail';
+  region: string;
+  currency: string;
+  source: PriceSource;
+}[] = [
+  { provider: 'tcgplayer', side: 'retail', region: 'NA', currency: 'USD', source: 'tcgplayer' },
+  { provider: 'cardmarket', side: 'retail', region: 'EU', currency: 'EUR', source: 'cardmarket' },
+];
+/** The region of another provider's quote, by its currency. */
+const QUOTE_REGION: Readonly<Record<string, string>> = { USD: 'NA', EUR: 'EU' };
+
+/** Series written per ingest transaction. */
+const SERIES_PER_WRITE = 2_000;
+
+export interface PricesResult {
+  readonly seriesWritten: number;
+  readonly observationsInserted: number;
+  readonly observationsUnchanged: number;
+  readonly quotesWritten: number;
+  readonly simulatedSeriesDropped: number;
+}
+
+/**
+ * Prices from MTGJSON v5 `AllPrices` (or `AllPricesToday`): each is a Near Mint price of one
+ * printing's finish in the printing's language (sealed products: `Sealed`), the only variant the
+ * feed observes; no other condition or language gets a price from it. The primary source's
+ * retail prices go into the region's series through the importer's ingest path (one source per
+ * series); the other providers' and buylist prices are kept as quotes, latest per source. A price
+ * of 0 is the provider saying it has none: it is skipped, and so is MTGO's. A card the feed prices
+ * loses the sample's simulated prices.
+ */
+export async function syncPrices(
+  ds: DataSource,
+  prices: AsyncIterable<FeedPrice>,
+  printings: ReadonlyMap<string, MappedPrinting>,
+  counts: RunCounts,
+): Promise<PricesResult> {
+  const catalogue = new FeedCatalogueRepository(ds);
+  const ingest = new PriceIngestRepository(ds);
+  const result = {
+    seriesWritten: 0,
+    observationsInserted: 0,
+    observationsUnchanged: 0,
+    quotesWritten: 0,
+    simulatedSeriesDropped: 0,
+  };
+  let series = new Map<
+    string,
+    {
+      variantUuid: string;
+      cardUuid: string;
+      region: string;
+      source: PriceSource;
+      points: Map<number, number>;
+    }
+  >();
+  let quotes: (VariantQuote & { cardUuid: string })[] = [];
+
+  const flush = async () => {
+    const batch = [...series.values()];
+    const batchQuotes = quotes;
+    series = new Map();
+    quotes = [];
+    const stored = await catalogue.existingVariants([
+      ...batch.map((s) => s.variantUuid),
+      ...batchQuotes.map((q) => q.variantUuid),
+    ]);
+    const known = batch.filter((s) => {
+      if (stored.has(s.variantUuid)) return true;
+      for (const _ of s.points)
+        counts.miss('no variant for this finish', { variant: s.variantUuid, region: s.region });
+      return false;
+    });
+    result.simulatedSeriesDropped += await catalogue.dropSimulatedPrices(known.map((s) => s.cardUuid));
+    if (known.length > 0) {
+      const written = await ingest.ingestSeries(known.map(toIngestSeries));
+      result.seriesWritten += written.seriesRefreshed;
+      result.observationsInserted += written.inserted + written.updated;
+      result.observationsUnchanged += written.unchanged;
+      counts.observations += written.inserted + written.updated;
+    }
+    result.quotesWritten += await catalogue.upsertQuotes(
+      batchQuotes.filter((q) => stored.has(q.variantUuid)),
+    );
+  };
+
+  for await (const price of prices) {
+    counts.rowsRead++;
+    const printing = printings.get(price.uuid);
+    const row = () => ({
+      uuid: price.uuid,
+      provider: price.provider,
+      side: price.side,
+      finish: price.finish,
+      date: price.date,
+    });
+    if (!printing) {
+      counts.miss('unknown card uuid', row());
+      continue;
+    }
+    if (price.platform !== 'paper') {
+      counts.miss('not a paper price', row());
+      continue;
+    }
+    if (price.price <= 0) {
+      counts.miss('price of 0 (the provider has none)', row());
+      continue;
+    }
+    const printType = printing.sealed ? 'Normal' : printingOfFinish(price.finish);
+    if (!printType) {
+      counts.miss(`unknown finish ${price.finish}`, row());
+      continue;
+    }
+    const variant = rawVariant(
+      printing.cardUuid,
+      printing.cardId,
+      printType,
+      printing.language,
+      printing.sealed ? 'Sealed' : 'Near Mint',
+    );
+    const t = Date.parse(`${price.date}T00:00:00Z`) / 1000;
+    const minor = Math.round(price.price * minorUnitsPerMajor(price.currency));
+    const primary = PRIMARY.find((p) => p.provider === price.provider && p.side === price.side);
+    counts.matched++;
+    if (primary) {
+      if (price.currency !== primary.currency) {
+        counts.miss(`${price.provider} price in ${price.currency}, not ${primary.currency}`, row());
+        continue;
+      }
+      const key = `${variant.uuid}|${primary.region}`;
+      let s = series.get(key);
+      if (!s) {
+        s = {
+          variantUuid: variant.uuid,
+          cardUuid: printing.cardUuid,
+          region: primary.region,
+          source: primary.source,
+          points: new Map(),
+        };
+        series.set(key, s);
+      }
+      s.points.set(t, minor);
+    } else {
+      const region = QUOTE_REGION[price.currency];
+      if (!region) {
+        counts.miss(`quote in ${price.currency}, a currency of no region`, row());
+        continue;
+      }
+      quotes.push({
+        variantUuid: variant.uuid,
+        cardUuid: printing.cardUuid,
+        region,
+        source: price.provider,
+        side: price.side,
+        currency: price.currency,
+        observedAt: t,
+        price: minor,
+      });
+    }
+    if (series.size >= SERIES_PER_WRITE || quotes.length >= 10 * SERIES_PER_WRITE) await flush();
+  }
+  await flush();
+  return result;
+}
+
+function toIngestSeries(s: {
+  variantUuid: string;
+  region: string;
+  source: PriceSource;
+  points: Map<number, number>;
+}): IngestSeries {
+  const t = [...s.points.keys()].sort((a, b) => a - b);
+  return {
+    variantUuid: s.variantUuid,
+    region: s.region,
+    source: s.source,
+    t,
+    p: t.map((x) => s.points.get(x)!),
+  };
+}

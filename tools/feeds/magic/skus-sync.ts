@@ -1,0 +1,87 @@
+import type { Variant } from '@tcg/domain';
+import { FeedCatalogueRepository, writeCatalogue } from '@tcg/persistence';
+import type { DataSource } from 'typeorm';
+import type { FeedSku } from '../mtgjson/tcgplayer-skus';
+import type { RunCounts } from '../run-counts';
+import { rawVariant, type MappedPrinting } from './printings-sync';
+import { conditionOfSku, languageOfSku, printingOfSku } from './vocabulary';
+
+/** SKUs resolved per transaction. */
+const SKUS_PER_WRITE = 5_000;
+
+export interface SkusResult {
+  readonly variantsCreated: number;
+  readonly skusSet: number;
+}
+
+/**
+ * Gives the catalogue TCGplayer's real SKUs (MTGJSON v5 `TcgplayerSkus`): each SKU is a variant
+ * (condition × print type × language) of the card its printing maps to; the variant is created
+ * when the catalogue lacks it, and takes the SKU as its `vendorSkuId` (replacing none, or the
+ * sample's synthetic one). A SKU of an unknown printing or in an unknown condition, print type or
+ * language is reported, as is one another variant already holds.
+ */
+export async function syncSkus(
+  ds: DataSource,
+  skus: AsyncIterable<FeedSku>,
+  printings: ReadonlyMap<string, MappedPrinting>,
+  counts: RunCounts,
+): Promise<SkusResult> {
+  const repo = new FeedCatalogueRepository(ds);
+  const result = { variantsCreated: 0, skusSet: 0 };
+  let batch = new Map<string, { sku: FeedSku; variant: Variant }>();
+
+  const flush = async () => {
+    const entries = [...batch.values()];
+    batch = new Map();
+    if (entries.length === 0) return;
+    const holders = await repo.variantsOfSkus(entries.map((e) => e.sku.skuId));
+    const usable = entries.filter(({ sku, variant }) => {
+      const holder = holders.get(sku.skuId);
+      if (holder === undefined || holder === variant.uuid) return true;
+      counts.miss('SKU held by another variant', { uuid: sku.uuid, skuId: sku.skuId, heldBy: holder });
+      return false;
+    });
+    const stored = await repo.existingVariants(usable.map((e) => e.variant.uuid));
+    const created = usable.filter((e) => !stored.has(e.variant.uuid)).map((e) => e.variant);
+    if (created.length > 0) await writeCatalogue(ds, { games: [], sets: [], cards: [], variants: created });
+    result.variantsCreated += created.length;
+    counts.created += created.length;
+    const changed = new Map<string, string>();
+    for (const { sku, variant } of usable)
+      if (stored.has(variant.uuid) && stored.get(variant.uuid) !== sku.skuId)
+        changed.set(variant.uuid, sku.skuId);
+    result.skusSet += await repo.setVendorSkus(changed);
+    counts.matched += usable.length - created.length;
+  };
+
+  for await (const sku of skus) {
+    counts.rowsRead++;
+    const printing = printings.get(sku.uuid);
+    if (!printing) {
+      counts.miss('unknown card uuid', { uuid: sku.uuid, skuId: sku.skuId });
+      continue;
+    }
+    const printType = printingOfSku(sku.printing, sku.finish);
+    const condition = printing.sealed ? 'Sealed' : conditionOfSku(sku.condition);
+    const language = languageOfSku(sku.language);
+    if (!printType || !condition || !language) {
+      const what = !printType
+        ? `print type ${sku.printing}${sku.finish ? `/${sku.finish}` : ''}`
+        : !condition
+          ? `condition ${sku.condition}`
+          : `language ${sku.language}`;
+      counts.miss(`unknown ${what}`, { uuid: sku.uuid, skuId: sku.skuId });
+      continue;
+    }
+    // The faces of a multi-face card list the same SKUs: one variant each.
+    if (batch.has(sku.skuId)) continue;
+    batch.set(sku.skuId, {
+      sku,
+      variant: rawVariant(printing.cardUuid, printing.cardId, printType, language, condition, sku.skuId),
+    });
+    if (batch.size >= SKUS_PER_WRITE) await flush();
+  }
+  await flush();
+  return result;
+}

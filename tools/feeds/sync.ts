@@ -1,0 +1,330 @@
+import { FeedCatalogueRepository, refreshSummariesIfStale } from '@tcg/persistence';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { log } from '../common/log';
+import { megabytes, progress } from '../common/progress';
+import { compressionOf, decompressed } from './decompress';
+import { digestOf, download, fetchJson, FeedDownloadError, type DownloadDeadlines } from './download';
+import { syncPrices } from './magic/prices-sync';
+import { syncPrintings, type PrintingsResult } from './magic/printings-sync';
+import { syncScryfall } from './magic/scryfall-sync';
+import { syncSkus } from './magic/skus-sync';
+import { readAllPrices } from './mtgjson/all-prices';
+import { readAllPrintings } from './mtgjson/all-printings';
+import { readTcgplayerSkus } from './mtgjson/tcgplayer-skus';
+import { RunCounts } from './run-counts';
+import { readScryfallCards } from './scryfall/default-cards';
+
+export const FEEDS = ['mtgjson', 'scryfall'] as const;
+export type FeedName = (typeof FEEDS)[number];
+
+export const DEFAULT_MTGJSON_BASE_URL = 'https://mtgjson.com/api/v5';
+export const DEFAULT_SCRYFALL_BULK_URL = 'https://api.scryfall.com/bulk-data';
+
+export interface SyncOptions {
+  readonly feeds: readonly FeedName[];
+  /** Where downloads are kept between runs (conditional requests, resumes) and unmatched rows go. */
+  readonly dir: string;
+  /** Read the files from this folder instead of downloading them (a machine without internet). */
+  readonly from?: string;
+  readonly mtgjsonBaseUrl?: string;
+  readonly scryfallBulkUrl?: string;
+  /** MTGJSON's compression to download: it publishes `.gz`, `.xz` and `.bz2`. */
+  readonly mtgjsonCompression?: '.gz' | '.xz' | '.bz2';
+  readonly deadlines?: DownloadDeadlines;
+}
+
+/** What a sync did with one feed file. */
+export interface FileReport {
+  readonly feed: FeedName;
+  readonly file: string;
+  /** `imported`: read and mapped; `failed`: nothing of it was imported (see `error`); `skipped`: not read. */
+  readonly status: 'imported' | 'failed' | 'skipped';
+  readonly sha256?: string;
+  readonly download?: 'fetched' | 'unchanged' | 'local';
+  readonly rowsRead?: number;
+  readonly matched?: number;
+  readonly created?: number;
+  readonly unmatched?: number;
+  readonly observations?: number;
+  readonly reasons?: Readonly<Record<string, number>>;
+  readonly unmatchedFile?: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+  readonly error?: string;
+  readonly seconds: number;
+}
+
+export interface SyncReport {
+  readonly files: FileReport[];
+  readonly ok: boolean;
+}
+
+interface Acquired {
+  readonly path: string;
+  readonly sha256: string;
+  readonly fetchedAt: Date;
+  readonly download: 'fetched' | 'unchanged' | 'local';
+}
+
+type Reader<T> = (file: string, chunks: AsyncIterable<Buffer>) => AsyncIterable<T>;
+
+/**
+ * Brings the public Magic feeds into the catalogue (issue 23): downloads each file (or takes it
+ * from `from`), checks it whole — its published sha256 and a full parse — before anything of it
+ * is written, then maps it onto the catalogue through the loader's writer and the importer's
+ * ingest, recording a `feed_runs` row per file and keeping its unmatched rows in a file. A file
+ * that fails its check imports nothing and the sync goes on with the files that do not need it;
+ * the report says which failed and why. A second sync of the same files writes nothing.
+ */
+export async function syncFeeds(ds: DataSource, opts: SyncOptions): Promise<SyncReport> {
+  const runs = new FeedCatalogueRepository(ds);
+  const sole = await runs.exclusively(() => syncAll(ds, runs, opts));
+  if (!sole) throw new Error('another feeds sync is running on this database: try again once it has ended');
+  return sole.value;
+}
+
+async function syncAll(
+  ds: DataSource,
+  runs: FeedCatalogueRepository,
+  opts: SyncOptions,
+): Promise<SyncReport> {
+  await mkdir(opts.dir, { recursive: true });
+  const files: FileReport[] = [];
+
+  if (opts.feeds.includes('mtgjson')) {
+    let printings: PrintingsResult | undefined;
+    files.push(
+      await runFile(runs, opts, 'mtgjson', 'AllPrintings', readAllPrintings, async (items, counts) => {
+        printings = await syncPrintings(ds, items, counts);
+        return {
+          matchedBy: printings.matchedBy,
+          cardsUpdated: printings.cardsUpdated,
+          v3CardsUnmapped: printings.v3Unmapped.length,
+        };
+      }),
+    );
+    const mapped = printings as PrintingsResult | undefined;
+    if (mapped && mapped.v3Unmapped.length > 0) {
+      log('warn', 'v3 cards of the synced sets without a v5 counterpart: kept as they are', {
+        count: mapped.v3Unmapped.length,
+        first: mapped.v3Unmapped.slice(0, 5),
+      });
+    }
+    for (const [name, reader, apply] of [
+      [
+        'TcgplayerSkus',
+        readTcgplayerSkus,
+        (rows: AsyncIterable<never>, counts: RunCounts) => syncSkus(ds, rows, mapped!.printings, counts),
+      ],
+      [
+        'AllPrices',
+        readAllPrices,
+        (rows: AsyncIterable<never>, counts: RunCounts) => syncPrices(ds, rows, mapped!.printings, counts),
+      ],
+    ] as const) {
+      if (!mapped) {
+        files.push({
+          feed: 'mtgjson',
+          file: name,
+          status: 'skipped',
+          error: 'AllPrintings was not imported: its cards are what this file maps onto',
+          seconds: 0,
+        });
+        continue;
+      }
+      files.push(
+        await runFile(runs, opts, 'mtgjson', name, reader as Reader<never>, async (rows, counts) => ({
+          ...(await apply(rows, counts)),
+        })),
+      );
+    }
+  }
+
+  if (opts.feeds.includes('scryfall')) {
+    files.push(
+      await runFile(
+        runs,
+        opts,
+        'scryfall',
+        'default_cards',
+        readScryfallCards,
+        async (cards, counts, file) => ({
+          ...(await syncScryfall(ds, cards, startOfDay(file.fetchedAt), counts)),
+        }),
+      ),
+    );
+  }
+
+  // Card, set and game summaries follow once per sync, as after an import.
+  await refreshSummariesIfStale(ds);
+  return { files, ok: files.every((f) => f.status === 'imported') };
+}
+
+async function runFile<T>(
+  runs: FeedCatalogueRepository,
+  opts: SyncOptions,
+  feed: FeedName,
+  name: string,
+  reader: Reader<T>,
+  apply: (rows: AsyncIterable<T>, counts: RunCounts, file: Acquired) => Promise<Record<string, unknown>>,
+): Promise<FileReport> {
+  const started = Date.now();
+  const seconds = () => (Date.now() - started) / 1000;
+  let file: Acquired;
+  try {
+    file = await acquire(opts, feed, name);
+  } catch (error) {
+    log('error', 'feed file not fetched: nothing of it is imported', {
+      feed,
+      file: name,
+      error: messageOf(error),
+    });
+    return { feed, file: name, status: 'failed', error: messageOf(error), seconds: seconds() };
+  }
+  const shown = basename(file.path);
+  try {
+    // Checked whole before anything is written: a file that breaks its format imports nothing.
+    let rows = 0;
+    for await (const _ of reader(file.path, await readWithProgress(file.path, `checking ${shown}`))) rows++;
+    log('info', 'feed file checked', { feed, file: shown, rows, sha256: file.sha256 });
+  } catch (error) {
+    log('error', 'feed file refused: nothing of it is imported', {
+      feed,
+      file: shown,
+      error: messageOf(error),
+    });
+    return {
+      feed,
+      file: shown,
+      status: 'failed',
+      sha256: file.sha256,
+      download: file.download,
+      error: messageOf(error),
+      seconds: seconds(),
+    };
+  }
+  const runId = await runs.startRun(feed, shown, file.sha256, file.fetchedAt);
+  const counts = new RunCounts(join(opts.dir, `unmatched-${feed}-${name}.ndjson`));
+  try {
+    const details = await apply(
+      reader(file.path, await readWithProgress(file.path, `importing ${shown}`)),
+      counts,
+      file,
+    );
+    const unmatchedFile = await counts.close();
+    await runs.finishRun(runId, counts.snapshot());
+    const report: FileReport = {
+      feed,
+      file: shown,
+      status: 'imported',
+      sha256: file.sha256,
+      download: file.download,
+      ...counts.snapshot(),
+      unmatchedFile,
+      details,
+      seconds: seconds(),
+    };
+    log('info', 'feed file imported', { ...report });
+    return report;
+  } catch (error) {
+    await counts.close().catch(() => undefined);
+    await runs.finishRun(runId, counts.snapshot(), messageOf(error)).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The file to read: downloaded (conditionally, resumably, verified) or found in `from`. */
+async function acquire(opts: SyncOptions, feed: FeedName, name: string): Promise<Acquired> {
+  if (opts.from) return local(opts.from, feed, name);
+  if (feed === 'mtgjson') {
+    const extension = opts.mtgjsonCompression ?? '.gz';
+    const url = `${opts.mtgjsonBaseUrl ?? DEFAULT_MTGJSON_BASE_URL}/${name}.json${extension}`;
+    return fetched(opts, url, join(opts.dir, `${name}.json${extension}`), `${url}.sha256`);
+  }
+  // Scryfall publishes each bulk file under a dated name, listed by its bulk-data object.
+  const indexUrl = `${opts.scryfallBulkUrl ?? DEFAULT_SCRYFALL_BULK_URL}/default-cards`;
+  const index = (await fetchJson(indexUrl, opts.deadlines)) as { download_uri?: unknown } | null;
+  const uri = index?.download_uri;
+  if (typeof uri !== 'string' || !/^https?:\/\//.test(uri))
+    throw new FeedDownloadError(indexUrl, 'the bulk-data object has no download_uri');
+  const extension = new URL(uri).pathname.endsWith('.gz') ? '.json.gz' : '.json';
+  return fetched(opts, uri, join(opts.dir, `default-cards${extension}`));
+}
+
+async function fetched(opts: SyncOptions, url: string, dest: string, sha256Url?: string): Promise<Acquired> {
+  const name = basename(dest);
+  let bar: ReturnType<typeof progress> | undefined;
+  const result = await download({
+    url,
+    dest,
+    sha256Url,
+    deadlines: opts.deadlines,
+    onProgress: (bytes, total) => {
+      bar ??= progress({
+        msg: 'download progress',
+        label: `downloading ${name}`,
+        unit: 'MB',
+        total,
+        format: megabytes,
+      });
+      bar.update(bytes, { file: name });
+    },
+  });
+  bar?.end();
+  log('info', 'feed file downloaded', { url, file: name, ...result });
+  return { path: dest, sha256: result.sha256, fetchedAt: (await stat(dest)).mtime, download: result.status };
+}
+
+/** MTGJSON's names with any of its compressions, Scryfall's dated or plain names. */
+async function local(dir: string, feed: FeedName, name: string): Promise<Acquired> {
+  const entries = (await readdir(dir)).sort();
+  const pattern =
+    feed === 'mtgjson'
+      ? new RegExp(`^${name}\\.json(\\.gz|\\.xz|\\.bz2)?$`)
+      : /^default-cards(-\d+)?\.json(\.gz)?$/;
+  const found = entries.filter((e) => pattern.test(e));
+  const chosen = found[found.length - 1];
+  if (!chosen) throw new Error(`${dir}: no ${feed} ${name} file (looked for ${pattern.source})`);
+  const path = join(dir, chosen);
+  const sha256 = await digestOf(path);
+  const published = await readFile(`${path}.sha256`, 'utf8').then(
+    (text) => text.trim().split(/\s+/)[0]?.toLowerCase(),
+    () => undefined,
+  );
+  if (published !== undefined && published !== sha256)
+    throw new Error(`${path}: sha256 ${sha256} is not the published ${published}`);
+  return { path, sha256, fetchedAt: (await stat(path)).mtime, download: 'local' };
+}
+
+/** The file's decompressed bytes, with a bar of the (compressed) bytes read and the time left. */
+async function readWithProgress(path: string, label: string): Promise<AsyncIterable<Buffer>> {
+  const total = (await stat(path)).size;
+  const bar = progress({ msg: 'feed progress', label, unit: 'MB', total, format: megabytes });
+  let read = 0;
+  let shownAt = 0;
+  async function* counted(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
+        read += (chunk as Buffer).length;
+        if (read - shownAt >= 8 << 20 || read === total) {
+          shownAt = read;
+          bar.update(read, { file: basename(path) });
+        }
+        yield chunk as Buffer;
+      }
+    } finally {
+      bar.end();
+    }
+  }
+  return decompressed(path, counted(), compressionOf(path));
+}
+
+function startOfDay(date: Date): number {
+  return Math.floor(date.getTime() / 86_400_000) * 86_400;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
