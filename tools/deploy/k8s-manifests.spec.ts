@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { getMetadataStorage } from 'class-validator';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { SERVICE_NODE_FLAGS } from '../common/service-runtime';
@@ -12,7 +13,8 @@ import { SERVICE_NODE_FLAGS } from '../common/service-runtime';
  * docker/k8s: every object is valid against the Kubernetes schemas (kubernetes-models, in
  * validate-manifests.mjs), and what the apps rely on holds: probes on paths the app serves at its
  * port, Secret references that resolve, only variables the app reads and a configuration it
- * accepts, Services, autoscalers and disruption budgets that select the pods they are meant for.
+ * accepts, Services, autoscalers and disruption budgets that select the pods they are meant for,
+ * and a daily feed sync (CronJob tcg-feeds) that an operator can leave to run on its own.
  * The apps are read from their build in dist/ (tools may not import app code; `npm test` builds first).
  */
 const ROOT = resolve(__dirname, '../..');
@@ -41,14 +43,32 @@ interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   securityContext?: Record<string, unknown>;
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
 }
 interface PodTemplate {
   metadata: { labels: Labels };
   spec: {
     containers: Container[];
     automountServiceAccountToken?: boolean;
-    securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+    restartPolicy?: string;
+    securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; runAsGroup?: number; fsGroup?: number };
+    volumes?: { name: string; persistentVolumeClaim?: { claimName: string } }[];
   };
+}
+interface JobSpec {
+  backoffLimit?: number;
+  activeDeadlineSeconds?: number;
+  template: PodTemplate;
+}
+interface CronJobSpec {
+  schedule: string;
+  timeZone?: string;
+  suspend?: boolean;
+  concurrencyPolicy?: string;
+  startingDeadlineSeconds?: number;
+  successfulJobsHistoryLimit?: number;
+  failedJobsHistoryLimit?: number;
+  jobTemplate: { spec: JobSpec };
 }
 interface K8sObject {
   apiVersion: string;
@@ -64,6 +84,8 @@ interface K8sObject {
     metrics?: { type: string; resource?: { name: string; target: { type: string } } }[];
     maxUnavailable?: number | string;
     minAvailable?: number | string;
+    accessModes?: string[];
+    resources?: { requests?: Record<string, string> };
   };
   stringData?: Record<string, string>;
   data?: Record<string, string>;
@@ -102,6 +124,12 @@ const filledSecret = Object.fromEntries(
 );
 
 const template = (name: string) => named('Deployment', name)!.spec!.template!;
+const cronJobs = () => ofKind('CronJob').map((o) => o as unknown as { spec: CronJobSpec });
+/** Every pod template: the Deployments', the Jobs' and the CronJobs' (their jobTemplate's). */
+const podTemplates = (): PodTemplate[] => [
+  ...[...ofKind('Deployment'), ...ofKind('Job')].map((o) => o.spec!.template!),
+  ...cronJobs().map((c) => c.spec.jobTemplate.spec.template),
+];
 const container = (name: string) => template(name).spec.containers[0]!;
 const portOf = (c: Container, port: number | string) =>
   typeof port === 'number' ? port : c.ports?.find((p) => p.name === port)?.containerPort;
@@ -204,6 +232,11 @@ function validate(list: unknown[]): { valid: boolean; error?: string }[] {
 interface PolicyPeer {
   namespaceSelector?: { matchLabels?: Labels };
   podSelector?: { matchLabels?: Labels };
+  ipBlock?: { cidr: string; except?: string[] };
+}
+interface PolicyPort {
+  protocol?: string;
+  port?: number | string;
 }
 interface NetworkPolicy {
   metadata: { name: string };
@@ -211,6 +244,7 @@ interface NetworkPolicy {
     podSelector: { matchLabels?: Labels };
     policyTypes: string[];
     ingress?: { from?: PolicyPeer[]; ports?: { protocol?: string; port: number | string }[] }[];
+    egress?: { to?: PolicyPeer[]; ports?: PolicyPort[] }[];
   };
 }
 const policies = () => ofKind('NetworkPolicy') as unknown as NetworkPolicy[];
@@ -241,6 +275,30 @@ function openings(app: App, list: NetworkPolicy[]): { port: number | undefined; 
       ),
     )
     .map(({ protocol, ...opening }) => (protocol === 'TCP' ? opening : { ...opening, from: protocol }));
+}
+
+/**
+ * Every connection the NetworkPolicies let pods with these labels open, as `PROTOCOL port to`
+ * (`any` port or destination where a rule leaves it open), sorted; undefined when no policy
+ * restricts their egress (then everything is allowed).
+ */
+function egressOpenings(labels: Labels, list: NetworkPolicy[]): string[] | undefined {
+  const selecting = list.filter(
+    (p) => p.spec.policyTypes.includes('Egress') && selects(p.spec.podSelector.matchLabels ?? {}, labels),
+  );
+  if (selecting.length === 0) return undefined;
+  const openings = selecting
+    .flatMap((p) => p.spec.egress ?? [])
+    .flatMap((rule) =>
+      // An empty or missing list matches every port, or every destination.
+      (rule.ports?.length ? rule.ports : [{}]).flatMap((port) =>
+        (rule.to?.length ? rule.to : [undefined]).map(
+          (peer) =>
+            `${port.protocol ?? 'TCP'} ${port.port ?? 'any'} ${peer === undefined ? 'any' : JSON.stringify(peer)}`,
+        ),
+      ),
+    );
+  return [...new Set(openings)].sort();
 }
 
 /** A resource quantity (`250m`, `320Mi`, `1`) as a number of units. */
@@ -279,11 +337,8 @@ describe('docker/k8s', () => {
   });
 
   it('runs the image kustomization.yaml names, built from docker/Dockerfile', () => {
-    const images = new Set(
-      [...ofKind('Deployment'), ...ofKind('Job')].flatMap((o) =>
-        o.spec!.template!.spec.containers.map((c) => c.image),
-      ),
-    );
+    expect(cronJobs()).not.toHaveLength(0);
+    const images = new Set(podTemplates().flatMap((t) => t.spec.containers.map((c) => c.image)));
     expect([...images]).toEqual(kustomization.images!.map((i) => i.name));
   });
 
@@ -299,9 +354,7 @@ describe('docker/k8s', () => {
   });
 
   it('refers only to the Secret and keys it has', () => {
-    const containers = [...ofKind('Deployment'), ...ofKind('Job')].flatMap(
-      (o) => o.spec!.template!.spec.containers,
-    );
+    const containers = podTemplates().flatMap((t) => t.spec.containers);
     const refs = containers.flatMap((c) => (c.env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef ?? []));
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs)
@@ -316,8 +369,7 @@ describe('docker/k8s', () => {
   });
 
   it('runs every pod as a numeric non-root user, read-only, without capabilities or a service account token', () => {
-    for (const { spec } of [...ofKind('Deployment'), ...ofKind('Job')]) {
-      const pod = spec!.template!.spec;
+    for (const { spec: pod } of podTemplates()) {
       expect(pod.automountServiceAccountToken).toBe(false);
       // Numeric: the image's USER is a name (`node`), which the kubelet cannot check against runAsNonRoot.
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: expect.any(Number) });
@@ -373,10 +425,8 @@ describe('docker/k8s', () => {
   it("refuses by default every connection to the project's pods (a policy selecting them all, allowing nothing)", () => {
     const denying = policies().filter((p) => p.spec.policyTypes.includes('Ingress') && !p.spec.ingress);
     expect(denying).toHaveLength(1);
-    for (const { spec } of [...ofKind('Deployment'), ...ofKind('Job')])
-      expect(selects(denying[0]!.spec.podSelector.matchLabels ?? {}, spec!.template!.metadata.labels)).toBe(
-        true,
-      );
+    for (const { metadata } of podTemplates())
+      expect(selects(denying[0]!.spec.podSelector.matchLabels ?? {}, metadata.labels)).toBe(true);
   });
 
   /** What each app must be reachable on, from the ports the built app is configured with. */
@@ -397,6 +447,191 @@ describe('docker/k8s', () => {
     v1.spec.ingress![0]!.ports![0]!.port = 8080;
     expect(openings('api-v1', broken)).not.toEqual(expectedOpenings('api-v1'));
     expect(openings('api-v1', broken)).toContainEqual({ port: 8080, from: 'api-gateway' });
+  });
+
+  describe('the daily feed sync (CronJob tcg-feeds)', () => {
+    const FEEDS_MAIN = 'dist/tools/feeds/feeds.js';
+    const cron = () =>
+      cronJobs().find(
+        (c) => c.spec.jobTemplate.spec.template.metadata.labels['app.kubernetes.io/name'] === 'tcg-feeds',
+      )!;
+    const job = () => cron().spec.jobTemplate.spec;
+    const pod = () => job().template.spec;
+    const c = () => pod().containers[0]!;
+    /** The value of a `--flag value` argument of the sync's command. */
+    const argument = (flag: string) => c().command![c().command!.indexOf(flag) + 1];
+    const mountAt = (path: string) => c().volumeMounts?.find((m) => m.mountPath === path);
+    const volume = (name: string | undefined) => pod().volumes?.find((v) => v.name === name);
+
+    it('is the one CronJob, with one container', () => {
+      expect(cronJobs()).toHaveLength(1);
+      expect(cron()).toBeDefined();
+      expect(pod().containers).toHaveLength(1);
+    });
+
+    it('runs the built sync on both feeds, into a cache directory', () => {
+      expect(c().command).toEqual([
+        'node',
+        FEEDS_MAIN,
+        'sync',
+        '--feeds',
+        'mtgjson,scryfall',
+        '--dir',
+        '/var/lib/tcg-feeds',
+      ]);
+    });
+
+    // The command is not built until tools/feeds has it (issue 23): checked from then on, so that
+    // the manifest and the build agree on the file's name.
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const syncLanded = existsSync(join(ROOT, 'tools/feeds/feeds.ts')) || 'feeds' in scripts;
+    (syncLanded ? it : it.skip)(
+      `runs the file the build makes and \`npm run feeds\` runs (${FEEDS_MAIN}), which accepts its arguments`,
+      () => {
+        expect(existsSync(join(ROOT, FEEDS_MAIN))).toBe(true);
+        if (scripts['feeds'] !== undefined) expect(scripts['feeds']).toContain(`node ${FEEDS_MAIN}`);
+        // Its very arguments, the cache in a scratch folder, against a database that refuses at
+        // once: a tool that accepts them gets as far as connecting (its failure logged, exit 2);
+        // one that does not prints its usage instead.
+        const scratch = mkdtempSync(join(tmpdir(), 'tcg-feeds-'));
+        try {
+          const args = c()
+            .command!.slice(1)
+            .map((a) => (a === argument('--dir') ? scratch : a));
+          const run = spawnSync(process.execPath, args, {
+            cwd: ROOT,
+            env: { ...process.env, DATABASE_URL: 'postgres://nobody:none@127.0.0.1:1/none' },
+            encoding: 'utf8',
+            timeout: 30_000,
+          });
+          expect(run.stderr).not.toContain('usage:');
+          expect(run.stderr).toContain('"msg":"feeds failed"');
+          expect(run.status).toBe(2);
+        } finally {
+          rmSync(scratch, { recursive: true, force: true });
+        }
+      },
+    );
+
+    it('keeps its cache on the PersistentVolumeClaim, writable by its non-root user', () => {
+      const cache = mountAt(argument('--dir')!);
+      expect(cache).toBeDefined();
+      expect(cache!.readOnly).toBeFalsy();
+      const claimName = volume(cache!.name)?.persistentVolumeClaim?.claimName;
+      const claim = claimName === undefined ? undefined : named('PersistentVolumeClaim', claimName);
+      expect(claim).toBeDefined();
+      expect(claim!.spec!.accessModes).toContain('ReadWriteOnce');
+      expect(quantity(claim!.spec!.resources!.requests!['storage']!)).toBeGreaterThanOrEqual(5 * 2 ** 30);
+      // A new volume is root's on most provisioners: the pod's group must own it to write there.
+      expect(pod().securityContext!.fsGroup).toBe(pod().securityContext!.runAsGroup);
+      expect(pod().securityContext!.fsGroup).toBeGreaterThan(0);
+    });
+
+    it('runs daily at a fixed time in UTC, never two runs at once, and not suspended', () => {
+      const [minute, hour, ...rest] = cron().spec.schedule.split(' ');
+      expect(rest).toEqual(['*', '*', '*']);
+      expect(Number(minute)).toBeGreaterThanOrEqual(0);
+      expect(Number(minute)).toBeLessThan(60);
+      expect(Number(hour)).toBeGreaterThanOrEqual(0);
+      expect(Number(hour)).toBeLessThan(24);
+      expect(cron().spec.timeZone).toBe('Etc/UTC');
+      expect(cron().spec.concurrencyPolicy).toBe('Forbid');
+      expect(cron().spec.suspend).toBeFalsy();
+    });
+
+    it('gives a run more than the hour it takes, and ends a late one before the next is due', () => {
+      const { startingDeadlineSeconds: late } = cron().spec;
+      const { activeDeadlineSeconds: active } = job();
+      // Under 10 s the controller, which looks every 10 s, may never start it.
+      expect(late).toBeGreaterThanOrEqual(10);
+      expect(active).toBeGreaterThan(3600);
+      expect(late! + active!).toBeLessThan(24 * 3600);
+    });
+
+    it('retries a failed run a few times, each in a new pod, and keeps failed runs for their logs', () => {
+      expect(job().backoffLimit).toBeGreaterThanOrEqual(1);
+      expect(job().backoffLimit).toBeLessThanOrEqual(5);
+      expect(pod().restartPolicy).toBe('Never');
+      expect(cron().spec.failedJobsHistoryLimit).toBeGreaterThanOrEqual(1);
+      expect(cron().spec.successfulJobsHistoryLimit).toBeGreaterThanOrEqual(1);
+    });
+
+    it("connects as the importer's login role from the Secret, never unset, and sets only variables the sync reads", () => {
+      const ref = (x: Container) => x.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
+      expect(ref(c())).toMatchObject({ name: secret!.metadata.name, key: 'IMPORTER_DATABASE_URL' });
+      expect(new URL(filledSecret['IMPORTER_DATABASE_URL']!).username).toBe('tcg_import');
+      expect(ref(c())!.optional).toBeFalsy();
+      const readable = ['DATABASE_URL', 'MTGJSON_BASE_URL', 'SCRYFALL_BULK_URL', 'FEEDS_DIR'];
+      expect((c().env ?? []).map((e) => e.name).filter((name) => !readable.includes(name))).toEqual([]);
+      expect(c().envFrom).toBeUndefined();
+    });
+
+    it('requests the memory a run needs (1 GiB), no more than its limits, memory limited', () => {
+      const { requests = {}, limits = {} } = c().resources ?? {};
+      expect(quantity(requests['memory'] ?? '0')).toBeGreaterThanOrEqual(2 ** 30);
+      expect(limits['memory']).toBeDefined();
+      for (const [resource, limit] of Object.entries(limits))
+        expect(quantity(requests[resource] ?? '0')).toBeLessThanOrEqual(quantity(limit));
+    });
+
+    it("may open only DNS, PostgreSQL (the Secret's port) and HTTPS, and no policy admits a connection to it", () => {
+      const postgres = new URL(filledSecret['DATABASE_URL']!).port || '5432';
+      expect(egressOpenings(job().template.metadata.labels, policies())).toEqual(
+        ['TCP 443 any', 'TCP 53 any', `TCP ${postgres} any`, 'UDP 53 any'].sort(),
+      );
+      const admitting = policies().filter(
+        (p) =>
+          (p.spec.ingress ?? []).length > 0 &&
+          selects(p.spec.podSelector.matchLabels ?? {}, job().template.metadata.labels),
+      );
+      expect(admitting).toEqual([]);
+    });
+
+    it('is what docker/compose.yaml runs too, once and only when asked, with its cache on a named volume', () => {
+      interface ComposeService {
+        profiles?: string[];
+        command?: string[];
+        environment?: Record<string, string | null>;
+        volumes?: string[];
+        depends_on?: Record<string, { condition: string }>;
+      }
+      const compose = parseAllDocuments(
+        readFileSync(join(ROOT, 'docker/compose.yaml'), 'utf8'),
+      )[0]!.toJS() as {
+        services: Record<string, ComposeService>;
+        volumes?: Record<string, unknown>;
+      };
+      const { feeds } = compose.services;
+      expect(feeds?.command).toEqual(c().command);
+      // In a profile: `up` leaves it alone, `docker compose run --rm feeds` runs it.
+      expect(feeds!.profiles).toEqual(['feeds']);
+      expect(new URL(feeds!.environment!['DATABASE_URL']!).username).toBe('tcg_import');
+      expect(feeds!.depends_on).toEqual({ roles: { condition: 'service_completed_successfully' } });
+      const cache = feeds!
+        .volumes!.map((v) => v.split(':'))
+        .find(([, target]) => target === argument('--dir'));
+      expect(cache).toBeDefined();
+      expect(Object.keys(compose.volumes ?? {})).toContain(cache![0]);
+    });
+
+    it("leaves the apps' egress open: its policy selects none of their pods", () => {
+      for (const app of APPS)
+        expect(egressOpenings(template(app).metadata.labels, policies())).toBeUndefined();
+    });
+
+    it('notices an egress policy that drops HTTPS, or no longer selects its pods', () => {
+      const labels = job().template.metadata.labels;
+      const withoutHttps = structuredClone(policies());
+      for (const p of withoutHttps)
+        p.spec.egress &&= p.spec.egress.filter((rule) => !rule.ports?.some((port) => port.port === 443));
+      expect(egressOpenings(labels, withoutHttps)).not.toContain('TCP 443 any');
+      const unselected = structuredClone(policies());
+      for (const p of unselected)
+        if (p.spec.egress) p.spec.podSelector.matchLabels = { 'app.kubernetes.io/name': 'renamed' };
+      expect(egressOpenings(labels, unselected)).toBeUndefined();
+    });
   });
 
   describe.each(APPS)('%s', (app) => {
