@@ -50,7 +50,11 @@ async function main(): Promise<number> {
       const { reasons: _reasons, details: _details, ...line } = f;
       log(f.status === 'imported' ? 'info' : 'error', 'feed file', line);
     }
-    log('info', 'feeds sync done', { ok: report.ok, seconds: (Date.now() - started) / 1000 });
+    log('info', 'feeds sync done', {
+      ok: report.ok,
+      seconds: (Date.now() - started) / 1000,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    });
     return report.ok ? 0 : 1;
   });
 }

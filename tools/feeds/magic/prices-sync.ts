@@ -73,13 +73,16 @@ export async function syncPrices(
       points: Map<number, number>;
     }
   >();
-  let quotes: (VariantQuote & { cardUuid: string })[] = [];
+  // Latest per variant, region, source and side: a 90-day file repeats each one 90 times.
+  let quotes = new Map<string, VariantQuote>();
+  // A file lists a printing's prices together: its variants are named once per printing.
+  let variantsOf = { uuid: '', byFinish: new Map<string, string>() };
 
   const flush = async () => {
     const batch = [...series.values()];
-    const batchQuotes = quotes;
+    const batchQuotes = [...quotes.values()];
     series = new Map();
-    quotes = [];
+    quotes = new Map();
     const stored = await catalogue.existingVariants([
       ...batch.map((s) => s.variantUuid),
       ...batchQuotes.map((q) => q.variantUuid),
@@ -130,13 +133,18 @@ export async function syncPrices(
       counts.miss(`unknown finish ${price.finish}`, row());
       continue;
     }
-    const variant = rawVariant(
-      printing.cardUuid,
-      printing.cardId,
-      printType,
-      printing.language,
-      printing.sealed ? 'Sealed' : 'Near Mint',
-    );
+    if (variantsOf.uuid !== price.uuid) variantsOf = { uuid: price.uuid, byFinish: new Map() };
+    let variantUuid = variantsOf.byFinish.get(printType);
+    if (variantUuid === undefined) {
+      variantUuid = rawVariant(
+        printing.cardUuid,
+        printing.cardId,
+        printType,
+        printing.language,
+        printing.sealed ? 'Sealed' : 'Near Mint',
+      ).uuid;
+      variantsOf.byFinish.set(printType, variantUuid);
+    }
     const t = Date.parse(`${price.date}T00:00:00Z`) / 1000;
     const minor = Math.round(price.price * minorUnitsPerMajor(price.currency));
     const primary = PRIMARY.find((p) => p.provider === price.provider && p.side === price.side);
@@ -146,11 +154,11 @@ export async function syncPrices(
         counts.miss(`${price.provider} price in ${price.currency}, not ${primary.currency}`, row());
         continue;
       }
-      const key = `${variant.uuid}|${primary.region}`;
+      const key = `${variantUuid}|${primary.region}`;
       let s = series.get(key);
       if (!s) {
         s = {
-          variantUuid: variant.uuid,
+          variantUuid,
           cardUuid: printing.cardUuid,
           region: primary.region,
           source: primary.source,
@@ -165,18 +173,20 @@ export async function syncPrices(
         counts.miss(`quote in ${price.currency}, a currency of no region`, row());
         continue;
       }
-      quotes.push({
-        variantUuid: variant.uuid,
-        cardUuid: printing.cardUuid,
-        region,
-        source: price.provider,
-        side: price.side,
-        currency: price.currency,
-        observedAt: t,
-        price: minor,
-      });
+      const key = `${variantUuid}|${region}|${price.provider}|${price.side}`;
+      const had = quotes.get(key);
+      if (!had || had.observedAt <= t)
+        quotes.set(key, {
+          variantUuid,
+          region,
+          source: price.provider,
+          side: price.side,
+          currency: price.currency,
+          observedAt: t,
+          price: minor,
+        });
     }
-    if (series.size >= SERIES_PER_WRITE || quotes.length >= 10 * SERIES_PER_WRITE) await flush();
+    if (series.size >= SERIES_PER_WRITE || quotes.size >= 10 * SERIES_PER_WRITE) await flush();
   }
   await flush();
   return result;

@@ -52,8 +52,8 @@ const RAW_CONDITIONS: readonly Condition[] = [
 ];
 /** A v3 card id: MTGJSON v3 named printings by a 40-hex hash; v5 by a UUID. */
 const V3_ID = /^[0-9a-f]{40}$/;
-/** Sets written per transaction. */
-const SETS_PER_WRITE = 20;
+/** Cards written per transaction, at least (whole sets: a write ends at a set's end). */
+const CARDS_PER_WRITE = 2_000;
 
 /**
  * Maps MTGJSON v5 `AllPrintings` onto the Magic catalogue, set by set:
@@ -128,7 +128,7 @@ export async function syncPrintings(
       syncedSets.add(set.uuid);
       for (const faces of groupFaces(cards)) state.card(set, faces, pending, result, counts);
       for (const product of sealed) state.sealed(set, product, pending, result, counts);
-      if (++pending.setCount >= SETS_PER_WRITE) await flush();
+      if (pending.cards.length + pending.changes.length >= CARDS_PER_WRITE) await flush();
     }
   }
   await flush();
@@ -139,7 +139,6 @@ export async function syncPrintings(
 
 /** The rows one write takes: new sets, cards and variants, and changes to matched cards. */
 class PendingWrite {
-  setCount = 0;
   readonly sets: CardSet[] = [];
   readonly cards: Card[] = [];
   readonly variants: Variant[] = [];
