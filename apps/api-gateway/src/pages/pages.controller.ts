@@ -10,12 +10,14 @@ export const PAGE_CATALOGUE = Symbol('PageCatalogue');
 /**
  * What every page and asset is sent with. The pages load only the gateway's own scripts (no
  * inline script: the initialisers are files) and call only the gateway; Swagger UI draws its
- * icons as data: images. Nothing may frame them.
+ * icons as data: images, and the explorer shows a Magic card's image from Scryfall's image CDN
+ * (that one origin, images only). Nothing may frame them.
  */
 export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; " +
+    "img-src 'self' data: https://cards.scryfall.io; font-src 'self'; connect-src 'self'; " +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };

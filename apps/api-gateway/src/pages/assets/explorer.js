@@ -12,13 +12,14 @@ import { PriceChart } from './price-chart.js';
  * @typedef {{ change_pct?: number | null; avg?: number | null; min?: number | null; max?: number | null;
  *   stddev?: number | null; trend_slope?: number | null; changes_count?: number | null }} PeriodStats
  * @typedef {{ region: string; currency: string; price: number | null; updated_at: number | null;
- *   change_24h_pct: number | null; periods?: Record<string, PeriodStats>;
+ *   source: string | null; change_24h_pct: number | null; periods?: Record<string, PeriodStats>;
  *   price_history?: { t: number; p: number }[] }} Market
  * @typedef {{ id: string; type: 'raw' | 'graded'; condition: string | null; printing: string | null;
  *   language: string | null; grading: { company: string; grade: number | null; canonical: string } | null;
  *   markets: Market[] }} Variant
  * @typedef {{ id: string; name: string; number: string | null; rarity: string | null;
- *   game: { name: string }; set: { name: string | null }; variants: Variant[] }} Card
+ *   game: { name: string }; set: { name: string | null }; external_ids?: { imagedb?: string | null };
+ *   variants: Variant[] }} Card
  */
 
 /** Longest card name sent (the API's cap on `q`). */
@@ -41,6 +42,25 @@ const PERIODS = /** @type {const} */ ([
   ['all_time', 'All time'],
 ]);
 
+/**
+ * A Scryfall card id: what `external_ids.imagedb` holds for Magic cards synced from the feeds. Only
+ * a UUID is put into an image URL; any other value (another provider's, or none) shows no image.
+ */
+const SCRYFALL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Scryfall's `normal` card image (its CDN, allowed by the page's `img-src`) and its size. */
+const CARD_IMAGE_BASE = 'https://cards.scryfall.io/normal/front';
+const CARD_IMAGE_SIZE = { width: 488, height: 680 };
+
+/**
+ * What a market's `source` (v2's enum) is called on its price line; `simulated` has a label of its
+ * own (`sourceParts`), and a value this page does not know yet is shown as sent.
+ */
+const SOURCE_NAMES = new Map([
+  ['tcgplayer', 'TCGplayer market price'],
+  ['cardmarket', 'Cardmarket trend price'],
+  ['imported', 'imported price'],
+]);
+
 /** @param {string} id */
 function byId(id) {
   const element = document.getElementById(id);
@@ -56,6 +76,7 @@ const statusLine = byId('status');
 const resultsSection = byId('results-section');
 const resultsList = byId('results');
 const cardSection = byId('card');
+const cardHead = /** @type {HTMLElement} */ (cardSection.querySelector('.card-head'));
 const variantSelect = /** @type {HTMLSelectElement} */ (byId('variant'));
 const regionSelect = /** @type {HTMLSelectElement} */ (byId('region'));
 const chartElement = byId('chart');
@@ -202,6 +223,7 @@ function showCard(card) {
   ]
     .filter(Boolean)
     .join(' · ');
+  showCardImage(card);
   variantSelect.replaceChildren(...variantGroups(card.variants));
   const preferred =
     card.variants.find((v) => v.type === 'raw' && v.condition === 'Near Mint' && !v.language) ??
@@ -209,6 +231,32 @@ function showCard(card) {
   if (preferred) variantSelect.value = preferred.id;
   variantSelect.disabled = card.variants.length === 0;
   cardSection.hidden = false;
+}
+
+/**
+ * The card's front from Scryfall's CDN, left of its name, when its imagedb id is a Scryfall id
+ * (the CDN files an image under the id's first and second characters); none otherwise. Sized by
+ * its attributes before it arrives, so nothing moves when it does; if it cannot be had (offline,
+ * an id Scryfall does not know) it is removed, and the card reads as one without an image.
+ * @param {Card} card
+ */
+function showCardImage(card) {
+  cardHead.querySelector('.card-image')?.remove();
+  const imagedbId = card.external_ids?.imagedb;
+  if (!imagedbId || !SCRYFALL_ID.test(imagedbId)) return;
+  const id = imagedbId.toLowerCase();
+  const image = document.createElement('img');
+  image.className = 'card-image';
+  image.alt = card.name;
+  image.width = CARD_IMAGE_SIZE.width;
+  image.height = CARD_IMAGE_SIZE.height;
+  image.loading = 'lazy';
+  image.decoding = 'async';
+  image.referrerPolicy = 'no-referrer';
+  // Listening before `src` is set: a failure is never missed.
+  image.addEventListener('error', () => image.remove(), { once: true });
+  image.src = `${CARD_IMAGE_BASE}/${id[0]}/${id[1]}/${id}.jpg`;
+  cardHead.prepend(image);
 }
 
 /**
@@ -313,20 +361,38 @@ function showMarket(market) {
     change.textContent = `${signed(market.change_24h_pct)} % in 24 h`;
     parts.push(change, document.createTextNode(' · '));
   }
-  parts.push(
-    document.createTextNode(
-      market.updated_at === null
-        ? `no observations in ${market.region}`
-        : `${market.region}, updated ${new Date(market.updated_at * 1000).toLocaleString()}`,
-    ),
-  );
+  if (market.updated_at === null) parts.push(document.createTextNode(`no observations in ${market.region}`));
+  else
+    parts.push(
+      document.createTextNode(market.region),
+      ...sourceParts(market.source),
+      document.createTextNode(`, updated ${new Date(market.updated_at * 1000).toLocaleString()}`),
+    );
   byId('price-meta').replaceChildren(...parts);
   const history = market.price_history ?? [];
   chart.show(history, market.currency, `No prices in ${market.region} for this variant.`);
+  const simulated = market.source === 'simulated' ? 'simulated ' : '';
   byId('chart-caption').textContent = history.length
-    ? `${history.length} observations in ${market.currency}, oldest first; hover or touch the chart to read a point.`
+    ? `${history.length} ${simulated}observations in ${market.currency}, oldest first; hover or touch the chart to read a point.`
     : '';
   showStatistics(market, money);
+}
+
+/**
+ * Where the price comes from, in words, for its line after the region: ` · TCGplayer market price`;
+ * a simulated one with a label of its own (never to be read as a market's price); nothing when
+ * the API names none.
+ * @param {string | null | undefined} source
+ * @returns {Node[]}
+ */
+function sourceParts(source) {
+  if (!source) return [];
+  if (source !== 'simulated') return [document.createTextNode(` · ${SOURCE_NAMES.get(source) ?? source}`)];
+  const label = document.createElement('span');
+  label.className = 'simulated';
+  label.title = 'Generated sample prices, not market data';
+  label.textContent = 'simulated';
+  return [document.createTextNode(' · '), label, document.createTextNode(' sample price')];
 }
 
 /** @param {string} text */
