@@ -255,6 +255,28 @@ describe('npm run feeds -- sync (the real downloader and mapping, a local feed s
     ]);
   });
 
+  it('refuses prices a series cannot hold: a date in the future, an amount past 32 bits', async () => {
+    const prices = JSON.parse(await readFile(join(MTGJSON, 'AllPrices.json'), 'utf8')) as {
+      data: Record<string, { paper: Record<string, { retail: { normal: Record<string, number> } }> }>;
+    };
+    const ashen = prices.data['1f8a2d1c-5b6e-5c4e-9d1a-0c3e2b7f4a10']!.paper;
+    ashen['tcgplayer']!.retail.normal['2099-01-01'] = 1;
+    ashen['cardmarket']!.retail.normal['2026-11-22'] = 1e12;
+    server.file(files.prices, gzipSync(JSON.stringify(prices)));
+    const report = await syncFeeds(ds, options({ feeds: ['mtgjson'] }));
+    expect(report.files[2]).toMatchObject({
+      status: 'imported',
+      reasons: expect.objectContaining({
+        'date outside 1993-01-01 .. today': 1,
+        'price above what a series stores': 1,
+      }),
+    });
+    const [{ latest }] = await ds.query(
+      `SELECT max(vp.updated_at)::int AS latest FROM variant_prices vp WHERE vp.source <> 'simulated'`,
+    );
+    expect(latest).toBe(Date.UTC(2026, 10, 25) / 1000);
+  });
+
   it('resumes a download cut half-way on the next sync', async () => {
     server.modes.set(files.prices, 'cut-once');
     const first = await syncFeeds(ds, options({ feeds: ['mtgjson'] }));

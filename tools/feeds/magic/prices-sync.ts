@@ -28,6 +28,12 @@ const PRIMARY: readonly {
 /** The region of another provider's quote, by its currency. */
 const QUOTE_REGION: Readonly<Record<string, string>> = { USD: 'NA', EUR: 'EU' };
 
+/** Before the first trading card game was sold: an earlier date is a broken feed's. */
+const EARLIEST = Date.UTC(1993, 0, 1) / 1000;
+const DAY = 86_400;
+/** A series stores minor units as 32-bit integers (21,474,836.47 in a two-decimal currency). */
+const MAX_MINOR_UNITS = 2 ** 31 - 1;
+
 /** Series written per ingest transaction. */
 const SERIES_PER_WRITE = 2_000;
 
@@ -56,6 +62,7 @@ export async function syncPrices(
 ): Promise<PricesResult> {
   const catalogue = new FeedCatalogueRepository(ds);
   const ingest = new PriceIngestRepository(ds);
+  const now = Math.floor(Date.now() / 1000);
   const result = {
     seriesWritten: 0,
     observationsInserted: 0,
@@ -146,7 +153,15 @@ export async function syncPrices(
       variantsOf.byFinish.set(printType, variantUuid);
     }
     const t = Date.parse(`${price.date}T00:00:00Z`) / 1000;
+    if (!(t >= EARLIEST && t <= now + DAY)) {
+      counts.miss('date outside 1993-01-01 .. today', row());
+      continue;
+    }
     const minor = Math.round(price.price * minorUnitsPerMajor(price.currency));
+    if (!(minor <= MAX_MINOR_UNITS)) {
+      counts.miss('price above what a series stores', row());
+      continue;
+    }
     const primary = PRIMARY.find((p) => p.provider === price.provider && p.side === price.side);
     counts.matched++;
     if (primary) {
