@@ -236,6 +236,15 @@ describe('npm run feeds -- sync (the real downloader and mapping, a local feed s
     ]);
     expect(report.files[0]!.error).toMatch(/sha256 [0-9a-f]{64} is not the published 0{64}/);
     expect(await counts()).toEqual(before);
+    // The attempt is on record with why it imported nothing.
+    expect(await ds.query(`SELECT file, status, error, rows_read::int FROM feed_runs`)).toEqual([
+      {
+        file: 'AllPrintings',
+        status: 'failed',
+        error: expect.stringMatching(/is not the published/),
+        rows_read: 0,
+      },
+    ]);
   });
 
   it('imports nothing of a truncated file, and says at which offset it broke', async () => {
@@ -275,6 +284,50 @@ describe('npm run feeds -- sync (the real downloader and mapping, a local feed s
       `SELECT max(vp.updated_at)::int AS latest FROM variant_prices vp WHERE vp.source <> 'simulated'`,
     );
     expect(latest).toBe(Date.UTC(2026, 10, 25) / 1000);
+  });
+
+  it('refuses at its check a file with text a column cannot hold, and a date that does not exist', async () => {
+    const printings = (await readFile(join(MTGJSON, 'AllPrintings.json'), 'utf8')).replace(
+      '"name": "Fixture Newcomer"',
+      '"name": "Fixture\\u0000Newcomer"',
+    );
+    server.file(files.printings, gzipSync(printings));
+    const before = await counts();
+    const report = await syncFeeds(ds, options({ feeds: ['mtgjson'] }));
+    expect(report.files[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/name: expected text/),
+    });
+    expect(await counts()).toEqual(before);
+
+    server.file(
+      files.printings,
+      gzipSync(
+        (await readFile(join(MTGJSON, 'AllPrintings.json'), 'utf8')).replace(
+          '"releaseDate": "2017-01-20"',
+          '"releaseDate": "2017-02-30"',
+        ),
+      ),
+    );
+    const again = await syncFeeds(ds, options({ feeds: ['mtgjson'] }));
+    expect(again.files[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/is not a date/) });
+  });
+
+  it("fetches Scryfall's file only from Scryfall or the index's own host", async () => {
+    server.json('/bulk-data/default-cards', () => ({ download_uri: 'http://10.0.0.1/default-cards.json' }));
+    const report = await syncFeeds(ds, options({ feeds: ['scryfall'] }));
+    expect(report.files[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/is not Scryfall's, nor the index's host/),
+    });
+  });
+
+  it('closes the runs a killed sync left running', async () => {
+    await ds.query(`INSERT INTO feed_runs (feed, file, status) VALUES ('mtgjson', 'AllPrices', 'running')`);
+    await syncFeeds(ds, options({ feeds: ['scryfall'] }));
+    expect(await ds.query(`SELECT status, error FROM feed_runs WHERE file = 'AllPrices'`)).toEqual([
+      { status: 'failed', error: 'interrupted (the sync was killed)' },
+    ]);
   });
 
   it('resumes a download cut half-way on the next sync', async () => {

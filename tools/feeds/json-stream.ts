@@ -88,3 +88,28 @@ export function record(value: unknown): Record<string, unknown> | undefined {
     ? (value as Record<string, unknown>)
     : undefined;
 }
+
+/** The longest text a feed field may hold: well above any real name or type line. */
+export const FEED_TEXT_MAX = 1_000;
+
+/**
+ * Whether `v` is text a catalogue column can take: non-empty, at most `max` characters, without
+ * the NUL character PostgreSQL's text refuses (a file with one is refused whole at its check,
+ * rather than failing half-way through its import).
+ */
+export function isFeedText(v: unknown, max = FEED_TEXT_MAX): v is string {
+  return typeof v === 'string' && v !== '' && v.length <= max && !v.includes('\u0000');
+}
+
+/** A value quoted in a refusal: JSON, at most 80 characters. */
+export function shown(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Whether `v` is a real calendar date `YYYY-MM-DD` (`2026-02-30` is not). */
+export function isDate(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const ms = Date.parse(`${v}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === v;
+}

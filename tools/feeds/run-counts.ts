@@ -1,4 +1,4 @@
-import { createWriteStream, WriteStream } from 'node:fs';
+import { createWriteStream, rmSync, WriteStream } from 'node:fs';
 import type { FeedRunCounts } from '@tcg/persistence';
 
 /**
@@ -14,7 +14,10 @@ export class RunCounts {
   readonly reasons: Record<string, number> = {};
   private out: WriteStream | undefined;
 
-  constructor(private readonly unmatchedFile: string | undefined) {}
+  constructor(private readonly unmatchedFile: string | undefined) {
+    // A previous run's list would otherwise look like this run's when this one has none.
+    if (unmatchedFile) rmSync(unmatchedFile, { force: true });
+  }
 
   /** A row the mapping could not use: counted under its reason and written to the unmatched file. */
   miss(reason: string, row: Record<string, unknown>): void {
@@ -23,6 +26,12 @@ export class RunCounts {
     if (!this.unmatchedFile) return;
     this.out ??= createWriteStream(this.unmatchedFile, { flags: 'w' });
     this.out.write(`${JSON.stringify({ reason, ...row })}\n`);
+  }
+
+  /** A row left out on purpose (another platform's price): counted under its reason, not listed. */
+  skip(reason: string): void {
+    this.unmatched++;
+    this.reasons[reason] = (this.reasons[reason] ?? 0) + 1;
   }
 
   snapshot(): FeedRunCounts {

@@ -91,8 +91,24 @@ async function syncAll(
   opts: SyncOptions,
 ): Promise<SyncReport> {
   await mkdir(opts.dir, { recursive: true });
+  // A run killed before its end left its rows 'running': they are over.
+  await runs.closeInterruptedRuns();
   const files: FileReport[] = [];
+  try {
+    await syncFiles(ds, runs, opts, files);
+  } finally {
+    // Card, set and game summaries follow once per sync, as after an import, whatever failed.
+    await refreshSummariesIfStale(ds);
+  }
+  return { files, ok: files.every((f) => f.status === 'imported') };
+}
 
+async function syncFiles(
+  ds: DataSource,
+  runs: FeedCatalogueRepository,
+  opts: SyncOptions,
+  files: FileReport[],
+): Promise<void> {
   if (opts.feeds.includes('mtgjson')) {
     let printings: PrintingsResult | undefined;
     files.push(
@@ -150,17 +166,21 @@ async function syncAll(
         'scryfall',
         'default_cards',
         readScryfallCards,
+        // Scryfall's objects carry no date: the file's fetch, never later than now.
         async (cards, counts, file) => ({
-          ...(await syncScryfall(ds, cards, startOfDay(file.fetchedAt), counts)),
+          ...(await syncScryfall(
+            ds,
+            cards,
+            startOfDay(new Date(Math.min(file.fetchedAt.getTime(), Date.now()))),
+            counts,
+          )),
         }),
       ),
     );
   }
-
-  // Card, set and game summaries follow once per sync, as after an import.
-  await refreshSummariesIfStale(ds);
-  return { files, ok: files.every((f) => f.status === 'imported') };
 }
+
+const EMPTY = new RunCounts(undefined).snapshot();
 
 async function runFile<T>(
   runs: FeedCatalogueRepository,
@@ -172,16 +192,38 @@ async function runFile<T>(
 ): Promise<FileReport> {
   const started = Date.now();
   const seconds = () => (Date.now() - started) / 1000;
+  // Every attempt is recorded, a file that is never fetched or fails its check too.
+  const runId = await runs.startRun(feed, name);
+  const refused = async (error: unknown, file?: Acquired): Promise<FileReport> => {
+    const shown = file ? basename(file.path) : name;
+    log('error', 'feed file refused: nothing of it is imported', {
+      feed,
+      file: shown,
+      error: messageOf(error),
+    });
+    await runs
+      .finishRun(
+        runId,
+        { file: shown, sha256: file?.sha256, fetchedAt: file?.fetchedAt },
+        EMPTY,
+        messageOf(error),
+      )
+      .catch(() => undefined);
+    return {
+      feed,
+      file: shown,
+      status: 'failed',
+      sha256: file?.sha256,
+      download: file?.download,
+      error: messageOf(error),
+      seconds: seconds(),
+    };
+  };
   let file: Acquired;
   try {
     file = await acquire(opts, feed, name);
   } catch (error) {
-    log('error', 'feed file not fetched: nothing of it is imported', {
-      feed,
-      file: name,
-      error: messageOf(error),
-    });
-    return { feed, file: name, status: 'failed', error: messageOf(error), seconds: seconds() };
+    return refused(error);
   }
   const shown = basename(file.path);
   try {
@@ -190,22 +232,9 @@ async function runFile<T>(
     for await (const _ of reader(file.path, await readWithProgress(file.path, `checking ${shown}`))) rows++;
     log('info', 'feed file checked', { feed, file: shown, rows, sha256: file.sha256 });
   } catch (error) {
-    log('error', 'feed file refused: nothing of it is imported', {
-      feed,
-      file: shown,
-      error: messageOf(error),
-    });
-    return {
-      feed,
-      file: shown,
-      status: 'failed',
-      sha256: file.sha256,
-      download: file.download,
-      error: messageOf(error),
-      seconds: seconds(),
-    };
+    return refused(error, file);
   }
-  const runId = await runs.startRun(feed, shown, file.sha256, file.fetchedAt);
+  const what = { file: shown, sha256: file.sha256, fetchedAt: file.fetchedAt };
   const counts = new RunCounts(join(opts.dir, `unmatched-${feed}-${name}.ndjson`));
   try {
     const details = await apply(
@@ -214,7 +243,7 @@ async function runFile<T>(
       file,
     );
     const unmatchedFile = await counts.close();
-    await runs.finishRun(runId, counts.snapshot());
+    await runs.finishRun(runId, what, counts.snapshot());
     const report: FileReport = {
       feed,
       file: shown,
@@ -229,9 +258,24 @@ async function runFile<T>(
     log('info', 'feed file imported', { ...report });
     return report;
   } catch (error) {
+    // Its committed batches stay (a rerun completes them); the files that do not need it go on.
+    log('error', 'feed file import failed part-way: the next sync completes it', {
+      feed,
+      file: shown,
+      error: messageOf(error),
+    });
     await counts.close().catch(() => undefined);
-    await runs.finishRun(runId, counts.snapshot(), messageOf(error)).catch(() => undefined);
-    throw error;
+    await runs.finishRun(runId, what, counts.snapshot(), messageOf(error)).catch(() => undefined);
+    return {
+      feed,
+      file: shown,
+      status: 'failed',
+      sha256: file.sha256,
+      download: file.download,
+      ...counts.snapshot(),
+      error: messageOf(error),
+      seconds: seconds(),
+    };
   }
 }
 
@@ -249,6 +293,11 @@ async function acquire(opts: SyncOptions, feed: FeedName, name: string): Promise
   const uri = index?.download_uri;
   if (typeof uri !== 'string' || !/^https?:\/\//.test(uri))
     throw new FeedDownloadError(indexUrl, 'the bulk-data object has no download_uri');
+  if (!trustedBulkFile(new URL(indexUrl), new URL(uri)))
+    throw new FeedDownloadError(
+      indexUrl,
+      `download_uri ${uri.slice(0, 200)} is not Scryfall's, nor the index's host`,
+    );
   const extension = new URL(uri).pathname.endsWith('.gz') ? '.json.gz' : '.json';
   return fetched(opts, uri, join(opts.dir, `default-cards${extension}`));
 }
@@ -319,6 +368,16 @@ async function readWithProgress(path: string, label: string): Promise<AsyncItera
     }
   }
   return decompressed(path, counted(), compressionOf(path));
+}
+
+/**
+ * Where a bulk-data object may send the sync: Scryfall's own hosts over HTTPS (its files are on
+ * data.scryfall.io), or the host of the index itself (a mirror). Nowhere else, so that an index
+ * cannot point the sync at an address inside the cluster.
+ */
+function trustedBulkFile(index: URL, file: URL): boolean {
+  if (file.host === index.host && file.protocol === index.protocol) return true;
+  return file.protocol === 'https:' && /(^|\.)scryfall\.(io|com)$/.test(file.hostname);
 }
 
 function startOfDay(date: Date): number {

@@ -76,6 +76,7 @@ export class PriceImporter {
         batch.flatMap((b) => (b.row.vendorSku ? [b.row.vendorSku] : [])),
       );
       const observations: IngestObservation[] = [];
+      const lineOf: number[] = [];
       for (const { line, row } of batch) {
         const uuid = row.variantRef ? variants.get(row.variantRef) : skus.get(row.vendorSku!);
         if (!uuid) {
@@ -88,13 +89,26 @@ export class PriceImporter {
           continue;
         }
         observations.push({ variantUuid: uuid, region: row.region, t: row.t, price: row.price });
+        lineOf.push(line);
       }
       const lines = `${batch[0]!.line}-${batch[batch.length - 1]!.line}`;
       batch = [];
       if (observations.length === 0) return;
       try {
         const result = await this.repo.ingest(observations);
-        totals.applied += observations.length;
+        // A series a real feed writes is not overwritten by a file: its rows are refused, by line.
+        const refused = new Map(result.refused.map((r) => [`${r.variantUuid}|${r.region}`, r.storedSource]));
+        let refusedRows = 0;
+        observations.forEach((o, i) => {
+          const source = refused.get(`${o.variantUuid}|${o.region}`);
+          if (source === undefined) return;
+          refusedRows++;
+          reject(
+            lineOf[i]!,
+            `the variant's ${o.region} prices come from ${source}: an import does not overwrite another source's series`,
+          );
+        });
+        totals.applied += observations.length - refusedRows;
         totals.inserted += result.inserted;
         totals.updated += result.updated;
         totals.unchanged += result.unchanged;

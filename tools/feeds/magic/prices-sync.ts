@@ -25,12 +25,24 @@ const PRIMARY: readonly {
   { provider: 'tcgplayer', side: 'retail', region: 'NA', currency: 'USD', source: 'tcgplayer' },
   { provider: 'cardmarket', side: 'retail', region: 'EU', currency: 'EUR', source: 'cardmarket' },
 ];
+/**
+ * The other providers MTGJSON publishes (its Price Formats model) whose prices are kept as quotes:
+ * a name outside this list is a provider this code has not been written for, and would let a file
+ * grow `variant_quotes` without bound.
+ */
+const QUOTE_PROVIDERS: ReadonlySet<string> = new Set([
+  'tcgplayer',
+  'cardmarket',
+  'cardkingdom',
+  'cardsphere',
+  'manapool',
+  'cardtrader',
+]);
 /** The region of another provider's quote, by its currency. */
 const QUOTE_REGION: Readonly<Record<string, string>> = { USD: 'NA', EUR: 'EU' };
 
 /** Before the first trading card game was sold: an earlier date is a broken feed's. */
 const EARLIEST = Date.UTC(1993, 0, 1) / 1000;
-const DAY = 86_400;
 /** A series stores minor units as 32-bit integers (21,474,836.47 in a two-decimal currency). */
 const MAX_MINOR_UNITS = 2 ** 31 - 1;
 
@@ -103,6 +115,11 @@ export async function syncPrices(
     result.simulatedSeriesDropped += await catalogue.dropSimulatedPrices(known.map((s) => s.cardUuid));
     if (known.length > 0) {
       const written = await ingest.ingestSeries(known.map(toIngestSeries));
+      for (const r of written.refused)
+        counts.miss(`the series holds ${r.storedSource} prices`, {
+          variant: r.variantUuid,
+          region: r.region,
+        });
       result.seriesWritten += written.seriesRefreshed;
       result.observationsInserted += written.inserted + written.updated;
       result.observationsUnchanged += written.unchanged;
@@ -128,11 +145,15 @@ export async function syncPrices(
       continue;
     }
     if (price.platform !== 'paper') {
-      counts.miss('not a paper price', row());
+      counts.skip('not a paper price');
       continue;
     }
     if (price.price <= 0) {
       counts.miss('price of 0 (the provider has none)', row());
+      continue;
+    }
+    if (printing.sealed && price.finish !== 'normal') {
+      counts.miss('a sealed product has no foil', row());
       continue;
     }
     const printType = printing.sealed ? 'Normal' : printingOfFinish(price.finish);
@@ -153,7 +174,7 @@ export async function syncPrices(
       variantsOf.byFinish.set(printType, variantUuid);
     }
     const t = Date.parse(`${price.date}T00:00:00Z`) / 1000;
-    if (!(t >= EARLIEST && t <= now + DAY)) {
+    if (!(t >= EARLIEST && t <= now)) {
       counts.miss('date outside 1993-01-01 .. today', row());
       continue;
     }
@@ -166,7 +187,10 @@ export async function syncPrices(
     counts.matched++;
     if (primary) {
       if (price.currency !== primary.currency) {
-        counts.miss(`${price.provider} price in ${price.currency}, not ${primary.currency}`, row());
+        counts.miss('a primary price in another currency than its region', {
+          ...row(),
+          currency: price.currency,
+        });
         continue;
       }
       const key = `${variantUuid}|${primary.region}`;
@@ -183,9 +207,13 @@ export async function syncPrices(
       }
       s.points.set(t, minor);
     } else {
+      if (!QUOTE_PROVIDERS.has(price.provider)) {
+        counts.miss('a provider this sync does not know', row());
+        continue;
+      }
       const region = QUOTE_REGION[price.currency];
       if (!region) {
-        counts.miss(`quote in ${price.currency}, a currency of no region`, row());
+        counts.miss('a quote in a currency of no region', { ...row(), currency: price.currency });
         continue;
       }
       const key = `${variantUuid}|${region}|${price.provider}|${price.side}`;

@@ -125,6 +125,7 @@ export async function syncPrintings(
         continue;
       }
       const set = state.set(item.set, pending);
+      state.fileUuids = new Set([...cards.map((c) => c.uuid), ...sealed.map((p) => p.uuid)]);
       syncedSets.add(set.uuid);
       for (const faces of groupFaces(cards)) state.card(set, faces, pending, result, counts);
       for (const product of sealed) state.sealed(set, product, pending, result, counts);
@@ -173,6 +174,8 @@ class CatalogueState {
   private readonly takenCardIds = new Set<string>();
   private readonly claimed = new Set<string>();
   private readonly v3Cards: IndexedCard[] = [];
+  /** The uuids the file gives the set being mapped. */
+  fileUuids: ReadonlySet<string> = new Set();
 
   constructor(sets: readonly IndexedSet[], cards: readonly IndexedCard[]) {
     for (const s of sets) {
@@ -236,7 +239,12 @@ class CatalogueState {
     const language = languageOfPrinting(front.language);
     if (!language) {
       for (const f of faces)
-        counts.miss(`unknown language '${front.language}'`, { uuid: f.uuid, set: f.setCode, name: f.name });
+        counts.miss('unknown language', {
+          uuid: f.uuid,
+          set: f.setCode,
+          name: f.name,
+          language: front.language,
+        });
       return;
     }
     const fields = {
@@ -348,8 +356,13 @@ class CatalogueState {
     const v3 = multiverseId ? this.byMultiverse.get(multiverseId) : undefined;
     if (v3 && !this.claimed.has(v3.uuid)) return { card: v3, by: 'multiverseId' };
     const named = this.byNumberName.get(numberNameKey(set.uuid, front.number, front.name));
-    // A card another feed card already identifies (its own uuid) is not this one.
-    if (named && !this.claimed.has(named.uuid) && (!named.opensetId || V3_ID.test(named.opensetId)))
+    // A card that another printing of the file identifies (its own uuid) is not this one; one whose
+    // uuid the file no longer has (MTGJSON renumbered the printing's uuid) is.
+    if (
+      named &&
+      !this.claimed.has(named.uuid) &&
+      (!named.opensetId || V3_ID.test(named.opensetId) || !this.fileUuids.has(named.opensetId))
+    )
       return { card: named, by: 'setNumberName' };
     return {};
   }

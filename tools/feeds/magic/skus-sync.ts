@@ -63,15 +63,23 @@ export async function syncSkus(
       continue;
     }
     const printType = printingOfSku(sku.printing, sku.finish);
+    // A sealed product has one variant: its sealed, non-foil SKU in the feed's condition words.
+    if (printing.sealed && (sku.printing !== 'NON_FOIL' || !['UNOPENED', 'SEALED'].includes(sku.condition))) {
+      counts.miss('a sealed product SKU other than its sealed one', { uuid: sku.uuid, skuId: sku.skuId });
+      continue;
+    }
     const condition = printing.sealed ? 'Sealed' : conditionOfSku(sku.condition);
     const language = languageOfSku(sku.language);
     if (!printType || !condition || !language) {
-      const what = !printType
-        ? `print type ${sku.printing}${sku.finish ? `/${sku.finish}` : ''}`
-        : !condition
-          ? `condition ${sku.condition}`
-          : `language ${sku.language}`;
-      counts.miss(`unknown ${what}`, { uuid: sku.uuid, skuId: sku.skuId });
+      const what = !printType ? 'print type' : !condition ? 'condition' : 'language';
+      counts.miss(`unknown ${what}`, {
+        uuid: sku.uuid,
+        skuId: sku.skuId,
+        printing: sku.printing,
+        finish: sku.finish,
+        condition: sku.condition,
+        language: sku.language,
+      });
       continue;
     }
     // The faces of a multi-face card list the same SKUs: one variant each.

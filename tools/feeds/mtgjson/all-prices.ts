@@ -1,4 +1,4 @@
-import { FeedParseError, jsonValuesAt, record } from '../json-stream';
+import { FeedParseError, isDate, isFeedText, jsonValuesAt, record, shown } from '../json-stream';
 
 /**
  * MTGJSON v5 `AllPrices.json` / `AllPricesToday.json` (data models "Price Formats", "Price List",
@@ -30,7 +30,6 @@ export interface FeedPrice {
 const PLATFORMS = new Set(['paper', 'mtgo']);
 const SIDES = ['retail', 'buylist'] as const;
 const FINISHES = ['normal', 'foil', 'etched'] as const;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const CURRENCY = /^[A-Z]{3}$/;
 
 /**
@@ -45,6 +44,8 @@ export async function* readAllPrices(
 ): AsyncGenerator<FeedPrice> {
   for await (const { keys, value, offset } of jsonValuesAt(file, chunks, ['$.data.*'])) {
     const uuid = String(keys[1]);
+    if (!isFeedText(uuid, 64))
+      throw new FeedParseError(file, offset, `a card key ${shown(uuid)} is not an id`);
     const bad = (why: string): never => {
       throw new FeedParseError(file, offset, `card ${uuid}: ${why}`);
     };
@@ -65,7 +66,8 @@ export async function* readAllPrices(
             const days =
               record(points[finish]) ?? bad(`${platform}.${provider}.${side}.${finish}: expected dates`);
             for (const [date, price] of Object.entries(days)) {
-              if (!DATE.test(date)) bad(`${platform}.${provider}.${side}.${finish}: '${date}' is not a date`);
+              if (!isDate(date))
+                bad(`${platform}.${provider}.${side}.${finish}: ${shown(date)} is not a date`);
               if (typeof price !== 'number' || !Number.isFinite(price) || price < 0)
                 bad(
                   `${platform}.${provider}.${side}.${finish}.${date}: expected a price, got ${JSON.stringify(price)}`,

@@ -1,4 +1,4 @@
-import { FeedParseError, jsonValuesAt, record } from '../json-stream';
+import { FeedParseError, isDate, isFeedText, jsonValuesAt, record, shown } from '../json-stream';
 
 /**
  * MTGJSON v5 `AllPrintings.json` (`{ meta: Meta; data: Record<setCode, Set> }`, data models "Set",
@@ -103,10 +103,10 @@ export async function* readAllPrintings(
     };
     const text = (f: string) => {
       const v = fields[f];
-      return typeof v === 'string' && v !== '' ? v : bad(`${f}: expected text, got ${JSON.stringify(v)}`);
+      return isFeedText(v) ? v : bad(`${f}: expected text, got ${shown(v)}`);
     };
     const releaseDate = text('releaseDate');
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(releaseDate)) bad(`releaseDate: '${releaseDate}' is not a date`);
+    if (!isDate(releaseDate)) bad(`releaseDate: ${shown(releaseDate)} is not a date`);
     return {
       kind: 'set',
       set: {
@@ -146,12 +146,12 @@ function toCard(file: string, offset: number, setKey: string, value: unknown): F
   if (!card) return bad('expected an object');
   const text = (f: string): string => {
     const v = card[f];
-    return typeof v === 'string' && v !== '' ? v : bad(`${f}: expected text, got ${JSON.stringify(v)}`);
+    return isFeedText(v) ? v : bad(`${f}: expected text, got ${shown(v)}`);
   };
   const optional = (f: string): string | null => {
     const v = card[f];
     if (v === undefined || v === null) return null;
-    return typeof v === 'string' ? v : bad(`${f}: expected text`);
+    return isFeedText(v) ? v : bad(`${f}: expected text, got ${shown(v)}`);
   };
   const finishes = card['finishes'];
   if (!Array.isArray(finishes) || !finishes.every((f) => typeof f === 'string'))
@@ -192,10 +192,10 @@ function toSealed(file: string, offset: number, setKey: string, value: unknown):
   };
   if (!product) return bad('expected an object');
   const { uuid, name, category } = product;
-  if (typeof uuid !== 'string' || uuid === '') bad('uuid: expected text');
-  if (typeof name !== 'string' || name === '') bad('name: expected text');
-  if (category !== undefined && category !== null && typeof category !== 'string')
-    bad('category: expected text');
+  if (!isFeedText(uuid, IDENTIFIER_MAX)) bad(`uuid: expected an id, got ${shown(uuid)}`);
+  if (!isFeedText(name)) bad(`name: expected text, got ${shown(name)}`);
+  if (category !== undefined && category !== null && !isFeedText(category))
+    bad(`category: expected text, got ${shown(category)}`);
   return {
     uuid: uuid as string,
     setCode: setKey,
@@ -206,6 +206,9 @@ function toSealed(file: string, offset: number, setKey: string, value: unknown):
 }
 
 /** The identifiers the catalogue keeps; an identifier published as a number is read as its text. */
+/** The longest identifier kept (ids are UUIDs or numbers). */
+const IDENTIFIER_MAX = 64;
+
 function identifiers(value: unknown, bad: (why: string) => never): FeedIdentifiers {
   const all = record(value);
   if (!all) return bad('identifiers: expected an object');
@@ -213,9 +216,9 @@ function identifiers(value: unknown, bad: (why: string) => never): FeedIdentifie
   for (const key of KEPT_IDENTIFIERS) {
     const v = all[key];
     if (v === undefined || v === null) continue;
-    if (typeof v === 'string' && v !== '') out[key] = v;
+    if (isFeedText(v, IDENTIFIER_MAX)) out[key] = v;
     else if (typeof v === 'number' && Number.isSafeInteger(v)) out[key] = String(v);
-    else bad(`identifiers.${key}: expected text, got ${JSON.stringify(v)}`);
+    else bad(`identifiers.${key}: expected an id, got ${shown(v)}`);
   }
   return out;
 }

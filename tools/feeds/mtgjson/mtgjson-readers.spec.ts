@@ -88,7 +88,7 @@ describe('MTGJSON AllPrices reader', () => {
     [
       'a key that is not a date',
       '{"paper": {"tcgplayer": {"currency": "USD", "retail": {"normal": {"yesterday": 1}}}}}',
-      /'yesterday' is not a date/,
+      /"yesterday" is not a date/,
     ],
     [
       'a list without its currency',

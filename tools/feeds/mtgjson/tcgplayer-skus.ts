@@ -1,4 +1,4 @@
-import { FeedParseError, jsonValuesAt } from '../json-stream';
+import { FeedParseError, isFeedText, jsonValuesAt, shown } from '../json-stream';
 
 /**
  * MTGJSON v5 `TcgplayerSkus.json` (data model "Tcgplayer Skus": see fixtures/mtgjson/README.md):
@@ -34,6 +34,8 @@ export async function* readTcgplayerSkus(
 ): AsyncGenerator<FeedSku> {
   for await (const { keys, value, offset } of jsonValuesAt(file, chunks, ['$.data.*'])) {
     const uuid = String(keys[1]);
+    if (!isFeedText(uuid, 64))
+      throw new FeedParseError(file, offset, `a card key ${shown(uuid)} is not an id`);
     if (!Array.isArray(value))
       throw new FeedParseError(file, offset, `card ${uuid}: expected an array of SKUs`);
     for (const [i, sku] of value.entries()) {
@@ -45,17 +47,18 @@ export async function* readTcgplayerSkus(
       const text: Record<string, string> = {};
       for (const field of FIELDS) {
         const v = record[field];
-        if (typeof v === 'string' && v !== '') text[field] = v;
+        if (isFeedText(v, 64)) text[field] = v;
         else if (
           typeof v === 'number' &&
           Number.isSafeInteger(v) &&
           (field === 'skuId' || field === 'productId')
         )
           text[field] = String(v);
-        else bad(`${field}: expected text, got ${JSON.stringify(v)}`);
+        else bad(`${field}: expected text, got ${shown(v)}`);
       }
       const finish = record['finish'];
-      if (finish !== undefined && finish !== null && typeof finish !== 'string') bad('finish: expected text');
+      if (finish !== undefined && finish !== null && !isFeedText(finish, 64))
+        bad(`finish: expected text, got ${shown(finish)}`);
       yield {
         uuid,
         skuId: text['skuId']!,

@@ -1,4 +1,4 @@
-import { FeedParseError, jsonValuesAt, record } from '../json-stream';
+import { FeedParseError, isFeedText, jsonValuesAt, record, shown } from '../json-stream';
 
 /**
  * Scryfall's `default_cards` bulk file: a JSON array of card objects, every card in English or in
@@ -53,7 +53,7 @@ export async function* readScryfallCards(
     if (card['object'] !== 'card') bad(`object: expected "card", got ${JSON.stringify(card['object'])}`);
     const text = (f: string): string => {
       const v = card[f];
-      return typeof v === 'string' && v !== '' ? v : bad(`${f}: expected text, got ${JSON.stringify(v)}`);
+      return isFeedText(v) ? v : bad(`${f}: expected text, got ${shown(v)}`);
     };
     const id = text('id');
     if (!UUID.test(id)) bad('id: expected a UUID');

@@ -246,21 +246,36 @@ export class FeedCatalogueRepository {
     return new Map(rows.map((r) => [`${r.variant_uuid}|${r.region}`, r.source]));
   }
 
-  /** Records that a sync started reading a feed file; returns the run's id. */
-  async startRun(feed: string, file: string, sha256: string | null, fetchedAt: Date | null): Promise<string> {
+  /** Marks the runs a killed sync left `running` as failed: call holding the sync's lock. */
+  async closeInterruptedRuns(): Promise<void> {
+    await this.ds.query(
+      `UPDATE feed_runs SET status = 'failed', finished_at = now(), error = 'interrupted (the sync was killed)'
+       WHERE status = 'running'`,
+    );
+  }
+
+  /** Records that a sync started on a feed file (by its name in the feed); returns the run's id. */
+  async startRun(feed: string, file: string): Promise<string> {
     const [{ id }]: { id: string }[] = await this.ds.query(
-      `INSERT INTO feed_runs (feed, file, sha256, fetched_at, status) VALUES ($1, $2, $3, $4, 'running')
-       RETURNING id`,
-      [feed, file, sha256, fetchedAt],
+      `INSERT INTO feed_runs (feed, file, status) VALUES ($1, $2, 'running') RETURNING id`,
+      [feed, file],
     );
     return id;
   }
 
-  /** Records how a run ended: imported with its counts, or failed with why. */
-  async finishRun(id: string, counts: FeedRunCounts, error?: string): Promise<void> {
+  /**
+   * Records how a run ended: the file read (its name as fetched, digest, fetch time), imported
+   * with its counts, or failed with why (a file never fetched or refused by its check: no counts).
+   */
+  async finishRun(
+    id: string,
+    file: { file: string; sha256?: string; fetchedAt?: Date },
+    counts: FeedRunCounts,
+    error?: string,
+  ): Promise<void> {
     await this.ds.query(
       `UPDATE feed_runs SET finished_at = now(), status = $2, rows_read = $3, matched = $4, created = $5,
-         unmatched = $6, observations = $7, reasons = $8, error = $9
+         unmatched = $6, observations = $7, reasons = $8, error = $9, file = $10, sha256 = $11, fetched_at = $12
        WHERE id = $1`,
       [
         id,
@@ -271,7 +286,10 @@ export class FeedCatalogueRepository {
         counts.unmatched,
         counts.observations,
         JSON.stringify(counts.reasons),
-        error ?? null,
+        error === undefined ? null : error.replaceAll('\u0000', '').slice(0, 2_000),
+        file.file,
+        file.sha256 ?? null,
+        file.fetchedAt ?? null,
       ],
     );
   }

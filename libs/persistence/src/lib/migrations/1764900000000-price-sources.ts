@@ -6,8 +6,9 @@ import { renderStoredCardDocuments } from './card-batches';
  *
  * - `variant_prices.source`: each series' source (`PRICE_SOURCES` in the domain), named by every
  *   v2 market (its stored `v2_price` text gains a `source` member, so the stored card documents
- *   are rendered again). Series stored before are the sample's simulated ones, or an operator's
- *   import when no sample load was ever recorded in this database.
+ *   are rendered again). Series stored before are the sample's simulated ones, unless no sample
+ *   load was ever recorded or their last observation is later than the load's completion: then an
+ *   operator's import.
  * - `game_price_sources`: per game, the sources of its priced series, what `/v1/games` lists;
  *   refreshed with the other summaries.
  * - `variant_quotes`: the latest price of each variant from each source that is not its region's
@@ -21,9 +22,12 @@ export class PriceSources1764900000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE variant_prices ADD COLUMN source text`);
+    // A sample load's series end when it completed; one observed later came from an import.
     await q.query(`
-      UPDATE variant_prices SET source =
-        CASE WHEN EXISTS (SELECT 1 FROM sample_loads) THEN 'simulated' ELSE 'imported' END`);
+      UPDATE variant_prices vp SET source =
+        CASE WHEN EXISTS (SELECT 1 FROM sample_loads l
+                          WHERE vp.updated_at <= extract(epoch FROM coalesce(l.completed_at, now())))
+             THEN 'simulated' ELSE 'imported' END`);
     await q.query(`ALTER TABLE variant_prices ALTER COLUMN source SET NOT NULL`);
     await q.query(`ALTER TABLE variant_prices ADD CONSTRAINT variant_prices_source_known
       CHECK (source IN ('simulated', 'imported', 'tcgplayer', 'cardmarket'))`);

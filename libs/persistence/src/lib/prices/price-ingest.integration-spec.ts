@@ -38,6 +38,7 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
       unchanged: 0,
       seriesRefreshed: 1,
       seriesReplaced: 0,
+      refused: [],
     });
 
     const months = await ds.query(`SELECT month::text, offsets, prices FROM price_series ORDER BY month`);
@@ -119,6 +120,14 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
     expect(more).toMatchObject({ inserted: 1, seriesReplaced: 0 });
     const [{ n }] = await ds.query(`SELECT sum(cardinality(prices))::int AS n FROM price_series`);
     expect(n).toBe(2);
+    // Another real source never overwrites it: refused, nothing lost.
+    const imported = await repo.ingest(obs([4], [9999]), 'imported');
+    expect(imported).toMatchObject({
+      inserted: 0,
+      refused: [{ variantUuid: nm, region: 'NA', storedSource: 'tcgplayer' }],
+    });
+    const [after] = await ds.query(`SELECT source, price::int FROM variant_prices`);
+    expect(after).toEqual({ source: 'tcgplayer', price: 1300 });
   });
 
   it('applies nothing of a batch that fails part-way', async () => {

@@ -22,7 +22,11 @@ export interface IngestObservation {
 export interface IngestSeries {
   readonly variantUuid: string;
   readonly region: string;
-  /** Where the observations come from: a stored series of another source is replaced, never mixed. */
+  /**
+   * Where the observations come from. A series holds one source's: a stored simulated series is
+   * replaced by a real source's; a stored series of another real source is left as it is and the
+   * incoming one refused (`IngestResult.refused`), so that no real history is ever lost.
+   */
   readonly source: PriceSource;
   readonly t: ArrayLike<number>;
   readonly p: ArrayLike<number>;
@@ -35,8 +39,10 @@ export interface IngestResult {
   readonly unchanged: number;
   /** Variant-region series whose statistics were refreshed. */
   readonly seriesRefreshed: number;
-  /** Stored series of another source that this batch replaced (their observations are gone). */
+  /** Stored simulated series that this batch replaced with real ones (their observations are gone). */
   readonly seriesReplaced: number;
+  /** Incoming series not written: the stored series holds another real source's observations. */
+  readonly refused: readonly { variantUuid: string; region: string; storedSource: PriceSource }[];
 }
 
 /**
@@ -118,7 +124,10 @@ export class PriceIngestRepository {
       const existing = await this.loadSeries(client, [...incoming.values()]);
       // A series holds one source's observations: a stored series of another source (the sample's
       // simulated prices, when a real feed first prices the variant) is dropped and written anew.
-      const replaced = await this.seriesOfOtherSources(client, [...incoming.values()]);
+      const others = await this.seriesOfOtherSources(client, [...incoming.values()]);
+      const replaced = others.filter((s) => s.storedSource === 'simulated');
+      const refused = others.filter((s) => s.storedSource !== 'simulated');
+      for (const s of refused) incoming.delete(seriesKey(s.variantUuid, s.region));
       if (replaced.length > 0)
         await client.query(
           `DELETE FROM price_series p USING unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
@@ -220,7 +229,15 @@ export class PriceIngestRepository {
       await refreshDocumentsOfVariants(client, [...documentVariants]);
       if (seriesRefreshed > 0) await markSummariesStale(client);
       await client.query('COMMIT');
-      return { observations, inserted, updated, unchanged, seriesRefreshed, seriesReplaced: replaced.length };
+      return {
+        observations,
+        inserted,
+        updated,
+        unchanged,
+        seriesRefreshed,
+        seriesReplaced: replaced.length,
+        refused,
+      };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -233,16 +250,16 @@ export class PriceIngestRepository {
   private async seriesOfOtherSources(
     client: PoolClient,
     series: readonly IngestSeries[],
-  ): Promise<{ variantUuid: string; region: string }[]> {
+  ): Promise<{ variantUuid: string; region: string; storedSource: PriceSource }[]> {
     if (series.length === 0) return [];
-    const { rows } = await client.query<{ variant_uuid: string; region: string }>(
-      `SELECT vp.variant_uuid, vp.region
+    const { rows } = await client.query<{ variant_uuid: string; region: string; source: PriceSource }>(
+      `SELECT vp.variant_uuid, vp.region, vp.source
        FROM unnest($1::uuid[], $2::text[], $3::text[]) AS k(variant_uuid, region, source)
        JOIN variant_prices vp ON vp.variant_uuid = k.variant_uuid AND vp.region = k.region
        WHERE vp.source <> k.source`,
       [series.map((s) => s.variantUuid), series.map((s) => s.region), series.map((s) => s.source)],
     );
-    return rows.map((r) => ({ variantUuid: r.variant_uuid, region: r.region }));
+    return rows.map((r) => ({ variantUuid: r.variant_uuid, region: r.region, storedSource: r.source }));
   }
 
   /** The stored month rows of the given series, by series key. */
