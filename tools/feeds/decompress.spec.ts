@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -176,6 +177,38 @@ describe('decompressed', () => {
     for await (const chunk of first) if (chunk.length > 0) break;
     const second = decompressed('second.xz', chunksOf(xz, 64), 'xz');
     expect(await within5s(joined(second))).toEqual(await readFile(fixture('AllPrices.json')));
+  });
+});
+
+describe('a decompression bomb', () => {
+  // 100 MB of spaces: about a hundred bytes as bz2, 100 KB as gzip; written with the system tools.
+  const bomb = (compress: string[]): Buffer =>
+    execFileSync(compress[0]!, compress.slice(1), {
+      input: Buffer.alloc(100 << 20, 0x20),
+      maxBuffer: 8 << 20,
+    });
+
+  it.each([
+    ['bz2', ['bzip2', '-9', '-c']],
+    ['gzip', ['gzip', '-9', '-c']],
+  ] as const)('is refused as %s before its output fills memory', async (compression, tool) => {
+    const bytes = bomb([...tool]);
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const error = await within5s(
+      rejection(
+        (async function* () {
+          for await (const chunk of decompressed('bomb', chunksOf(bytes, 1 << 16), compression)) {
+            peak = Math.max(peak, process.memoryUsage().rss);
+            yield chunk;
+          }
+        })(),
+      ),
+    );
+    expect(error).toBeInstanceOf(FeedDecompressError);
+    expect((error as Error).message).toMatch(/expands more than 200 times its compressed size/);
+    // Bounded by the slack (64 MB) and a block, not by the 100 MB the bomb holds.
+    expect(peak - before).toBeLessThan(150 << 20);
   });
 });
 

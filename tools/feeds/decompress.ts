@@ -18,8 +18,10 @@ export class FeedDecompressError extends Error {
     readonly file: string,
     readonly compression: Exclude<Compression, 'none'>,
     readonly reason: string,
+    /** The whole message, when the data is not corrupt but refused (a bomb). */
+    message = `${file}: the ${compression} compressed data is corrupt or truncated: ${reason}`,
   ) {
-    super(`${file}: the ${compression} compressed data is corrupt or truncated: ${reason}`);
+    super(message);
     this.name = 'FeedDecompressError';
   }
 }
@@ -48,15 +50,58 @@ export function decompressed(
   chunks: AsyncIterable<Buffer | Uint8Array>,
   compression: Compression,
 ): AsyncIterable<Buffer> {
-  switch (compression) {
-    case 'none':
-      return asBuffers(chunks);
-    case 'gzip':
-      return viaTransform(file, 'gzip', chunks, createGunzip({ chunkSize: 64 * 1024 }));
-    case 'xz':
-      return unxz(file, chunks);
-    case 'bz2':
-      return bunzip2(file, chunks);
+  if (compression === 'none') return asBuffers(chunks);
+  const input = { bytes: 0 };
+  const counted = countedInput(chunks, input);
+  const output =
+    compression === 'gzip'
+      ? viaTransform(file, 'gzip', counted, createGunzip({ chunkSize: 64 * 1024 }))
+      : compression === 'xz'
+        ? unxz(file, counted)
+        : bunzip2(file, counted, input);
+  return boundedExpansion(file, compression, output, input);
+}
+
+/**
+ * How many times its compressed size a feed file may expand: the published JSON files expand
+ * 5 to 25 times; far more is a decompression bomb (a few bytes of bz2 become gigabytes of
+ * spaces), refused before its output fills memory or keeps a sync busy for hours.
+ */
+export const MAX_EXPANSION = 200;
+/** Output allowed whatever the input so far: a file's first blocks may expand more. */
+const EXPANSION_SLACK = 64 << 20;
+
+const tooExpanded = (out: number, input: number) => out > EXPANSION_SLACK + MAX_EXPANSION * input;
+
+const bombIn = (file: string, compression: Exclude<Compression, 'none'>) =>
+  new FeedDecompressError(
+    file,
+    compression,
+    'a decompression bomb',
+    `${file}: it expands more than ${MAX_EXPANSION} times its compressed size: refused as a decompression bomb`,
+  );
+
+async function* countedInput(
+  chunks: AsyncIterable<Buffer | Uint8Array>,
+  input: { bytes: number },
+): AsyncGenerator<Buffer | Uint8Array> {
+  for await (const chunk of chunks) {
+    input.bytes += chunk.byteLength;
+    yield chunk;
+  }
+}
+
+async function* boundedExpansion(
+  file: string,
+  compression: Exclude<Compression, 'none'>,
+  output: AsyncIterable<Buffer>,
+  input: { bytes: number },
+): AsyncGenerator<Buffer> {
+  let out = 0;
+  for await (const chunk of output) {
+    out += chunk.length;
+    if (tooExpanded(out, input.bytes)) throw bombIn(file, compression);
+    yield chunk;
   }
 }
 
@@ -187,13 +232,23 @@ const XZ_ERRORS: Record<number, string> = {
  * concatenated streams, as pbzip2 writes, decoded in turn). It is a synchronous `through` stream:
  * each write decodes the blocks it completes, so its output is taken before the next write.
  */
-async function* bunzip2(file: string, chunks: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<Buffer> {
+async function* bunzip2(
+  file: string,
+  chunks: AsyncIterable<Buffer | Uint8Array>,
+  input: { bytes: number },
+): AsyncGenerator<Buffer> {
   const decoder = unbzip2Stream();
   const output: Buffer[] = [];
+  // The decoder decodes every block a write completes before it returns: past the bound, its
+  // output is dropped as it comes (the bound's error follows), so a bomb never fills memory.
+  let decoded = 0;
   let failed: { error: unknown } | undefined;
   let ended = false;
   let bytesIn = 0;
   decoder.on('data', (data: Buffer) => {
+    decoded += data.length;
+    // Thrown out of the decoder's write: it stops decoding the blocks that write holds.
+    if (tooExpanded(decoded, input.bytes)) throw bombIn(file, 'bz2');
     if (data.length > 0) output.push(data);
   });
   decoder.on('error', (error: unknown) => {
@@ -216,7 +271,12 @@ async function* bunzip2(file: string, chunks: AsyncIterable<Buffer | Uint8Array>
   for await (const chunk of chunks) {
     if (chunk.byteLength === 0) continue;
     bytesIn += chunk.byteLength;
-    decoder.write(asBuffer(chunk));
+    try {
+      decoder.write(asBuffer(chunk));
+    } catch (error) {
+      if (error instanceof FeedDecompressError) throw error;
+      failed ??= { error };
+    }
     check();
     while (output.length > 0) yield output.shift()!;
   }

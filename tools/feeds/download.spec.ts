@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { download } from './download';
@@ -61,6 +61,17 @@ describe('feed downloader (a local server in the published behaviour)', () => {
       'if-range': server.etagOf(PATH),
     });
     expect(await readFile(join(dir, 'AllPrices.json.gz'))).toEqual(body);
+  });
+
+  it('starts over when a part killed after its last byte is asked for past its end (416)', async () => {
+    // As a kill between the last byte and the rename leaves it: the whole body in the part.
+    const dest = join(dir, 'AllPrices.json.gz');
+    await writeFile(`${dest}.part`, body);
+    await writeFile(`${dest}.part.meta.json`, JSON.stringify({ etag: server.etagOf(PATH) }));
+    const fetched = await fetchIt();
+    expect(fetched).toMatchObject({ status: 'fetched', bytes: body.length, resumedFrom: 0 });
+    expect(server.requests.map((r) => r.status)).toEqual([416, 200, 200]);
+    expect(await readFile(dest)).toEqual(body);
   });
 
   it('keeps nothing of a file whose sha256 is not the published one', async () => {

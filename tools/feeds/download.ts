@@ -80,6 +80,13 @@ export async function download(req: DownloadRequest): Promise<Downloaded> {
   }
   const started = Date.now();
   const res = await get(req.url, headers, deadlines);
+  if (res.statusCode === 416 && partBytes > 0) {
+    // The part already holds the whole file (a run killed after its last byte, before the
+    // rename): it is verified again from the start rather than asked for past its end forever.
+    res.resume();
+    await discard(part);
+    return download(req);
+  }
   if (res.statusCode === 304) {
     res.resume();
     return { status: 'unchanged', bytes: current.bytes ?? 0, sha256: current.sha256!, resumedFrom: 0 };

@@ -88,6 +88,11 @@ export class FeedServer {
       return done(304);
     }
     const range = /^bytes=(\d+)-$/.exec(req.headers['range'] ?? '');
+    if (range && req.headers['if-range'] === etag && Number(range[1]) >= body.length) {
+      // A range past the end, as RFC 9110 and nginx answer it.
+      res.writeHead(416, { ...common, 'content-range': `bytes */${body.length}` }).end();
+      return done(416);
+    }
     if (range && req.headers['if-range'] === etag) {
       const from = Number(range[1]);
       res.writeHead(206, {
