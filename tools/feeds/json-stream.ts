@@ -109,7 +109,14 @@ export function shown(v: unknown): string {
 
 /** Whether `v` is a real calendar date `YYYY-MM-DD` (`2026-02-30` is not). */
 export function isDate(v: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-  const ms = Date.parse(`${v}T00:00:00Z`);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === v;
+  // A price file repeats the same 90 dates for every card: each is checked once.
+  let known = checkedDates.get(v);
+  if (known === undefined) {
+    const ms = /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
+    known = !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === v;
+    if (checkedDates.size >= 10_000) checkedDates.clear();
+    checkedDates.set(v, known);
+  }
+  return known;
 }
+const checkedDates = new Map<string, boolean>();

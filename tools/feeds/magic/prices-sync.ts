@@ -75,6 +75,8 @@ export async function syncPrices(
   const catalogue = new FeedCatalogueRepository(ds);
   const ingest = new PriceIngestRepository(ds);
   const now = Math.floor(Date.now() / 1000);
+  // The same 90 dates for every card: each is read once.
+  const dayOf = new Map<string, number>();
   const result = {
     seriesWritten: 0,
     observationsInserted: 0,
@@ -173,7 +175,12 @@ export async function syncPrices(
       ).uuid;
       variantsOf.byFinish.set(printType, variantUuid);
     }
-    const t = Date.parse(`${price.date}T00:00:00Z`) / 1000;
+    let t = dayOf.get(price.date);
+    if (t === undefined) {
+      t = Date.parse(`${price.date}T00:00:00Z`) / 1000;
+      if (dayOf.size >= 10_000) dayOf.clear();
+      dayOf.set(price.date, t);
+    }
     if (!(t >= EARLIEST && t <= now)) {
       counts.miss('date outside 1993-01-01 .. today', row());
       continue;
