@@ -16,6 +16,7 @@ import {
   type IndexedSet,
 } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
+import { RAW_CONDITIONS } from '../../loader/catalogue/build-catalogue';
 import { variantId } from '../../loader/catalogue/fast-ids';
 import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
 import { readMtgJsonSets } from '../../loader/catalogue/magic-source';
@@ -43,13 +44,6 @@ export interface PrintingsResult {
   readonly v3Unmapped: { id: string; name: string; set: string }[];
 }
 
-const RAW_CONDITIONS: readonly Condition[] = [
-  'Near Mint',
-  'Lightly Played',
-  'Moderately Played',
-  'Heavily Played',
-  'Damaged',
-];
 /** A v3 card id: MTGJSON v3 named printings by a 40-hex hash; v5 by a UUID. */
 const V3_ID = /^[0-9a-f]{40}$/;
 /** Cards written per transaction, at least (whole sets: a write ends at a set's end). */

@@ -17,7 +17,8 @@ import { MAGIC_GAME, magicDraftSets } from './magic-drafts';
 import { variantId } from './fast-ids';
 import { mostValuablePrinting } from './printing';
 
-const RAW_CONDITIONS: readonly Condition[] = [
+/** The conditions of every raw printing, in display order (sealed products are `Sealed` only). */
+export const RAW_CONDITIONS: readonly Condition[] = [
   'Near Mint',
   'Lightly Played',
   'Moderately Played',
