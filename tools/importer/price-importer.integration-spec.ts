@@ -127,4 +127,27 @@ describe('PriceImporter (PostgreSQL)', () => {
     const [{ n }] = await ds.query('SELECT sum(cardinality(offsets))::int AS n FROM price_series');
     expect(n).toBe(2);
   });
+
+  it("refuses, by line, rows for a series a feed writes: another source's history is never lost", async () => {
+    await new PriceIngestRepository(ds).ingestSeries([
+      { variantUuid: nm.uuid, region: 'NA', source: 'tcgplayer', t: [NOW - 86_400], p: [1234] },
+    ]);
+    const file = join(dir, 'over-feed.ndjson');
+    const row = (region: string, currency: string) =>
+      JSON.stringify({ variant_id: nm.uuid, region, time: NOW - 3600, price: '99.00', currency });
+    await writeFile(file, `${row('NA', 'USD')}\n${row('EU', 'EUR')}\n`);
+    const report = await run(file, 'ndjson');
+    expect(report).toMatchObject({ applied: 1, rejected: 1 });
+    expect(report.rejectedRows).toEqual([
+      {
+        line: 1,
+        reason:
+          "the variant's NA prices come from tcgplayer: an import does not overwrite another source's series",
+      },
+    ]);
+    expect(await ds.query(`SELECT region, source, price::int FROM variant_prices ORDER BY region`)).toEqual([
+      { region: 'EU', source: 'imported', price: 9900 },
+      { region: 'NA', source: 'tcgplayer', price: 1234 },
+    ]);
+  });
 });
