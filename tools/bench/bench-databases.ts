@@ -6,7 +6,7 @@ import { CatalogueSize } from '../loader/catalogue';
 import { currentHour, loadSample, loadProgressReporter, removeIfInterrupted } from '../loader/sample-loader';
 
 /** `url` with its database replaced by `database`. */
-function databaseUrl(url: string, database: string): string {
+export function databaseUrl(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${encodeURIComponent(database)}`;
   return u.toString();

@@ -18,8 +18,10 @@ import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from
 import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { readDataVersion } from '@tcg/persistence';
 import { REPO_ROOT } from '../common/files';
 import { log, parseArgs, runTool } from '../common/log';
+import { databaseUrl } from './bench-databases';
 import { ninetyDayCard, writeDataFile } from './feed-files';
 import { seededRandom } from './sampling';
 import { formatTable, num } from './table';
@@ -106,12 +108,12 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const admin = new Client({ connectionString: withDatabase(server, 'postgres') });
+  const admin = new Client({ connectionString: databaseUrl(server, 'postgres') });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${database}`);
   await admin.query(`CREATE DATABASE ${database}`);
   await admin.end();
-  const url = withDatabase(server, database);
+  const url = databaseUrl(server, database);
 
   mkdirSync(dir, { recursive: true });
   const from = join(dir, 'from');
@@ -218,16 +220,10 @@ async function dataVersion(url: string): Promise<number> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    return Number((await client.query('SELECT version FROM data_version')).rows[0].version);
+    return await readDataVersion(client);
   } finally {
     await client.end();
   }
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
 }
 
 runTool('bench:feed-sync', main);

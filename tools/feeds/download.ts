@@ -156,7 +156,35 @@ export async function fetchJson(
   deadlines: DownloadDeadlines = DEFAULT_DEADLINES,
   maxBytes = 1 << 20,
 ): Promise<unknown> {
-  const res = await get(url, { 'accept-encoding': 'identity', accept: 'application/json' }, deadlines);
+  const text = await fetchSmall(url, { accept: 'application/json' }, deadlines, maxBytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new FeedDownloadError(url, `not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** The hex digest a `.sha256` file publishes (its first word). */
+async function publishedDigest(url: string, deadlines: DownloadDeadlines): Promise<string> {
+  const digest = digestIn(await fetchSmall(url, {}, deadlines, 4096));
+  if (!digest) throw new FeedDownloadError(url, 'not a sha256 digest');
+  return digest;
+}
+
+/** The digest a `.sha256` file's text publishes (its first word, a hex sha256), if it is one. */
+export function digestIn(text: string): string | undefined {
+  const digest = text.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  return /^[0-9a-f]{64}$/.test(digest) ? digest : undefined;
+}
+
+/** A short answer's body as text: at most `maxBytes`, within the deadlines. */
+async function fetchSmall(
+  url: string,
+  headers: Record<string, string>,
+  deadlines: DownloadDeadlines,
+  maxBytes: number,
+): Promise<string> {
+  const res = await get(url, { 'accept-encoding': 'identity', ...headers }, deadlines);
   if (res.statusCode !== 200) throw fail(url, res, `HTTP ${res.statusCode}`);
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -179,25 +207,7 @@ export async function fetchJson(
   } finally {
     clearTimeout(overall);
   }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch (error) {
-    throw new FeedDownloadError(url, `not JSON: ${(error as Error).message}`);
-  }
-}
-
-/** The hex digest a `.sha256` file publishes (its first word). */
-async function publishedDigest(url: string, deadlines: DownloadDeadlines): Promise<string> {
-  const res = await get(url, { 'accept-encoding': 'identity' }, deadlines);
-  if (res.statusCode !== 200) throw fail(url, res, `HTTP ${res.statusCode}`);
-  let text = '';
-  for await (const chunk of res as AsyncIterable<Buffer>) {
-    text += chunk.toString('utf8');
-    if (text.length > 4096) throw new FeedDownloadError(url, 'a digest file longer than 4 KiB');
-  }
-  const digest = text.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-  if (!/^[0-9a-f]{64}$/.test(digest)) throw new FeedDownloadError(url, 'not a sha256 digest');
-  return digest;
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A GET whose headers must arrive, and whose body must keep arriving, within `idleMs`. */

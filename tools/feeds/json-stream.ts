@@ -109,14 +109,17 @@ export function shown(v: unknown): string {
 
 /** Whether `v` is a real calendar date `YYYY-MM-DD` (`2026-02-30` is not). */
 export function isDate(v: string): boolean {
-  // A price file repeats the same 90 dates for every card: each is checked once.
-  let known = checkedDates.get(v);
-  if (known === undefined) {
-    const ms = /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
-    known = !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === v;
-    if (checkedDates.size >= 10_000) checkedDates.clear();
-    checkedDates.set(v, known);
-  }
-  return known;
+  return utcDayStart(v) !== undefined;
 }
-const checkedDates = new Map<string, boolean>();
+
+/** The Unix seconds of a real calendar date's UTC midnight; undefined for anything else. */
+export function utcDayStart(v: string): number | undefined {
+  // A price file repeats the same 90 dates for every card: each is read once.
+  if (dayStarts.has(v)) return dayStarts.get(v);
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
+  const start = !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === v ? ms / 1000 : undefined;
+  if (dayStarts.size >= 10_000) dayStarts.clear();
+  dayStarts.set(v, start);
+  return start;
+}
+const dayStarts = new Map<string, number | undefined>();

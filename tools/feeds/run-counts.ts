@@ -21,8 +21,7 @@ export class RunCounts {
 
   /** A row the mapping could not use: counted under its reason and written to the unmatched file. */
   miss(reason: string, row: Record<string, unknown>): void {
-    this.unmatched++;
-    this.reasons[reason] = (this.reasons[reason] ?? 0) + 1;
+    this.skip(reason);
     if (!this.unmatchedFile) return;
     this.out ??= createWriteStream(this.unmatchedFile, { flags: 'w' });
     this.out.write(`${JSON.stringify({ reason, ...row })}\n`);

@@ -6,7 +6,14 @@ import type { DataSource } from 'typeorm';
 import { log } from '../common/log';
 import { megabytes, progress } from '../common/progress';
 import { compressionOf, decompressed } from './decompress';
-import { digestOf, download, fetchJson, FeedDownloadError, type DownloadDeadlines } from './download';
+import {
+  digestIn,
+  digestOf,
+  download,
+  fetchJson,
+  FeedDownloadError,
+  type DownloadDeadlines,
+} from './download';
 import { syncPrices } from './magic/prices-sync';
 import { syncPrintings, type PrintingsResult } from './magic/printings-sync';
 import { syncScryfall } from './magic/scryfall-sync';
@@ -122,37 +129,30 @@ async function syncFiles(
       }),
     );
     const mapped = printings as PrintingsResult | undefined;
-    if (mapped && mapped.v3Unmapped.length > 0) {
-      log('warn', 'v3 cards of the synced sets without a v5 counterpart: kept as they are', {
-        count: mapped.v3Unmapped.length,
-        first: mapped.v3Unmapped.slice(0, 5),
-      });
-    }
-    for (const [name, reader, apply] of [
-      [
-        'TcgplayerSkus',
-        readTcgplayerSkus,
-        (rows: AsyncIterable<never>, counts: RunCounts) => syncSkus(ds, rows, mapped!.printings, counts),
-      ],
-      [
-        'AllPrices',
-        readAllPrices,
-        (rows: AsyncIterable<never>, counts: RunCounts) => syncPrices(ds, rows, mapped!.printings, counts),
-      ],
-    ] as const) {
-      if (!mapped) {
+    if (!mapped) {
+      // The SKUs and prices map onto AllPrintings' cards: without them there is nothing to map.
+      for (const file of ['TcgplayerSkus', 'AllPrices'])
         files.push({
           feed: 'mtgjson',
-          file: name,
+          file,
           status: 'skipped',
           error: 'AllPrintings was not imported: its cards are what this file maps onto',
           seconds: 0,
         });
-        continue;
-      }
+    } else {
+      if (mapped.v3Unmapped.length > 0)
+        log('warn', 'v3 cards of the synced sets without a v5 counterpart: kept as they are', {
+          count: mapped.v3Unmapped.length,
+          first: mapped.v3Unmapped.slice(0, 5),
+        });
       files.push(
-        await runFile(runs, opts, 'mtgjson', name, reader as Reader<never>, async (rows, counts) => ({
-          ...(await apply(rows, counts)),
+        await runFile(runs, opts, 'mtgjson', 'TcgplayerSkus', readTcgplayerSkus, async (rows, counts) => ({
+          ...(await syncSkus(ds, rows, mapped.printings, counts)),
+        })),
+      );
+      files.push(
+        await runFile(runs, opts, 'mtgjson', 'AllPrices', readAllPrices, async (rows, counts) => ({
+          ...(await syncPrices(ds, rows, mapped.printings, counts)),
         })),
       );
     }
@@ -339,7 +339,7 @@ async function local(dir: string, feed: FeedName, name: string): Promise<Acquire
   const path = join(dir, chosen);
   const sha256 = await digestOf(path);
   const published = await readFile(`${path}.sha256`, 'utf8').then(
-    (text) => text.trim().split(/\s+/)[0]?.toLowerCase(),
+    (text) => digestIn(text) ?? 'no sha256 digest',
     () => undefined,
   );
   if (published !== undefined && published !== sha256)

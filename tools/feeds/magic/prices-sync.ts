@@ -6,9 +6,11 @@ import {
   type VariantQuote,
 } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
+import { utcDayStart } from '../json-stream';
 import type { FeedPrice } from '../mtgjson/all-prices';
 import type { RunCounts } from '../run-counts';
-import { rawVariant, type MappedPrinting } from './printings-sync';
+import { rawVariant } from '../../loader/catalogue/build-catalogue';
+import type { MappedPrinting } from './printings-sync';
 import { printingOfFinish } from './vocabulary';
 
 /**
@@ -75,8 +77,6 @@ export async function syncPrices(
   const catalogue = new FeedCatalogueRepository(ds);
   const ingest = new PriceIngestRepository(ds);
   const now = Math.floor(Date.now() / 1000);
-  // The same 90 dates for every card: each is read once.
-  const dayOf = new Map<string, number>();
   const result = {
     seriesWritten: 0,
     observationsInserted: 0,
@@ -175,12 +175,8 @@ export async function syncPrices(
       ).uuid;
       variantsOf.byFinish.set(printType, variantUuid);
     }
-    let t = dayOf.get(price.date);
-    if (t === undefined) {
-      t = Date.parse(`${price.date}T00:00:00Z`) / 1000;
-      if (dayOf.size >= 10_000) dayOf.clear();
-      dayOf.set(price.date, t);
-    }
+    // The reader has checked the date: it is a day.
+    const t = utcDayStart(price.date)!;
     if (!(t >= EARLIEST && t <= now)) {
       counts.miss('date outside 1993-01-01 .. today', row());
       continue;

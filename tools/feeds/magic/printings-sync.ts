@@ -1,13 +1,4 @@
-import {
-  cardSlug,
-  slugify,
-  uuidV5,
-  type Card,
-  type CardSet,
-  type Condition,
-  type Language,
-  type Variant,
-} from '@tcg/domain';
+import { cardSlug, slugify, uuidV5, type Card, type CardSet, type Language, type Variant } from '@tcg/domain';
 import {
   FeedCatalogueRepository,
   writeCatalogue,
@@ -16,8 +7,7 @@ import {
   type IndexedSet,
 } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
-import { RAW_CONDITIONS } from '../../loader/catalogue/build-catalogue';
-import { variantId } from '../../loader/catalogue/fast-ids';
+import { RAW_CONDITIONS, rawVariant } from '../../loader/catalogue/build-catalogue';
 import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
 import { readMtgJsonSets } from '../../loader/catalogue/magic-source';
 import type { FeedCard, FeedPrintingsItem, FeedSealedProduct, FeedSet } from '../mtgjson/all-printings';
@@ -390,27 +380,4 @@ function differs(card: IndexedCard, change: CardChange): boolean {
     card.opensetId !== change.opensetId ||
     card.imagedbId !== change.imagedbId
   );
-}
-
-/** A raw variant of a card, named and keyed as the loader names and keys them. */
-export function rawVariant(
-  cardUuid: string,
-  cardId: string,
-  printing: string,
-  language: Language,
-  condition: Condition,
-  vendorSkuId: string | null = null,
-): Variant {
-  const id = variantId(cardId, { printing, language, condition });
-  return {
-    type: 'raw',
-    uuid: uuidV5(id),
-    id,
-    cardUuid,
-    printing,
-    language,
-    condition,
-    vendorSkuId,
-    grading: null,
-  };
 }

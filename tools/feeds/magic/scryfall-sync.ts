@@ -1,4 +1,3 @@
-import type { Language } from '@tcg/domain';
 import {
   FeedCatalogueRepository,
   type CardChange,
@@ -9,22 +8,8 @@ import type { DataSource } from 'typeorm';
 import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
 import type { FeedScryfallCard } from '../scryfall/default-cards';
 import type { RunCounts } from '../run-counts';
-import { rawVariant } from './printings-sync';
-
-/** Scryfall's language codes (card object `lang`) as our languages. */
-const LANGUAGE_OF_LANG: Readonly<Record<string, Language>> = {
-  en: 'English',
-  ja: 'Japanese',
-  fr: 'French',
-  de: 'German',
-  es: 'Spanish',
-  it: 'Italian',
-  zhs: 'Chinese (S)',
-  zht: 'Chinese (T)',
-  pt: 'Portuguese',
-  ru: 'Russian',
-  ko: 'Korean',
-};
+import { rawVariant } from '../../loader/catalogue/build-catalogue';
+import { languageOfScryfall } from './vocabulary';
 
 /** Scryfall's price fields: the region, currency and print type of each. */
 const PRICE_FIELDS = [
@@ -100,7 +85,7 @@ export async function syncScryfall(
       continue;
     }
     counts.matched++;
-    const language = LANGUAGE_OF_LANG[sc.lang] ?? 'English';
+    const language = languageOfScryfall(sc.lang) ?? 'English';
     for (const { field, region, currency, printing } of PRICE_FIELDS) {
       const price = sc.prices[field];
       if (price === null || price <= 0) continue;

@@ -3,7 +3,8 @@ import { FeedCatalogueRepository, writeCatalogue } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
 import type { FeedSku } from '../mtgjson/tcgplayer-skus';
 import type { RunCounts } from '../run-counts';
-import { rawVariant, type MappedPrinting } from './printings-sync';
+import { rawVariant } from '../../loader/catalogue/build-catalogue';
+import type { MappedPrinting } from './printings-sync';
 import { conditionOfSku, languageOfSku, printingOfSku } from './vocabulary';
 
 /** SKUs resolved per transaction. */

@@ -2,8 +2,8 @@ import { parseLanguage, type Condition, type Language } from '@tcg/domain';
 
 /**
  * The feeds' words for what our variants are made of (docs/spec/decisions.md vocabulary): MTGJSON
- * finishes and TCGplayer's SKU enums (as MTGJSON's TcgplayerSkus publishes them) to our print
- * types, conditions and languages. A value missing here is reported as unmatched, never guessed.
+ * finishes, TCGplayer's SKU enums (as MTGJSON's TcgplayerSkus publishes them) and Scryfall's language
+ * codes to our print types, conditions and languages. A value missing here is reported as unmatched, never guessed.
  */
 
 /** MTGJSON `finishes` (and AllPrices' `normal`/`foil`/`etched`) to our print types. */
@@ -65,6 +65,25 @@ export function languageOfPrinting(language: string): Language | undefined {
     'Portuguese (Brazil)': 'Portuguese',
   };
   return special[language] ?? parseLanguage(language);
+}
+
+const LANGUAGE_OF_SCRYFALL: Readonly<Record<string, Language>> = {
+  en: 'English',
+  ja: 'Japanese',
+  fr: 'French',
+  de: 'German',
+  es: 'Spanish',
+  it: 'Italian',
+  zhs: 'Chinese (S)',
+  zht: 'Chinese (T)',
+  pt: 'Portuguese',
+  ru: 'Russian',
+  ko: 'Korean',
+};
+
+/** Scryfall's card `lang` codes (`en`, `ja`, `zhs`…). */
+export function languageOfScryfall(lang: string): Language | undefined {
+  return LANGUAGE_OF_SCRYFALL[lang];
 }
 
 /** MTGJSON v5 rarities (lower case) as the catalogue has always written Magic's (v3's words). */

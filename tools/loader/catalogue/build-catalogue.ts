@@ -92,6 +92,29 @@ function cardIds(setId: string, cards: readonly DraftCard[], taken: Set<string>)
   });
 }
 
+/** A raw variant of a card, named and keyed as the catalogue names and keys them (the feed sync too). */
+export function rawVariant(
+  cardUuid: string,
+  cardId: string,
+  printing: string,
+  language: Language,
+  condition: Condition,
+  vendorSkuId: string | null = null,
+): Variant {
+  const id = variantId(cardId, { printing, language, condition });
+  return {
+    type: 'raw',
+    uuid: uuidV5(id),
+    id,
+    cardUuid,
+    printing,
+    language,
+    condition,
+    vendorSkuId,
+    grading: null,
+  };
+}
+
 function variantsOf(card: CatalogueCard, draft: DraftCard): Variant[] {
   const out: Variant[] = [];
   const conditions = draft.sealed ? SEALED_CONDITIONS : RAW_CONDITIONS;
@@ -99,18 +122,8 @@ function variantsOf(card: CatalogueCard, draft: DraftCard): Variant[] {
   draft.printings.forEach((printing, printingIndex) => {
     for (const language of languages) {
       for (const condition of conditions) {
-        const id = variantId(card.id, { printing, language, condition });
-        out.push({
-          type: 'raw',
-          uuid: uuidV5(id),
-          id,
-          cardUuid: card.uuid,
-          printing,
-          language,
-          vendorSkuId: card.vendorId ? syntheticSku(card.vendorId, condition, printingIndex, language) : null,
-          condition,
-          grading: null,
-        });
+        const sku = card.vendorId ? syntheticSku(card.vendorId, condition, printingIndex, language) : null;
+        out.push(rawVariant(card.uuid, card.id, printing, language, condition, sku));
       }
     }
   });

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { copyInto, copyLine } from './copy';
 import { refreshDocumentsOfVariants } from './prices/card-documents';
 import { markSummariesStale } from './summaries';
+import { inTransaction } from './transaction';
 
 /** New variants whose cards' documents one statement renders: a whole catalogue goes in several. */
 const VARIANTS_PER_DOCUMENT_REFRESH = 20_000;
@@ -23,10 +24,7 @@ export interface CatalogueData {
  */
 export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promise<void> {
   const setUuidOf = new Map(data.sets.map((s) => [s.id, s.uuid]));
-  const runner = ds.createQueryRunner();
-  const client = (await runner.connect()) as PoolClient;
-  try {
-    await client.query('BEGIN');
+  await inTransaction(ds, async (client) => {
     let written = 0;
     written += (
       await upsert(
@@ -132,13 +130,7 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
         newVariants.returned.slice(i, i + VARIANTS_PER_DOCUMENT_REFRESH),
       );
     if (written > 0) await markSummariesStale(client);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await runner.release();
-  }
+  });
 }
 
 /** Inserts the rows that are new: how many, and the `returning` column of each. */

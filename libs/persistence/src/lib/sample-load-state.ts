@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { withSessionLock } from './transaction';
 import { markSummariesStale } from './summaries';
 
 /** What the database says about the sample catalogue load (see the DurableDataMarks migration). */
@@ -49,16 +50,5 @@ export async function removeCatalogue(ds: DataSource): Promise<void> {
  * session lock, so it also ends when this process dies.
  */
 export async function withSampleLoadLock<T>(ds: DataSource, work: () => Promise<T>): Promise<T> {
-  const runner = ds.createQueryRunner();
-  await runner.connect();
-  try {
-    await runner.query('SELECT pg_advisory_lock($1)', [SAMPLE_LOAD_LOCK]);
-    try {
-      return await work();
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [SAMPLE_LOAD_LOCK]);
-    }
-  } finally {
-    await runner.release();
-  }
+  return (await withSessionLock(ds, SAMPLE_LOAD_LOCK, work))!.value;
 }

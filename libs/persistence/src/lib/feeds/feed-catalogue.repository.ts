@@ -1,38 +1,20 @@
-import { PriceSource } from '@tcg/domain';
+import type { Card, CardSet } from '@tcg/domain';
 import { v1VariantHead, v2VariantHead } from '@tcg/rendering';
-import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { copyInto, copyLine } from '../copy';
 import { refreshDocumentsOfVariants } from '../prices/card-documents';
 import { toVariant, variantColumnsSql, VariantColumns } from '../repositories/catalogue.mapper';
 import { markSummariesStale } from '../summaries';
+import { inTransaction, withSessionLock } from '../transaction';
 
-/** Advisory-lock class of the feed sync (PriceIngestRepository's series locks are 7310). */
-const SYNC_LOCK_CLASS = 7_311;
+/** The feed sync's session advisory lock (the sample load's is 7311). */
+const FEED_SYNC_LOCK = 7_312;
 
 /** A set of a game as a feed sync matches against it. */
-export interface IndexedSet {
-  readonly uuid: string;
-  readonly id: string;
-  readonly code: string;
-  readonly name: string;
-  readonly releaseDate: string | null;
-}
+export type IndexedSet = Omit<CardSet, 'gameId'>;
 
-/** A card of a game as a feed sync matches against it, with the fields a sync may change. */
-export interface IndexedCard {
-  readonly uuid: string;
-  readonly id: string;
-  readonly setUuid: string;
-  readonly name: string;
-  readonly number: string | null;
-  readonly rarity: string | null;
-  readonly details: string | null;
-  readonly vendorId: string | null;
-  readonly opensetId: string | null;
-  readonly imagedbId: string | null;
-  readonly sealed: boolean;
-}
+/** A card of a game as a feed sync matches against it: its set by UUID, the fields a sync may change. */
+export type IndexedCard = Omit<Card, 'gameId' | 'setId'> & { readonly setUuid: string };
 
 /** What a sync sets on a card it matched: its current name and identifiers from the feed. */
 export type CardChange = Pick<
@@ -112,7 +94,7 @@ export class FeedCatalogueRepository {
   /** Sets what a feed says of matched cards, in one transaction; only rows that differ are written. */
   async updateCards(changes: readonly CardChange[]): Promise<number> {
     if (changes.length === 0) return 0;
-    return this.transaction(async (client) => {
+    return inTransaction(this.ds, async (client) => {
       await client.query(`CREATE TEMP TABLE feed_cards (
         uuid uuid, name text, number text, rarity text, details text,
         vendor_id text, openset_id text, imagedb_id text) ON COMMIT DROP`);
@@ -146,7 +128,7 @@ export class FeedCatalogueRepository {
    */
   async setVendorSkus(skus: ReadonlyMap<string, string>): Promise<number> {
     if (skus.size === 0) return 0;
-    return this.transaction(async (client) => {
+    return inTransaction(this.ds, async (client) => {
       const { rows } = await client.query<VariantColumns>(
         `SELECT ${variantColumnsSql('v')} FROM variants v
          JOIN unnest($1::uuid[], $2::text[]) AS k(uuid, sku) ON k.uuid = v.uuid
@@ -182,7 +164,7 @@ export class FeedCatalogueRepository {
    */
   async dropSimulatedPrices(cardUuids: readonly string[]): Promise<number> {
     if (cardUuids.length === 0) return 0;
-    return this.transaction(async (client) => {
+    return inTransaction(this.ds, async (client) => {
       const { rows } = await client.query<{ variant_uuid: string; region: string }>(
         `SELECT vp.variant_uuid, vp.region FROM variants v
          JOIN variant_prices vp ON vp.variant_uuid = v.uuid
@@ -216,7 +198,7 @@ export class FeedCatalogueRepository {
       const had = latest.get(key);
       if (!had || had.observedAt <= q.observedAt) latest.set(key, q);
     }
-    return this.transaction(async (client) => {
+    return inTransaction(this.ds, async (client) => {
       await client.query(`CREATE TEMP TABLE feed_quotes (LIKE variant_quotes) ON COMMIT DROP`);
       await copyInto(
         client,
@@ -234,16 +216,6 @@ export class FeedCatalogueRepository {
       );
       return result.rowCount ?? 0;
     });
-  }
-
-  /** The sources of each region's series of these variants. */
-  async seriesSources(variantUuids: readonly string[]): Promise<Map<string, PriceSource>> {
-    if (variantUuids.length === 0) return new Map();
-    const rows: { variant_uuid: string; region: string; source: PriceSource }[] = await this.ds.query(
-      `SELECT variant_uuid, region, source FROM variant_prices WHERE variant_uuid = ANY($1::uuid[])`,
-      [[...new Set(variantUuids)]],
-    );
-    return new Map(rows.map((r) => [`${r.variant_uuid}|${r.region}`, r.source]));
   }
 
   /** Marks the runs a killed sync left `running` as failed: call holding the sync's lock. */
@@ -296,41 +268,10 @@ export class FeedCatalogueRepository {
 
   /**
    * Runs `work` as the only feed sync of this database: two syncs would race to create the same
-   * variants and SKUs. The lock is its session's, so a killed sync releases it with its connection.
-   * Returns undefined, without running `work`, when another sync holds it.
+   * variants and SKUs. A killed sync releases the lock with its connection. Returns undefined,
+   * without running `work`, when another sync holds it.
    */
-  async exclusively<T>(work: () => Promise<T>): Promise<{ value: T } | undefined> {
-    const runner = this.ds.createQueryRunner();
-    await runner.connect();
-    try {
-      const rows = (await runner.query(`SELECT pg_try_advisory_lock(${SYNC_LOCK_CLASS}, 0) AS locked`)) as {
-        locked: boolean;
-      }[];
-      const locked = rows[0]!.locked;
-      if (!locked) return undefined;
-      try {
-        return { value: await work() };
-      } finally {
-        await runner.query(`SELECT pg_advisory_unlock(${SYNC_LOCK_CLASS}, 0)`);
-      }
-    } finally {
-      await runner.release();
-    }
-  }
-
-  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const runner = this.ds.createQueryRunner();
-    const client = (await runner.connect()) as PoolClient;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+  exclusively<T>(work: () => Promise<T>): Promise<{ value: T } | undefined> {
+    return withSessionLock(this.ds, FEED_SYNC_LOCK, work, { wait: false });
   }
 }

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { BinaryCopyRows, copyBinaryInto } from '../binary-copy';
 import { copyInto, copyLine } from '../copy';
 import { markSummariesStale } from '../summaries';
+import { inTransaction } from '../transaction';
 import { DOCUMENT_REGIONS, refreshDocumentsOfVariants } from './card-documents';
 import { joinChunks, MonthChunk, mergeSeries, normaliseSeries, splitIntoMonths } from './month-chunks';
 import { RENDERED_COLUMNS, renderedFields } from './rendered-columns';
@@ -108,10 +109,7 @@ export class PriceIngestRepository {
       incoming.set(key, s);
       observations += s.t.length;
     }
-    const runner = this.ds.createQueryRunner();
-    const client = (await runner.connect()) as PoolClient;
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.ds, async (client) => {
       // Two ingests touching the same series are serialised (two merges of one month row would
       // otherwise lose one side's observations); ingests of other series run side by side and
       // readers are never blocked. Series hash into 256 lock buckets, taken in ascending order
@@ -228,7 +226,6 @@ export class PriceIngestRepository {
       // The cards whose default answers hold a changed series, rendered again in this transaction.
       await refreshDocumentsOfVariants(client, [...documentVariants]);
       if (seriesRefreshed > 0) await markSummariesStale(client);
-      await client.query('COMMIT');
       return {
         observations,
         inserted,
@@ -238,12 +235,7 @@ export class PriceIngestRepository {
         seriesReplaced: replaced.length,
         refused,
       };
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    });
   }
 
   /** The given series that are stored with another source than the one now written. */
