@@ -1,20 +1,34 @@
 // @ts-check
 /**
- * One Jest run for the whole workspace, so that the integration and end-to-end suites share a
- * single PostgreSQL (the given DATABASE_URL, else an embedded one) prepared once in globalSetup.
+ * One Jest run for the whole workspace, in two projects:
+ * - `unit`: the *.spec.ts files, which need no server;
+ * - `servers`: the *.integration-spec.ts and *.e2e-spec.ts files, which share a single PostgreSQL
+ *   (the given DATABASE_URL, else an embedded one) prepared once in globalSetup. Jest runs a
+ *   project's globalSetup only when one of its tests is selected, so `npm run test:unit` starts
+ *   no database.
  * SWC (same options as the build) also rewrites the @tcg/* aliases, globalSetup included.
  */
-/** @type {import('jest').Config} */
-const config = {
+const shared = {
   rootDir: '.',
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['@swc/jest', require('./tools/build/swc-options.cjs')] },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testMatch: ['<rootDir>/{apps,libs,tools}/**/*.{spec,integration-spec,e2e-spec}.ts'],
-  globalSetup: '<rootDir>/tools/testing/global-setup.ts',
-  globalTeardown: '<rootDir>/tools/testing/global-teardown.ts',
+};
+
+/** @type {import('jest').Config} */
+const config = {
   testTimeout: 60_000,
   maxWorkers: 2,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'servers',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.{integration-spec,e2e-spec}.ts'],
+      globalSetup: '<rootDir>/tools/testing/global-setup.ts',
+      globalTeardown: '<rootDir>/tools/testing/global-teardown.ts',
+    },
+  ],
 };
 
 module.exports = config;
