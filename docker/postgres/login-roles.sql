@@ -1,5 +1,5 @@
 -- The login roles the apps connect as, one in each group role of the DatabaseRoles migration
--- (README, "Deploying on Kubernetes"). Run it as the owner or a superuser once the migrations have
+-- (docs/deploying.md, "PostgreSQL roles"). Run it as the owner or a superuser once the migrations have
 -- run, with the three passwords as psql variables; it may run again (a role that exists gets the
 -- password given):
 --   psql "$OWNER_DATABASE_URL" -v ON_ERROR_STOP=1 -v gateway_password=… -v reader_password=… \

@@ -249,7 +249,7 @@ interface NetworkPolicy {
 }
 const policies = () => ofKind('NetworkPolicy') as unknown as NetworkPolicy[];
 
-/** Who a policy's peer is, as the README names them: the gateway's pods, Prometheus, the ingress controller. */
+/** Who a policy's peer is, as docs/deploying.md names them: the gateway's pods, Prometheus, the ingress controller. */
 function peerName(peer: PolicyPeer): string {
   const pods = peer.podSelector?.matchLabels;
   if (peer.namespaceSelector && pods?.['app.kubernetes.io/name'] === 'prometheus') return 'prometheus';

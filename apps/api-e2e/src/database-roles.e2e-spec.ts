@@ -6,8 +6,8 @@ import { importPrices } from './import-prices';
 import { startStack, Stack } from './stack';
 
 /**
- * Each app runs on a login role of its own group (the DatabaseRoles migration, as the README's
- * "Deploying on Kubernetes" has the operator create them): the gateway in tcg_gateway, the
+ * Each app runs on a login role of its own group (the DatabaseRoles migration, as docs/deploying.md,
+ * "PostgreSQL roles", has the operator create them): the gateway in tcg_gateway, the
  * services in tcg_reader, the importer in tcg_importer. What users do through the stack works,
  * so the grants suffice: keys, quotas counted in PostgreSQL (no Redis), v1 and v2 reads, api-v1's
  * bulk snapshots, an import.

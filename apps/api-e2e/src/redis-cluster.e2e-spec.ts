@@ -182,7 +182,8 @@ const report = (what: string, figures: object): void => {
       const gateways = [0, 1];
       // The stream: rounds of one request per gateway at once, one round after another. The master
       // is killed between two rounds, when no quota command is in flight: a command Redis executed
-      // whose reply the kill lost would be counted twice (README), which is not what this measures.
+      // whose reply the kill lost would be counted twice (docs/failure-behaviour.md), which is not
+      // what this measures.
       const round = () => Promise.all(gateways.map((g) => call(g, key)));
       const before = [...(await round()), ...(await round())];
       expect(before.map((a) => a.status)).toEqual([200, 200, 200, 200]);
@@ -218,7 +219,7 @@ const report = (what: string, figures: object): void => {
         expect(await open.text()).not.toContain('memory');
       }
       // Never unlimited: each gateway admits the rest of the window from what it was last told
-      // (README, "Quota bound during a Redis outage"), and refuses past it.
+      // (docs/failure-behaviour.md, "Quota bound during a Redis outage"), and refuses past it.
       const admittedInMemory = gateways.map(
         (g) => outage.filter((a) => a.gateway === g && a.status === 200).length,
       );

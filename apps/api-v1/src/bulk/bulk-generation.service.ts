@@ -15,7 +15,7 @@ const STATEMENT_TIMEOUT_MS = 60_000;
 /**
  * The generation rests twice as long as each page took, so it takes about a third of a core:
  * the request latency of the instance stays within its noise while it writes (the before/after
- * figures are in the commit that chose it and in the README's bulk data section).
+ * figures are in the commit that chose it and in docs/bulk-data.md).
  */
 const REST_RATIO = 2;
 /** Shutdown waits this long for a generation to roll back before closing its connection anyway. */

@@ -1,7 +1,7 @@
 /**
  * Plans and their limits (docs/spec/decisions.md "Plans, limits and usage"). `concurrentRequests`
  * is how many of a key's requests one gateway instance serves at once, and `concurrentDownloads`
- * how many of those may be bulk downloads (README "API keys and limits"); past either: 429.
+ * how many of those may be bulk downloads (docs/keys-and-limits.md); past either: 429.
  */
 export const PLANS = {
   free: {

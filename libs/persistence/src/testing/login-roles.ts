@@ -7,7 +7,7 @@ export type DatabaseRole = (typeof DATABASE_ROLES)[number];
 
 /**
  * Login roles in each group role of the DatabaseRoles migration, as an operator creates them
- * (README, "Deploying on Kubernetes"), with a name of their own per call: roles belong to the
+ * (docs/deploying.md, "PostgreSQL roles"), with a name of their own per call: roles belong to the
  * cluster, which other test processes share. `urls` connect to `databaseUrl` as each of them.
  */
 export async function createLoginRoles(

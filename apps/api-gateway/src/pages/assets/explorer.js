@@ -1,8 +1,9 @@
 // @ts-check
 // The price explorer (/): search cards by name with v2, pick one, pick a variant, a region and a
 // history window; show the current price, the statistics per window and the price history.
-// Costs per action (README, "API keys and limits"): a search 1; picking a card 2 (its raw and
-// graded variants, prices only); each variant, region or window shown 1 (a `variant_id` lookup).
+// Costs per action (docs/keys-and-limits.md, docs/browser-pages.md): a search 1; picking a card 2
+// (its raw and graded variants, prices only); each variant, region or window shown 1 (a `variant_id`
+// lookup).
 
 import { apiGet, describeError } from './api.js';
 import { PriceChart } from './price-chart.js';

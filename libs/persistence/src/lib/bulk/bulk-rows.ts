@@ -5,7 +5,7 @@ import { v1StatisticFields } from '@tcg/rendering';
 /**
  * One bulk row: a variant in one region where it has observations (a variant with none in any
  * region gets one row with the market columns empty), with its card's and set's identifiers.
- * Names and units are v1's wherever v1 has the field (README "Bulk data" lists every column):
+ * Names and units are v1's wherever v1 has the field (docs/bulk-data.md lists every column):
  * money in the region's currency as a decimal, percentages and ratios rounded as v1 rounds them,
  * times in Unix seconds, and v1's printing (with its ` - <Language>` suffix).
  */

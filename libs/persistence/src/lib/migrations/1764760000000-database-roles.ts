@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Group roles, one per kind of client, so that no app holds the owner's privileges (README,
- * "Deploying on Kubernetes"): the operator creates a login role in each (`CREATE ROLE tcg_gw LOGIN
+ * Group roles, one per kind of client, so that no app holds the owner's privileges (docs/deploying.md,
+ * "PostgreSQL roles"): the operator creates a login role in each (`CREATE ROLE tcg_gw LOGIN
  * PASSWORD '…' IN ROLE tcg_gateway`) and gives each app its own URL. The owner (the URL the
  * migrations and the key CLI use) keeps everything else.
  *
