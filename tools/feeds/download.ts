@@ -25,6 +25,9 @@ export interface DownloadDeadlines {
 
 const DEFAULT_DEADLINES: DownloadDeadlines = { idleMs: 30_000, totalMs: 30 * 60_000 };
 
+/** How every feed request names its client: the project, so that a feed's operator knows who asks. */
+export const FEEDS_USER_AGENT = 'tcg-pricing-feeds/1 (trading-card pricing API; daily feed sync)';
+
 export interface DownloadRequest {
   readonly url: string;
   /** Where the verified file ends up; `<dest>.part` holds a download in progress. */
@@ -177,15 +180,47 @@ export function digestIn(text: string): string | undefined {
   return /^[0-9a-f]{64}$/.test(digest) ? digest : undefined;
 }
 
-/** A short answer's body as text: at most `maxBytes`, within the deadlines. */
+/** A short answer's body as text: at most `maxBytes`, within the deadlines; anything but 200 throws. */
 async function fetchSmall(
   url: string,
   headers: Record<string, string>,
   deadlines: DownloadDeadlines,
   maxBytes: number,
 ): Promise<string> {
-  const res = await get(url, { 'accept-encoding': 'identity', ...headers }, deadlines);
-  if (res.statusCode !== 200) throw fail(url, res, `HTTP ${res.statusCode}`);
+  const answer = await fetchText(url, { headers, deadlines, maxBytes });
+  if (answer.status !== 200) throw new FeedDownloadError(url, `HTTP ${answer.status}`);
+  return answer.text;
+}
+
+/** A short answer: its status, the headers a polite client reads, and its body as text. */
+export interface TextAnswer {
+  readonly status: number;
+  /** `Retry-After` as sent (seconds or an HTTP date), on any status. */
+  readonly retryAfter?: string;
+  readonly lastModified?: string;
+  readonly text: string;
+}
+
+/**
+ * A GET of a short document whatever its status: the body of a 200 read whole (at most `maxBytes`,
+ * within the deadlines), any other status's body discarded unread.
+ */
+export async function fetchText(
+  url: string,
+  opts: { headers?: Record<string, string>; deadlines?: DownloadDeadlines; maxBytes: number },
+): Promise<TextAnswer> {
+  const deadlines = opts.deadlines ?? DEFAULT_DEADLINES;
+  const res = await get(url, { 'accept-encoding': 'identity', ...opts.headers }, deadlines);
+  const status = res.statusCode ?? 0;
+  const about = {
+    status,
+    retryAfter: header(res, 'retry-after'),
+    lastModified: header(res, 'last-modified'),
+  };
+  if (status !== 200) {
+    res.resume();
+    return { ...about, text: '' };
+  }
   const chunks: Buffer[] = [];
   let bytes = 0;
   const overall = setTimeout(
@@ -195,9 +230,9 @@ async function fetchSmall(
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
       bytes += chunk.length;
-      if (bytes > maxBytes) {
+      if (bytes > opts.maxBytes) {
         res.destroy();
-        throw new FeedDownloadError(url, `an answer longer than ${maxBytes} bytes`);
+        throw new FeedDownloadError(url, `an answer longer than ${opts.maxBytes} bytes`);
       }
       chunks.push(chunk);
     }
@@ -207,7 +242,7 @@ async function fetchSmall(
   } finally {
     clearTimeout(overall);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return { ...about, text: Buffer.concat(chunks).toString('utf8') };
 }
 
 /** A GET whose headers must arrive, and whose body must keep arriving, within `idleMs`. */
@@ -223,7 +258,7 @@ function get(
   return new Promise((resolve, reject) => {
     const req = request(target, {
       method: 'GET',
-      headers: { 'user-agent': 'tcg-pricing-feeds/1', ...headers },
+      headers: { 'user-agent': FEEDS_USER_AGENT, ...headers },
     });
     req.setTimeout(deadlines.idleMs, () => req.destroy(new Error(`no answer for ${deadlines.idleMs} ms`)));
     req.on('error', (error) => reject(new FeedDownloadError(url, error.message)));

@@ -1,27 +1,37 @@
 import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
+import { readdirSync } from 'node:fs';
 import { FEEDS, syncFeeds, type FeedName } from './sync';
+import { DEFAULT_POLITENESS } from './polite-client';
+import { DEFAULT_TCGCSV_GAMES, readTcgcsvGames } from './tcgcsv/tcgcsv-games';
 
-const USAGE = `usage: npm run feeds -- sync [--feeds mtgjson,scryfall] [--from DIR] [--dir DIR] [--compression gz|xz|bz2]
+const USAGE = `usage: npm run feeds -- sync [--feeds mtgjson,scryfall,tcgcsv] [--from DIR] [--dir DIR]
+                                  [--compression gz|xz|bz2]
 
-Brings the public Magic feeds into the catalogue: MTGJSON v5 AllPrintings (sets, cards, ids),
+Brings the public feeds into the catalogue: MTGJSON v5 AllPrintings (Magic's sets, cards, ids),
 TcgplayerSkus (variants with their real SKUs) and AllPrices (90 days of TCGplayer NA and Cardmarket
-EU prices), and Scryfall's default_cards (Scryfall ids, today's prices as quotes).
-  --feeds        which feeds (default: both)
-  --from DIR     read the files from DIR (AllPrintings.json[.gz|.xz|.bz2], …, default-cards*.json[.gz])
-                 instead of downloading them; a <file>.sha256 beside a file is checked
+EU prices), Scryfall's default_cards (Scryfall ids, today's prices as quotes), and TCGCSV's daily
+dump of TCGplayer (the configured games' sets, cards and today's NA market prices).
+  --feeds        which feeds (default: all three; with --from, tcgcsv only when DIR has dated folders)
+  --from DIR     read the files from DIR (AllPrintings.json[.gz|.xz|.bz2], …, default-cards*.json[.gz],
+                 TCGCSV dumps in its archive layout DIR/YYYY-MM-DD/<categoryId>/<groupId>/prices,
+                 back-filled in date order) instead of downloading them; a <file>.sha256 is checked
   --dir DIR      where downloads are kept between runs and unmatched rows are written
                  (default: FEEDS_DIR, else .feeds)
   --compression  MTGJSON's compression to download (default gz)
 Base URLs: MTGJSON_BASE_URL (default https://mtgjson.com/api/v5), SCRYFALL_BULK_URL
-(default https://api.scryfall.com/bulk-data). Exit code 0 when every file was imported, 1 when one
+(default https://api.scryfall.com/bulk-data), TCGCSV_BASE_URL (default https://tcgcsv.com).
+TCGCSV_GAMES: a JSON file of the games to sync (default: tools/feeds/tcgcsv/tcgcsv-games.ts);
+TCGCSV_CONCURRENCY (default 2) and TCGCSV_PAUSE_MS (default 250) set how hard TCGCSV is pressed. Exit code 0 when every file was imported, 1 when one
 failed or was skipped (the others are imported), 2 on a usage or database error.`;
 
 async function main(): Promise<number> {
   const { positional, options } = parseArgs(process.argv.slice(2));
   const feedsOption = options.get('feeds');
-  const feeds = (typeof feedsOption === 'string' ? feedsOption.split(',') : [...FEEDS]).map((f) => f.trim());
   const from = options.get('from');
+  const feeds = (typeof feedsOption === 'string' ? feedsOption.split(',') : defaultFeeds(from)).map((f) =>
+    f.trim(),
+  );
   const dir = options.get('dir') ?? process.env['FEEDS_DIR'] ?? '.feeds';
   const compression = options.get('compression') ?? 'gz';
   if (
@@ -45,6 +55,17 @@ async function main(): Promise<number> {
       mtgjsonBaseUrl: process.env['MTGJSON_BASE_URL'],
       scryfallBulkUrl: process.env['SCRYFALL_BULK_URL'],
       mtgjsonCompression: `.${compression}` as '.gz' | '.xz' | '.bz2',
+      tcgcsv: {
+        games: process.env['TCGCSV_GAMES']
+          ? readTcgcsvGames(process.env['TCGCSV_GAMES'])
+          : DEFAULT_TCGCSV_GAMES,
+        baseUrl: process.env['TCGCSV_BASE_URL'],
+        politeness: {
+          ...DEFAULT_POLITENESS,
+          concurrency: boundedInt('TCGCSV_CONCURRENCY', DEFAULT_POLITENESS.concurrency, 1, 8),
+          pauseMs: boundedInt('TCGCSV_PAUSE_MS', DEFAULT_POLITENESS.pauseMs, 0, 60_000),
+        },
+      },
     });
     for (const f of report.files) {
       const { reasons: _reasons, details: _details, ...line } = f;
@@ -57,6 +78,22 @@ async function main(): Promise<number> {
     });
     return report.ok ? 0 : 1;
   });
+}
+
+/** Every feed; reading from a folder, TCGCSV only when the folder holds its dated dumps. */
+function defaultFeeds(from: string | true | undefined): string[] {
+  if (typeof from !== 'string') return [...FEEDS];
+  const dated = readdirSync(from).some((e) => /^\d{4}-\d{2}-\d{2}$/.test(e));
+  return FEEDS.filter((f) => f !== 'tcgcsv' || dated);
+}
+
+function boundedInt(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be an integer from ${min} to ${max}`);
+  return n;
 }
 
 runTool('feeds', main);

@@ -21,10 +21,13 @@ import { syncSkus } from './magic/skus-sync';
 import { readAllPrices } from './mtgjson/all-prices';
 import { readAllPrintings } from './mtgjson/all-printings';
 import { readTcgplayerSkus } from './mtgjson/tcgplayer-skus';
+import type { Politeness } from './polite-client';
 import { RunCounts } from './run-counts';
 import { readScryfallCards } from './scryfall/default-cards';
+import type { TcgcsvGameConfig } from './tcgcsv/tcgcsv-games';
+import { syncTcgcsv } from './tcgcsv/tcgcsv-sync';
 
-export const FEEDS = ['mtgjson', 'scryfall'] as const;
+export const FEEDS = ['mtgjson', 'scryfall', 'tcgcsv'] as const;
 export type FeedName = (typeof FEEDS)[number];
 
 export const DEFAULT_MTGJSON_BASE_URL = 'https://mtgjson.com/api/v5';
@@ -41,9 +44,15 @@ export interface SyncOptions {
   /** MTGJSON's compression to download: it publishes `.gz`, `.xz` and `.bz2`. */
   readonly mtgjsonCompression?: '.gz' | '.xz' | '.bz2';
   readonly deadlines?: DownloadDeadlines;
+  /** TCGCSV: the categories to sync as games, its address and how hard to press it. */
+  readonly tcgcsv?: {
+    readonly games: readonly TcgcsvGameConfig[];
+    readonly baseUrl?: string;
+    readonly politeness?: Politeness;
+  };
 }
 
-/** What a sync did with one feed file. */
+/** What a sync did with one feed file (TCGCSV: with one category's day). */
 export interface FileReport {
   readonly feed: FeedName;
   readonly file: string;
@@ -177,6 +186,31 @@ async function syncFiles(
         }),
       ),
     );
+  }
+
+  if (opts.feeds.includes('tcgcsv')) {
+    if (!opts.tcgcsv) throw new Error('the tcgcsv feed needs its games configured');
+    const started = Date.now();
+    try {
+      files.push(
+        ...(await syncTcgcsv(ds, {
+          ...opts.tcgcsv,
+          dir: opts.dir,
+          from: opts.from,
+          deadlines: opts.deadlines,
+        })),
+      );
+    } catch (error) {
+      // The day could not be read at all (its timestamp, the category listing, an archive folder).
+      log('error', 'tcgcsv not synced', { error: messageOf(error) });
+      files.push({
+        feed: 'tcgcsv',
+        file: opts.from ?? 'tcgcsv',
+        status: 'failed',
+        error: messageOf(error),
+        seconds: (Date.now() - started) / 1000,
+      });
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { cardSlug, slugify, uuidV5, type Card, type CardSet, type Language, type Variant } from '@tcg/domain';
+import { uuidV5, type Card, type CardSet, type Language, type Variant } from '@tcg/domain';
 import {
   FeedCatalogueRepository,
   writeCatalogue,
@@ -11,6 +11,7 @@ import { RAW_CONDITIONS, rawVariant } from '../../loader/catalogue/build-catalog
 import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
 import { readMtgJsonSets } from '../../loader/catalogue/magic-source';
 import type { FeedCard, FeedPrintingsItem, FeedSealedProduct, FeedSet } from '../mtgjson/all-printings';
+import { CatalogueIds } from '../catalogue-ids';
 import type { RunCounts } from '../run-counts';
 import { languageOfPrinting, printingOfFinish, rarityOf } from './vocabulary';
 
@@ -150,25 +151,26 @@ function groupFaces(cards: readonly FeedCard[]): FeedCard[][] {
 class CatalogueState {
   private readonly setsByCode = new Map<string, IndexedSet>();
   private readonly setIds = new Map<string, string>();
-  private readonly takenSetIds = new Set<string>();
+  private readonly ids: CatalogueIds;
   private readonly byOpenset = new Map<string, IndexedCard>();
   private readonly byMultiverse = new Map<string, IndexedCard>();
   private readonly byNumberName = new Map<string, IndexedCard>();
   private readonly sealedByName = new Map<string, IndexedCard>();
-  private readonly takenCardIds = new Set<string>();
   private readonly claimed = new Set<string>();
   private readonly v3Cards: IndexedCard[] = [];
   /** The uuids the file gives the set being mapped. */
   fileUuids: ReadonlySet<string> = new Set();
 
   constructor(sets: readonly IndexedSet[], cards: readonly IndexedCard[]) {
+    this.ids = new CatalogueIds(
+      sets.map((s) => s.id),
+      cards.map((c) => c.id),
+    );
     for (const s of sets) {
       this.setsByCode.set(s.code.toLowerCase(), s);
       this.setIds.set(s.uuid, s.id);
-      this.takenSetIds.add(s.id);
     }
     for (const c of cards) {
-      this.takenCardIds.add(c.id);
       if (c.opensetId) this.byOpenset.set(c.opensetId, c);
       if (c.sealed) this.sealedByName.set(`${c.setUuid}|${c.name.toLowerCase()}`, c);
       else this.byNumberName.set(numberNameKey(c.setUuid, c.number, c.name), c);
@@ -196,9 +198,7 @@ class CatalogueState {
   set(feed: FeedSet, pending: PendingWrite): IndexedSet {
     const stored = this.setsByCode.get(feed.code.toLowerCase());
     if (stored) return stored;
-    let id = `${MAGIC_GAME.id}-${slugify(feed.name)}`;
-    if (this.takenSetIds.has(id)) id = `${id}-${slugify(feed.code)}`;
-    this.takenSetIds.add(id);
+    const id = this.ids.newSetId(MAGIC_GAME.id, feed.name, feed.code);
     const set: IndexedSet = {
       uuid: uuidV5(`set:${id}`),
       id,
@@ -257,7 +257,7 @@ class CatalogueState {
       };
       if (differs(card, change)) pending.changes.push(change);
     } else {
-      id = this.newCardId(set, fields.name, fields.rarity, fields.number);
+      id = this.ids.newCardId(set.id, fields.name, fields.rarity, fields.number);
       uuid = uuidV5(id);
       counts.created += faces.length;
       pending.cards.push({ uuid, id, gameId: MAGIC_GAME.id, setId: set.id, sealed: false, ...fields });
@@ -302,7 +302,7 @@ class CatalogueState {
       };
       if (differs(card, change)) pending.changes.push(change);
     } else {
-      id = this.newCardId(set, product.name, 'Sealed', null);
+      id = this.ids.newCardId(set.id, product.name, 'Sealed', null);
       uuid = uuidV5(id);
       counts.created++;
       pending.cards.push({
@@ -349,20 +349,6 @@ class CatalogueState {
     )
       return { card: named, by: 'setNumberName' };
     return {};
-  }
-
-  /**
-   * The loader's card slug rule (tools/loader/catalogue/build-catalogue.ts): set, name and rarity;
-   * the number appended when that is taken; then an ordinal.
-   */
-  private newCardId(set: IndexedSet, name: string, rarity: string, number: string | null): string {
-    const base = cardSlug({ game: '', set: set.id, name, rarity });
-    let id = base;
-    if (this.takenCardIds.has(id) && number) id = cardSlug({ game: '', set: set.id, name, rarity, number });
-    const stem = id;
-    for (let k = 2; this.takenCardIds.has(id); k++) id = `${stem}-${k}`;
-    this.takenCardIds.add(id);
-    return id;
   }
 }
 

@@ -3,18 +3,19 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 
 /** How the server answers for one file: as the feeds do, or misbehaving in one way. */
-export type ServeMode = 'normal' | 'cut-once' | 'wrong-digest' | 'stall';
+export type ServeMode = 'normal' | 'cut-once' | 'wrong-digest' | 'stall' | 'busy-once';
 
 /**
  * A feed server on 127.0.0.1 that behaves as MTGJSON's and Scryfall's do: each file with an ETag
  * and Last-Modified, 304 on a matching conditional request, one byte range with If-Range, and
  * the file's `.sha256` beside it; JSON documents (a bulk-data index) as they are. `modes` makes
- * one file misbehave: cut its body half-way once, publish a wrong digest, or never answer.
+ * one file misbehave: cut its body half-way once, publish a wrong digest, never answer, or answer
+ * 429 with `Retry-After: 1` once (as a rate-limited server does).
  * Tests never reach further than this server.
  */
 export class FeedServer {
   readonly modes = new Map<string, ServeMode>();
-  readonly requests: { path: string; headers: IncomingMessage['headers']; status: number }[] = [];
+  readonly requests: { path: string; headers: IncomingMessage['headers']; status: number; at: number }[] = [];
   readonly lastModified = 'Wed, 25 Nov 2026 10:00:00 GMT';
   private readonly files = new Map<string, Buffer>();
   private readonly documents = new Map<string, (base: string) => unknown>();
@@ -49,6 +50,13 @@ export class FeedServer {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /** Serves nothing more at `path` (a feed that withdrew a document). */
+  remove(path: string): this {
+    this.files.delete(path);
+    this.documents.delete(path);
+    return this;
+  }
+
   /** The statuses answered for `path`, in order. */
   statusesOf(path: string): number[] {
     return this.requests.filter((r) => r.path === path).map((r) => r.status);
@@ -57,8 +65,13 @@ export class FeedServer {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const path = req.url ?? '';
     const done = (status: number): void => {
-      this.requests.push({ path, headers: req.headers, status });
+      this.requests.push({ path, headers: req.headers, status, at: Date.now() });
     };
+    if (this.modes.get(path) === 'busy-once') {
+      this.modes.delete(path);
+      res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' }).end('Too Many Requests');
+      return done(429);
+    }
     const document = this.documents.get(path);
     if (document) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document(this.base)));

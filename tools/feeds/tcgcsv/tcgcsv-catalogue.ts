@@ -1,0 +1,184 @@
+import { minorUnitsPerMajor, uuidV5, type Card, type CardSet, type Variant } from '@tcg/domain';
+import type { CardChange, IndexedCard, IndexedSet } from '@tcg/persistence';
+import { RAW_CONDITIONS, rawVariant } from '../../loader/catalogue/build-catalogue';
+import { CatalogueIds } from '../catalogue-ids';
+import type { RunCounts } from '../run-counts';
+import type { TcgcsvGroup, TcgcsvPrice, TcgcsvProduct } from './tcgcsv-documents';
+
+/** A series stores minor units as 32-bit integers. */
+const MAX_MINOR_UNITS = 2 ** 31 - 1;
+
+/** What one group of one day adds to the catalogue and its prices. */
+export interface GroupWrite {
+  /** New sets, and the stored sets of new cards (the writer finds a card's set among those it is given). */
+  readonly sets: Map<string, CardSet>;
+  readonly cards: Card[];
+  /** Stored sealed products that take the product id of the TCGCSV product of their name. */
+  readonly changes: CardChange[];
+  /** Every variant the day's printings need; the stored ones are filtered out before writing. */
+  readonly variants: Variant[];
+  /** One Near Mint (sealed: Sealed) observation per priced printing, USD cents. */
+  readonly observations: { variantUuid: string; cardUuid: string; price: number }[];
+}
+
+/**
+ * A game's catalogue as the TCGCSV sync maps onto it: a product is a card by its TCGplayer product
+ * id (`cards.vendor_id`), whichever feed or load created it (Flesh and Blood's packaged cards carry
+ * theirs); a group is the set that holds most of its matched products, else the set of its
+ * abbreviation, else of its name, else a new set. A product no card holds becomes a new card of
+ * its group's set (a sealed product a sealed card). A price row names a printing (`subTypeName`):
+ * the card gets that printing's variants (English, every condition) and its market price becomes
+ * the Near Mint variant's observation of the day. Nothing else is inferred: the dump has no
+ * condition or language.
+ */
+export class TcgcsvCatalogue {
+  private readonly byProduct = new Map<string, IndexedCard>();
+  private readonly setsByCode = new Map<string, IndexedSet>();
+  private readonly setsByName = new Map<string, IndexedSet>();
+  private readonly setsByUuid = new Map<string, IndexedSet>();
+  /** Stored sealed products without a product id (the packaged games' boosters and boxes), by set and name. */
+  private readonly sealedByName = new Map<string, IndexedCard>();
+  private readonly ids: CatalogueIds;
+
+  constructor(
+    private readonly gameId: string,
+    sets: readonly IndexedSet[],
+    cards: readonly IndexedCard[],
+  ) {
+    this.ids = new CatalogueIds(
+      sets.map((s) => s.id),
+      cards.map((c) => c.id),
+    );
+    for (const s of sets) this.addSet(s);
+    for (const c of cards) {
+      if (c.vendorId && !this.byProduct.has(c.vendorId)) this.byProduct.set(c.vendorId, c);
+      else if (!c.vendorId && c.sealed) this.sealedByName.set(`${c.setUuid}|${c.name.toLowerCase()}`, c);
+    }
+  }
+
+  /** Maps one group's products and prices of `day` (Unix seconds of its UTC midnight). */
+  group(
+    group: TcgcsvGroup | { groupId: number; name: null },
+    products: readonly TcgcsvProduct[],
+    prices: readonly TcgcsvPrice[],
+    counts: RunCounts,
+  ): GroupWrite {
+    const write: GroupWrite = { sets: new Map(), cards: [], changes: [], variants: [], observations: [] };
+    counts.rowsRead += products.length + prices.length;
+    let set: IndexedSet | undefined;
+    const setOfGroup = (): IndexedSet | undefined => (set ??= this.setFor(group, products));
+    for (const product of products) {
+      const stored = this.byProduct.get(String(product.productId));
+      if (stored) {
+        counts.matched++;
+        continue;
+      }
+      const target = setOfGroup();
+      if (!target) {
+        counts.miss('a new product of a group the archive does not name', { productId: product.productId });
+        continue;
+      }
+      const key = `${target.uuid}|${product.name.toLowerCase()}`;
+      const sealed = product.sealed ? this.sealedByName.get(key) : undefined;
+      if (sealed) {
+        // The same product, named alike in the same set: it takes its id rather than being made twice.
+        this.sealedByName.delete(key);
+        const vendorId = String(product.productId);
+        this.byProduct.set(vendorId, { ...sealed, vendorId });
+        write.changes.push({ ...sealed, vendorId });
+        counts.matched++;
+        continue;
+      }
+      this.newCard(target, product, write);
+      counts.created++;
+    }
+    const printings = new Set<string>();
+    for (const price of prices) {
+      const card = this.byProduct.get(String(price.productId));
+      const row = () => ({
+        groupId: group.groupId,
+        productId: price.productId,
+        subTypeName: price.subTypeName,
+      });
+      if (!card) {
+        counts.miss('a price of a product not in the catalogue', row());
+        continue;
+      }
+      const key = `${card.uuid}|${price.subTypeName}`;
+      if (printings.has(key)) {
+        counts.miss('a second price of the same product and printing', row());
+        continue;
+      }
+      printings.add(key);
+      counts.matched++;
+      const conditions = card.sealed ? (['Sealed'] as const) : RAW_CONDITIONS;
+      for (const condition of conditions)
+        write.variants.push(rawVariant(card.uuid, card.id, price.subTypeName, 'English', condition));
+      if (price.marketPrice === null) continue; // no recent sale: the printing, but no price
+      const minor = Math.round(price.marketPrice * minorUnitsPerMajor('USD'));
+      if (minor <= 0 || minor > MAX_MINOR_UNITS) {
+        counts.miss('a market price of 0 or above what a series stores', row());
+        continue;
+      }
+      const observed = rawVariant(card.uuid, card.id, price.subTypeName, 'English', conditions[0]!);
+      write.observations.push({ variantUuid: observed.uuid, cardUuid: card.uuid, price: minor });
+    }
+    return write;
+  }
+
+  private setFor(
+    group: TcgcsvGroup | { groupId: number; name: null },
+    products: readonly TcgcsvProduct[],
+  ): IndexedSet | undefined {
+    // The set most of the group's known products are in: a packaged game's set, whatever its name.
+    const votes = new Map<string, number>();
+    for (const p of products) {
+      const card = this.byProduct.get(String(p.productId));
+      if (card) votes.set(card.setUuid, (votes.get(card.setUuid) ?? 0) + 1);
+    }
+    const [voted] = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    if (voted) return this.setsByUuid.get(voted[0]);
+    if (group.name === null) return undefined;
+    const code = group.abbreviation ?? String(group.groupId);
+    const known = this.setsByCode.get(code.toLowerCase()) ?? this.setsByName.get(group.name.toLowerCase());
+    if (known) return known;
+    const id = this.ids.newSetId(this.gameId, group.name, code);
+    const set: IndexedSet = {
+      uuid: uuidV5(`set:${id}`),
+      id,
+      code,
+      name: group.name,
+      releaseDate: group.publishedOn,
+    };
+    this.addSet(set);
+    return set;
+  }
+
+  private newCard(set: IndexedSet, product: TcgcsvProduct, write: GroupWrite): void {
+    const rarity = product.sealed ? 'Sealed' : product.rarity;
+    const id = this.ids.newCardId(set.id, product.name, rarity ?? '', product.number);
+    const card: IndexedCard = {
+      uuid: uuidV5(id),
+      id,
+      setUuid: set.uuid,
+      name: product.name,
+      number: product.number,
+      rarity,
+      details: null,
+      vendorId: String(product.productId),
+      opensetId: null,
+      imagedbId: null,
+      sealed: product.sealed,
+    };
+    this.byProduct.set(card.vendorId!, card);
+    const { setUuid: _setUuid, ...fields } = card;
+    write.cards.push({ ...fields, gameId: this.gameId, setId: set.id });
+    write.sets.set(set.id, { ...set, gameId: this.gameId });
+  }
+
+  private addSet(s: IndexedSet): void {
+    this.setsByUuid.set(s.uuid, s);
+    if (!this.setsByCode.has(s.code.toLowerCase())) this.setsByCode.set(s.code.toLowerCase(), s);
+    if (!this.setsByName.has(s.name.toLowerCase())) this.setsByName.set(s.name.toLowerCase(), s);
+  }
+}

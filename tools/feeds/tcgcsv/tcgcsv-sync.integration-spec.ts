@@ -1,0 +1,289 @@
+import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
+import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { assembleCatalogue } from '../../loader/catalogue/build-catalogue';
+import { FAB_GAME, fabDraftSets } from '../../loader/catalogue/fab-drafts';
+import { syncFeeds, type SyncOptions } from '../sync';
+import { FeedServer } from '../testing/feed-server';
+import type { TcgcsvGameConfig } from './tcgcsv-games';
+
+const FIXTURES = join(__dirname, '..', 'fixtures', 'tcgcsv');
+const DAY1 = '2026-11-25';
+const DAY2 = '2026-11-26';
+const DAY3 = '2026-11-27';
+const t = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+
+/** Flesh and Blood's Welcome to Rathe as the packaged catalogue has it. */
+const wtr = assembleCatalogue([FAB_GAME], fabDraftSets(['WTR']));
+const GAMES: TcgcsvGameConfig[] = [
+  { category: 'Flesh & Blood TCG', game: 'flesh-and-blood', name: 'Flesh and Blood' },
+  { category: 3, game: 'pokemon', name: 'Pokémon' },
+];
+/** The fixture's Flesh and Blood products the packaged catalogue already holds. */
+const PACKAGED_PRODUCTS = ['225013', '225015', '225017'];
+
+/** Every file of one day's dump, by its path under the day. */
+async function dayFiles(day: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir)) {
+      const path = join(dir, entry);
+      if ((await stat(path)).isDirectory()) await walk(path);
+      else files.set(relative(join(FIXTURES, day), path), await readFile(path));
+    }
+  };
+  await walk(join(FIXTURES, day));
+  return files;
+}
+
+describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server)', () => {
+  let ds: DataSource;
+  let server: FeedServer | undefined;
+  let dir: string;
+
+  beforeAll(async () => {
+    ds = await testDataSource();
+  });
+  afterAll(async () => {
+    await ds.destroy();
+  });
+  beforeEach(async () => {
+    await truncateAll(ds);
+    await writeCatalogue(ds, wtr);
+    // The sample's simulated price on a card the dump prices: it goes.
+    const heart = wtr.cards.find((c) => c.vendorId === '225013')!;
+    const simulated = wtr.variants.find(
+      (v) => v.cardUuid === heart.uuid && v.condition === 'Lightly Played',
+    )!;
+    await new PriceIngestRepository(ds).ingestSeries([
+      { variantUuid: simulated.uuid, region: 'NA', source: 'simulated', t: [t(DAY1) - 86_400], p: [99_999] },
+    ]);
+    await refreshSummaries(ds);
+    dir = await mkdtemp(join(tmpdir(), 'tcgcsv-sync-'));
+  });
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Serves `day`'s dump as TCGCSV does (`/tcgplayer/…`, `/last-updated.txt`); returns its base URL. */
+  async function serve(day: string, busy: string[] = []): Promise<string> {
+    await server?.stop();
+    server = new FeedServer();
+    for (const [path, body] of await dayFiles(day)) server.file(`/tcgplayer/${path}`, body);
+    server.file('/last-updated.txt', Buffer.from(`${day}T20:04:51+0000\n`));
+    for (const path of busy) server.modes.set(path, 'busy-once');
+    return server.start();
+  }
+  const options = (baseUrl: string, extra: Partial<SyncOptions> = {}): SyncOptions => ({
+    feeds: ['tcgcsv'],
+    dir,
+    deadlines: { idleMs: 2_000, totalMs: 10_000 },
+    tcgcsv: {
+      games: GAMES,
+      baseUrl,
+      politeness: { concurrency: 2, pauseMs: 0, retries: 2, maxRetryAfterMs: 5_000 },
+    },
+    ...extra,
+  });
+  const rows = <T>(sql: string, params: unknown[] = []) => ds.query(sql, params) as Promise<T[]>;
+  const one = async <T>(sql: string, params: unknown[] = []) => (await rows<T>(sql, params))[0]!;
+  /** A variant's NA series: its points and latest price, by card product id, printing and condition. */
+  const series = (product: string, printing: string, condition = 'Near Mint') =>
+    one<{ points: number | null; price: string | null; source: string | null; variants: number }>(
+      `SELECT (SELECT sum(cardinality(s.prices)) FROM price_series s WHERE s.variant_uuid = v.uuid AND s.region = 'NA')::int AS points,
+              vp.price, vp.source, (SELECT count(*) FROM variants w WHERE w.card_uuid = c.uuid AND w.printing = $2 AND w.language = 'English' AND w.condition IS NOT NULL)::int AS variants
+       FROM cards c JOIN variants v ON v.card_uuid = c.uuid AND v.printing = $2 AND v.condition = $3 AND v.language = 'English'
+       LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = 'NA'
+       WHERE c.vendor_id = $1`,
+      [product, printing, condition],
+    );
+  const state = () =>
+    one<Record<string, number>>(
+      `SELECT (SELECT count(*) FROM cards)::int AS cards, (SELECT count(*) FROM variants)::int AS variants,
+              (SELECT sum(cardinality(prices)) FROM price_series)::int AS observations,
+              (SELECT version FROM data_version)::int AS version`,
+    );
+
+  it('makes games, sets and cards of the dump, keeps Flesh and Blood on its packaged cards, and prices NM', async () => {
+    const report = await syncFeeds(ds, options(await serve(DAY1)));
+    expect(report.files.map((f) => [f.file, f.status])).toEqual([
+      [`62@${DAY1}`, 'imported'],
+      [`3@${DAY1}`, 'imported'],
+    ]);
+    const [fab, pokemon] = report.files;
+    // FaB: 5 products (3 packaged cards, the packaged booster pack by name, 1 new), 9 price rows of
+    // which one is of a product nowhere in the catalogue, and one row of the wrong shape.
+    expect(fab).toMatchObject({ rowsRead: 14, matched: 12, created: 1, unmatched: 2 });
+    expect(fab!.reasons).toEqual({
+      'a price of a product not in the catalogue': 1,
+      'a row of the wrong shape': 1,
+    });
+    expect(pokemon).toMatchObject({ rowsRead: 10, matched: 6, created: 4, unmatched: 0, observations: 5 });
+
+    // Every fixture product the packaged catalogue holds lands on its card, none twice.
+    const packaged = await rows<{ id: string; vendor_id: string }>(
+      `SELECT id, vendor_id FROM cards WHERE vendor_id = ANY($1) ORDER BY vendor_id`,
+      [PACKAGED_PRODUCTS],
+    );
+    expect(packaged).toEqual(
+      PACKAGED_PRODUCTS.map((p) => ({ id: wtr.cards.find((c) => c.vendorId === p)!.id, vendor_id: p })),
+    );
+    const booster = await rows<{ id: string; vendor_id: string }>(
+      `SELECT id, vendor_id FROM cards WHERE name = 'Welcome to Rathe Booster Pack'`,
+    );
+    expect(booster).toEqual([
+      { id: 'flesh-and-blood-welcome-to-rathe-welcome-to-rathe-booster-pack-sealed', vendor_id: '999001' },
+    ]);
+    expect(
+      await one(
+        `SELECT id, set_id, number, rarity FROM cards c JOIN (SELECT uuid AS su, id AS set_id FROM sets) s ON s.su = c.set_uuid WHERE vendor_id = '999002'`,
+      ),
+    ).toEqual({
+      id: 'flesh-and-blood-welcome-to-rathe-rathe-times-promo-poster-promo',
+      set_id: 'flesh-and-blood-welcome-to-rathe',
+      number: 'WTR999',
+      rarity: 'Promo',
+    });
+
+    // Multi-word printings become the card's printings; the NM variant has the market price.
+    expect(await series('225013', '1st Edition Cold Foil')).toEqual({
+      points: 1,
+      price: '145000',
+      source: 'tcgplayer',
+      variants: 5,
+    });
+    expect(await series('225015', '1st Edition Rainbow Foil')).toMatchObject({ points: 1, price: '410' });
+    // A printing without a recent sale: its variants, no price; the other conditions: no price.
+    expect(await series('225015', 'Unlimited Edition Normal')).toEqual({
+      points: null,
+      price: null,
+      source: null,
+      variants: 5,
+    });
+    expect(await series('225013', '1st Edition Cold Foil', 'Lightly Played')).toMatchObject({
+      points: null,
+      price: null,
+    });
+    expect(await series('999001', 'Normal', 'Sealed')).toMatchObject({
+      points: 1,
+      price: '8999',
+      variants: 1,
+    });
+    // The simulated series of a card the dump prices is gone.
+    expect(await one(`SELECT count(*)::int AS n FROM variant_prices WHERE source = 'simulated'`)).toEqual({
+      n: 0,
+    });
+
+    // Pokémon: a new game, its groups as sets, products as cards (sealed where the product says so).
+    expect(await rows(`SELECT id, name FROM games ORDER BY id`)).toEqual([
+      { id: 'flesh-and-blood', name: 'Flesh and Blood' },
+      { id: 'pokemon', name: 'Pokémon' },
+    ]);
+    expect(
+      await rows(
+        `SELECT id, code, name, to_char(release_date, 'YYYY-MM-DD') AS released FROM sets WHERE game_id = 'pokemon' ORDER BY id`,
+      ),
+    ).toEqual([
+      {
+        id: 'pokemon-swsh11-lost-origin',
+        code: 'SWSH11',
+        name: 'SWSH11: Lost Origin',
+        released: '2022-09-09',
+      },
+      {
+        id: 'pokemon-swsh12-silver-tempest',
+        code: 'SWSH12',
+        name: 'SWSH12: Silver Tempest',
+        released: '2022-11-11',
+      },
+    ]);
+    expect(
+      await rows(
+        `SELECT name, number, rarity, sealed FROM cards WHERE game_id = 'pokemon' ORDER BY vendor_id`,
+      ),
+    ).toEqual([
+      { name: 'Giratina VSTAR', number: '131/196', rarity: 'Ultra Rare', sealed: false },
+      { name: 'Pikachu', number: '049/195', rarity: 'Common', sealed: false },
+      { name: 'Lugia VSTAR', number: '139/195', rarity: 'Ultra Rare', sealed: false },
+      { name: 'Silver Tempest Booster Box', number: null, rarity: 'Sealed', sealed: true },
+    ]);
+    expect(await series('451101', 'Reverse Holofoil')).toMatchObject({ points: 1, price: '45', variants: 5 });
+    expect(await series('451101', 'Holofoil')).toMatchObject({ points: null, price: null, variants: 5 });
+    expect(await series('451500', 'Normal', 'Sealed')).toMatchObject({ points: 1, price: '14500' });
+  });
+
+  it('adds one point per priced variant a day, writes nothing for a day it has, and keeps a withdrawn category', async () => {
+    await syncFeeds(ds, options(await serve(DAY1)));
+    const day1 = await state();
+    const second = await syncFeeds(ds, options(await serve(DAY2)));
+    expect(second.ok).toBe(true);
+    expect(second.files.map((f) => f.observations)).toEqual([7, 5]);
+    const day2 = await state();
+    expect(day2.observations - day1.observations).toBe(12);
+    expect(day2.cards).toBe(day1.cards);
+    expect(await series('451396', 'Holofoil')).toMatchObject({ points: 2, price: '1300' });
+    expect(await series('225015', '1st Edition Normal')).toMatchObject({ points: 2, price: '55' });
+
+    // The same day again, even from a fresh folder (no progress kept): nothing is written.
+    await rm(dir, { recursive: true, force: true });
+    const again = await syncFeeds(ds, options(await serve(DAY2)));
+    expect(again.ok).toBe(true);
+    expect(await state()).toEqual(day2);
+
+    // A day whose listing no longer has Pokémon: reported, its game and prices kept; FaB goes on.
+    const third = await syncFeeds(ds, options(await serve(DAY3)));
+    expect(third.files.map((f) => [f.file, f.status])).toEqual([
+      [`62@${DAY3}`, 'imported'],
+      [`3@${DAY3}`, 'failed'],
+    ]);
+    expect(third.files[1]!.error).toMatch(
+      /category 3 is not listed on 2026-11-27: its game and data are kept/,
+    );
+    expect(await series('451396', 'Holofoil')).toMatchObject({ points: 2, price: '1300' });
+    expect(await series('225015', '1st Edition Normal')).toMatchObject({ points: 3 });
+  });
+
+  it('waits as a 429 asks, then goes on; a cut sync resumes after its last finished group', async () => {
+    const prices = '/tcgplayer/3/3170/prices';
+    const report = await syncFeeds(ds, options(await serve(DAY1, [prices])));
+    expect(report.ok).toBe(true);
+    const asked = server!.requests.filter((r) => r.path === prices);
+    expect(asked.map((r) => r.status)).toEqual([429, 200]);
+    expect(asked[1]!.at - asked[0]!.at).toBeGreaterThanOrEqual(1_000);
+    expect(asked.every((r) => /^tcg-pricing-feeds\/1 /.test(String(r.headers['user-agent'])))).toBe(true);
+
+    // Day 2, cut after Flesh and Blood's group: the rerun asks for Pokémon's groups alone.
+    const base = await serve(DAY2);
+    const progress = join(dir, 'tcgcsv-progress.json');
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(progress, JSON.stringify({ day: DAY2, done: ['62/2061'] })),
+    );
+    const resumed = await syncFeeds(ds, options(base));
+    expect(resumed.ok).toBe(true);
+    expect(resumed.files[0]!.details).toMatchObject({ groups: 0, resumed: 1 });
+    expect(server!.requests.some((r) => r.path.startsWith('/tcgplayer/62/2061/'))).toBe(false);
+    expect(resumed.files[1]!.details).toMatchObject({ groups: 2, resumed: 0 });
+  });
+
+  it('back-fills an archive of dated dumps in date order (--from), and again writes nothing', async () => {
+    const report = await syncFeeds(ds, options('http://127.0.0.1:9', { from: FIXTURES }));
+    expect(report.files.map((f) => [f.file, f.status])).toEqual([
+      [`62@${DAY1}`, 'imported'],
+      [`3@${DAY1}`, 'imported'],
+      [`62@${DAY2}`, 'imported'],
+      [`3@${DAY2}`, 'imported'],
+      [`62@${DAY3}`, 'imported'],
+      [`3@${DAY3}`, 'failed'],
+    ]);
+    expect(await series('225015', '1st Edition Normal')).toMatchObject({ points: 3 });
+    expect(await series('451101', 'Reverse Holofoil')).toMatchObject({ points: 2, price: '50' });
+    const filled = await state();
+    await syncFeeds(ds, options('http://127.0.0.1:9', { from: FIXTURES }));
+    expect(await state()).toEqual(filled);
+  });
+});

@@ -1,0 +1,352 @@
+import { FeedCatalogueRepository, PriceIngestRepository, writeCatalogue } from '@tcg/persistence';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { writeFileAtomically } from '../../common/files';
+import { log } from '../../common/log';
+import type { DownloadDeadlines } from '../download';
+import { utcDayStart } from '../json-stream';
+import { DEFAULT_POLITENESS, PoliteClient, type Politeness } from '../polite-client';
+import { RunCounts } from '../run-counts';
+import type { FileReport } from '../sync';
+import { TcgcsvCatalogue, type GroupWrite } from './tcgcsv-catalogue';
+import {
+  readCategories,
+  readGroups,
+  readPrices,
+  readProducts,
+  type TcgcsvCategory,
+  type TcgcsvGroup,
+  type TcgcsvPrice,
+  type TcgcsvProduct,
+} from './tcgcsv-documents';
+import { findCategory, gameOf, type TcgcsvGameConfig } from './tcgcsv-games';
+
+export const DEFAULT_TCGCSV_BASE_URL = 'https://tcgcsv.com';
+
+/** The largest document the sync reads (a group's products with their extended data). */
+const MAX_DOCUMENT_BYTES = 64 << 20;
+/** Before TCGCSV's first archived day (2024-02-08) there is nothing to back-fill; before 1993 nothing at all. */
+const EARLIEST_DAY = '1993-01-01';
+
+export interface TcgcsvOptions {
+  readonly games: readonly TcgcsvGameConfig[];
+  /** Where the day's progress (resuming a cut sync) and the unmatched rows are kept. */
+  readonly dir: string;
+  /** A folder of dated dumps in TCGCSV's archive layout, back-filled in date order. */
+  readonly from?: string;
+  readonly baseUrl?: string;
+  readonly politeness?: Politeness;
+  readonly deadlines?: DownloadDeadlines;
+}
+
+/** One day's dump, from TCGCSV or from an archive folder. */
+interface DaySource {
+  readonly day: string;
+  /** The category listing; undefined when the dump has none (an archive of prices alone). */
+  categories(): Promise<TcgcsvCategory[] | undefined>;
+  /** The category's groups; undefined when the category is not in the dump. */
+  groups(categoryId: number): Promise<(TcgcsvGroup | { groupId: number; name: null })[] | undefined>;
+  /** The group's products (undefined: the dump has prices alone) and prices. */
+  group(
+    categoryId: number,
+    groupId: number,
+  ): Promise<{ products?: TcgcsvProduct[]; prices: TcgcsvPrice[]; rejected: number }>;
+}
+
+/**
+ * Brings TCGplayer's catalogue and prices of the configured categories in from TCGCSV's daily dump
+ * (issue 25): each category a game, each group a set, each product a card, each priced printing
+ * one NA observation of the day on its Near Mint variant. The live sync reads the day TCGCSV last
+ * updated; `from` back-fills an archive's days in date order. A day synced again writes nothing;
+ * a cut sync resumes after the last group it finished. One `feed_runs` row per category and day.
+ */
+export async function syncTcgcsv(ds: DataSource, opts: TcgcsvOptions): Promise<FileReport[]> {
+  const client = new PoliteClient(opts.politeness ?? DEFAULT_POLITENESS, opts.deadlines);
+  const reports: FileReport[] = [];
+  if (opts.from) {
+    for (const day of await archiveDays(opts.from))
+      reports.push(...(await syncDay(ds, opts, archiveSource(join(opts.from, day), day))));
+  } else {
+    const base = `${(opts.baseUrl ?? DEFAULT_TCGCSV_BASE_URL).replace(/\/+$/, '')}`;
+    const stamp = (await client.text(`${base}/last-updated.txt`, 200)).trim();
+    const day = dayOf(stamp);
+    if (!day)
+      throw new Error(`${base}/last-updated.txt: "${stamp.slice(0, 40)}" is not a timestamp up to today`);
+    reports.push(...(await syncDay(ds, opts, liveSource(client, `${base}/tcgplayer`, day))));
+  }
+  if (client.stats.retried > 0) log('info', 'tcgcsv politeness', { ...client.stats });
+  return reports;
+}
+
+async function syncDay(ds: DataSource, opts: TcgcsvOptions, source: DaySource): Promise<FileReport[]> {
+  const categories = await source.categories();
+  const reports: FileReport[] = [];
+  for (const config of opts.games) {
+    const category = categories
+      ? findCategory(config, categories)
+      : typeof config.category === 'number'
+        ? { categoryId: config.category, name: String(config.category), displayName: String(config.category) }
+        : undefined;
+    const file = `${category?.categoryId ?? config.category}@${source.day}`;
+    if (!category) {
+      const error = categories
+        ? `category ${config.category} is not listed on ${source.day}: its game and data are kept as they are`
+        : `the archive of ${source.day} has no category listing: configure category ${config.category} by id`;
+      reports.push(await failedRun(ds, file, error));
+      continue;
+    }
+    reports.push(await syncCategory(ds, opts, source, config, category, file));
+  }
+  return reports;
+}
+
+async function syncCategory(
+  ds: DataSource,
+  opts: TcgcsvOptions,
+  source: DaySource,
+  config: TcgcsvGameConfig,
+  category: TcgcsvCategory,
+  file: string,
+): Promise<FileReport> {
+  const started = Date.now();
+  const runs = new FeedCatalogueRepository(ds);
+  const runId = await runs.startRun('tcgcsv', file);
+  const counts = new RunCounts(join(opts.dir, `unmatched-tcgcsv-${category.categoryId}.ndjson`));
+  const details = { groups: 0, resumed: 0, setsCreated: 0, simulatedSeriesDropped: 0, unchanged: 0 };
+  const report = (error?: string): FileReport => ({
+    feed: 'tcgcsv',
+    file,
+    status: error === undefined ? 'imported' : 'failed',
+    ...counts.snapshot(),
+    details,
+    error,
+    seconds: (Date.now() - started) / 1000,
+  });
+  try {
+    const game = gameOf(config, category);
+    const groups = await source.groups(category.categoryId);
+    if (!groups)
+      throw new Error(`category ${category.categoryId} has no groups in the dump of ${source.day}`);
+    await ensureGame(ds, game);
+    const index = await runs.gameIndex(game.id);
+    const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards);
+    const progress = opts.from ? undefined : await Progress.open(opts.dir, source.day);
+    const t = utcDayStart(source.day)!;
+    const todo = groups.filter((g) => !progress?.has(category.categoryId, g.groupId));
+    details.resumed = groups.length - todo.length;
+    // The next group's documents are fetched while this one is written.
+    const fetchGroup = (g: (typeof todo)[number]) =>
+      source.group(category.categoryId, g.groupId).then(
+        (docs) => ({ docs }),
+        (error: unknown) => ({ error: error as Error }),
+      );
+    let next = todo[0] ? fetchGroup(todo[0]) : undefined;
+    for (let i = 0; i < todo.length; i++) {
+      const fetched = await next!;
+      next = todo[i + 1] ? fetchGroup(todo[i + 1]!) : undefined;
+      if ('error' in fetched) throw fetched.error;
+      const { products, prices, rejected } = fetched.docs;
+      for (let k = 0; k < rejected; k++) counts.skip('a row of the wrong shape');
+      const write = catalogue.group(todo[i]!, products ?? [], prices, counts);
+      await applyGroup(ds, write, t, counts, details);
+      details.groups++;
+      await progress?.done(category.categoryId, todo[i]!.groupId);
+      if ((i + 1) % 25 === 0)
+        log('info', 'tcgcsv progress', { category: category.categoryId, groups: i + 1, of: todo.length });
+    }
+    await counts.close();
+    await runs.finishRun(runId, { file }, counts.snapshot());
+    const done = report();
+    log('info', 'tcgcsv category synced', { ...done });
+    return done;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log('error', 'tcgcsv category failed part-way: the next sync resumes it', { file, error: message });
+    await counts.close().catch(() => undefined);
+    await runs.finishRun(runId, { file }, counts.snapshot(), message).catch(() => undefined);
+    return report(message);
+  }
+}
+
+async function applyGroup(
+  ds: DataSource,
+  write: GroupWrite,
+  t: number,
+  counts: RunCounts,
+  details: { setsCreated: number; simulatedSeriesDropped: number; unchanged: number },
+): Promise<void> {
+  const repo = new FeedCatalogueRepository(ds);
+  const stored = await repo.existingVariants(write.variants.map((v) => v.uuid));
+  const variants = [
+    ...new Map(write.variants.filter((v) => !stored.has(v.uuid)).map((v) => [v.uuid, v])).values(),
+  ];
+  await repo.updateCards(write.changes);
+  if (write.cards.length > 0 || variants.length > 0) {
+    await writeCatalogue(ds, { games: [], sets: [...write.sets.values()], cards: write.cards, variants });
+    details.setsCreated += [...write.sets.values()].filter((s) =>
+      write.cards.some((c) => c.setId === s.id),
+    ).length;
+  }
+  if (write.observations.length === 0) return;
+  const priced = await repo.existingVariants(write.observations.map((o) => o.variantUuid));
+  const observed = write.observations.filter((o) => priced.has(o.variantUuid));
+  details.simulatedSeriesDropped += await repo.dropSimulatedPrices(observed.map((o) => o.cardUuid));
+  const result = await new PriceIngestRepository(ds).ingestSeries(
+    observed.map((o) => ({
+      variantUuid: o.variantUuid,
+      region: 'NA',
+      source: 'tcgplayer',
+      t: [t],
+      p: [o.price],
+    })),
+  );
+  for (const r of result.refused)
+    counts.miss(`the series holds ${r.storedSource} prices`, { variant: r.variantUuid, region: r.region });
+  counts.observations += result.inserted + result.updated;
+  details.unchanged += result.unchanged;
+}
+
+async function ensureGame(ds: DataSource, game: { id: string; name: string }): Promise<void> {
+  const [{ n }]: { n: number }[] = await ds.query(`SELECT count(*)::int AS n FROM games WHERE id = $1`, [
+    game.id,
+  ]);
+  if (n === 0) await writeCatalogue(ds, { games: [game], sets: [], cards: [], variants: [] });
+}
+
+async function failedRun(ds: DataSource, file: string, error: string): Promise<FileReport> {
+  const runs = new FeedCatalogueRepository(ds);
+  const runId = await runs.startRun('tcgcsv', file);
+  const counts = new RunCounts(undefined);
+  await runs.finishRun(runId, { file }, counts.snapshot(), error);
+  log('error', 'tcgcsv category not synced', { file, error });
+  return { feed: 'tcgcsv', file, status: 'failed', error, seconds: 0 };
+}
+
+/** The UTC day of TCGCSV's last update, if it is one up to today. */
+function dayOf(stamp: string): string | undefined {
+  if (stamp.length > 40) return undefined;
+  const ms = Date.parse(stamp);
+  if (!Number.isFinite(ms)) return undefined;
+  const day = new Date(ms).toISOString().slice(0, 10);
+  return day >= EARLIEST_DAY && ms <= Date.now() + 86_400_000 ? day : undefined;
+}
+
+function liveSource(client: PoliteClient, base: string, day: string): DaySource {
+  const get = (path: string) => client.json(`${base}/${path}`, MAX_DOCUMENT_BYTES).then((r) => r?.body);
+  return {
+    day,
+    categories: async () => {
+      const body = await get('categories');
+      if (body === undefined) throw new Error(`${base}/categories: not found`);
+      return readCategories(body).rows;
+    },
+    groups: async (categoryId) => {
+      const body = await get(`${categoryId}/groups`);
+      return body === undefined ? undefined : readGroups(`${categoryId}/groups`, body).rows;
+    },
+    group: async (categoryId, groupId) => {
+      const path = `${categoryId}/${groupId}`;
+      const [products, prices] = await Promise.all([get(`${path}/products`), get(`${path}/prices`)]);
+      return parsedGroup(path, products, prices);
+    },
+  };
+}
+
+/** An archive day: `<day>/<categoryId>/<groupId>/prices`, with `products`, `groups` and `categories` where kept. */
+function archiveSource(dir: string, day: string): DaySource {
+  return {
+    day,
+    categories: async () => {
+      const body = await readDocument(join(dir, 'categories'));
+      return body === undefined ? undefined : readCategories(body).rows;
+    },
+    groups: async (categoryId) => {
+      const folder = join(dir, String(categoryId));
+      const listed = await readDocument(join(folder, 'groups'));
+      if (listed !== undefined) return readGroups(`${categoryId}/groups`, listed).rows;
+      const entries = await readdir(folder).catch(() => undefined);
+      if (!entries) return undefined;
+      return entries
+        .filter((e) => /^[1-9]\d{0,9}$/.test(e))
+        .map((e) => ({ groupId: Number(e), name: null as null }))
+        .sort((a, b) => a.groupId - b.groupId);
+    },
+    group: async (categoryId, groupId) => {
+      const path = `${categoryId}/${groupId}`;
+      const [products, prices] = await Promise.all([
+        readDocument(join(dir, path, 'products')),
+        readDocument(join(dir, path, 'prices')),
+      ]);
+      return parsedGroup(path, products, prices);
+    },
+  };
+}
+
+function parsedGroup(
+  path: string,
+  products: unknown,
+  prices: unknown,
+): { products?: TcgcsvProduct[]; prices: TcgcsvPrice[]; rejected: number } {
+  const p = products === undefined ? undefined : readProducts(`${path}/products`, products);
+  // A group without prices (nothing sold yet) has products alone.
+  const q = prices === undefined ? { rows: [], rejected: [] } : readPrices(`${path}/prices`, prices);
+  return { products: p?.rows, prices: q.rows, rejected: (p?.rejected.length ?? 0) + q.rejected.length };
+}
+
+async function readDocument(path: string): Promise<unknown> {
+  const size = await stat(path).then(
+    (s) => (s.isFile() ? s.size : undefined),
+    () => undefined,
+  );
+  if (size === undefined) return undefined;
+  if (size > MAX_DOCUMENT_BYTES) throw new Error(`${path}: larger than ${MAX_DOCUMENT_BYTES} bytes`);
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new Error(`${path}: not JSON (${(error as Error).message})`);
+  }
+}
+
+/** The dated folders of an archive, oldest first, up to today. */
+async function archiveDays(from: string): Promise<string[]> {
+  const today = new Date().toISOString().slice(0, 10);
+  const days = (await readdir(from)).filter(
+    (d) => utcDayStart(d) !== undefined && d >= EARLIEST_DAY && d <= today,
+  );
+  if (days.length === 0) throw new Error(`${from}: no dated folders (YYYY-MM-DD) of TCGCSV dumps`);
+  return days.sort();
+}
+
+/**
+ * The groups of the day a sync has finished, kept in the sync's folder so that a sync cut at any
+ * point resumes after the last finished group (a group cut part-way is done again: its writes are
+ * idempotent). Another day's progress is dropped.
+ */
+class Progress {
+  private constructor(
+    private readonly path: string,
+    private readonly day: string,
+    private readonly finished: Set<string>,
+  ) {}
+
+  static async open(dir: string, day: string): Promise<Progress> {
+    const path = join(dir, 'tcgcsv-progress.json');
+    const saved = await readFile(path, 'utf8').then(
+      (text) => JSON.parse(text) as { day?: unknown; done?: unknown },
+      () => undefined,
+    );
+    const same = saved?.day === day && Array.isArray(saved.done);
+    if (!same) await rm(path, { force: true });
+    return new Progress(path, day, new Set(same ? (saved.done as unknown[]).map(String) : []));
+  }
+
+  has(categoryId: number, groupId: number): boolean {
+    return this.finished.has(`${categoryId}/${groupId}`);
+  }
+
+  async done(categoryId: number, groupId: number): Promise<void> {
+    this.finished.add(`${categoryId}/${groupId}`);
+    await writeFileAtomically(this.path, JSON.stringify({ day: this.day, done: [...this.finished] }));
+  }
+}
