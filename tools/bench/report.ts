@@ -67,31 +67,73 @@ export interface ReportInput {
  * of it for machines.
  */
 export function printReport(input: ReportInput): void {
-  const { rows, floorNest, floorNode, uniform, compressed, hop, twoHop, nestAgain, smallVsFull, memory } =
-    input;
-  const h = input.header;
-  // The table.
-  const nestRps = floorNest.rps!;
-  const nodeRps = floorNode.rps!;
+  const floors = floorsOf(input);
+  const { lines: summaryLines, summary } = summarise(input, floors);
+  const lines = [
+    ...headerLines(input.header),
+    '',
+    rowTable(input.rows, floors),
+    '',
+    ...LEGEND,
+    '',
+    ...cpuLines(input.rows),
+    '',
+    ...summaryLines,
+    `resident memory after the run: ${Object.entries(input.memory)
+      .map(([name, b]) => `${name} ${b === null ? 'n/a' : `${num(b / 1_048_576)} MB`}`)
+      .join(', ')}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${JSON.stringify(jsonReport(input, floors, summary))}\n`);
+}
+
+/** The floors a row's ratios divide by. */
+interface Floors {
+  readonly nestRps: number;
+  readonly nodeRps: number;
   /** The req/s of the Nest floor a row compares with: its own bytes' floor, else the lookup floor. */
-  const floorRps = (r: Row): number =>
-    (r.floor ? rows.find((f) => f.id === r.floor)?.rps : undefined) ?? nestRps;
-  const table = formatTable(
-    [
-      'row',
-      'conn',
-      'req/s',
-      'p50 ms',
-      'p95 ms',
-      'p99 ms',
-      'non-2xx',
-      'err',
-      'vs Nest',
-      'vs node',
-      'bytes/resp',
-      'cache hit',
-      'note',
-    ],
+  floorRps(r: Row): number;
+}
+
+function floorsOf({ rows, floorNest, floorNode }: ReportInput): Floors {
+  const nestRps = floorNest.rps!;
+  return {
+    nestRps,
+    nodeRps: floorNode.rps!,
+    floorRps: (r) => (r.floor ? rows.find((f) => f.id === r.floor)?.rps : undefined) ?? nestRps,
+  };
+}
+
+function headerLines(h: ReportHeader): string[] {
+  return [
+    `bench:api  commit ${h.git.commit}${h.git.dirty > 0 ? ` (+${h.git.dirty} uncommitted files in apps/libs/tools)` : ''}` +
+      `  node ${process.version}  ${cpus().length} cores  load average ${h.loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`,
+    `catalogue ${h.database} (${h.size}, ${num(h.cards)} cards)  ${h.duration} s per row after ${h.warmup} s warm-up` +
+      `  quotas in ${h.quotas === 'redis' ? 'Redis' : 'PostgreSQL'}`,
+    `floor bytes: the median v1 lookup, ${num(h.floorBytes)} B (${h.floorCard})`,
+  ];
+}
+
+const COLUMNS = [
+  'row',
+  'conn',
+  'req/s',
+  'p50 ms',
+  'p95 ms',
+  'p99 ms',
+  'non-2xx',
+  'err',
+  'vs Nest',
+  'vs node',
+  'bytes/resp',
+  'cache hit',
+  'note',
+];
+
+/** One aligned line per row, the row's label and note left-aligned. */
+function rowTable(rows: readonly Row[], { nodeRps, floorRps }: Floors): string {
+  return formatTable(
+    COLUMNS,
     rows.map((r) => [
       r.label,
       num(r.connections),
@@ -113,24 +155,19 @@ export function printReport(input: ReportInput): void {
     ]),
     [0, 12],
   );
-  const lines: string[] = [];
-  lines.push(
-    `bench:api  commit ${h.git.commit}${h.git.dirty > 0 ? ` (+${h.git.dirty} uncommitted files in apps/libs/tools)` : ''}` +
-      `  node ${process.version}  ${cpus().length} cores  load average ${h.loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`,
-    `catalogue ${h.database} (${h.size}, ${num(h.cards)} cards)  ${h.duration} s per row after ${h.warmup} s warm-up` +
-      `  quotas in ${h.quotas === 'redis' ? 'Redis' : 'PostgreSQL'}`,
-    `floor bytes: the median v1 lookup, ${num(h.floorBytes)} B (${h.floorCard})`,
-    '',
-    table,
-    '',
-    'non-2xx: responses outside 2xx (in If-None-Match rows 304 is a success); err: socket errors and timeouts;',
-    "vs Nest: the row's req/s over the Nest floor's with the same bytes (the floor row named in its JSON `floor`, measured",
-    'just before it, else the lookup floor); vs node: over the raw node:http floor of the lookup bytes;',
-    "cache hit: the service's response-cache hits / (hits + misses)",
-    'during the row, from its /health (n/a: not reported); bytes/resp: read per response, status line and headers included',
-    '',
-  );
-  lines.push('CPU per request, µs, of each process that served the row (user + system, from /proc):');
+}
+
+const LEGEND = [
+  'non-2xx: responses outside 2xx (in If-None-Match rows 304 is a success); err: socket errors and timeouts;',
+  "vs Nest: the row's req/s over the Nest floor's with the same bytes (the floor row named in its JSON `floor`, measured",
+  'just before it, else the lookup floor); vs node: over the raw node:http floor of the lookup bytes;',
+  "cache hit: the service's response-cache hits / (hits + misses)",
+  'during the row, from its /health (n/a: not reported); bytes/resp: read per response, status line and headers included',
+];
+
+/** Each row's CPU per request by process, for the rows that have any. */
+function cpuLines(rows: readonly Row[]): string[] {
+  const lines = ['CPU per request, µs, of each process that served the row (user + system, from /proc):'];
   for (const r of rows)
     if (r.cpuUs && Object.keys(r.cpuUs).length > 0)
       lines.push(
@@ -141,10 +178,20 @@ export function printReport(input: ReportInput): void {
           .map(([name, us]) => `${name} ${us.toLocaleString('en-US')}`)
           .join(', ')}`,
       );
-  lines.push('');
-  const summary: Record<string, number | null> = {};
-  const share = (a: number | undefined, b: number | undefined) =>
-    a !== undefined && b !== undefined && b > 0 ? a / b : null;
+  return lines;
+}
+
+type Summary = Record<string, number | null>;
+
+const share = (a: number | undefined, b: number | undefined) =>
+  a !== undefined && b !== undefined && b > 0 ? a / b : null;
+
+/** The summary lines and their figures for the JSON line. */
+function summarise(input: ReportInput, floors: Floors): { lines: string[]; summary: Summary } {
+  const { uniform, compressed, hop, twoHop, nestAgain, smallVsFull } = input;
+  const { nestRps } = floors;
+  const lines: string[] = [];
+  const summary: Summary = {};
   for (const v of ['v1', 'v2'] as const) {
     const plain = uniform[v]?.bytesPerResponse;
     const packed = compressed[v]?.bytesPerResponse;
@@ -163,63 +210,69 @@ export function printReport(input: ReportInput): void {
     lines.push(
       `gateway hop vs two-hop floor: ${ratio(hop.rps, twoHop.rps)} req/s, p50 ${ms(hop.p50)} vs ${ms(twoHop.p50)} ms`,
     );
-  // The most uncached lookups per second this architecture allows on this machine, from floors
-  // of the same run: a gateway that costs what it costs in front of the static Nest floor (every
-  // process of that row: gateway, Nest floor, Redis, load generator), plus the lookup's own
-  // PostgreSQL read (the lookup row's PostgreSQL CPU, less what the hop row's spent), with every
-  // core busy. A uniform row near its ceiling has little left to gain without another design.
-  if (hop?.cpuUs)
-    for (const v of ['v1', 'v2'] as const) {
-      const row = uniform[v];
-      if (!row?.cpuUs || row.rps === undefined) continue;
-      const hopUs = HOP_PROCESSES.reduce((sum, name) => sum + (hop.cpuUs?.[name] ?? 0), 0);
-      const readUs = Math.max(0, (row.cpuUs['postgres'] ?? 0) - (hop.cpuUs['postgres'] ?? 0));
-      const ceiling = (cpus().length * 1e6) / (hopUs + readUs);
-      summary[`${v}UniformCeilingVsNest`] = ceiling / floorRps(row);
-      lines.push(
-        `${v} uniform lookup ceiling from the floors: ${num(ceiling)} req/s, ${ratio(ceiling, floorRps(row))} its Nest floor ` +
-          `(the row: ${ratio(row.rps, floorRps(row))}); gateway hop ${num(hopUs)} µs + PostgreSQL read ${num(readUs)} µs per request`,
-      );
-    }
+  lines.push(...ceilingLines(input, floors, summary));
   for (const [v, pair] of Object.entries(smallVsFull)) {
     summary[`${v}FullVsSmallP50`] = share(pair.full?.p50, pair.small?.p50);
     lines.push(
       `${v} lookup p50 at 1 connection: full ${ms(pair.full?.p50)} ms, small ${ms(pair.small?.p50)} ms (full/small ${ratio(pair.full?.p50, pair.small?.p50)})`,
     );
   }
-  lines.push(
-    `resident memory after the run: ${Object.entries(memory)
-      .map(([name, b]) => `${name} ${b === null ? 'n/a' : `${num(b / 1_048_576)} MB`}`)
-      .join(', ')}`,
-  );
-  process.stdout.write(`${lines.join('\n')}\n`);
-  process.stdout.write(
-    `${JSON.stringify({
-      bench: 'api',
-      commit: h.git.commit,
-      uncommittedFiles: h.git.dirty,
-      node: process.version,
-      cores: cpus().length,
-      database: h.database,
-      cards: h.cards,
-      duration: h.duration,
-      warmup: h.warmup,
-      connections: h.connections,
-      quotas: h.quotas,
-      loadAverage: { before: h.loadBefore, after: loadavg()[0] },
-      floorBytes: h.floorBytes,
-      rows: Object.fromEntries(
-        rows.map((r) => [
-          r.id,
-          {
-            ...r,
-            vsNest: r.rps !== undefined ? r.rps / floorRps(r) : null,
-            vsNode: r.rps !== undefined ? r.rps / nodeRps : null,
-          },
-        ]),
-      ),
-      summary,
-      residentBytes: memory,
-    })}\n`,
-  );
+  return { lines, summary };
+}
+
+/**
+ * The most uncached lookups per second this architecture allows on this machine, from floors
+ * of the same run: a gateway that costs what it costs in front of the static Nest floor (every
+ * process of that row: gateway, Nest floor, Redis, load generator), plus the lookup's own
+ * PostgreSQL read (the lookup row's PostgreSQL CPU, less what the hop row's spent), with every
+ * core busy. A uniform row near its ceiling has little left to gain without another design.
+ */
+function ceilingLines({ uniform, hop }: ReportInput, { floorRps }: Floors, summary: Summary): string[] {
+  const lines: string[] = [];
+  if (!hop?.cpuUs) return lines;
+  for (const v of ['v1', 'v2'] as const) {
+    const row = uniform[v];
+    if (!row?.cpuUs || row.rps === undefined) continue;
+    const hopUs = HOP_PROCESSES.reduce((sum, name) => sum + (hop.cpuUs?.[name] ?? 0), 0);
+    const readUs = Math.max(0, (row.cpuUs['postgres'] ?? 0) - (hop.cpuUs['postgres'] ?? 0));
+    const ceiling = (cpus().length * 1e6) / (hopUs + readUs);
+    summary[`${v}UniformCeilingVsNest`] = ceiling / floorRps(row);
+    lines.push(
+      `${v} uniform lookup ceiling from the floors: ${num(ceiling)} req/s, ${ratio(ceiling, floorRps(row))} its Nest floor ` +
+        `(the row: ${ratio(row.rps, floorRps(row))}); gateway hop ${num(hopUs)} µs + PostgreSQL read ${num(readUs)} µs per request`,
+    );
+  }
+  return lines;
+}
+
+/** The final line: the run's conditions, every row with its ratios, the summary, memory. */
+function jsonReport(input: ReportInput, { nodeRps, floorRps }: Floors, summary: Summary) {
+  const h = input.header;
+  return {
+    bench: 'api',
+    commit: h.git.commit,
+    uncommittedFiles: h.git.dirty,
+    node: process.version,
+    cores: cpus().length,
+    database: h.database,
+    cards: h.cards,
+    duration: h.duration,
+    warmup: h.warmup,
+    connections: h.connections,
+    quotas: h.quotas,
+    loadAverage: { before: h.loadBefore, after: loadavg()[0] },
+    floorBytes: h.floorBytes,
+    rows: Object.fromEntries(
+      input.rows.map((r) => [
+        r.id,
+        {
+          ...r,
+          vsNest: r.rps !== undefined ? r.rps / floorRps(r) : null,
+          vsNode: r.rps !== undefined ? r.rps / nodeRps : null,
+        },
+      ]),
+    ),
+    summary,
+    residentBytes: input.memory,
+  };
 }
