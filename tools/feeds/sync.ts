@@ -21,13 +21,14 @@ import { syncSkus } from './magic/skus-sync';
 import { readAllPrices } from './mtgjson/all-prices';
 import { readAllPrintings } from './mtgjson/all-printings';
 import { readTcgplayerSkus } from './mtgjson/tcgplayer-skus';
+import { syncCardmarket, type CardmarketGame } from './cardmarket/cardmarket-sync';
 import type { Politeness } from './polite-client';
 import { RunCounts } from './run-counts';
 import { readScryfallCards } from './scryfall/default-cards';
 import type { TcgcsvGameConfig } from './tcgcsv/tcgcsv-games';
 import { syncTcgcsv } from './tcgcsv/tcgcsv-sync';
 
-export const FEEDS = ['mtgjson', 'scryfall', 'tcgcsv'] as const;
+export const FEEDS = ['mtgjson', 'scryfall', 'tcgcsv', 'cardmarket'] as const;
 export type FeedName = (typeof FEEDS)[number];
 
 export const DEFAULT_MTGJSON_BASE_URL = 'https://mtgjson.com/api/v5';
@@ -47,6 +48,12 @@ export interface SyncOptions {
   /** TCGCSV: the categories to sync as games, its address and how hard to press it. */
   readonly tcgcsv?: {
     readonly games: readonly TcgcsvGameConfig[];
+    readonly baseUrl?: string;
+    readonly politeness?: Politeness;
+  };
+  /** Cardmarket's price guides: which games, its address and how hard to press it. */
+  readonly cardmarket?: {
+    readonly games: readonly CardmarketGame[];
     readonly baseUrl?: string;
     readonly politeness?: Politeness;
   };
@@ -133,6 +140,7 @@ async function syncFiles(
         return {
           matchedBy: printings.matchedBy,
           cardsUpdated: printings.cardsUpdated,
+          cardmarketIds: printings.cardmarketIdsWritten,
           v3CardsUnmapped: printings.v3Unmapped.length,
         };
       }),
@@ -211,6 +219,19 @@ async function syncFiles(
         seconds: (Date.now() - started) / 1000,
       });
     }
+  }
+
+  // After MTGJSON: its printings' Cardmarket ids are what the price guide is matched through.
+  if (opts.feeds.includes('cardmarket')) {
+    if (!opts.cardmarket) throw new Error('the cardmarket feed needs its games configured');
+    files.push(
+      ...(await syncCardmarket(ds, {
+        ...opts.cardmarket,
+        dir: opts.dir,
+        from: opts.from,
+        deadlines: opts.deadlines,
+      })),
+    );
   }
 }
 

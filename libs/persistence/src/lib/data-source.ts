@@ -23,6 +23,7 @@ import { BulkSnapshots1764730000000 } from './migrations/1764730000000-bulk-snap
 import { DatabaseRoles1764760000000 } from './migrations/1764760000000-database-roles';
 import { CardFacets1764800000000 } from './migrations/1764800000000-card-facets';
 import { PriceSources1764900000000 } from './migrations/1764900000000-price-sources';
+import { MarketplaceProducts1765000000000 } from './migrations/1765000000000-marketplace-products';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -46,6 +47,7 @@ export const MIGRATIONS = [
   DatabaseRoles1764760000000,
   CardFacets1764800000000,
   PriceSources1764900000000,
+  MarketplaceProducts1765000000000,
 ];
 
 export interface DataSourceConfig {

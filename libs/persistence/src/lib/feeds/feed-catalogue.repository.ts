@@ -34,6 +34,19 @@ export interface VariantQuote {
   readonly price: number;
 }
 
+/** A marketplace's product id of a card's printing (`marketplace_products`). */
+export interface MarketplaceProduct {
+  readonly productId: string;
+  readonly cardUuid: string;
+  readonly language: string;
+}
+
+/** A stored marketplace product with what a price sync needs of its card. */
+export interface MarketplaceProductCard extends MarketplaceProduct {
+  readonly cardId: string;
+  readonly sealed: boolean;
+}
+
 /** One feed file's run, as `feed_runs` records it. */
 export interface FeedRunCounts {
   readonly rowsRead: number;
@@ -216,6 +229,56 @@ export class FeedCatalogueRepository {
       );
       return result.rowCount ?? 0;
     });
+  }
+
+  /**
+   * Records which card printing each of a marketplace's product ids is; only rows that are new or
+   * differ are written (none: no statement). Returns how many were.
+   */
+  async setMarketplaceProducts(
+    marketplace: string,
+    products: readonly MarketplaceProduct[],
+  ): Promise<number> {
+    if (products.length === 0) return 0;
+    const latest = new Map(products.map((p) => [p.productId, p]));
+    const params = [
+      marketplace,
+      [...latest.keys()],
+      [...latest.values()].map((p) => p.cardUuid),
+      [...latest.values()].map((p) => p.language),
+    ];
+    const incoming = `unnest($2::text[], $3::uuid[], $4::text[]) AS k(product_id, card_uuid, language)`;
+    const [{ n }]: { n: number }[] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM ${incoming}
+       LEFT JOIN marketplace_products m ON m.marketplace = $1 AND m.product_id = k.product_id
+       WHERE (m.card_uuid, m.language) IS DISTINCT FROM (k.card_uuid, k.language)`,
+      params,
+    );
+    if (n === 0) return 0;
+    const result: unknown[] = await this.ds.query(
+      `INSERT INTO marketplace_products AS m (marketplace, product_id, card_uuid, language)
+       SELECT $1, k.product_id, k.card_uuid, k.language FROM ${incoming}
+       ON CONFLICT (marketplace, product_id) DO UPDATE SET card_uuid = EXCLUDED.card_uuid, language = EXCLUDED.language
+         WHERE (m.card_uuid, m.language) IS DISTINCT FROM (EXCLUDED.card_uuid, EXCLUDED.language)
+       RETURNING 1`,
+      params,
+    );
+    return result.length;
+  }
+
+  /** The cards of these product ids of a marketplace, where a feed recorded them. */
+  async marketplaceProducts(
+    marketplace: string,
+    productIds: readonly string[],
+  ): Promise<Map<string, MarketplaceProductCard>> {
+    if (productIds.length === 0) return new Map();
+    const rows: MarketplaceProductCard[] = await this.ds.query(
+      `SELECT m.product_id AS "productId", m.card_uuid AS "cardUuid", m.language, c.id AS "cardId", c.sealed
+       FROM marketplace_products m JOIN cards c ON c.uuid = m.card_uuid
+       WHERE m.marketplace = $1 AND m.product_id = ANY($2::text[])`,
+      [marketplace, [...new Set(productIds)]],
+    );
+    return new Map(rows.map((r) => [r.productId, r]));
   }
 
   /** Marks the runs a killed sync left `running` as failed: call holding the sync's lock. */

@@ -1,0 +1,209 @@
+import { minorUnitsPerMajor } from '@tcg/domain';
+import { FeedCatalogueRepository, PriceIngestRepository, type IngestSeries } from '@tcg/persistence';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { log } from '../../common/log';
+import { rawVariant } from '../../loader/catalogue/build-catalogue';
+import type { DownloadDeadlines } from '../download';
+import { utcDayStart } from '../json-stream';
+import { DEFAULT_POLITENESS, PoliteClient, type Politeness } from '../polite-client';
+import { RunCounts } from '../run-counts';
+import type { FileReport } from '../sync';
+import { readPriceGuide, type CardmarketPrice } from './price-guide';
+
+export const DEFAULT_CARDMARKET_BASE_URL = 'https://downloads.s3.cardmarket.com/productCatalog';
+
+/** A game of Cardmarket's price guides: its `idGame`, and the game's slug (for the report). */
+export interface CardmarketGame {
+  readonly idGame: number;
+  readonly game: string;
+}
+
+/** Magic, whose printings MTGJSON gives Cardmarket ids (`mcmId`); see docs/more-games.md. */
+export const DEFAULT_CARDMARKET_GAMES: readonly CardmarketGame[] = [
+  { idGame: 1, game: 'magic-the-gathering' },
+];
+
+/** Magic's price guide is tens of MB; a file past this is not one. */
+const MAX_GUIDE_BYTES = 512 << 20;
+/** Product ids looked up and series written per batch. */
+const BATCH = 5_000;
+/** A series stores minor units as 32-bit integers. */
+const MAX_MINOR_UNITS = 2 ** 31 - 1;
+
+export interface CardmarketOptions {
+  readonly games: readonly CardmarketGame[];
+  readonly dir: string;
+  /** Read `price_guide_<idGame>.json` from this folder instead of downloading it. */
+  readonly from?: string;
+  readonly baseUrl?: string;
+  readonly politeness?: Politeness;
+  readonly deadlines?: DownloadDeadlines;
+}
+
+/** Parses `CARDMARKET_GAMES`: `<idGame>:<game slug>[,…]`. */
+export function parseCardmarketGames(value: string): CardmarketGame[] {
+  const games = value.split(',').map((entry) => {
+    const match = /^\s*([1-9]\d{0,3})\s*:\s*([a-z0-9]+(?:-[a-z0-9]+)*)\s*$/.exec(entry);
+    if (!match) throw new Error(`CARDMARKET_GAMES: "${entry.slice(0, 60)}" is not <idGame>:<game slug>`);
+    return { idGame: Number(match[1]), game: match[2]! };
+  });
+  if (games.length > 100) throw new Error('CARDMARKET_GAMES: at most 100 games');
+  return games;
+}
+
+/**
+ * Cardmarket's daily price guides (issue 25): each product's trend price, plain and foil, becomes
+ * one EU observation (`source: cardmarket`, EUR) of the day the guide was created, on the Near Mint
+ * variant (sealed: Sealed) of the printing a feed recorded for that product id
+ * (`marketplace_products`: Magic's `mcmId`s from MTGJSON). A product no feed recorded is reported
+ * as unmatched: nothing is matched by name.
+ */
+export async function syncCardmarket(ds: DataSource, opts: CardmarketOptions): Promise<FileReport[]> {
+  const client = new PoliteClient(opts.politeness ?? DEFAULT_POLITENESS, opts.deadlines);
+  const reports: FileReport[] = [];
+  for (const game of opts.games) reports.push(await syncGuide(ds, opts, client, game));
+  return reports;
+}
+
+async function syncGuide(
+  ds: DataSource,
+  opts: CardmarketOptions,
+  client: PoliteClient,
+  game: CardmarketGame,
+): Promise<FileReport> {
+  const file = `price_guide_${game.idGame}.json`;
+  const started = Date.now();
+  const runs = new FeedCatalogueRepository(ds);
+  const runId = await runs.startRun('cardmarket', file);
+  const counts = new RunCounts(join(opts.dir, `unmatched-cardmarket-${game.idGame}.ndjson`));
+  const details = { game: game.game, day: '', unchanged: 0 };
+  const report = (error?: string): FileReport => ({
+    feed: 'cardmarket',
+    file,
+    status: error === undefined ? 'imported' : 'failed',
+    ...counts.snapshot(),
+    details,
+    error,
+    seconds: (Date.now() - started) / 1000,
+  });
+  try {
+    const document = opts.from
+      ? await readLocal(join(opts.from, file))
+      : (
+          await client.json(
+            `${(opts.baseUrl ?? DEFAULT_CARDMARKET_BASE_URL).replace(/\/+$/, '')}/priceGuide/${file}`,
+            MAX_GUIDE_BYTES,
+          )
+        )?.body;
+    if (document === undefined) throw new Error(`${file}: not published`);
+    const guide = readPriceGuide(file, document);
+    details.day = guide.day;
+    for (let k = 0; k < guide.rejected; k++) counts.skip('a row of the wrong shape');
+    const t = utcDayStart(guide.day)!;
+    for (let i = 0; i < guide.rows.length; i += BATCH)
+      await applyBatch(ds, guide.rows.slice(i, i + BATCH), t, counts, details);
+    await counts.close();
+    await runs.finishRun(runId, { file }, counts.snapshot());
+    const done = report();
+    log('info', 'cardmarket price guide synced', { ...done });
+    return done;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log('error', 'cardmarket price guide not synced', { file, error: message });
+    await counts.close().catch(() => undefined);
+    await runs.finishRun(runId, { file }, counts.snapshot(), message).catch(() => undefined);
+    return report(message);
+  }
+}
+
+async function applyBatch(
+  ds: DataSource,
+  rows: readonly CardmarketPrice[],
+  t: number,
+  counts: RunCounts,
+  details: { unchanged: number },
+): Promise<void> {
+  const repo = new FeedCatalogueRepository(ds);
+  counts.rowsRead += rows.length;
+  const products = await repo.marketplaceProducts(
+    'cardmarket',
+    rows.map((r) => String(r.idProduct)),
+  );
+  const series: (IngestSeries & { cardUuid: string })[] = [];
+  for (const row of rows) {
+    const product = products.get(String(row.idProduct));
+    if (!product) {
+      counts.miss('no feed recorded this Cardmarket product id (never matched by name)', {
+        idProduct: row.idProduct,
+      });
+      continue;
+    }
+    counts.matched++;
+    const finishes: [string, number | null][] = product.sealed
+      ? [['Normal', row.trend]]
+      : [
+          ['Normal', row.trend],
+          ['Foil', row.trendFoil],
+        ];
+    for (const [printing, euros] of finishes) {
+      if (euros === null) continue;
+      const minor = Math.round(euros * minorUnitsPerMajor('EUR'));
+      if (minor > MAX_MINOR_UNITS) {
+        counts.miss('a price above what a series stores', { idProduct: row.idProduct, printing });
+        continue;
+      }
+      const variant = rawVariant(
+        product.cardUuid,
+        product.cardId,
+        printing,
+        product.language as Parameters<typeof rawVariant>[3],
+        product.sealed ? 'Sealed' : 'Near Mint',
+      );
+      series.push({
+        variantUuid: variant.uuid,
+        cardUuid: product.cardUuid,
+        region: 'EU',
+        source: 'cardmarket',
+        t: [t],
+        p: [minor],
+      });
+    }
+  }
+  const stored = await repo.existingVariants(series.map((s) => s.variantUuid));
+  const seen = new Set<string>();
+  const known = series.filter((s) => {
+    if (seen.has(s.variantUuid)) {
+      counts.miss('a second product id of the same printing', { variant: s.variantUuid });
+      return false;
+    }
+    seen.add(s.variantUuid);
+    if (stored.has(s.variantUuid)) return true;
+    counts.miss('the card has no variant of this finish', { variant: s.variantUuid });
+    return false;
+  });
+  if (known.length === 0) return;
+  await repo.dropSimulatedPrices(known.map((s) => s.cardUuid));
+  const result = await new PriceIngestRepository(ds).ingestSeries(
+    known.map(({ cardUuid: _cardUuid, ...s }) => s),
+  );
+  for (const r of result.refused)
+    counts.miss(`the series holds ${r.storedSource} prices`, { variant: r.variantUuid, region: r.region });
+  counts.observations += result.inserted + result.updated;
+  details.unchanged += result.unchanged;
+}
+
+async function readLocal(path: string): Promise<unknown> {
+  const size = await stat(path).then(
+    (s) => s.size,
+    () => undefined,
+  );
+  if (size === undefined) return undefined;
+  if (size > MAX_GUIDE_BYTES) throw new Error(`${path}: larger than ${MAX_GUIDE_BYTES} bytes`);
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new Error(`${path}: not JSON (${(error as Error).message})`);
+  }
+}
