@@ -1,4 +1,4 @@
-import { minorUnitsPerMajor, uuidV5, type Card, type CardSet, type Variant } from '@tcg/domain';
+import { minorUnitsPerMajor, slugify, uuidV5, type Card, type CardSet, type Variant } from '@tcg/domain';
 import type { CardChange, IndexedCard, IndexedSet } from '@tcg/persistence';
 import { RAW_CONDITIONS, rawVariant } from '../../loader/catalogue/build-catalogue';
 import { CatalogueIds } from '../catalogue-ids';
@@ -104,14 +104,19 @@ export class TcgcsvCatalogue {
         counts.miss('a price of a product not in the catalogue', row());
         continue;
       }
-      const key = `${card.uuid}|${price.subTypeName}`;
-      if (printings.has(key)) {
+      if (slugify(price.subTypeName) === '') {
+        counts.miss('a printing name without a letter or digit', row());
+        continue;
+      }
+      const conditions = card.sealed ? (['Sealed'] as const) : RAW_CONDITIONS;
+      const observed = rawVariant(card.uuid, card.id, price.subTypeName, 'English', conditions[0]!);
+      // Variant ids are slugs: `Holofoil` and `holofoil` are one printing, priced once.
+      if (printings.has(observed.uuid)) {
         counts.miss('a second price of the same product and printing', row());
         continue;
       }
-      printings.add(key);
+      printings.add(observed.uuid);
       counts.matched++;
-      const conditions = card.sealed ? (['Sealed'] as const) : RAW_CONDITIONS;
       for (const condition of conditions)
         write.variants.push(rawVariant(card.uuid, card.id, price.subTypeName, 'English', condition));
       if (price.marketPrice === null) continue; // no recent sale: the printing, but no price
@@ -120,7 +125,6 @@ export class TcgcsvCatalogue {
         counts.miss('a market price of 0 or above what a series stores', row());
         continue;
       }
-      const observed = rawVariant(card.uuid, card.id, price.subTypeName, 'English', conditions[0]!);
       write.observations.push({ variantUuid: observed.uuid, cardUuid: card.uuid, price: minor });
     }
     return write;
