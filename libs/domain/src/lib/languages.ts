@@ -14,7 +14,6 @@ export const LANGUAGES = [
 ] as const;
 
 export type Language = (typeof LANGUAGES)[number]['name'];
-export const DEFAULT_LANGUAGE: Language = 'English';
 export const LANGUAGE_NAMES: readonly Language[] = LANGUAGES.map((l) => l.name);
 
 const byKey = new Map<string, Language>(LANGUAGES.map((l) => [l.name.toLowerCase(), l.name]));

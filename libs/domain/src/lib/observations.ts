@@ -1,13 +1,5 @@
 import { MinorUnits } from './money';
 
-/** One observed price of a variant in a region: Unix seconds and integer minor units. */
-export interface PriceObservation {
-  readonly variantUuid: string;
-  readonly region: string;
-  readonly t: number;
-  readonly price: MinorUnits;
-}
-
 /** A series in time order: parallel arrays of Unix seconds and minor units. */
 export interface PriceSeries {
   readonly t: readonly number[];

@@ -14,11 +14,6 @@ export function copyLine(fields: ReadonlyArray<string | number | boolean | null 
   return `${fields.map(copyField).join('\t')}\n`;
 }
 
-/** An integer array literal (`{1,2,3}`) for a COPY text field. */
-export function intArrayLiteral(values: ArrayLike<number>): string {
-  return `{${Array.prototype.join.call(values, ',')}}`;
-}
-
 /** Streams lines into `COPY <target> FROM STDIN` on the given client, in ~256 KiB writes. */
 export async function copyInto(client: PoolClient, target: string, lines: Iterable<string>): Promise<void> {
   function* chunks(): Generator<string> {
