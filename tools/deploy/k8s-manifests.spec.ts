@@ -177,47 +177,41 @@ interface DynamicModule {
 
 /**
  * The GET routes of an app's built Nest modules: every controller of every module its AppModule
- * imports. Loading AppModule validates `env` (ConfigModule.forRoot), so it is set meanwhile.
+ * imports (loading it reads no configuration: the app reads its environment when it is created).
  */
-async function getRoutes(app: App, env: Record<string, string>): Promise<Set<string>> {
-  const saved = process.env;
-  process.env = { ...saved, ...env };
-  try {
-    const routes = new Set<string>();
-    const seen = new Set<unknown>();
-    const visit = async (entry: unknown): Promise<void> => {
-      let found = await entry;
-      if (found && typeof found === 'object' && 'forwardRef' in found)
-        found = (found.forwardRef as () => unknown)();
-      if (!found || seen.has(found)) return;
-      seen.add(found);
-      const dynamic = typeof found === 'object' ? (found as DynamicModule) : undefined;
-      const module = dynamic?.module ?? (found as object);
-      const controllers: object[] = [
-        ...((Reflect.getMetadata('controllers', module) as object[] | undefined) ?? []),
-        ...(dynamic?.controllers ?? []),
-      ];
-      for (const controller of controllers) {
-        const prototype = (controller as { prototype: Record<string, unknown> }).prototype;
-        for (const key of Object.getOwnPropertyNames(prototype)) {
-          const handler = prototype[key] as object;
-          if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.GET) continue;
-          for (const base of pathsOf(controller))
-            for (const path of pathsOf(handler))
-              routes.add(`/${base}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'));
-        }
+async function getRoutes(app: App): Promise<Set<string>> {
+  const routes = new Set<string>();
+  const seen = new Set<unknown>();
+  const visit = async (entry: unknown): Promise<void> => {
+    let found = await entry;
+    if (found && typeof found === 'object' && 'forwardRef' in found)
+      found = (found.forwardRef as () => unknown)();
+    if (!found || seen.has(found)) return;
+    seen.add(found);
+    const dynamic = typeof found === 'object' ? (found as DynamicModule) : undefined;
+    const module = dynamic?.module ?? (found as object);
+    const controllers: object[] = [
+      ...((Reflect.getMetadata('controllers', module) as object[] | undefined) ?? []),
+      ...(dynamic?.controllers ?? []),
+    ];
+    for (const controller of controllers) {
+      const prototype = (controller as { prototype: Record<string, unknown> }).prototype;
+      for (const key of Object.getOwnPropertyNames(prototype)) {
+        const handler = prototype[key] as object;
+        if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.GET) continue;
+        for (const base of pathsOf(controller))
+          for (const path of pathsOf(handler))
+            routes.add(`/${base}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'));
       }
-      const imports = [
-        ...((Reflect.getMetadata('imports', module) as unknown[] | undefined) ?? []),
-        ...(dynamic?.imports ?? []),
-      ];
-      for (const imported of imports) await visit(imported);
-    };
-    await visit(built<{ AppModule: unknown }>(app, 'app.module.js').AppModule);
-    return routes;
-  } finally {
-    process.env = saved;
-  }
+    }
+    const imports = [
+      ...((Reflect.getMetadata('imports', module) as unknown[] | undefined) ?? []),
+      ...(dynamic?.imports ?? []),
+    ];
+    for (const imported of imports) await visit(imported);
+  };
+  await visit(built<{ AppModule: unknown }>(app, 'app.module.js').AppModule);
+  return routes;
 }
 
 /** kubernetes-models' verdict on each object, from a Node process of its own. */
@@ -672,7 +666,7 @@ describe('docker/k8s', () => {
         expect({ probe, path: httpGet?.path }).toEqual({ probe, path });
         expect(portOf(c(), httpGet!.port)).toBe(Number(env()['PORT']));
       }
-      const health = [...(await getRoutes(app, env()))].filter((route) => route.startsWith('/health'));
+      const health = [...(await getRoutes(app))].filter((route) => route.startsWith('/health'));
       expect(health).toEqual(expect.arrayContaining(['/health/live', '/health/ready']));
     });
 

@@ -1,10 +1,10 @@
 import { INestApplication } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { RequestObserver, strictRouting } from '@tcg/http-service';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { parseCorsOrigins } from './common/cors';
 import { GatewayExceptionFilter } from './common/gateway-exception.filter';
+import { Environment } from './config/environment';
 import { ProxyService } from './proxy/proxy.service';
 import { serveProxyBeforeExpress } from './request-listener';
 
@@ -13,12 +13,12 @@ import { serveProxyBeforeExpress } from './request-listener';
  * `bodyParser: false` (see GATEWAY_APP_OPTIONS) so request bodies stream to the services unparsed.
  */
 export function configureApp(app: INestApplication): void {
-  const config = app.get(ConfigService);
+  const env = app.get(Environment);
   const express = app.getHttpAdapter().getInstance() as Express;
   express.disable('x-powered-by');
   // `/V2/cards` and `/v1/cards/` must not reach a route the cost function does not recognise.
   strictRouting(express);
-  app.useGlobalFilters(new GatewayExceptionFilter(config));
+  app.useGlobalFilters(new GatewayExceptionFilter(env.DOCS_URL));
   app.enableShutdownHooks();
   const server = app.getHttpServer() as Server;
   // The request guard runs here, before Express, for every request (no Express middleware).
@@ -28,14 +28,14 @@ export function configureApp(app: INestApplication): void {
     express,
     proxy,
     {
-      maxBodyBytes: config.getOrThrow<number>('MAX_BODY_BYTES'),
-      docsUrl: config.getOrThrow<string>('DOCS_URL'),
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      docsUrl: env.DOCS_URL,
       linger: proxy.linger,
     },
-    parseCorsOrigins(config.getOrThrow<string>('CORS_ORIGINS')),
+    parseCorsOrigins(env.CORS_ORIGINS),
     app.get(RequestObserver),
   );
-  applyServerTimeouts(server, config);
+  applyServerTimeouts(server, env);
   boundShutdown(server);
 }
 
@@ -46,12 +46,11 @@ export const GATEWAY_APP_OPTIONS = { bodyParser: false } as const;
  * only every 30 s: a few hundred slow clients would hold the gateway. Must run before listen(),
  * which is when Node starts the checking interval.
  */
-function applyServerTimeouts(server: Server, config: ConfigService): void {
-  const headersTimeout = config.getOrThrow<number>('SERVER_HEADERS_TIMEOUT_MS');
-  const requestTimeout = config.getOrThrow<number>('SERVER_REQUEST_TIMEOUT_MS');
+function applyServerTimeouts(server: Server, env: Environment): void {
+  const headersTimeout = env.SERVER_HEADERS_TIMEOUT_MS;
   server.headersTimeout = headersTimeout;
-  server.requestTimeout = Math.max(requestTimeout, headersTimeout);
-  server.keepAliveTimeout = config.getOrThrow<number>('SERVER_KEEP_ALIVE_TIMEOUT_MS');
+  server.requestTimeout = Math.max(env.SERVER_REQUEST_TIMEOUT_MS, headersTimeout);
+  server.keepAliveTimeout = env.SERVER_KEEP_ALIVE_TIMEOUT_MS;
   // The createServer option of the same name, which Nest gives no way to pass; Node reads the
   // property when the server starts listening.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(

@@ -1,14 +1,15 @@
 import 'reflect-metadata';
 import { createServiceApp, listenMetrics } from '@tcg/http-service';
 import { AppModule } from './app.module';
+import { Environment } from './config/environment';
 import { configureApp, GATEWAY_APP_OPTIONS } from './configure-app';
 
 async function bootstrap(): Promise<void> {
-  const { app, config, logger } = await createServiceApp(AppModule, GATEWAY_APP_OPTIONS);
+  const { app, logger } = await createServiceApp(AppModule, GATEWAY_APP_OPTIONS);
   configureApp(app);
-  const port = config.getOrThrow<number>('PORT');
-  await app.listen(port, config.getOrThrow<string>('HOST'));
-  await listenMetrics(app, logger, port);
+  const env = app.get(Environment);
+  await app.listen(env.PORT, env.HOST);
+  await listenMetrics(app, logger, env.PORT);
 }
 
 bootstrap().catch((error: unknown) => {

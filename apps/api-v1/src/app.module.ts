@@ -3,7 +3,7 @@ import { ServiceCoreModule } from '@tcg/http-service';
 import { serviceDatabase } from '@tcg/persistence/nest';
 import { BulkModule } from './bulk/bulk.module';
 import { CardsModule } from './cards/cards.module';
-import { validateEnvironment } from './config/environment';
+import { Environment, validateEnvironment } from './config/environment';
 import { GamesModule } from './games/games.module';
 import { SetsModule } from './sets/sets.module';
 
@@ -11,6 +11,7 @@ import { SetsModule } from './sets/sets.module';
   imports: [
     ServiceCoreModule.forService({
       service: 'api-v1',
+      environment: Environment,
       validate: validateEnvironment,
       database: serviceDatabase,
     }),

@@ -3,12 +3,13 @@ import { ServiceCoreModule } from '@tcg/http-service';
 import { serviceDatabase } from '@tcg/persistence/nest';
 import { CardsModule } from './cards/cards.module';
 import { ProblemDetailsFilter } from './common/filters/problem-details.filter';
-import { validateEnvironment } from './config/environment';
+import { Environment, validateEnvironment } from './config/environment';
 
 @Module({
   imports: [
     ServiceCoreModule.forService({
       service: 'api-v2',
+      environment: Environment,
       validate: validateEnvironment,
       database: serviceDatabase,
     }),

@@ -1,5 +1,6 @@
 export * from './lib/configure-service';
 export * from './lib/environment';
+export * from './lib/environment.module';
 export * from './lib/internal-credential.middleware';
 export * from './lib/reject-nul.middleware';
 export * from './lib/request-body-error';

@@ -1,5 +1,4 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import { sendError, sendInternalError } from './error-shape';
 
@@ -8,21 +7,21 @@ import { sendError, sendInternalError } from './error-shape';
 export class GatewayExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('GatewayExceptionFilter');
 
-  constructor(private readonly config: ConfigService) {}
+  /** `docsUrl`: DOCS_URL, the base address of the v2 problem types. */
+  constructor(private readonly docsUrl: string) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    const docsUrl = this.config.getOrThrow<string>('DOCS_URL');
     if (exception instanceof HttpException && exception.getStatus() === 404) {
-      sendError(res, req.path, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}.`, docsUrl);
+      sendError(res, req.path, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}.`, this.docsUrl);
       return;
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
-      sendError(res, req.path, exception.getStatus(), 'INVALID_REQUEST', exception.message, docsUrl);
+      sendError(res, req.path, exception.getStatus(), 'INVALID_REQUEST', exception.message, this.docsUrl);
       return;
     }
-    sendInternalError(res, req.path, docsUrl, this.logger, exception);
+    sendInternalError(res, req.path, this.docsUrl, this.logger, exception);
   }
 }

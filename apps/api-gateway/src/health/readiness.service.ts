@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { Environment } from '../config/environment';
 import { withTimeout } from '../limits/failover';
 import { Limits } from '../limits/limits.module';
 
@@ -32,12 +32,9 @@ export class ReadinessService {
   constructor(
     private readonly ds: DataSource,
     private readonly limits: Limits,
-    @Inject(ConfigService) config: ConfigService,
+    env: Environment,
   ) {
-    this.upstreams = {
-      'api-v1': config.getOrThrow<string>('API_V1_URL'),
-      'api-v2': config.getOrThrow<string>('API_V2_URL'),
-    };
+    this.upstreams = { 'api-v1': env.API_V1_URL, 'api-v2': env.API_V2_URL };
   }
 
   check(): Promise<Readiness> {

@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { QuotaCounterRepository } from '@tcg/persistence';
 import { DataSource } from 'typeorm';
 import { QUOTA_STORE } from '../access/access.service';
+import { Environment } from '../config/environment';
 import { Failover, type FailoverLogger } from './failover';
 import { FailoverQuotaStore } from './failover-quota.store';
 import { MemoryQuotaStore } from './memory-quota.store';
@@ -29,7 +29,7 @@ export class Limits implements OnApplicationShutdown {
   constructor(
     readonly redis: QuotaRedisConnection,
     ds: DataSource,
-    @Inject(ConfigService) config: ConfigService,
+    env: Environment,
   ) {
     const log: FailoverLogger = (level, msg, fields) =>
       level === 'warn' ? this.logger.warn({ msg, ...fields }) : this.logger.log({ msg, ...fields });
@@ -41,7 +41,7 @@ export class Limits implements OnApplicationShutdown {
         isReady: () => store.isReady(),
         probe: () => store.ping(),
         log,
-        timeoutMs: config.getOrThrow<number>('REDIS_COMMAND_TIMEOUT_MS'),
+        timeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
       });
       this.quotaStore = new FailoverQuotaStore(store, new MemoryQuotaStore(), this.failover);
     } else {
@@ -51,7 +51,7 @@ export class Limits implements OnApplicationShutdown {
         isReady: () => ds.isInitialized,
         probe: () => ds.query('SELECT 1'),
         log,
-        timeoutMs: config.getOrThrow<number>('QUOTA_DB_TIMEOUT_MS'),
+        timeoutMs: env.QUOTA_DB_TIMEOUT_MS,
       });
       this.quotaStore = new FailoverQuotaStore(store, new MemoryQuotaStore(), this.failover);
       this.sweeper = setInterval(() => {
@@ -77,10 +77,10 @@ export class Limits implements OnApplicationShutdown {
     QuotaRedisConnection,
     {
       provide: Limits,
-      inject: [QuotaRedisConnection, DataSource, ConfigService],
-      useFactory: async (redis: QuotaRedisConnection, ds: DataSource, config: ConfigService) => {
+      inject: [QuotaRedisConnection, DataSource, Environment],
+      useFactory: async (redis: QuotaRedisConnection, ds: DataSource, env: Environment) => {
         await redis.ready();
-        return new Limits(redis, ds, config);
+        return new Limits(redis, ds, env);
       },
     },
     { provide: QUOTA_STORE, inject: [Limits], useFactory: (limits: Limits) => limits.quotaStore },

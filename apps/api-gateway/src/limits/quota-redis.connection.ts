@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { once } from 'node:events';
+import { Environment } from '../config/environment';
 import { createQuotaRedisClient, type QuotaRedisClient } from './redis-quota.store';
 import { parseRedisTarget } from './redis-target';
 
@@ -17,16 +17,13 @@ export class QuotaRedisConnection implements OnApplicationShutdown {
   private readonly logger = new Logger('Redis');
   readonly client?: QuotaRedisClient;
 
-  constructor(@Inject(ConfigService) config: ConfigService) {
+  constructor(env: Environment) {
     // Validated at boot (validateEnvironment), so this does not throw here.
-    const target = parseRedisTarget({
-      REDIS_URL: config.get<string>('REDIS_URL'),
-      REDIS_CLUSTER_NODES: config.get<string>('REDIS_CLUSTER_NODES'),
-    });
+    const target = parseRedisTarget(env);
     if (target)
       this.client = createQuotaRedisClient(target, {
-        commandTimeout: config.getOrThrow<number>('REDIS_COMMAND_TIMEOUT_MS'),
-        connectTimeout: config.getOrThrow<number>('REDIS_CONNECT_TIMEOUT_MS'),
+        commandTimeout: env.REDIS_COMMAND_TIMEOUT_MS,
+        connectTimeout: env.REDIS_CONNECT_TIMEOUT_MS,
       });
   }
 

@@ -1,9 +1,9 @@
 import { NotFoundException } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Environment } from '../config/environment';
 import { OpenApiController } from './openapi.controller';
 
 describe('OpenApiController', () => {
@@ -13,10 +13,7 @@ describe('OpenApiController', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const controller = () =>
-    new OpenApiController({
-      getOrThrow: (name: string) => (name === 'WRITE_IDLE_TIMEOUT_MS' ? 10_000 : dir),
-    } as unknown as ConfigService);
+  const controller = () => new OpenApiController(Object.assign(new Environment(), { OPENAPI_DIR: dir }));
 
   it('sends a document as read at start, and 404 for one that is missing', () => {
     writeFileSync(join(dir, 'api-v1.json'), '{"openapi":"3.0.0"}');

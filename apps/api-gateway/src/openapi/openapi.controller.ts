@@ -1,9 +1,9 @@
 import { Controller, Get, Logger, NotFoundException, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { endWithin } from '../common/write-idle';
+import { Environment } from '../config/environment';
 
 /** The documents served, by version: the files `npm run openapi` writes under OPENAPI_DIR. */
 const FILES = { v1: 'api-v1.json', v2: 'api-v2.json' } as const;
@@ -19,9 +19,9 @@ export class OpenApiController {
   private readonly documents = new Map<Version, Buffer>();
   private readonly writeIdleMs: number;
 
-  constructor(config: ConfigService) {
-    this.writeIdleMs = config.getOrThrow<number>('WRITE_IDLE_TIMEOUT_MS');
-    const dir = resolve(config.getOrThrow<string>('OPENAPI_DIR'));
+  constructor(env: Environment) {
+    this.writeIdleMs = env.WRITE_IDLE_TIMEOUT_MS;
+    const dir = resolve(env.OPENAPI_DIR);
     for (const [version, file] of Object.entries(FILES) as [Version, string][]) {
       try {
         this.documents.set(version, readFileSync(resolve(dir, file)));

@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { entityTag, ifNoneMatchHits, negotiateCoding } from '@tcg/http-service';
 import type { Request, Response } from 'express';
 import { endWithin } from '../common/write-idle';
+import { Environment } from '../config/environment';
 import { compress, type PageCatalogue, type Served } from './page-catalogue';
 
 export const PAGE_CATALOGUE = Symbol('PageCatalogue');
@@ -40,9 +40,9 @@ export class PagesController {
 
   constructor(
     @Inject(PAGE_CATALOGUE) private readonly catalogue: PageCatalogue,
-    config: ConfigService,
+    env: Environment,
   ) {
-    this.writeIdleMs = config.getOrThrow<number>('WRITE_IDLE_TIMEOUT_MS');
+    this.writeIdleMs = env.WRITE_IDLE_TIMEOUT_MS;
   }
 
   @Get()

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Environment } from '../config/environment';
 import { loadPageCatalogue } from './page-catalogue';
 import { PAGE_CATALOGUE, PagesController } from './pages.controller';
 
@@ -8,9 +8,8 @@ import { PAGE_CATALOGUE, PagesController } from './pages.controller';
   providers: [
     {
       provide: PAGE_CATALOGUE,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService) =>
-        loadPageCatalogue({ prefillKey: config.get<string>('EXPLORER_API_KEY') }),
+      inject: [Environment],
+      useFactory: (env: Environment) => loadPageCatalogue({ prefillKey: env.EXPLORER_API_KEY }),
     },
   ],
 })

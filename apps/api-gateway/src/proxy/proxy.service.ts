@@ -1,5 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -18,6 +17,7 @@ import { type LingerLimits, lingerLimits, lingeringClose } from '../common/linge
 import { type BodyFraming, mayHaveBody, readBody, tooLarge } from '../common/request-body';
 import { type GuardedRequest, guardedRequest } from '../common/request-guard';
 import type { ApiVersion, RequestTarget } from '../common/request-target';
+import { Environment } from '../config/environment';
 import { upstreamRequestHeaders } from './forwarded-headers';
 import { KeyConcurrency } from './key-concurrency';
 import { routeTemplate } from './route-template';
@@ -54,40 +54,39 @@ export class ProxyService implements OnApplicationShutdown {
   constructor(
     private readonly access: AccessService,
     private readonly metrics: GatewayMetrics,
-    @Inject(ConfigService) config: ConfigService,
+    env: Environment,
   ) {
-    this.docsUrl = config.getOrThrow<string>('DOCS_URL');
-    this.requestsAtOnce = config.get<number>('KEY_REQUESTS_AT_ONCE');
-    this.credential = config.getOrThrow<string>('INTERNAL_TOKEN');
-    this.maxBodyBytes = config.getOrThrow<number>('MAX_BODY_BYTES');
-    this.linger = lingerLimits(this.maxBodyBytes, config.getOrThrow<number>('SERVER_KEEP_ALIVE_TIMEOUT_MS'));
+    this.docsUrl = env.DOCS_URL;
+    this.requestsAtOnce = env.KEY_REQUESTS_AT_ONCE;
+    this.credential = env.INTERNAL_TOKEN;
+    this.maxBodyBytes = env.MAX_BODY_BYTES;
+    this.linger = lingerLimits(this.maxBodyBytes, env.SERVER_KEEP_ALIVE_TIMEOUT_MS);
     const upstream = (name: string, url: string, options: Partial<UpstreamOptions> = {}) =>
       new UpstreamClient({
         name,
         url: new URL(url),
-        headersTimeoutMs: config.getOrThrow<number>('UPSTREAM_TIMEOUT_MS'),
-        bodyTimeoutMs: config.getOrThrow<number>('UPSTREAM_BODY_TIMEOUT_MS'),
-        maxSockets: config.getOrThrow<number>('UPSTREAM_MAX_SOCKETS'),
-        maxInFlight: config.getOrThrow<number>('UPSTREAM_MAX_IN_FLIGHT'),
-        freeSocketTimeoutMs: config.getOrThrow<number>('UPSTREAM_FREE_SOCKET_TIMEOUT_MS'),
-        writeIdleTimeoutMs: config.getOrThrow<number>('WRITE_IDLE_TIMEOUT_MS'),
+        headersTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+        bodyTimeoutMs: env.UPSTREAM_BODY_TIMEOUT_MS,
+        maxSockets: env.UPSTREAM_MAX_SOCKETS,
+        maxInFlight: env.UPSTREAM_MAX_IN_FLIGHT,
+        freeSocketTimeoutMs: env.UPSTREAM_FREE_SOCKET_TIMEOUT_MS,
+        writeIdleTimeoutMs: env.WRITE_IDLE_TIMEOUT_MS,
         onResponse: (status, seconds) => metrics.upstreamResponse(name, status, seconds),
         onCut: (reason) => metrics.responseCut(name, reason),
         ...options,
       });
     this.upstreams = {
-      v1: upstream('api-v1', config.getOrThrow<string>('API_V1_URL')),
-      v2: upstream('api-v2', config.getOrThrow<string>('API_V2_URL')),
+      v1: upstream('api-v1', env.API_V1_URL),
+      v2: upstream('api-v2', env.API_V2_URL),
     };
     // No queue: a download waits for nothing, it is admitted onto a socket or refused with a 503.
-    const downloadSockets = config.getOrThrow<number>('DOWNLOAD_MAX_SOCKETS');
-    this.downloads = upstream('api-v1-downloads', config.getOrThrow<string>('API_V1_URL'), {
-      maxSockets: downloadSockets,
-      maxInFlight: downloadSockets,
+    this.downloads = upstream('api-v1-downloads', env.API_V1_URL, {
+      maxSockets: env.DOWNLOAD_MAX_SOCKETS,
+      maxInFlight: env.DOWNLOAD_MAX_SOCKETS,
       downloads: {
-        minBytesPerSecond: config.getOrThrow<number>('DOWNLOAD_MIN_BYTES_PER_SECOND'),
-        graceMs: config.getOrThrow<number>('DOWNLOAD_GRACE_MS'),
-        maxDurationMs: config.getOrThrow<number>('DOWNLOAD_MAX_DURATION_MS'),
+        minBytesPerSecond: env.DOWNLOAD_MIN_BYTES_PER_SECOND,
+        graceMs: env.DOWNLOAD_GRACE_MS,
+        maxDurationMs: env.DOWNLOAD_MAX_DURATION_MS,
       },
       onDownload: (delta) => metrics.downloadsInProgress(delta),
     });

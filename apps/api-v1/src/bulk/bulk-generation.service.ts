@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { DataVersionSource } from '@tcg/domain';
 import { generateGameSnapshots, gamesToSnapshot, withBulkLock } from '@tcg/persistence';
 import { DATA_VERSION } from '@tcg/persistence/nest';
 import { Client } from 'pg';
+import { Environment } from '../config/environment';
 
 /**
  * How often an instance looks for due snapshots without being told of a new version: the daily
@@ -46,14 +46,14 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
   private again = false;
 
   constructor(
-    @Inject(ConfigService) config: ConfigService,
+    env: Environment,
     @Inject(DATA_VERSION) private readonly versions: DataVersionSource,
   ) {
-    this.enabled = config.getOrThrow<string>('BULK_GENERATION') === 'on';
-    this.settleMs = config.getOrThrow<number>('BULK_SETTLE_MS');
-    this.maxAgeSeconds = config.getOrThrow<number>('BULK_MAX_AGE_HOURS') * 3600;
-    this.url = config.getOrThrow<string>('DATABASE_URL');
-    this.connectTimeoutMs = config.getOrThrow<number>('DATABASE_CONNECT_TIMEOUT_MS');
+    this.enabled = env.BULK_GENERATION === 'on';
+    this.settleMs = env.BULK_SETTLE_MS;
+    this.maxAgeSeconds = env.BULK_MAX_AGE_HOURS * 3600;
+    this.url = env.DATABASE_URL;
+    this.connectTimeoutMs = env.DATABASE_CONNECT_TIMEOUT_MS;
   }
 
   onApplicationBootstrap(): void {

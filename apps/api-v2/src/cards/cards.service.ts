@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import {
   CardKeysetReads,
   CatalogueRepository,
@@ -33,6 +32,7 @@ import {
   v2VariantJson,
 } from '@tcg/rendering';
 import { CARD_KEYSET_READS, CARD_READS, CATALOGUE } from '@tcg/persistence/nest';
+import { Environment } from '../config/environment';
 import { CursorCodec, CursorPosition } from './cursor/cursor-codec';
 import { CardShape } from './dto/card-v2-query.schema';
 import { CardsV2Query, Include } from './dto/cards-v2-query.schema';
@@ -52,13 +52,12 @@ export class CardsService {
     @Inject(CARD_READS) private readonly cards: RenderedCardReads,
     @Inject(CARD_KEYSET_READS) private readonly keyset: CardKeysetReads,
     @Inject(CATALOGUE) private readonly catalogue: CatalogueRepository,
-    config: ConfigService,
+    env: Environment,
   ) {
     const secret =
-      config.get<string>('CURSOR_SECRET') ??
-      createHmac('sha256', config.getOrThrow<string>('INTERNAL_TOKEN')).update('v2-cursor').digest('hex');
+      env.CURSOR_SECRET ?? createHmac('sha256', env.INTERNAL_TOKEN).update('v2-cursor').digest('hex');
     this.cursors = new CursorCodec(secret);
-    this.countBudgetMs = config.getOrThrow<number>('TOTAL_COUNT_BUDGET_MS');
+    this.countBudgetMs = env.TOTAL_COUNT_BUDGET_MS;
   }
 
   /**

@@ -1,8 +1,8 @@
 import { ExceptionFilter, INestApplication, ValidationPipe } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { parse } from 'node:querystring';
+import { BaseEnvironment } from './environment';
 import { requireInternalCredential } from './internal-credential.middleware';
 import { observeRequests } from './observability/observability.module';
 import { RequestObserver } from './observability/request-observer';
@@ -38,7 +38,7 @@ export function configureService(app: INestApplication, options: ServiceOptions)
   app.use(limitRequestTarget);
   // Before any body is read or inflated: a caller without the gateway's credential gets its 403
   // whatever it sends, and costs no parsing.
-  app.use(requireInternalCredential(app.get(ConfigService).getOrThrow<string>('INTERNAL_TOKEN')));
+  app.use(requireInternalCredential(app.get(BaseEnvironment).INTERNAL_TOKEN));
   // Nest mounts its own parsers (100 KB) at init unless one of the same kind is mounted already.
   (app as NestExpressApplication).useBodyParser('json', { limit: options.bodyLimit });
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true }));

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { INestApplication, NestApplicationOptions, Type } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
+import { ServiceEnvironment } from './environment';
 import { ServiceLogger } from './observability/logger';
 import { MetricsServer } from './observability/metrics-server';
 
@@ -29,12 +29,11 @@ export function runService(
 export async function createServiceApp(
   module: Type<unknown>,
   options: NestApplicationOptions = {},
-): Promise<{ app: INestApplication; config: ConfigService; logger: ServiceLogger }> {
+): Promise<{ app: INestApplication; logger: ServiceLogger }> {
   const app = await NestFactory.create(module, { ...options, bufferLogs: true });
-  const config = app.get(ConfigService);
   const logger = app.get(ServiceLogger);
   app.useLogger(logger);
-  return { app, config, logger };
+  return { app, logger };
 }
 
 /**
@@ -54,22 +53,22 @@ async function bootstrap(
   module: Type<unknown>,
   configureApp: (app: INestApplication) => void,
 ): Promise<void> {
-  const { app, config, logger } = await createServiceApp(module);
+  const { app, logger } = await createServiceApp(module);
   configureApp(app);
-  const port = config.getOrThrow<number>('PORT');
-  applyServerTimeouts(app.getHttpServer() as Server, config);
-  await app.listen(port, config.getOrThrow<string>('HOST'));
-  await listenMetrics(app, logger, port);
+  const env = app.get(ServiceEnvironment);
+  applyServerTimeouts(app.getHttpServer() as Server, env);
+  await app.listen(env.PORT, env.HOST);
+  await listenMetrics(app, logger, env.PORT);
 }
 
 /**
  * Only the gateway calls a service: a slow or silent sender is cut off rather than holding a
  * socket, and idle keep-alive sockets outlive the gateway's own idle timeout for them.
  */
-function applyServerTimeouts(server: Server, config: ConfigService): void {
-  server.keepAliveTimeout = config.getOrThrow<number>('SERVER_KEEP_ALIVE_TIMEOUT_MS');
-  server.headersTimeout = config.getOrThrow<number>('SERVER_HEADERS_TIMEOUT_MS');
-  server.requestTimeout = config.getOrThrow<number>('SERVER_REQUEST_TIMEOUT_MS');
+function applyServerTimeouts(server: Server, env: ServiceEnvironment): void {
+  server.keepAliveTimeout = env.SERVER_KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = env.SERVER_HEADERS_TIMEOUT_MS;
+  server.requestTimeout = env.SERVER_REQUEST_TIMEOUT_MS;
   // Node enforces the two timeouts above only when it sweeps its connections, every 30 s by
   // default (a createServer option that Nest does not pass on); it reads this when it starts
   // listening, so a stalled request is cut within a second of its deadline instead.

@@ -1,6 +1,6 @@
-import { DynamicModule, InjectionToken, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
-import type { ServiceEnvironment } from './environment';
+import { DynamicModule, InjectionToken, MiddlewareConsumer, Module, NestModule, Type } from '@nestjs/common';
+import { ServiceEnvironment } from './environment';
+import { EnvironmentModule } from './environment.module';
 import { ResponsesModule } from './http-caching/cached-responder';
 import { type HealthReport, MetricsServer } from './observability/metrics-server';
 import { ObservabilityModule, type ObservabilityOptions } from './observability/observability.module';
@@ -30,12 +30,15 @@ interface HealthReporter {
 /** Not injected anywhere: providing it puts the service's full health on the admin port. */
 const ADMIN_HEALTH = Symbol('AdminHealth');
 
-export interface ServiceCoreOptions {
+export interface ServiceCoreOptions<T extends ServiceEnvironment> {
   /** The service's name: its logs', metrics' and database connections'. */
   readonly service: string;
+  /** The app's own Environment class, under which its validated environment is injected. */
+  readonly environment: Type<T>;
   /** Reads and validates the raw environment once at boot (`readServiceEnvironment` of the app's own). */
-  readonly validate: (raw: Record<string, unknown>) => ServiceEnvironment;
-  readonly database: (service: string) => ServiceDatabase;
+  readonly validate: (raw: Record<string, unknown>) => T;
+  /** The database, reading its variables from the environment provided under `settings`. */
+  readonly database: (service: string, settings: Type<ServiceEnvironment>) => ServiceDatabase;
 }
 
 /**
@@ -47,12 +50,12 @@ export interface ServiceCoreOptions {
  */
 @Module({})
 export class ServiceCoreModule implements NestModule {
-  static forService(options: ServiceCoreOptions): DynamicModule {
-    const database = options.database(options.service);
+  static forService<T extends ServiceEnvironment>(options: ServiceCoreOptions<T>): DynamicModule {
+    const database = options.database(options.service, ServiceEnvironment);
     return {
       module: ServiceCoreModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: options.validate }),
+        EnvironmentModule.forApp(options.environment, options.validate),
         database.module,
         ObservabilityModule.forService({ service: options.service, database: database.pool }),
         ResponsesModule.forService({ versions: database.versions, health: database.health }),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /**
  * Every controller class in an app's source (`root`, its `src`): what its OpenAPI document must
- * list. Read from the files rather than from AppModule, which validates the environment on import.
+ * list, read from the files (each `*.controller.ts`).
  */
 export function controllersInSource(root: string): unknown[] {
   return readdirSync(root, { recursive: true, encoding: 'utf8' })

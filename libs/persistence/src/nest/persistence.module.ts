@@ -10,8 +10,8 @@ import {
   OnApplicationShutdown,
   Provider,
   ServiceUnavailableException,
+  Type,
 } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { createDataSource, poolOf, poolUsage, type DatabaseDeadlines } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
@@ -55,6 +55,20 @@ export const CARD_READS = Symbol('CardReads');
 /** The `CardKeysetReads` port (`@tcg/domain`), bound to `CardKeysetRepository`: `@Inject(CARD_KEYSET_READS)`. */
 export const CARD_KEYSET_READS = Symbol('CardKeysetReads');
 
+/**
+ * The database variables of an app's validated environment (`@tcg/http-service`'s
+ * `ServiceEnvironment`, the gateway's `Environment`), read from the class the app provides it under.
+ */
+export interface DatabaseSettings {
+  readonly DATABASE_URL: string;
+  readonly DATABASE_POOL_SIZE: number;
+  readonly DATABASE_CONNECT_TIMEOUT_MS: number;
+  readonly DATABASE_STATEMENT_TIMEOUT_MS: number;
+  readonly DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: number;
+  /** Comma-separated, validated at boot; the gateway has none (its reads stay on the primary). */
+  readonly DATABASE_READ_URLS?: string;
+}
+
 /** A provider of `provide` built once per app on the service's data source. */
 function onDataSource(
   provide: symbol | (abstract new (...args: never[]) => unknown),
@@ -69,16 +83,16 @@ function onReads(provide: symbol, Repository: new (reads: ReadSource) => unknown
 }
 
 /** The pool size and deadlines of the service's connections, primary and replicas alike. */
-function connectionOptions(config: ConfigService): {
-  readonly poolSize?: number;
+function connectionOptions(settings: DatabaseSettings): {
+  readonly poolSize: number;
   readonly deadlines: DatabaseDeadlines;
 } {
   return {
-    poolSize: config.get<number>('DATABASE_POOL_SIZE'),
+    poolSize: settings.DATABASE_POOL_SIZE,
     deadlines: {
-      connectMs: config.getOrThrow<number>('DATABASE_CONNECT_TIMEOUT_MS'),
-      statementMs: config.getOrThrow<number>('DATABASE_STATEMENT_TIMEOUT_MS'),
-      idleInTransactionMs: config.getOrThrow<number>('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
+      connectMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: settings.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
   };
 }
@@ -180,13 +194,14 @@ export class PersistenceModule implements OnApplicationShutdown {
   ) {}
 
   /**
-   * `health: false` leaves `/health` to the app (the gateway reports its services instead);
-   * `replicas: false` keeps every read on the primary whatever DATABASE_READ_URLS says (the
-   * gateway: keys are read where they are written).
+   * `settings` is the class the app's validated environment is injected under. `health: false`
+   * leaves `/health` to the app (the gateway reports its services instead); `replicas: false`
+   * keeps every read on the primary whatever DATABASE_READ_URLS says (the gateway: keys are read
+   * where they are written).
    */
   static forService(
     serviceName: string,
-    options: { health?: boolean; replicas?: boolean } = {},
+    options: { settings: Type<DatabaseSettings>; health?: boolean; replicas?: boolean },
   ): DynamicModule {
     return {
       module: PersistenceModule,
@@ -197,37 +212,37 @@ export class PersistenceModule implements OnApplicationShutdown {
         DatabaseHealth,
         {
           provide: DataSource,
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) =>
+          inject: [options.settings],
+          useFactory: (settings: DatabaseSettings) =>
             createDataSource({
-              ...connectionOptions(config),
-              url: config.getOrThrow<string>('DATABASE_URL'),
+              ...connectionOptions(settings),
+              url: settings.DATABASE_URL,
               applicationName: serviceName,
             }).initialize(),
         },
         {
           provide: DATA_VERSION,
-          inject: [ConfigService],
+          inject: [options.settings],
           // Not connected until a user calls start(): the gateway, which caches nothing, never does.
-          useFactory: (config: ConfigService) => {
+          useFactory: (settings: DatabaseSettings) => {
             const logger = new Logger('DataVersion');
             return new DataVersionWatcher({
-              url: config.getOrThrow<string>('DATABASE_URL'),
+              url: settings.DATABASE_URL,
               applicationName: serviceName,
-              timeoutMs: config.getOrThrow<number>('DATABASE_CONNECT_TIMEOUT_MS'),
+              timeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
               onError: (error) => logger.warn({ msg: 'data version unknown', error: error.message }),
             });
           },
         },
         {
           provide: READS,
-          inject: [DataSource, DATA_VERSION, ConfigService, HealthDetails],
+          inject: [DataSource, DATA_VERSION, options.settings, HealthDetails],
           useFactory: (
             ds: DataSource,
             versions: DataVersionWatcher,
-            config: ConfigService,
+            settings: DatabaseSettings,
             health: HealthDetails,
-          ) => (options.replicas === false ? ds : readsFor(serviceName, ds, versions, config, health)),
+          ) => (options.replicas === false ? ds : readsFor(serviceName, ds, versions, settings, health)),
         },
         // The ports under their tokens. The card reads' hand-written SQL (hot paths) is injected
         // as the object itself: the port adds no layer to a request.
@@ -283,17 +298,17 @@ async function readsFor(
   serviceName: string,
   ds: DataSource,
   versions: DataVersionWatcher,
-  config: ConfigService,
+  settings: DatabaseSettings,
   health: HealthDetails,
 ): Promise<ReadSource> {
   // Validated at boot (the service's environment): comma-separated connection strings.
-  const urls = (config.get<string>('DATABASE_READ_URLS') ?? '')
+  const urls = (settings.DATABASE_READ_URLS ?? '')
     .split(',')
     .map((url) => url.trim())
     .filter((url) => url !== '');
   if (urls.length === 0) return ds;
   const logger = new Logger('ReadReplicas');
-  const connection = connectionOptions(config);
+  const connection = connectionOptions(settings);
   const replicas = new ReadReplicas(
     ds,
     urls.map((url) => ({
@@ -322,10 +337,14 @@ async function readsFor(
 
 /**
  * A service's database in the shape `ServiceCoreModule` (`@tcg/http-service`, which may not import
- * persistence) takes it: the module, the data source's pool and read routing readings, and the
- * tokens of the data version and of `/health`'s details.
+ * persistence) takes it: the module (its variables read from the environment under `settings`),
+ * the data source's pool and read routing readings, and the tokens of the data version and of
+ * `/health`'s details.
  */
-export function serviceDatabase(serviceName: string): {
+export function serviceDatabase(
+  serviceName: string,
+  settings: Type<DatabaseSettings>,
+): {
   readonly module: DynamicModule;
   readonly pool: {
     readonly token: typeof DataSource;
@@ -341,7 +360,7 @@ export function serviceDatabase(serviceName: string): {
   readonly report: typeof DatabaseHealth;
 } {
   return {
-    module: PersistenceModule.forService(serviceName),
+    module: PersistenceModule.forService(serviceName, { settings }),
     pool: {
       token: DataSource,
       usage: poolUsage,

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { filterAnswer, parserError, sqlState } from '@tcg/http-service/testing';
-import { ConfigService } from '@nestjs/config';
 import { QueryFailedError } from 'typeorm';
+import { Environment } from '../../config/environment';
 import { ProblemDetailsFilter } from './problem-details.filter';
 
 const DOCS_URL = 'https://docs.example.com/errors';
 
 const answer = (exception: unknown) =>
-  filterAnswer(new ProblemDetailsFilter(new ConfigService({ DOCS_URL })), exception);
+  filterAnswer(new ProblemDetailsFilter(Object.assign(new Environment(), { DOCS_URL })), exception);
 
 describe('ProblemDetailsFilter', () => {
   beforeAll(() => {

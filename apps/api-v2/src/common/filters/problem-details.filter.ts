@@ -1,9 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Inject, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Logger } from '@nestjs/common';
 import { ErrorCode } from '@tcg/domain';
 import { errorOutcome, problemType } from '@tcg/http-service';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '@tcg/persistence';
 import type { Response } from 'express';
+import { Environment } from '../../config/environment';
 import { ProblemDetailsDto } from '../dto/problem-details.dto';
 
 const BY_STATUS: Record<number, { code: ErrorCode; title: string }> = {
@@ -27,21 +27,20 @@ const BY_STATUS: Record<number, { code: ErrorCode; title: string }> = {
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemDetailsFilter');
 
-  constructor(@Inject(ConfigService) private readonly config: ConfigService) {}
+  constructor(private readonly env: Environment) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const { status, code, message } = errorOutcome(exception, databaseUnavailable, this.logger);
     const detail = message ?? 'An unexpected error occurred.';
     const kind = BY_STATUS[status] ?? BY_STATUS[status >= 500 ? 500 : 400]!;
-    const docsUrl = this.config.getOrThrow<string>('DOCS_URL');
     if (status === HttpStatus.SERVICE_UNAVAILABLE)
       res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     res
       .status(status)
       .type('application/problem+json')
       .json({
-        type: problemType(docsUrl, code ?? kind.code),
+        type: problemType(this.env.DOCS_URL, code ?? kind.code),
         title: kind.title,
         status,
         detail,

@@ -1,5 +1,4 @@
 import { DynamicModule, Global, InjectionToken, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { DataVersionSource } from '@tcg/domain';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -8,6 +7,7 @@ import { negotiateCoding } from './content-coding';
 import { entityTag, ifNoneMatchHits } from './entity-tag';
 import { CompressionPolicy, Representation } from './representation';
 import { ResponseCache, ResponseCacheStats } from './response-cache';
+import { ServiceEnvironment } from '../environment';
 import { ServiceMetrics } from '../observability/metrics';
 
 /**
@@ -233,15 +233,15 @@ export class ResponsesModule {
       providers: [
         {
           provide: CachedResponder,
-          inject: [tokens.versions, tokens.health, ConfigService, ServiceMetrics],
+          inject: [tokens.versions, tokens.health, ServiceEnvironment, ServiceMetrics],
           useFactory: async (
             versions: DataVersionSource & { start?(): Promise<void> },
             health: { add(name: string, part: () => unknown): void },
-            config: ConfigService,
+            env: ServiceEnvironment,
             metrics: ServiceMetrics,
           ) => {
             await versions.start?.();
-            const maxBytes = config.getOrThrow<number>('RESPONSE_CACHE_MAX_BYTES');
+            const maxBytes = env.RESPONSE_CACHE_MAX_BYTES;
             const responder = new CachedResponder(
               maxBytes > 0 ? new ResponseCache(maxBytes) : null,
               versions,

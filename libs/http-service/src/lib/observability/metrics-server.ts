@@ -1,7 +1,7 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BaseEnvironment } from '../environment';
 import { ServiceMetrics } from './metrics';
 
 /** A scrape that has not sent its request within this is cut off. */
@@ -28,7 +28,7 @@ export class MetricsServer implements OnApplicationShutdown {
 
   constructor(
     private readonly metrics: ServiceMetrics,
-    @Inject(ConfigService) private readonly config: ConfigService,
+    private readonly env: BaseEnvironment,
   ) {}
 
   /**
@@ -42,14 +42,14 @@ export class MetricsServer implements OnApplicationShutdown {
 
   /** Listens on the admin port; resolves with it (undefined when metrics are off), rejects when taken. */
   async listen(): Promise<number | undefined> {
-    const port = this.config.getOrThrow<number>('METRICS_PORT');
+    const port = this.env.METRICS_PORT;
     if (port === 0) return undefined;
     const server = createServer((req, res) => void this.answer(req, res));
     server.requestTimeout = SCRAPE_REQUEST_TIMEOUT_MS;
     server.headersTimeout = SCRAPE_REQUEST_TIMEOUT_MS;
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
-      server.listen(port, this.config.getOrThrow<string>('METRICS_HOST'), () => {
+      server.listen(port, this.env.METRICS_HOST, () => {
         server.off('error', fail);
         done();
       });

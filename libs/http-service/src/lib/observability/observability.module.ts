@@ -1,10 +1,9 @@
 import { DynamicModule, Global, InjectionToken, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { NextFunction, Request, Response } from 'express';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { BaseEnvironment } from '../environment';
+import { BaseEnvironment } from '../environment';
 import { createPinoLogger, ServiceLogger } from './logger';
 import { ServiceMetrics } from './metrics';
 import { MetricsServer } from './metrics-server';
@@ -74,13 +73,9 @@ export class ObservabilityModule {
       providers: [
         {
           provide: PINO_LOGGER,
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) =>
-            createPinoLogger(
-              options.service,
-              config.getOrThrow<BaseEnvironment['LOG_LEVEL']>('LOG_LEVEL'),
-              config.getOrThrow<BaseEnvironment['LOG_FORMAT']>('LOG_FORMAT'),
-            ),
+          inject: [BaseEnvironment],
+          useFactory: (env: BaseEnvironment) =>
+            createPinoLogger(options.service, env.LOG_LEVEL, env.LOG_FORMAT),
         },
         {
           provide: ServiceLogger,
