@@ -35,29 +35,10 @@ export function configureApp(app: INestApplication): void {
     parseCorsOrigins(env.CORS_ORIGINS),
     app.get(RequestObserver),
   );
-  applyServerTimeouts(server, env);
   boundShutdown(server);
 }
 
 export const GATEWAY_APP_OPTIONS = { bodyParser: false } as const;
-
-/**
- * Node's defaults let a client take 60 s to send headers and 5 min for a request, and check them
- * only every 30 s: a few hundred slow clients would hold the gateway. Must run before listen(),
- * which is when Node starts the checking interval.
- */
-function applyServerTimeouts(server: Server, env: Environment): void {
-  const headersTimeout = env.SERVER_HEADERS_TIMEOUT_MS;
-  server.headersTimeout = headersTimeout;
-  server.requestTimeout = Math.max(env.SERVER_REQUEST_TIMEOUT_MS, headersTimeout);
-  server.keepAliveTimeout = env.SERVER_KEEP_ALIVE_TIMEOUT_MS;
-  // The createServer option of the same name, which Nest gives no way to pass; Node reads the
-  // property when the server starts listening.
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
-    1_000,
-    headersTimeout,
-  );
-}
 
 /** How long in-flight requests may finish after SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
