@@ -9,7 +9,7 @@ import { V1ExceptionFilter } from './common/filters/v1-exception.filter';
  */
 export const BODY_LIMIT = '512kb';
 
-/** Global pipes, filters and options; main.ts and the end-to-end tests both call this. */
+/** Global middlewares, filter and options; main.ts and the end-to-end tests both call this. */
 export function configureApp(app: INestApplication): void {
   configureService(app, { bodyLimit: BODY_LIMIT, exceptionFilter: new V1ExceptionFilter(), version: 'v1' });
 }

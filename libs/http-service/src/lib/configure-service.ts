@@ -1,4 +1,4 @@
-import { ExceptionFilter, INestApplication, ValidationPipe } from '@nestjs/common';
+import { ExceptionFilter, INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { parse } from 'node:querystring';
@@ -19,8 +19,10 @@ export interface ServiceOptions {
 }
 
 /**
- * Global pipes, filters and options of a service behind the gateway; each app's configureApp,
- * which main.ts and the end-to-end tests both call, calls this.
+ * Global middlewares, filter and options of a service behind the gateway; each app's configureApp,
+ * which main.ts and the end-to-end tests both call, calls this. No global pipe: each route reads
+ * its query and body with its request schema
+ * (docs/decisions/0002-request-validation-and-throttling.md).
  */
 export function configureService(app: INestApplication, options: ServiceOptions): void {
   const express = app.getHttpAdapter().getInstance() as Express;
@@ -41,7 +43,6 @@ export function configureService(app: INestApplication, options: ServiceOptions)
   app.use(requireInternalCredential(app.get(BaseEnvironment).INTERNAL_TOKEN));
   // Nest mounts its own parsers (100 KB) at init unless one of the same kind is mounted already.
   (app as NestExpressApplication).useBodyParser('json', { limit: options.bodyLimit });
-  app.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true }));
   app.useGlobalFilters(options.exceptionFilter);
   app.enableShutdownHooks();
 }
