@@ -1,0 +1,443 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowseSelector, CardOrder, KeysetQuery, VariantFilter } from '@tcg/domain';
+import { v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
+import type { DataSource } from 'typeorm';
+import type { ReadTarget } from '../read-replicas';
+import { CardKeysetRepository } from '../repositories/card-keyset.repository';
+import { CardQueryRepository } from '../repositories/card-query.repository';
+import { TypeOrmCatalogueRepository } from '../repositories/catalogue.repository';
+import { refreshCardDocuments, refreshDocumentsOfVariants } from '../prices/card-documents';
+
+// The statements the hot reads send, for a fixed set of requests, compared with the files under
+// `sql/` (immich's `server/src/queries/*.sql`): a change to a read shows in review as a change of
+// its SQL, and a change that was not meant to change the SQL fails here. No database: the reads
+// run against a recording connection that answers every statement with the same two rows.
+// `npm run sql:snapshots` rewrites the files.
+
+const SNAPSHOTS = join(__dirname, 'sql');
+const UPDATE = process.env['UPDATE_SQL_SNAPSHOTS'] === '1';
+
+const CARD_A = '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d';
+const CARD_B = '1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e';
+const VARIANT_A = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
+const T = 1_790_000_000;
+
+/**
+ * Every column any read asks for, typed as node-postgres returns it; a page's window count and
+ * rank only where the statement selects them, as the reads tell from their presence whether the
+ * page was counted.
+ */
+function answerRow(card: string, text: string, values: readonly unknown[]): Record<string, unknown> {
+  return {
+    // Nothing is priced in JP: card_tops then reads its region `*`.
+    priced: values[0] !== 'JP',
+    over: false,
+    ids: [3, 7],
+    n: 42,
+    ...(/ AS "?total"?\b/i.test(text) ? { total: 42 } : {}),
+    ...(/ AS "?rn"?\b/i.test(text) ? { rn: 1000 } : {}),
+    uuid: card,
+    id: 'card-slug',
+    game_id: 'mtg',
+    game_name: 'Magic',
+    set_id: 'set-slug',
+    set_name: 'Set',
+    name: 'Card',
+    number: '1',
+    rarity: null,
+    details: null,
+    vendor_id: null,
+    openset_id: null,
+    imagedb_id: null,
+    sealed: false,
+    variants: '{}',
+    ordinal: 0,
+    card_uuid: card,
+    variant_uuid: VARIANT_A,
+    month_start: String(T - 86_400),
+    offsets: '{0}',
+    prices: '{100}',
+    cardUuid: card,
+    type: 'raw',
+    condition: 'NM',
+    printing: 'Normal',
+    language: 'English',
+    vendorSkuId: null,
+    gradingCompany: null,
+    grade: null,
+    gradeLabel: null,
+    gradingQualifier: null,
+    updatedAt: T,
+    stats: '{}',
+    v1Stats: '{}',
+    v1History: '[]',
+    v2Price: '{}',
+    v2Periods: '{}',
+    v2History: '[]',
+    others: null,
+    k0: 'a',
+    k1: 'b',
+    k2: 'c',
+    cards_count: 10,
+    variants_count: 20,
+    sealed_count: 1,
+    sets_count: 2,
+    last_updated: String(T),
+    value_cents: '12345',
+    value_7d_ago_cents: null,
+    sources: null,
+    code: 'SET',
+    release_date: '2024-01-01',
+  };
+}
+
+interface Statement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+/**
+ * A read source whose one connection records each statement and answers it with two rows (none
+ * for transaction control): enough for every read to go on to its next statement.
+ */
+function recordingSource(statements: Statement[]): ReadTarget {
+  const answer = (text: string, values: readonly unknown[] = []) => {
+    statements.push({ text, values });
+    return /^(BEGIN|COMMIT|ROLLBACK)\b/.test(text)
+      ? []
+      : [answerRow(CARD_A, text, values), answerRow(CARD_B, text, values)];
+  };
+  const client = {
+    query: (q: { text: string; values: unknown[] }) => Promise.resolve({ rows: answer(q.text, q.values) }),
+    release: () => undefined,
+  };
+  const ds = {
+    driver: { master: { connect: () => Promise.resolve(client) } },
+    query: (text: string, values?: unknown[]) => Promise.resolve(answer(text, values)),
+    createQueryRunner: () => ({
+      connect: () => Promise.resolve(),
+      query: (text: string, values?: unknown[]) => Promise.resolve(answer(text, values)),
+      release: () => Promise.resolve(),
+    }),
+  } as unknown as DataSource;
+  return { read: (run) => run(ds) };
+}
+
+interface Reads {
+  readonly cards: CardQueryRepository;
+  readonly keyset: CardKeysetRepository;
+  readonly catalogue: TypeOrmCatalogueRepository;
+  /** A transaction's client, for the writes that render card documents. */
+  readonly client: { query(text: string, values?: unknown[]): Promise<unknown> };
+}
+
+type Case = readonly [name: string, run: (r: Reads) => Promise<unknown>];
+
+const V1_JSON = v1JoinedJson(true);
+const V1_BARE_JSON = v1JoinedJson(false);
+const V2_JSON = v2JoinedJson('NA', 'USD', true, true);
+const V2_EU_JSON = v2JoinedJson('EU', 'EUR', true, false);
+const V1 = { includeNullPrices: false } as const satisfies VariantFilter;
+const V1_SEARCH = { includeNullPrices: true } as const satisfies VariantFilter;
+const NM = { ...V1, conditions: ['Near Mint'] } as const satisfies VariantFilter;
+const V2 = { includeNullPrices: true, graded: 'exclude' } as const satisfies VariantFilter;
+const BY_SET: CardOrder = { direction: 'desc' };
+const GAME: BrowseSelector = { by: 'browse', gameId: 'mtg' };
+const SET: BrowseSelector = { by: 'browse', gameId: 'mtg', setId: 'mtg-lea' };
+const SEARCH: BrowseSelector = { by: 'browse', q: 'Lightning Bolt' };
+const PAGE = { limit: 2, offset: 0 };
+const DEEP = { limit: 2, offset: 400 };
+const STATS_READ = { stats: true, parts: [] };
+const V1_READ = { stats: false, parts: ['v1Stats', 'v1History'] as const };
+
+/** v1 GET /v1/cards with default options: the page and its cards joined in SQL. */
+const v1Page =
+  (
+    selector: Parameters<CardQueryRepository['findJoinedCards']>[0],
+    filter: VariantFilter = V1,
+    page = PAGE,
+    order: CardOrder = BY_SET,
+  ) =>
+  (r: Reads) =>
+    r.cards.findJoinedCards(selector, filter, page, 'NA', order, V1_JSON);
+
+const keyset = (browse: BrowseSelector, rest: Partial<KeysetQuery> = {}): KeysetQuery => ({
+  browse,
+  filter: V2,
+  region: 'NA',
+  direction: 'desc',
+  ...rest,
+});
+
+const GROUPS: Readonly<Record<string, readonly Case[]>> = {
+  // GET /v1/cards (CardQueryRepository.findJoinedCards, default options; findCards otherwise).
+  'card-page': [
+    ['lookup by card id (UUID)', v1Page({ by: 'cardId', value: CARD_A })],
+    ['lookup by card id (slug)', v1Page({ by: 'cardId', value: 'lightning-bolt-lea' })],
+    ['lookup by variant id', v1Page({ by: 'variantId', value: VARIANT_A })],
+    ['lookup by vendor SKU', v1Page({ by: 'vendorSkuId', value: '123456' })],
+    ['lookup by vendor id', v1Page({ by: 'vendorId', value: '98765' })],
+    [
+      'lookup by card id, min_price',
+      v1Page({ by: 'cardId', value: CARD_A }, V1, PAGE, { ...BY_SET, minPrice: 100 }),
+    ],
+    [
+      'lookup by card id, past the first page',
+      v1Page({ by: 'cardId', value: CARD_A }, V1, { limit: 2, offset: 2 }),
+    ],
+    ['browse game', v1Page(GAME)],
+    ['browse game, unpriced included', v1Page(GAME, { includeNullPrices: true })],
+    ['browse set', v1Page(SET)],
+    ['browse set and number', v1Page({ ...SET, number: '161' })],
+    ['browse game, condition', v1Page(GAME, NM)],
+    ['browse set, condition and printing', v1Page(SET, { ...NM, printings: ['foil'] })],
+    ['browse game, language', v1Page(GAME, { ...V1, languages: ['English'] })],
+    ['search', v1Page(SEARCH, V1_SEARCH)],
+    [
+      'search in a game, condition',
+      v1Page({ ...SEARCH, gameId: 'mtg' }, { ...V1_SEARCH, conditions: ['Near Mint'] }),
+    ],
+    ['search, deep offset', v1Page(SEARCH, V1_SEARCH, DEEP)],
+    ['browse game, sorted by price', v1Page(GAME, V1, PAGE, { by: 'price', direction: 'desc' })],
+    ['browse game, sorted by 7d ascending', v1Page(GAME, V1, PAGE, { by: '7d', direction: 'asc' })],
+    ['browse game, min_price', v1Page(GAME, V1, PAGE, { ...BY_SET, minPrice: 500 })],
+    ['browse set, condition, sorted by price', v1Page(SET, NM, PAGE, { by: 'price', direction: 'desc' })],
+    ['search, sorted by price', v1Page(SEARCH, V1_SEARCH, PAGE, { by: 'price', direction: 'desc' })],
+    ['browse game, updated_after', v1Page(GAME, { ...V1, updatedAfter: T })],
+    ['browse game, updated_after, deep offset', v1Page(GAME, { ...V1, updatedAfter: T }, DEEP)],
+    ['browse game, deep offset', v1Page(GAME, V1, DEEP)],
+    ['browse game, condition, deep offset', v1Page(GAME, NM, DEEP)],
+    [
+      'browse set, condition, sorted by price, deep offset',
+      v1Page(SET, NM, DEEP, { by: 'price', direction: 'desc' }),
+    ],
+    ['browse game, sorted by price, deep offset', v1Page(GAME, V1, DEEP, { by: 'price', direction: 'desc' })],
+    [
+      'browse game, in EU (not summarised)',
+      (r) => r.cards.findJoinedCards(GAME, V1, PAGE, 'EU', BY_SET, V1_JSON),
+    ],
+    [
+      'browse game, without history',
+      (r) => r.cards.findJoinedCards(GAME, V1, PAGE, 'NA', BY_SET, V1_BARE_JSON),
+    ],
+    ['browse game, rendered per request', (r) => r.cards.findCards(GAME, V1, PAGE, 'NA', BY_SET, STATS_READ)],
+    [
+      'lookup by vendor SKU, rendered per request',
+      (r) => r.cards.findCards({ by: 'vendorSkuId', value: '123456' }, V1, PAGE, 'NA', BY_SET, V1_READ),
+    ],
+    [
+      'search, deep offset, rendered per request',
+      (r) => r.cards.findCards(SEARCH, V1_SEARCH, DEEP, 'NA', BY_SET, STATS_READ),
+    ],
+  ],
+  // The cards of a page, a batch or a v2 lookup, by UUID or reference.
+  'card-lookup': [
+    ['v2 card by UUID', (r) => r.cards.findJoinedCard(CARD_A, V2, 'NA', V2_JSON)],
+    ['v2 card by slug', (r) => r.cards.findJoinedCard('lightning-bolt-lea', V2, 'NA', V2_JSON)],
+    [
+      'v2 card by UUID, graded PSA 10',
+      (r) =>
+        r.cards.findJoinedCard(
+          CARD_A,
+          { ...V2, graded: 'only', gradingCompany: 'PSA', grades: [10, null] },
+          'NA',
+          V2_JSON,
+        ),
+    ],
+    ['v2 card by UUID, EU market', (r) => r.cards.findJoinedCard(CARD_A, V2, 'EU', V2_EU_JSON)],
+    ['v2 page of cards', (r) => r.cards.loadJoinedCards([CARD_A, CARD_B], V2, 'NA', V2_JSON)],
+    ['v2 one card', (r) => r.cards.loadJoinedCards([CARD_A], V2, 'NA', V2_JSON)],
+    [
+      'v2 one card, by variant id',
+      (r) =>
+        r.cards.loadJoinedCards(
+          [CARD_A],
+          { includeNullPrices: true, graded: 'include' },
+          'NA',
+          V2_JSON,
+          VARIANT_A,
+        ),
+    ],
+    [
+      'v1 batch of whole cards',
+      (r) => r.cards.loadJoinedCards([CARD_A, CARD_B], V1_SEARCH, 'NA', V1_BARE_JSON),
+    ],
+    [
+      'v1 batch, rendered per request',
+      (r) => r.cards.cardsWithAllVariants([CARD_A, CARD_B], 'NA', STATS_READ),
+    ],
+    [
+      'v2 cards in several markets',
+      (r) =>
+        r.cards.loadCards(
+          [CARD_A, CARD_B],
+          V2,
+          ['NA', 'EU', 'JP'],
+          { stats: true, parts: ['v2Price'] },
+          undefined,
+          undefined,
+        ),
+    ],
+    [
+      'v2 card by variant id, rendered per request',
+      (r) =>
+        r.cards.loadCards(
+          [CARD_A],
+          { includeNullPrices: true, graded: 'include' },
+          ['NA'],
+          STATS_READ,
+          VARIANT_A,
+          undefined,
+        ),
+    ],
+  ],
+  'resolve-identifiers': [
+    [
+      'batch of every identifier',
+      (r) =>
+        r.cards.resolveIdentifiers([
+          { ordinal: 0, by: 'cardId', value: CARD_A },
+          { ordinal: 1, by: 'cardId', value: 'lightning-bolt-lea' },
+          { ordinal: 2, by: 'variantId', value: VARIANT_A },
+          { ordinal: 3, by: 'vendorSkuId', value: '123456' },
+          { ordinal: 4, by: 'vendorId', value: '98765' },
+          { ordinal: 5, by: 'opensetId', value: 'LEA-161' },
+          { ordinal: 6, by: 'imagedbId', value: 'img-1' },
+        ]),
+    ],
+  ],
+  'price-history': [
+    [
+      'history of two variants',
+      (r) =>
+        r.cards.priceHistory(
+          new Map([
+            [VARIANT_A, T - 30 * 86_400],
+            [CARD_B, T],
+          ]),
+          'NA',
+        ),
+    ],
+  ],
+  // GET /v2/cards browse and search (CardKeysetRepository.page and count).
+  'card-keyset': [
+    ['browse game, first page', (r) => r.keyset.page(keyset(GAME), 2)],
+    [
+      'browse game, next page',
+      (r) => r.keyset.page(keyset(GAME), 2, { key: ['a', CARD_A], backward: false }),
+    ],
+    [
+      'browse game, previous page',
+      (r) => r.keyset.page(keyset(GAME), 2, { key: ['a', CARD_A], backward: true }),
+    ],
+    [
+      'browse set, condition',
+      (r) => r.keyset.page(keyset(SET, { filter: { ...V2, conditions: ['Near Mint'] } }), 2),
+    ],
+    ['search', (r) => r.keyset.page(keyset(SEARCH), 2)],
+    [
+      'search, next page',
+      (r) => r.keyset.page(keyset(SEARCH), 2, { key: ['0.5', 'a', CARD_A], backward: false }),
+    ],
+    ['browse game, sorted by price', (r) => r.keyset.page(keyset(GAME, { orderBy: 'price' }), 2)],
+    [
+      'browse game, sorted by price ascending, next page',
+      (r) =>
+        r.keyset.page(keyset(GAME, { orderBy: 'price', direction: 'asc' }), 2, {
+          key: ['1', CARD_A],
+          backward: false,
+        }),
+    ],
+    ['browse game, min_price', (r) => r.keyset.page(keyset(GAME, { minPrice: 500 }), 2)],
+    [
+      'browse game in JP (nothing priced), sorted by price',
+      (r) => r.keyset.page(keyset(GAME, { region: 'JP', orderBy: 'price' }), 2),
+    ],
+    [
+      'browse set, condition, sorted by price',
+      (r) => r.keyset.page(keyset(SET, { filter: { ...V2, conditions: ['Near Mint'] }, orderBy: 'price' }), 2),
+    ],
+    ['search, sorted by 24h', (r) => r.keyset.page(keyset(SEARCH, { orderBy: '24h' }), 2)],
+    [
+      'browse game, graded only',
+      (r) => r.keyset.page(keyset(GAME, { filter: { ...V2, graded: 'only' } }), 2),
+    ],
+    [
+      'browse game, updated_after',
+      (r) => r.keyset.page(keyset(GAME, { filter: { ...V2, updatedAfter: T } }), 2),
+    ],
+    ['count of a game', (r) => r.keyset.count(keyset(GAME), 1000)],
+    [
+      'count of a set, condition',
+      (r) => r.keyset.count(keyset(SET, { filter: { ...V2, conditions: ['Near Mint'] } }), 1000),
+    ],
+    ['count of a search', (r) => r.keyset.count(keyset(SEARCH), 1000)],
+    ['count of a game, min_price', (r) => r.keyset.count(keyset(GAME, { minPrice: 500 }), 1000)],
+  ],
+  catalogue: [
+    ['game summaries', (r) => r.catalogue.listGameSummaries()],
+    ['set summaries by name', (r) => r.catalogue.listSetSummaries('mtg', { orderBy: 'name', order: 'asc' })],
+    [
+      'set summaries by release date, searched',
+      (r) => r.catalogue.listSetSummaries('mtg', { orderBy: 'release_date', order: 'desc', q: 'alpha_%' }),
+    ],
+  ],
+  // Writes that render the stored documents the joined reads take (CARD_DOCUMENTS).
+  'card-documents': [
+    ['refresh of cards', (r) => refreshCardDocuments(r.client, [CARD_A, CARD_B])],
+    ['refresh of one column', (r) => refreshCardDocuments(r.client, [CARD_A], ['v2_variants'])],
+    ['refresh of the cards of variants', (r) => refreshDocumentsOfVariants(r.client, [VARIANT_A])],
+  ],
+};
+
+/** A bound value in a snapshot: long texts (rendered JSON) cut, as they say nothing of the SQL. */
+function shownValue(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'string' && v.length > 48 ? `${v.slice(0, 40)}… (${v.length} chars)` : v,
+  );
+}
+
+async function render(cases: readonly Case[]): Promise<string> {
+  const parts: string[] = [];
+  for (const [name, run] of cases) {
+    const statements: Statement[] = [];
+    const source = recordingSource(statements);
+    const client = {
+      query: (text: string, values?: unknown[]) =>
+        Promise.resolve(statements.push({ text, values: values ?? [] })),
+    };
+    await run({
+      cards: new CardQueryRepository(source),
+      keyset: new CardKeysetRepository(source),
+      catalogue: new TypeOrmCatalogueRepository(source),
+      client,
+    });
+    const shown = statements.map(
+      (s, i) =>
+        `-- ${i + 1}/${statements.length} parameters: ${shownValue(s.values)}\n` +
+        `${s.text.replace(/[ \t]+$/gm, '')};\n`,
+    );
+    parts.push(`-- ${name}\n${shown.join('\n')}`);
+  }
+  return `-- Generated by \`npm run sql:snapshots\`; do not edit.\n\n${parts.join('\n')}`;
+}
+
+describe('SQL of the hot reads', () => {
+  it.each(Object.keys(GROUPS))('%s.sql holds the statements the reads send', async (group) => {
+    const file = join(SNAPSHOTS, `${group}.sql`);
+    const actual = await render(GROUPS[group]!);
+    if (UPDATE) writeFileSync(file, actual);
+    let expected: string | undefined;
+    try {
+      expected = readFileSync(file, 'utf8');
+    } catch {
+      expected = undefined;
+    }
+    if (actual !== expected) {
+      throw new Error(
+        `The SQL of ${group} differs from ${file}. If the change is meant, run \`npm run sql:snapshots\` and review the diff.`,
+      );
+    }
+  });
+});
