@@ -11,7 +11,12 @@
 const shared = {
   rootDir: '.',
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', require('./tools/build/swc-options.cjs')] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', require('./tools/build/swc-options.cjs')],
+    // Kysely ships ES modules only: Node requires them as they are, Jest's module loader does not.
+    '/node_modules/kysely/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!kysely/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 

@@ -356,7 +356,8 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
     ],
     [
       'browse set, condition, sorted by price',
-      (r) => r.keyset.page(keyset(SET, { filter: { ...V2, conditions: ['Near Mint'] }, orderBy: 'price' }), 2),
+      (r) =>
+        r.keyset.page(keyset(SET, { filter: { ...V2, conditions: ['Near Mint'] }, orderBy: 'price' }), 2),
     ],
     ['search, sorted by 24h', (r) => r.keyset.page(keyset(SEARCH, { orderBy: '24h' }), 2)],
     [

@@ -1,0 +1,146 @@
+// The tables and materialized views the reads use, as the migrations define them, for Kysely's
+// query builder: column names and the types node-postgres returns for them (bigint and numeric
+// as text). The read side only reads, so no column is marked generated or insertable.
+
+export interface Database {
+  games: { id: string; name: string };
+  sets: {
+    uuid: string;
+    id: string;
+    game_id: string;
+    name: string;
+    code: string;
+    release_date: Date | null;
+  };
+  cards: {
+    uuid: string;
+    id: string;
+    game_id: string;
+    set_uuid: string;
+    name: string;
+    number: string | null;
+    rarity: string | null;
+    details: string | null;
+    vendor_id: string | null;
+    openset_id: string | null;
+    imagedb_id: string | null;
+    sealed: boolean;
+    sort_key: string;
+  };
+  variants: {
+    uuid: string;
+    id: string;
+    card_uuid: string;
+    type: 'raw' | 'graded';
+    condition: string | null;
+    printing: string;
+    language: string;
+    vendor_sku_id: string | null;
+    grading_company: string | null;
+    grade: string | null;
+    grade_label: string | null;
+    grading_qualifier: string | null;
+    v1_head: string;
+    v2_head: string;
+  };
+  /** Each variant's series in a region: its latest figures and its JSON parts rendered at write time. */
+  variant_prices: {
+    variant_uuid: string;
+    region: string;
+    currency: string;
+    price: string;
+    updated_at: string;
+    change_24h: number | null;
+    change_7d: number | null;
+    change_30d: number | null;
+    change_90d: number | null;
+    stats: unknown;
+    v1_stats: string | null;
+    v1_history: string | null;
+    v2_price: string;
+    v2_periods: string;
+    v2_history: string;
+    source: string;
+  };
+  /** A variant's observations in one month of a region: offsets from the month's start, prices. */
+  price_series: {
+    variant_uuid: string;
+    region: string;
+    month: Date;
+    offsets: number[];
+    prices: string[];
+  };
+  /** The distinct kinds of variant (type, condition, printing, grading) that card_facets refers to. */
+  variant_kinds: {
+    id: number;
+    kind: string;
+    type: 'raw' | 'graded';
+    condition: string | null;
+    printing: string;
+    grading_company: string | null;
+    grade: string | null;
+  };
+  /** Per card, its variants' rendered JSON in the common requests' shapes (CARD_DOCUMENTS). */
+  card_documents: {
+    card_uuid: string;
+    v1_variants: string | null;
+    v1_bare_variants: string | null;
+    v2_variants: string | null;
+  };
+  /** Per card priced in NA, its top raw variant's figures (CatalogueSummaries migration). */
+  card_values: {
+    card_uuid: string;
+    game_id: string;
+    set_uuid: string;
+    price: string;
+    change_24h: number | null;
+    change_7d: number | null;
+    change_30d: number | null;
+    change_90d: number | null;
+    updated_at: string;
+  };
+  /** Per card, region and scope, its top variant's figures (CardFacets migration). */
+  card_tops: {
+    card_uuid: string;
+    card_rank: number;
+    game_id: string;
+    set_uuid: string;
+    sort_key: string;
+    region: string;
+    scope: 'raw' | 'graded' | 'any';
+    price: string | null;
+    change_24h: number | null;
+    change_7d: number | null;
+    change_30d: number | null;
+    change_90d: number | null;
+  };
+  /** Per card and region, the kinds of its variants (CardFacets migration). */
+  card_facets: {
+    card_uuid: string;
+    game_id: string;
+    set_uuid: string;
+    sort_key: string;
+    region: string;
+    kinds: number[];
+  };
+  /** card_facets counted per set, region and kinds. */
+  card_facet_counts: {
+    region: string;
+    game_id: string;
+    set_uuid: string;
+    kinds: number[];
+    cards: number;
+  };
+  game_summaries: {
+    game_id: string;
+    cards_count: number;
+    sealed_count: number;
+    sets_count: number;
+    variants_count: number;
+    value_cents: string;
+    value_7d_ago_cents: number | null;
+    last_updated: string | null;
+  };
+  game_price_sources: { game_id: string; sources: string[] };
+  set_summaries: { set_uuid: string; cards_count: number; value_cents: string };
+}

@@ -1,0 +1,42 @@
+import { checkRows, rowSchema } from './row-schema';
+
+const SCHEMA = rowSchema('test read', {
+  uuid: 'string',
+  total: 'int',
+  price: 'float?',
+  sealed: 'boolean',
+  kinds: 'int[]',
+  name: 'string?',
+});
+
+const ROW = { uuid: 'u', total: 3, price: null, sealed: false, kinds: [1], name: 'x' };
+
+describe('checkRows', () => {
+  it('returns the rows that fit, typed', () => {
+    const rows = checkRows(SCHEMA, [ROW, { ...ROW, price: 1.5, name: null, extra: 'not checked' }]);
+    expect(rows).toHaveLength(2);
+    const total: number = rows[0]!.total;
+    const name: string | null = rows[1]!.name;
+    expect([total, name]).toEqual([3, null]);
+  });
+
+  it.each([
+    [
+      'a missing column',
+      { ...ROW, uuid: undefined },
+      'test read: column uuid should be string, got no such column',
+    ],
+    ['null where none is allowed', { ...ROW, total: null }, 'column total should be int, got object null'],
+    ['a fraction for an int', { ...ROW, total: 1.5 }, 'column total should be int, got number 1.5'],
+    ['a bigint as text for an int', { ...ROW, total: '3' }, 'column total should be int, got string "3"'],
+    ['a string for a boolean', { ...ROW, sealed: 'f' }, 'column sealed should be boolean'],
+    ['a text for an array', { ...ROW, kinds: '{1}' }, 'column kinds should be int[]'],
+    ['a number for a nullable string', { ...ROW, name: 1 }, 'column name should be string?'],
+  ])('refuses %s', (_case, row, message) => {
+    expect(() => checkRows(SCHEMA, [ROW, row])).toThrow(message);
+  });
+
+  it('accepts no rows', () => {
+    expect(checkRows(SCHEMA, [])).toEqual([]);
+  });
+});
