@@ -2,6 +2,7 @@ import type { CardKeysetReads, KeysetPage, KeysetPosition, KeysetQuery } from '@
 import type { QueryResultRow } from 'pg';
 import { preparedQuery } from '../prepared-query';
 import { TopRegions } from './top-regions';
+import { readTopRegion } from '../reads/top-region.read';
 import { readOn, type ReadSource } from '../read-replicas';
 import {
   acceptedKinds,
@@ -45,7 +46,7 @@ export class CardKeysetRepository implements CardKeysetReads {
   private readonly run = <T extends QueryResultRow>(sql: string, params: unknown[]): Promise<T[]> =>
     preparedQuery<T>(this.reads, sql, params);
 
-  private readonly topRegions = new TopRegions(this.run);
+  private readonly topRegions = new TopRegions((region) => readTopRegion(this.reads, region));
 
   /** A request's page and count run side by side on one query: resolved once for both. */
   private readonly resolved = new WeakMap<KeysetQuery, Promise<ResolvedQuery>>();
@@ -115,7 +116,7 @@ export class CardKeysetRepository implements CardKeysetReads {
   /**
    * The query with its filter's accepted kinds (`acceptedKinds`) and, where card_tops answers it
    * and the statement reads it (a browse by game and/or set, or a sort or floor), the region
-   * card_tops reads (TOP_REGION_SQL).
+   * card_tops reads (`readTopRegion`).
    */
   private resolve(query: KeysetQuery): Promise<ResolvedQuery> {
     let resolved = this.resolved.get(query);

@@ -22,6 +22,10 @@ import {
 } from '@tcg/rendering';
 import { preparedQuery } from '../prepared-query';
 import { TopRegions } from './top-regions';
+import { readPriceHistory } from '../reads/price-history.read';
+import { readResolvedIdentifiers } from '../reads/resolve-identifiers.read';
+import { readTopRegion } from '../reads/top-region.read';
+import { readUpdatedPricesOver } from '../reads/updated-prices-bound.read';
 import type { ReadSource } from '../read-replicas';
 import { toVariant, VariantColumns, variantColumnsSql } from './catalogue.mapper';
 import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks';
@@ -36,19 +40,16 @@ import {
   facetCountSql,
   hasVariant,
   identifierCondition,
-  identifierKind,
   ORDER_COLUMN,
   refClause,
   relevance,
   ResolvedFilter,
-  RESOLVE_IDENTIFIERS_SQL,
   summarisedScope,
   browseSummary,
   topSortSql,
   topJoin,
   toppedScope,
   topVariantJoin,
-  UPDATED_PRICES_OVER_SQL,
   variantConditions,
 } from './card-sql';
 
@@ -72,7 +73,7 @@ export class CardQueryRepository implements RenderedCardReads {
   private readonly run = <T extends QueryResultRow>(sql: string, params: unknown[]): Promise<T[]> =>
     preparedQuery<T>(this.reads, sql, params);
 
-  private readonly topRegions = new TopRegions(this.run);
+  private readonly topRegions = new TopRegions((region) => readTopRegion(this.reads, region));
 
   async findCards(
     selector: CardSelector,
@@ -132,12 +133,12 @@ export class CardQueryRepository implements RenderedCardReads {
     const onlySku = selector.by === 'vendorSkuId' ? selector.value : undefined;
     if (selector.by === 'browse') filter = await acceptedKinds(this.run, filter);
     if (selector.by === 'browse' && filter.updatedAfter !== undefined) {
-      const [bound] = await this.run<{ over: boolean }>(UPDATED_PRICES_OVER_SQL, [
+      const over = await readUpdatedPricesOver(this.reads, {
         region,
-        filter.updatedAfter,
-        MAX_UPDATED_PRICES,
-      ]);
-      if (bound!.over) throw tooManyUpdates('updated_after');
+        updatedAfter: filter.updatedAfter,
+        cap: MAX_UPDATED_PRICES,
+      });
+      if (over) throw tooManyUpdates('updated_after');
     }
     // A card's price for sorting and min_price: its highest-priced variant among those returned.
     const needsTop = order.by !== undefined || order.minPrice !== undefined;
@@ -293,15 +294,7 @@ export class CardQueryRepository implements RenderedCardReads {
     items: readonly { ordinal: number; by: CardIdentifier; value: string }[],
   ): Promise<{ ordinal: number; cardUuid: string; variantUuid: string | null }[]> {
     if (items.length === 0) return [];
-    const rows: { ordinal: number; card_uuid: string; variant_uuid: string | null }[] = await preparedQuery(
-      this.reads,
-      RESOLVE_IDENTIFIERS_SQL,
-      [
-        items.map((i) => i.ordinal),
-        items.map((i) => identifierKind(i.by, i.value)),
-        items.map((i) => i.value),
-      ],
-    );
+    const rows = await readResolvedIdentifiers(this.reads, items);
     return rows.map((r) => ({ ordinal: r.ordinal, cardUuid: r.card_uuid, variantUuid: r.variant_uuid }));
   }
 
@@ -326,19 +319,7 @@ export class CardQueryRepository implements RenderedCardReads {
       uuids.push(uuid);
       months.push(monthKey(monthStartOf(t)));
     }
-    // Arrays in their text form (`{1,2,3}`), split here: several times cheaper than the driver's
-    // general array parser, and cheaper for the server than array_to_string, whose per-element
-    // calls made it the costliest part of a batch's history query.
-    const rows: { variant_uuid: string; month_start: string; offsets: string; prices: string }[] =
-      await preparedQuery(
-        this.reads,
-        `SELECT ps.variant_uuid, extract(epoch FROM ps.month)::bigint AS month_start,
-                ps.offsets::text AS offsets, ps.prices::text AS prices
-         FROM unnest($1::uuid[], $2::date[]) AS r(variant_uuid, first_month)
-         JOIN price_series ps ON ps.variant_uuid = r.variant_uuid AND ps.region = $3 AND ps.month >= r.first_month
-         ORDER BY ps.variant_uuid, ps.month`,
-        [uuids, months, region],
-      );
+    const rows = await readPriceHistory(this.reads, { region, variantUuids: uuids, firstMonths: months });
     // Rows arrive in time order per variant, so each series is built in one pass, dropping what
     // precedes its instant on the way.
     let series: GrowingPriceSeries = { t: [], p: [] };

@@ -31,7 +31,7 @@ export function refClause(ref: string, p: Bind, alias: string): string {
 /**
  * Where each identifier is looked up: the table (`cards` or `variants`) and the column its value
  * matches; an identifier that also takes a UUID matches its slug on `id` (`refClause`). One table for GET's
- * condition (`identifierCondition`) and the batch's resolution (`RESOLVE_IDENTIFIERS_SQL`), so the
+ * condition (`identifierCondition`) and the batch's resolution (`resolveIdentifiersStatement`), so the
  * two cannot look the same identifier up in different places.
  */
 export const IDENTIFIER_SOURCE: Readonly<
@@ -61,33 +61,6 @@ export function identifierCondition(by: CardIdentifier, value: string, p: Bind):
     ? match('c')
     : `c.uuid = (SELECT card_uuid FROM variants vr WHERE ${match('vr')})`;
 }
-
-/**
- * The kind of an identifier's value in `RESOLVE_IDENTIFIERS_SQL`: the identifier, and for those
- * that take a UUID, which form this value has.
- */
-export function identifierKind(by: CardIdentifier, value: string): string {
-  return IDENTIFIER_SOURCE[by].uuid ? `${by}:${isUuid(value) ? 'uuid' : 'slug'}` : by;
-}
-
-/**
- * Resolves many identifiers in one statement: `$1` ordinals, `$2` kinds (`identifierKind`), `$3`
- * values; each row is an ordinal with its card and, for a variant identifier, its variant.
- * Built once from IDENTIFIER_SOURCE, so its text (and prepared statement) never varies.
- */
-export const RESOLVE_IDENTIFIERS_SQL = `WITH r AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) AS r(ordinal, kind, val))
-${(Object.entries(IDENTIFIER_SOURCE) as [CardIdentifier, (typeof IDENTIFIER_SOURCE)[CardIdentifier]][])
-  .flatMap(([by, source]) =>
-    (source.uuid ? (['slug', 'uuid'] as const) : ([undefined] as const)).map((form) => {
-      const kind = form ? `${by}:${form}` : by;
-      const match = form === 'uuid' ? `x.uuid = lower(r.val)::uuid` : `x.${source.column} = r.val`;
-      return source.table === 'cards'
-        ? `SELECT r.ordinal, x.uuid AS card_uuid, NULL::uuid AS variant_uuid FROM r JOIN cards x ON r.kind = '${kind}' AND ${match}`
-        : `SELECT r.ordinal, x.card_uuid, x.uuid AS variant_uuid FROM r JOIN variants x ON r.kind = '${kind}' AND ${match}`;
-    }),
-  )
-  .join('\nUNION ALL ')}
-ORDER BY 1, 2`;
 
 /** A search's bind placeholders: the lower-cased text, and it as a LIKE substring pattern. */
 export interface SearchText {
@@ -194,14 +167,7 @@ function topScope(filter: VariantFilter): 'raw' | 'graded' | 'any' {
 }
 
 /**
- * The card_tops region a request reads: its own where something is priced, else `*`, whose rows
- * have every card with null values (card_tops holds only the regions with a price). A statement
- * of its own: as a parameter of the page's statement, the planner sees which rows it reads.
- */
-export const TOP_REGION_SQL = `SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced`;
-
-/**
- * The card_tops region of a statement whose `$1` is the request's region, given TOP_REGION_SQL's
+ * The card_tops region of a statement whose `$1` is the request's region, given `readTopRegion`'s
  * answer: a constant condition the planner folds (and `$1` keeps its type either way).
  */
 export function topRegionSql(priced: boolean): string {
@@ -260,7 +226,7 @@ export function hasVariant(
   }
   if (!lookup && filter.updatedAfter !== undefined) {
     // The prices changed after the instant, through their (region, updated_at) index: bounded by
-    // MAX_UPDATED_PRICES (UPDATED_PRICES_OVER_SQL), where a probe per card would visit every variant.
+    // MAX_UPDATED_PRICES (`readUpdatedPricesOver`), where a probe per card would visit every variant.
     const { updatedAfter, ...rest } = filter;
     return `c.uuid IN (SELECT v.card_uuid FROM variant_prices vp JOIN variants v ON v.uuid = vp.variant_uuid
                        WHERE vp.region = ${region} AND vp.updated_at > ${p(updatedAfter)}
@@ -359,7 +325,7 @@ interface SummaryRows {
 
 /**
  * Where a browse by game and/or set alone (no search, no number) is read without visiting cards:
- * card_tops in a scope it holds (`topRegion`: TOP_REGION_SQL's region, sorted or not), card_facets
+ * card_tops in a scope it holds (`topRegion`: `readTopRegion`'s region, sorted or not), card_facets
  * for a filter on variant kinds left in browse order. Undefined otherwise (a search, a number,
  * `updatedAfter`, a sort or floor over a kind filter): the cards are read.
  */
@@ -396,10 +362,3 @@ export function topSortKey(column: string, direction: 'asc' | 'desc'): string {
 export function unpricedEnd(direction: 'asc' | 'desc'): string {
   return direction === 'desc' ? `'-Infinity'` : `'Infinity'`;
 }
-
-/**
- * Whether more than `cap` prices in the region changed after `updatedAfter`: an index-only read of
- * at most `cap + 1` entries. Parameters: region, instant, cap.
- */
-export const UPDATED_PRICES_OVER_SQL = `SELECT count(*) > $3 AS over
-  FROM (SELECT 1 FROM variant_prices WHERE region = $1 AND updated_at > $2 LIMIT $3 + 1) r`;

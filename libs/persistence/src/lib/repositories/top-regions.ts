@@ -1,6 +1,6 @@
-import { TOP_REGION_SQL, topRegionSql } from './card-sql';
+import { topRegionSql } from './card-sql';
 
-/** How long an answer of TOP_REGION_SQL is reused. */
+/** How long an answer of `readTopRegion` is reused. */
 const TOP_REGION_TTL_MS = 5_000;
 /** Regions remembered at most (market codes and countries are a few hundred). */
 const MAX_REGIONS = 512;
@@ -16,7 +16,8 @@ export class TopRegions {
   /** Per region, whether something is priced there, asked at most once per TTL (even side by side). */
   private readonly known = new Map<string, { priced: Promise<boolean>; until: number }>();
 
-  constructor(private readonly run: (sql: string, params: unknown[]) => Promise<{ priced: boolean }[]>) {}
+  /** `priced`: whether card_tops holds the region (`readTopRegion`). */
+  constructor(private readonly priced: (region: string) => Promise<boolean>) {}
 
   /** The region's SQL (`topRegionSql`), and whether anything is priced there. */
   async of(region: string): Promise<{ sql: string; priced: boolean }> {
@@ -24,7 +25,7 @@ export class TopRegions {
     let hit = this.known.get(region);
     if (!hit || hit.until <= now) {
       if (this.known.size >= MAX_REGIONS) this.known.clear();
-      const priced = this.run(TOP_REGION_SQL, [region]).then(([row]) => row!.priced);
+      const priced = this.priced(region);
       hit = { priced, until: now + TOP_REGION_TTL_MS };
       this.known.set(region, hit);
       // A failed lookup is not remembered.

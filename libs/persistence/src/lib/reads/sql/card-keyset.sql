@@ -2,21 +2,21 @@
 
 -- browse game, first page
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",3]
 SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $3;
 
 -- browse game, next page
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg","a","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
 SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND (top.sort_key, top.card_uuid) > ($3::text, $4::uuid) ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $5;
 
 -- browse game, previous page
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg","a","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
 SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND (top.sort_key, top.card_uuid) < ($3::text, $4::uuid) ORDER BY top.sort_key DESC, top.card_uuid DESC LIMIT $5;
@@ -45,28 +45,28 @@ SELECT c.uuid AS uuid, (((lower(c.name) LIKE $3)::int
 
 -- browse game, sorted by price
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",3]
 SELECT top.card_uuid AS uuid, (coalesce(top.price::float8, '-Infinity'))::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 ORDER BY coalesce(top.price::float8, '-Infinity') DESC, top.card_uuid DESC LIMIT $3;
 
 -- browse game, sorted by price ascending, next page
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg","1","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
 SELECT top.card_uuid AS uuid, (coalesce(top.price::float8, 'Infinity'))::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND (coalesce(top.price::float8, 'Infinity'), top.card_uuid) > ($3::float8, $4::uuid) ORDER BY coalesce(top.price::float8, 'Infinity') ASC, top.card_uuid ASC LIMIT $5;
 
 -- browse game, min_price
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",500,3]
 SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price >= $3 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $4;
 
 -- browse game in JP (nothing priced), sorted by price
 -- 1/2 parameters: ["JP"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["JP","mtg",3]
 SELECT top.card_uuid AS uuid, ('-Infinity'::float8)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN false THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 ORDER BY '-Infinity'::float8 DESC, top.card_uuid DESC LIMIT $3;
@@ -84,14 +84,14 @@ SELECT c.uuid AS uuid, (coalesce(top.price::float8, '-Infinity'))::text AS k0, (
 
 -- search, sorted by 24h
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","lightning bolt","%lightning bolt%",3]
 SELECT c.uuid AS uuid, (coalesce(top.change_24h::float8, '-Infinity'))::text AS k0, (c.uuid)::text AS k1 FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' WHERE (lower(c.name) LIKE $3 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) ORDER BY coalesce(top.change_24h::float8, '-Infinity') DESC, c.uuid DESC LIMIT $4;
 
 -- browse game, graded only
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",3]
 SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'graded' AND top.game_id = $2 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $3;
@@ -104,7 +104,7 @@ SELECT c.uuid AS uuid, (c.sort_key)::text AS k0, (c.uuid)::text AS k1 FROM cards
 
 -- count of a game
 -- 1/4 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/4 parameters: []
 BEGIN; SET LOCAL statement_timeout = 1000;
@@ -142,7 +142,7 @@ COMMIT;
 
 -- count of a game, min_price
 -- 1/4 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/4 parameters: []
 BEGIN; SET LOCAL statement_timeout = 1000;

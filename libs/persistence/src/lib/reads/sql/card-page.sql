@@ -83,7 +83,7 @@ SELECT count(*)::int AS n FROM cards c WHERE c.vendor_id = $2 AND $1::text = 'NA
 
 -- lookup by card id, min_price
 -- 1/3 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["NA","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",100,2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uuid
@@ -120,7 +120,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n 
 
 -- browse game
 -- 1/3 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["NA","mtg",2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
@@ -142,7 +142,7 @@ SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true 
 
 -- browse game, unpriced included
 -- 1/3 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["NA","mtg",2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
@@ -164,7 +164,7 @@ SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true 
 
 -- browse set
 -- 1/3 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["NA","mtg","mtg-lea",2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
@@ -251,7 +251,7 @@ SELECT coalesce(sum(f.cards), 0)::int AS n FROM card_facet_counts f
 
 -- browse game, language
 -- 1/3 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["NA","mtg",2,0,["English"],"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
@@ -329,7 +329,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT w.uuid, w.tot
 
 -- browse game, sorted by price
 -- 1/3 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["NA","mtg",2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
@@ -351,7 +351,7 @@ SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true 
 
 -- browse game, sorted by 7d ascending
 -- 1/3 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["NA","mtg",2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
@@ -373,7 +373,7 @@ SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true 
 
 -- browse game, min_price
 -- 1/3 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["NA","mtg",500,2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
@@ -422,7 +422,7 @@ SELECT coalesce(sum(f.cards), 0)::int AS n FROM card_facet_counts f
 
 -- search, sorted by price
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","lightning bolt","%lightning bolt%",2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uuid, count(*) OVER ()::int AS total
@@ -441,9 +441,9 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uui
            ORDER BY page.ord;
 
 -- browse game, updated_after
--- 1/2 parameters: ["NA",1790000000,500]
-SELECT count(*) > $3 AS over
-  FROM (SELECT 1 FROM variant_prices WHERE region = $1 AND updated_at > $2 LIMIT $3 + 1) r;
+-- 1/2 parameters: [500,"NA",1790000000]
+SELECT count(*) > $1 AS over
+  FROM (SELECT 1 FROM variant_prices WHERE region = $2 AND updated_at > $3 LIMIT $1 + 1) r;
 
 -- 2/2 parameters: ["NA","mtg",1790000000,2,0,1790000000,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uuid, count(*) OVER ()::int AS total
@@ -463,9 +463,9 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uui
            ORDER BY page.ord;
 
 -- browse game, updated_after, deep offset
--- 1/2 parameters: ["NA",1790000000,500]
-SELECT count(*) > $3 AS over
-  FROM (SELECT 1 FROM variant_prices WHERE region = $1 AND updated_at > $2 LIMIT $3 + 1) r;
+-- 1/2 parameters: [500,"NA",1790000000]
+SELECT count(*) > $1 AS over
+  FROM (SELECT 1 FROM variant_prices WHERE region = $2 AND updated_at > $3 LIMIT $1 + 1) r;
 
 -- 2/2 parameters: ["NA","mtg",1790000000,400,2,1790000000,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT w.uuid, w.total, w.rn FROM (
@@ -488,7 +488,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT w.uuid, w.tot
 
 -- browse game, deep offset
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",2,400,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n AS total FROM (SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL) t
@@ -548,7 +548,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n 
 
 -- browse game, sorted by price, deep offset
 -- 1/2 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",2,400,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n AS total FROM (SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL) t
@@ -566,7 +566,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n 
 
 -- browse game, in EU (not summarised)
 -- 1/3 parameters: ["EU"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["EU","mtg",2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
@@ -588,7 +588,7 @@ SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true 
 
 -- browse game, without history
 -- 1/3 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/3 parameters: ["NA","mtg",2,0,"\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":null,\"priceHistory30d\":null","","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
@@ -610,7 +610,7 @@ SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true 
 
 -- browse game, rendered per request
 -- 1/5 parameters: ["NA"]
-SELECT EXISTS (SELECT 1 FROM card_tops WHERE region = $1) AS priced;
+select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/5 parameters: ["NA","mtg",2,0]
 SELECT top.card_uuid AS uuid

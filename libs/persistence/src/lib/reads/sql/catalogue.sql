@@ -2,28 +2,12 @@
 
 -- game summaries
 -- 1/1 parameters: []
-SELECT g.id, g.name, s.cards_count, s.variants_count, s.sealed_count, s.sets_count,
-              s.last_updated, s.value_cents, s.value_7d_ago_cents, ps.sources
-       FROM games g JOIN game_summaries s ON s.game_id = g.id
-       LEFT JOIN game_price_sources ps ON ps.game_id = g.id
-       ORDER BY g.name;
+select "g"."id", "g"."name", "s"."cards_count", "s"."variants_count", "s"."sealed_count", "s"."sets_count", "s"."last_updated", "s"."value_cents", "s"."value_7d_ago_cents", "ps"."sources" from "games" as "g" inner join "game_summaries" as "s" on "s"."game_id" = "g"."id" left join "game_price_sources" as "ps" on "ps"."game_id" = "g"."id" order by "g"."name";
 
 -- set summaries by name
 -- 1/1 parameters: ["mtg",null]
-SELECT s.uuid, s.id, s.game_id, s.name, s.code, to_char(s.release_date, 'YYYY-MM-DD') AS release_date,
-              g.name AS game_name, ss.cards_count, ss.value_cents
-       FROM sets s
-       JOIN games g ON g.id = s.game_id
-       JOIN set_summaries ss ON ss.set_uuid = s.uuid
-       WHERE s.game_id = $1 AND ($2::text IS NULL OR s.name ILIKE $2)
-       ORDER BY lower(s.name) ASC NULLS LAST, s.id;
+select "s"."uuid", "s"."id", "s"."game_id", "s"."name", "s"."code", to_char(s.release_date, 'YYYY-MM-DD') as "release_date", "g"."name" as "game_name", "ss"."cards_count", "ss"."value_cents" from "sets" as "s" inner join "games" as "g" on "g"."id" = "s"."game_id" inner join "set_summaries" as "ss" on "ss"."set_uuid" = "s"."uuid" where "s"."game_id" = $1 and ($2::text IS NULL OR s.name ILIKE $2) order by lower(s.name) asc nulls last, "s"."id";
 
 -- set summaries by release date, searched
 -- 1/1 parameters: ["mtg","%alpha\\_\\%%"]
-SELECT s.uuid, s.id, s.game_id, s.name, s.code, to_char(s.release_date, 'YYYY-MM-DD') AS release_date,
-              g.name AS game_name, ss.cards_count, ss.value_cents
-       FROM sets s
-       JOIN games g ON g.id = s.game_id
-       JOIN set_summaries ss ON ss.set_uuid = s.uuid
-       WHERE s.game_id = $1 AND ($2::text IS NULL OR s.name ILIKE $2)
-       ORDER BY s.release_date DESC NULLS LAST, s.id;
+select "s"."uuid", "s"."id", "s"."game_id", "s"."name", "s"."code", to_char(s.release_date, 'YYYY-MM-DD') as "release_date", "g"."name" as "game_name", "ss"."cards_count", "ss"."value_cents" from "sets" as "s" inner join "games" as "g" on "g"."id" = "s"."game_id" inner join "set_summaries" as "ss" on "ss"."set_uuid" = "s"."uuid" where "s"."game_id" = $1 and ($2::text IS NULL OR s.name ILIKE $2) order by "s"."release_date" desc nulls last, "s"."id";

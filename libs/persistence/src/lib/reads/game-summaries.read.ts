@@ -1,0 +1,44 @@
+import type { ReadSource } from '../read-replicas';
+import { db } from './compile';
+import { rowSchema, type RowOf } from './row-schema';
+import { runRead } from './run-read';
+
+/** bigint figures as text; the 7-day-old value is a float (a sum of divided prices). */
+const ROW = rowSchema('game summaries', {
+  id: 'string',
+  name: 'string',
+  cards_count: 'int',
+  variants_count: 'int',
+  sealed_count: 'int',
+  sets_count: 'int',
+  last_updated: 'string?',
+  value_cents: 'string',
+  value_7d_ago_cents: 'float?',
+  sources: 'string[]?',
+});
+export type GameSummaryRow = RowOf<typeof ROW>;
+
+/** Every game with its summary (game_summaries) and price sources, by name. */
+export function gameSummariesStatement() {
+  return db
+    .selectFrom('games as g')
+    .innerJoin('game_summaries as s', 's.game_id', 'g.id')
+    .leftJoin('game_price_sources as ps', 'ps.game_id', 'g.id')
+    .select([
+      'g.id',
+      'g.name',
+      's.cards_count',
+      's.variants_count',
+      's.sealed_count',
+      's.sets_count',
+      's.last_updated',
+      's.value_cents',
+      's.value_7d_ago_cents',
+      'ps.sources',
+    ])
+    .orderBy('g.name');
+}
+
+export function readGameSummaries(source: ReadSource): Promise<GameSummaryRow[]> {
+  return runRead(source, ROW, gameSummariesStatement());
+}

@@ -1,0 +1,56 @@
+import type { SetQuery } from '@tcg/domain';
+import { sql } from 'kysely';
+import type { ReadSource } from '../read-replicas';
+import { db, shared } from './compile';
+import { rowSchema, type RowOf } from './row-schema';
+import { runRead } from './run-read';
+
+const ROW = rowSchema('set summaries', {
+  uuid: 'string',
+  id: 'string',
+  game_id: 'string',
+  name: 'string',
+  code: 'string',
+  release_date: 'string?',
+  game_name: 'string',
+  cards_count: 'int',
+  value_cents: 'string',
+});
+export type SetSummaryRow = RowOf<typeof ROW>;
+
+/**
+ * A game's sets with their summaries (set_summaries), those whose name contains `query.q` if
+ * given, in the order asked (unknown release dates last), then by id.
+ */
+export function setSummariesStatement(gameId: string, query: SetQuery) {
+  // One statement with or without a search: the pattern is null without one.
+  const pattern = shared(query.q ? `%${query.q.replace(/[\\%_]/g, '\\$&')}%` : null);
+  const column = query.orderBy === 'release_date' ? sql.ref('s.release_date') : sql`lower(s.name)`;
+  return db
+    .selectFrom('sets as s')
+    .innerJoin('games as g', 'g.id', 's.game_id')
+    .innerJoin('set_summaries as ss', 'ss.set_uuid', 's.uuid')
+    .select([
+      's.uuid',
+      's.id',
+      's.game_id',
+      's.name',
+      's.code',
+      sql<string | null>`to_char(s.release_date, 'YYYY-MM-DD')`.as('release_date'),
+      'g.name as game_name',
+      'ss.cards_count',
+      'ss.value_cents',
+    ])
+    .where('s.game_id', '=', gameId)
+    .where(sql<boolean>`(${pattern}::text IS NULL OR s.name ILIKE ${pattern})`)
+    .orderBy(column, (o) => (query.order === 'asc' ? o.asc() : o.desc()).nullsLast())
+    .orderBy('s.id');
+}
+
+export function readSetSummaries(
+  source: ReadSource,
+  gameId: string,
+  query: SetQuery,
+): Promise<SetSummaryRow[]> {
+  return runRead(source, ROW, setSummariesStatement(gameId, query));
+}
