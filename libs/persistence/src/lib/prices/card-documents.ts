@@ -1,10 +1,35 @@
+import { restrictsKinds, type VariantFilter } from '@tcg/domain';
 import { CARD_DOCUMENTS, CardDocument, JoinedVariantJson } from '@tcg/rendering';
 import { Bind, binder, variantConditions } from '../repositories/card-sql';
 import type { SqlClient } from '../summaries';
 import { RENDERED_COLUMN_OF } from './rendered-columns';
 
 /** The variants every stored document holds: a default request's scope, the raw variants. */
-const DOCUMENT_SCOPE = variantConditions({ includeNullPrices: true }, binder([]), true);
+const DOCUMENT_FILTER: VariantFilter = { includeNullPrices: true };
+const DOCUMENT_SCOPE = variantConditions(DOCUMENT_FILTER, binder([]), true);
+
+/** Which variants of its cards a read returns: a filter, or the one variant or SKU a lookup names. */
+export interface VariantScope {
+  readonly filter: VariantFilter;
+  readonly onlyVariant?: string;
+  readonly onlySku?: string;
+}
+
+/**
+ * Whether a read returns exactly the variants a stored document holds: every raw variant, in any
+ * language, whatever its price (a price filter removes cards, never variants). Any other filter on
+ * the variants, or a lookup's one variant or SKU, narrows them.
+ */
+export function holdsDocumentScope({ filter, onlyVariant, onlySku }: VariantScope): boolean {
+  return (
+    onlyVariant === undefined &&
+    onlySku === undefined &&
+    (filter.graded ?? 'exclude') === 'exclude' &&
+    !restrictsKinds(filter) &&
+    !filter.languages &&
+    filter.updatedAfter === undefined
+  );
+}
 
 /**
  * The correlated subquery that joins the JSON of card `c`'s variants matching `conditions` (over
@@ -28,16 +53,16 @@ export function variantsAggregateSql(
 }
 
 /**
- * The stored document that holds exactly what `json` joins over the variants `conditions` selects
- * with their series in `region`, if there is one: a read then takes the card's stored text. The
+ * The stored document that holds exactly what `json` joins over the variants `scope` returns with
+ * their series in `region`, if there is one: a read then takes the card's stored text. The
  * specifications are built once (`v1JoinedJson`, `v2JoinedJson`), so the same one is the same object.
  */
 export function storedDocument(
   json: JoinedVariantJson,
-  conditions: string,
+  scope: VariantScope,
   region: string,
 ): CardDocument | undefined {
-  if (conditions !== DOCUMENT_SCOPE) return undefined;
+  if (!holdsDocumentScope(scope)) return undefined;
   return CARD_DOCUMENTS.find((d) => d.region === region && d.json === json);
 }
 

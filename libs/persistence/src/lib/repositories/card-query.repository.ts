@@ -534,7 +534,7 @@ function joinedVariantsSql(
 ): string {
   const conditions = variantWhere(filter, p, onlyVariant, onlySku);
   const joined = variantsAggregateSql(json, conditions, p, '$1');
-  const document = storedDocument(json, conditions, region);
+  const document = storedDocument(json, { filter, onlyVariant, onlySku }, region);
   return document
     ? `COALESCE((SELECT d.${document.column} FROM card_documents d WHERE d.card_uuid = c.uuid), ${joined})`
     : joined;
