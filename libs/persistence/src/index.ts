@@ -12,7 +12,6 @@ export * from './lib/repositories/catalogue.repository';
 export * from './lib/summaries';
 export * from './lib/sample-load-state';
 export * from './lib/repositories/card-query.repository';
-export * from './lib/repositories/card-sql';
 export * from './lib/repositories/card-keyset.repository';
 export * from './lib/data-version';
 export * from './lib/read-replicas';

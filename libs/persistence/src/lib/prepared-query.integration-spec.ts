@@ -24,7 +24,7 @@ describe('preparedQuery on one connection', () => {
   it('keeps at most STATEMENTS_PER_CONNECTION statements however many shapes are run', async () => {
     const shapes = STATEMENTS_PER_CONNECTION + 50;
     for (let k = 0; k < shapes; k++) {
-      const [row] = await preparedQuery<{ n: number }>(ds, `SELECT $1::int + ${k} AS n`, [1]);
+      const [row] = await preparedQuery(ds, `SELECT $1::int + ${k} AS n`, [1]);
       expect(row!.n).toBe(1 + k);
     }
     expect(await preparedCount()).toBe(STATEMENTS_PER_CONNECTION);
@@ -34,20 +34,19 @@ describe('preparedQuery on one connection', () => {
     for (let k = 0; k < STATEMENTS_PER_CONNECTION + 1; k++)
       await preparedQuery(ds, `SELECT $1::int * ${k} AS n`, [2]);
     // The first of these was the least recently used when the last one came in: it was dropped.
-    const [row] = await preparedQuery<{ n: number }>(ds, 'SELECT $1::int * 0 AS n', [2]);
+    const [row] = await preparedQuery(ds, 'SELECT $1::int * 0 AS n', [2]);
     expect(row!.n).toBe(0);
     expect(await preparedCount()).toBe(STATEMENTS_PER_CONNECTION);
   });
 
   it('keeps the connection and its statements after a statement the server refuses', async () => {
-    const backend = async () =>
-      (await preparedQuery<{ pid: number }>(ds, 'SELECT pg_backend_pid() AS pid', []))[0]!.pid;
+    const backend = async () => (await preparedQuery(ds, 'SELECT pg_backend_pid() AS pid', []))[0]!.pid;
     const before = await backend();
     await preparedQuery(ds, 'SELECT $1::int AS n', [1]);
     await expect(preparedQuery(ds, 'SELECT $1::int AS n', ['not a number'])).rejects.toMatchObject({
       code: '22P02',
     });
-    const [row] = await preparedQuery<{ n: number }>(ds, 'SELECT $1::int AS n', [3]);
+    const [row] = await preparedQuery(ds, 'SELECT $1::int AS n', [3]);
     expect(row!.n).toBe(3);
     expect(await backend()).toBe(before);
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PoolClient, QueryResultRow } from 'pg';
+import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { poolOf } from './data-source';
 import { readOn, type ReadSource } from './read-replicas';
@@ -21,6 +21,9 @@ const MAX_NAMES = 2000;
 /** SQLSTATE of DEALLOCATE naming a statement the session does not have. */
 const INVALID_STATEMENT_NAME = '26000';
 
+/** A row as the driver returns it: a read checks it against its schema (`runRead`). */
+export type QueryRow = Readonly<Record<string, unknown>>;
+
 /** Each connection's prepared statement names, least recently used first. */
 const preparedOn = new WeakMap<PoolClient, Set<string>>();
 
@@ -31,25 +34,21 @@ const preparedOn = new WeakMap<PoolClient, Set<string>>();
  * `STATEMENTS_PER_CONNECTION` of them. Outside transactions only: it takes any pooled connection.
  * On a `ReadTarget` it runs where the target sends the read (a replica or the primary).
  */
-export function preparedQuery<T extends QueryResultRow>(
+export function preparedQuery(
   source: ReadSource,
   text: string,
   values: readonly unknown[],
-): Promise<T[]> {
-  return readOn(source, (ds) => prepared<T>(ds, text, values));
+): Promise<QueryRow[]> {
+  return readOn(source, (ds) => prepared(ds, text, values));
 }
 
-async function prepared<T extends QueryResultRow>(
-  ds: DataSource,
-  text: string,
-  values: readonly unknown[],
-): Promise<T[]> {
+async function prepared(ds: DataSource, text: string, values: readonly unknown[]): Promise<QueryRow[]> {
   const pool = poolOf(ds);
   const name = statementName(text);
   const client = await pool.connect();
   try {
     await makeRoomFor(client, name);
-    const result = await client.query<T>({ name, text, values: values as unknown[] });
+    const result = await client.query<QueryRow>({ name, text, values: values as unknown[] });
     return result.rows;
   } catch (error) {
     reportIfCancelled(error, name);

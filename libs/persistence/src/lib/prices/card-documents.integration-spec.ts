@@ -3,7 +3,9 @@ import { CARD_DOCUMENTS, CardDocument, v1JoinedJson, v2JoinedJson } from '@tcg/r
 import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
-import { binder, variantConditions } from '../repositories/card-sql';
+import { sql } from 'kysely';
+import { variantConditions } from '../reads/card-fragments';
+import { compile, joined } from '../reads/compile';
 import { CardQueryRepository } from '../repositories/card-query.repository';
 import { refreshCardDocuments, variantsAggregateSql } from './card-documents';
 import { PriceIngestRepository } from './price-ingest.repository';
@@ -45,13 +47,12 @@ describe('card documents (PostgreSQL)', () => {
   async function storedAndJoined(
     cardUuid: string,
   ): Promise<{ stored: Record<Column, unknown>; joined: Record<Column, unknown> }> {
-    const params: unknown[] = [cardUuid];
-    const p = binder(params);
-    const joined = CARD_DOCUMENTS.map(
+    const parts = CARD_DOCUMENTS.map(
       (d) =>
-        `${variantsAggregateSql(d.json, variantConditions(RAW, p, true), p, `${p(d.region)}::text`)} AS "${d.column}"`,
+        sql`${variantsAggregateSql(d.json, variantConditions(RAW, true), sql`${d.region}::text`)} AS ${sql.raw(`"${d.column}"`)}`,
     );
-    const [fromParts] = await ds.query(`SELECT ${joined.join(', ')} FROM cards c WHERE c.uuid = $1`, params);
+    const statement = compile(sql`SELECT ${joined(parts)} FROM cards c WHERE c.uuid = ${cardUuid}`);
+    const [fromParts] = await ds.query(statement.sql, [...statement.parameters]);
     const [stored] = await ds.query(
       `SELECT ${CARD_DOCUMENTS.map((d) => d.column).join(', ')} FROM card_documents WHERE card_uuid = $1`,
       [cardUuid],

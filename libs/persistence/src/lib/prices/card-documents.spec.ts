@@ -1,17 +1,17 @@
 import { CONDITIONS, GRADING_COMPANIES, LANGUAGE_NAMES, type VariantFilter } from '@tcg/domain';
 import fc from 'fast-check';
-import { binder, refClause, variantConditions } from '../repositories/card-sql';
+import { variantConditions, variantWhere } from '../reads/card-fragments';
+import { compile } from '../reads/compile';
 import { holdsDocumentScope, type VariantScope } from './card-documents';
 
 /**
  * The rule the reads followed before the flag: a document answers when the variant conditions a
- * read writes are, as text, those of the documents' own scope.
+ * read writes are, as SQL, those of the documents' own scope.
  */
 function sameConditionsAsDocuments({ filter, onlyVariant, onlySku }: VariantScope): boolean {
-  const p = binder([]);
-  const conditions = variantConditions(filter, p, !onlyVariant, onlySku);
-  const where = onlyVariant ? `${conditions} AND ${refClause(onlyVariant, p, 'v')}` : conditions;
-  return where === variantConditions({ includeNullPrices: true }, binder([]), true);
+  const documents = compile(variantConditions({ includeNullPrices: true }, true));
+  const read = compile(variantWhere(filter, onlyVariant, onlySku));
+  return read.sql === documents.sql && read.parameters.length === documents.parameters.length;
 }
 
 /** Mostly absent, so that a good share of scopes are the documents' own or one field from it. */

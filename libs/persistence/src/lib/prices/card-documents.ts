@@ -1,12 +1,14 @@
 import { restrictsKinds, type VariantFilter } from '@tcg/domain';
 import { CARD_DOCUMENTS, CardDocument, JoinedVariantJson } from '@tcg/rendering';
-import { Bind, binder, variantConditions } from '../repositories/card-sql';
+import { sql } from 'kysely';
+import { variantConditions } from '../reads/card-fragments';
+import { compile, joined, type Sql } from '../reads/compile';
 import type { SqlClient } from '../summaries';
 import { RENDERED_COLUMN_OF } from './rendered-columns';
 
 /** The variants every stored document holds: a default request's scope, the raw variants. */
 const DOCUMENT_FILTER: VariantFilter = { includeNullPrices: true };
-const DOCUMENT_SCOPE = variantConditions(DOCUMENT_FILTER, binder([]), true);
+const DOCUMENT_SCOPE = variantConditions(DOCUMENT_FILTER, true);
 
 /** Which variants of its cards a read returns: a filter, or the one variant or SKU a lookup names. */
 export interface VariantScope {
@@ -34,21 +36,19 @@ export function holdsDocumentScope({ filter, onlyVariant, onlySku }: VariantScop
 /**
  * The correlated subquery that joins the JSON of card `c`'s variants matching `conditions` (over
  * `v` and `vp`) in SQL: per variant its stored head, `json.open`, the members, `json.close`;
- * comma-separated in variant order; NULL for none. `regionSql` is the region of the series read.
+ * comma-separated in variant order; NULL for none. `region` is the region of the series read.
  */
-export function variantsAggregateSql(
-  json: JoinedVariantJson,
-  conditions: string,
-  p: Bind,
-  regionSql: string,
-): string {
-  const members = json.members
-    .map((m) => ('part' in m ? `COALESCE(vp.${RENDERED_COLUMN_OF[m.part]}, ${p(m.missing)})` : p(m.text)))
-    .join(` || ',' || `);
-  const variantJson = `v.${json.head}_head || ${p(json.open)} || ${members} || ${p(json.close)}`;
-  return `(SELECT string_agg(${variantJson}, ',' ORDER BY v.id)
+export function variantsAggregateSql(json: JoinedVariantJson, conditions: Sql, region: Sql): Sql {
+  const members = joined(
+    json.members.map((m) =>
+      'part' in m ? sql`COALESCE(vp.${sql.raw(RENDERED_COLUMN_OF[m.part])}, ${m.missing})` : sql`${m.text}`,
+    ),
+    sql` || ',' || `,
+  );
+  const variantJson = sql`v.${sql.raw(`${json.head}_head`)} || ${json.open} || ${members} || ${json.close}`;
+  return sql`(SELECT string_agg(${variantJson}, ',' ORDER BY v.id)
            FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${regionSql}
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${region}
            WHERE v.card_uuid = c.uuid AND ${conditions})`;
 }
 
@@ -83,7 +83,7 @@ export function refreshCardDocuments(
   columns?: readonly CardDocument['column'][],
 ): Promise<void> {
   const documents = columns ? CARD_DOCUMENTS.filter((d) => columns.includes(d.column)) : CARD_DOCUMENTS;
-  return renderDocuments(client, 'c.uuid = ANY($1::uuid[])', cardUuids, documents);
+  return renderDocuments(client, (uuids) => sql`c.uuid = ANY(${uuids}::uuid[])`, cardUuids, documents);
 }
 
 /** The regions whose series the documents hold: a write of another region's series changes none. */
@@ -96,31 +96,29 @@ export function refreshDocumentsOfVariants(
 ): Promise<void> {
   return renderDocuments(
     client,
-    `c.uuid IN (SELECT v.card_uuid FROM variants v WHERE v.uuid = ANY($1::uuid[]) AND ${DOCUMENT_SCOPE})`,
+    (uuids) =>
+      sql`c.uuid IN (SELECT v.card_uuid FROM variants v WHERE v.uuid = ANY(${uuids}::uuid[]) AND ${DOCUMENT_SCOPE})`,
     variantUuids,
     CARD_DOCUMENTS,
   );
 }
 
-/** Renders `documents` of the cards `c` that `cardsWhere` (over `$1`, `uuids`) selects. */
+/** Renders `documents` of the cards `c` that `cardsWhere` selects by `uuids`. */
 async function renderDocuments(
   client: SqlClient,
-  cardsWhere: string,
+  cardsWhere: (uuids: readonly string[]) => Sql,
   uuids: readonly string[],
   documents: readonly CardDocument[],
 ): Promise<void> {
   if (uuids.length === 0 || documents.length === 0) return;
   await client.query('SELECT next_data_version()');
-  const params: unknown[] = [uuids];
-  const p = binder(params);
-  const columns = documents.map((d) => d.column);
-  const rendered = documents.map((d) =>
-    variantsAggregateSql(d.json, DOCUMENT_SCOPE, p, `${p(d.region)}::text`),
+  // Columns from CARD_DOCUMENTS' own list.
+  const columns = documents.map((d) => sql.raw(d.column));
+  const rendered = documents.map((d) => variantsAggregateSql(d.json, DOCUMENT_SCOPE, sql`${d.region}::text`));
+  const statement = compile(
+    sql`INSERT INTO card_documents (card_uuid, ${joined(columns)})
+     SELECT c.uuid, ${joined(rendered)} FROM cards c WHERE ${cardsWhere(uuids)}
+     ON CONFLICT (card_uuid) DO UPDATE SET ${joined(columns.map((c) => sql`${c} = EXCLUDED.${c}`))}`,
   );
-  await client.query(
-    `INSERT INTO card_documents (card_uuid, ${columns.join(', ')})
-     SELECT c.uuid, ${rendered.join(', ')} FROM cards c WHERE ${cardsWhere}
-     ON CONFLICT (card_uuid) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
-    params,
-  );
+  await client.query(statement.sql, [...statement.parameters]);
 }

@@ -2,7 +2,7 @@ import type { CardIdentifier } from '@tcg/domain';
 import { isUuid } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
-import { IDENTIFIER_SOURCE } from '../repositories/card-sql';
+import { IDENTIFIER_SOURCE } from './card-fragments';
 import { joined } from './compile';
 import { rowSchema, type RowOf } from './row-schema';
 import { runRead } from './run-read';

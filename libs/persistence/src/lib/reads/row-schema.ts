@@ -75,14 +75,29 @@ export function checkRows<S extends RowSchema<Columns>>(
   rows: readonly Readonly<Record<string, unknown>>[],
 ): RowOf<S>[] {
   const columns = checks(schema);
-  for (const row of rows) {
-    for (const [name, is] of columns) {
-      if (!is(row[name])) {
-        const value =
-          row[name] === undefined ? 'no such column' : `${typeof row[name]} ${JSON.stringify(row[name])}`;
-        throw new TypeError(`${schema.read}: column ${name} should be ${schema.columns[name]}, got ${value}`);
-      }
+  for (const row of rows) check(schema, columns, row);
+  return rows as RowOf<S>[];
+}
+
+/** `checkRows` of one row. */
+export function checkRow<S extends RowSchema<Columns>>(
+  schema: S,
+  row: Readonly<Record<string, unknown>>,
+): RowOf<S> {
+  check(schema, checks(schema), row);
+  return row as RowOf<S>;
+}
+
+function check(
+  schema: RowSchema<Columns>,
+  columns: readonly [string, (v: unknown) => boolean][],
+  row: Readonly<Record<string, unknown>>,
+): void {
+  for (const [name, is] of columns) {
+    if (!is(row[name])) {
+      const value =
+        row[name] === undefined ? 'no such column' : `${typeof row[name]} ${JSON.stringify(row[name])}`;
+      throw new TypeError(`${schema.read}: column ${name} should be ${schema.columns[name]}, got ${value}`);
     }
   }
-  return rows as RowOf<S>[];
 }

@@ -17,7 +17,9 @@ import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
 import { CardKeysetRepository } from './card-keyset.repository';
 import { CardQueryRepository } from './card-query.repository';
-import { binder, hasVariant, ORDER_COLUMN, topVariantJoin } from './card-sql';
+import { sql } from 'kysely';
+import { hasVariant, ORDER_COLUMN, regionParam, topVariantJoin } from '../reads/card-fragments';
+import { and, compile } from '../reads/compile';
 
 // Browses read which cards match, their order and their price floor from the summaries
 // (card_facets, card_tops; CardFacets migration). Each answer must be the one the cards' own
@@ -166,19 +168,18 @@ describe('browses from the summaries (PostgreSQL)', () => {
    * the lookup's test of a card's variants and the top variant's lateral join.
    */
   async function reference(filter: VariantFilter, region: string, order: CardOrder, tie: 'id' | 'uuid') {
-    const params: unknown[] = [region, GAME.id];
-    const p = binder(params);
-    const where = ['c.game_id = $2', hasVariant(filter, p, '$1', {})];
-    const top = topVariantJoin(filter, p, '$1');
-    if (order.minPrice !== undefined) where.push(`top.price >= ${p(order.minPrice)}`);
-    const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
+    const r = regionParam(region).sql;
+    const where = [sql`c.game_id = ${GAME.id}`, hasVariant(filter, r, {})];
+    const top = topVariantJoin(filter, r);
+    if (order.minPrice !== undefined) where.push(sql`top.price >= ${order.minPrice}`);
+    const dir = sql.raw(order.direction === 'asc' ? 'ASC' : 'DESC');
     const sort = order.by
-      ? `${ORDER_COLUMN[order.by]} ${dir} NULLS LAST, c.${tie} ${tie === 'id' ? 'ASC' : dir}, `
-      : '';
-    const rows: { name: string }[] = await ds.query(
-      `SELECT c.name FROM cards c ${top} WHERE ${where.join(' AND ')} ORDER BY ${sort}c.sort_key, c.uuid`,
-      params,
+      ? sql`${ORDER_COLUMN[order.by]} ${dir} NULLS LAST, c.${sql.raw(tie)} ${tie === 'id' ? sql`ASC` : dir}, `
+      : sql``;
+    const statement = compile(
+      sql`SELECT c.name FROM cards c ${top} WHERE ${and(where)} ORDER BY ${sort}c.sort_key, c.uuid`,
     );
+    const rows: { name: string }[] = await ds.query(statement.sql, [...statement.parameters]);
     return rows.map((r) => r.name);
   }
 

@@ -28,13 +28,15 @@ export function toCard(e: CardEntity): Card {
   };
 }
 
-/** The columns a domain variant is made of, as the entity (or a query aliasing them alike) has them. */
+/**
+ * The columns a domain variant is made of, as the entity (or a query aliasing them alike) has them;
+ * `type` as text: anything but `graded` is raw.
+ */
 export type VariantColumns = Pick<
   VariantEntity,
   | 'uuid'
   | 'id'
   | 'cardUuid'
-  | 'type'
   | 'condition'
   | 'printing'
   | 'language'
@@ -43,7 +45,7 @@ export type VariantColumns = Pick<
   | 'grade'
   | 'gradeLabel'
   | 'gradingQualifier'
->;
+> & { readonly type: string };
 
 /** One literal, without a spread: a read that renders per request builds one per variant. */
 export function toVariant(e: VariantColumns): Variant {

@@ -4,46 +4,46 @@
 -- 1/2 parameters: []
 SELECT next_data_version();
 
--- 2/2 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"],"NA","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}","NA","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":null,\"priceHistory30d\":null","","}","NA","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","{\"region\":\"NA\",\"currency\":\"USD\",","}]}"]
+-- 2/2 parameters: ["","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}","NA","","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":null,\"priceHistory30d\":null","}","NA","{\"region\":\"NA\",\"currency\":\"USD\",","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","}]}","NA",["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"]]
 INSERT INTO card_documents (card_uuid, v1_variants, v1_bare_variants, v2_variants)
-     SELECT c.uuid, (SELECT string_agg(v.v1_head || $5 || COALESCE(vp.v1_stats, $3) || ',' || COALESCE(vp.v1_history, $4) || $6, ',' ORDER BY v.id)
+     SELECT c.uuid, (SELECT string_agg(v.v1_head || $1 || COALESCE(vp.v1_stats, $2) || ',' || COALESCE(vp.v1_history, $3) || $4, ',' ORDER BY v.id)
            FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $2::text
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v1_head || $10 || COALESCE(vp.v1_stats, $8) || ',' || $9 || $11, ',' ORDER BY v.id)
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $5::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v1_head || $6 || COALESCE(vp.v1_stats, $7) || ',' || $8 || $9, ',' ORDER BY v.id)
            FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $7::text
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v2_head || $16 || COALESCE(vp.v2_price, $13) || ',' || COALESCE(vp.v2_periods, $14) || ',' || COALESCE(vp.v2_history, $15) || $17, ',' ORDER BY v.id)
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $10::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v2_head || $11 || COALESCE(vp.v2_price, $12) || ',' || COALESCE(vp.v2_periods, $13) || ',' || COALESCE(vp.v2_history, $14) || $15, ',' ORDER BY v.id)
            FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $12::text
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw') FROM cards c WHERE c.uuid = ANY($1::uuid[])
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $16::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw') FROM cards c WHERE c.uuid = ANY($17::uuid[])
      ON CONFLICT (card_uuid) DO UPDATE SET v1_variants = EXCLUDED.v1_variants, v1_bare_variants = EXCLUDED.v1_bare_variants, v2_variants = EXCLUDED.v2_variants;
 
 -- refresh of one column
 -- 1/2 parameters: []
 SELECT next_data_version();
 
--- 2/2 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d"],"NA","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","{\"region\":\"NA\",\"currency\":\"USD\",","}]}"]
+-- 2/2 parameters: ["{\"region\":\"NA\",\"currency\":\"USD\",","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","}]}","NA",["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d"]]
 INSERT INTO card_documents (card_uuid, v2_variants)
-     SELECT c.uuid, (SELECT string_agg(v.v2_head || $6 || COALESCE(vp.v2_price, $3) || ',' || COALESCE(vp.v2_periods, $4) || ',' || COALESCE(vp.v2_history, $5) || $7, ',' ORDER BY v.id)
+     SELECT c.uuid, (SELECT string_agg(v.v2_head || $1 || COALESCE(vp.v2_price, $2) || ',' || COALESCE(vp.v2_periods, $3) || ',' || COALESCE(vp.v2_history, $4) || $5, ',' ORDER BY v.id)
            FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $2::text
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw') FROM cards c WHERE c.uuid = ANY($1::uuid[])
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $6::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw') FROM cards c WHERE c.uuid = ANY($7::uuid[])
      ON CONFLICT (card_uuid) DO UPDATE SET v2_variants = EXCLUDED.v2_variants;
 
 -- refresh of the cards of variants
 -- 1/2 parameters: []
 SELECT next_data_version();
 
--- 2/2 parameters: [["2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf"],"NA","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","","}","NA","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":null,\"priceHistory30d\":null","","}","NA","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","{\"region\":\"NA\",\"currency\":\"USD\",","}]}"]
+-- 2/2 parameters: ["","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}","NA","","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":null,\"priceHistory30d\":null","}","NA","{\"region\":\"NA\",\"currency\":\"USD\",","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","}]}","NA",["2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf"]]
 INSERT INTO card_documents (card_uuid, v1_variants, v1_bare_variants, v2_variants)
-     SELECT c.uuid, (SELECT string_agg(v.v1_head || $5 || COALESCE(vp.v1_stats, $3) || ',' || COALESCE(vp.v1_history, $4) || $6, ',' ORDER BY v.id)
+     SELECT c.uuid, (SELECT string_agg(v.v1_head || $1 || COALESCE(vp.v1_stats, $2) || ',' || COALESCE(vp.v1_history, $3) || $4, ',' ORDER BY v.id)
            FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $2::text
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v1_head || $10 || COALESCE(vp.v1_stats, $8) || ',' || $9 || $11, ',' ORDER BY v.id)
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $5::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v1_head || $6 || COALESCE(vp.v1_stats, $7) || ',' || $8 || $9, ',' ORDER BY v.id)
            FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $7::text
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v2_head || $16 || COALESCE(vp.v2_price, $13) || ',' || COALESCE(vp.v2_periods, $14) || ',' || COALESCE(vp.v2_history, $15) || $17, ',' ORDER BY v.id)
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $10::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v2_head || $11 || COALESCE(vp.v2_price, $12) || ',' || COALESCE(vp.v2_periods, $13) || ',' || COALESCE(vp.v2_history, $14) || $15, ',' ORDER BY v.id)
            FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $12::text
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw') FROM cards c WHERE c.uuid IN (SELECT v.card_uuid FROM variants v WHERE v.uuid = ANY($1::uuid[]) AND v.type = 'raw')
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $16::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw') FROM cards c WHERE c.uuid IN (SELECT v.card_uuid FROM variants v WHERE v.uuid = ANY($17::uuid[]) AND v.type = 'raw')
      ON CONFLICT (card_uuid) DO UPDATE SET v1_variants = EXCLUDED.v1_variants, v1_bare_variants = EXCLUDED.v1_bare_variants, v2_variants = EXCLUDED.v2_variants;

@@ -29,18 +29,18 @@ SELECT coalesce(array_agg(v.id), '{}') AS ids FROM variant_kinds v WHERE v.type 
 SELECT f.card_uuid AS uuid, (f.sort_key)::text AS k0, (f.card_uuid)::text AS k1 FROM card_facets f WHERE f.region = '*' AND $1::text IS NOT NULL AND f.kinds && $2::int[] AND f.game_id = $3 AND f.set_uuid = (SELECT uuid FROM sets WHERE id = $4) ORDER BY f.sort_key ASC, f.card_uuid ASC LIMIT $5;
 
 -- search
--- 1/1 parameters: ["NA","lightning bolt","%lightning bolt%",3]
-SELECT c.uuid AS uuid, (((lower(c.name) LIKE $3)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8)::text AS k0, (c.sort_key)::text AS k1, (c.uuid)::text AS k2 FROM cards c WHERE (lower(c.name) LIKE $3 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) ORDER BY ((lower(c.name) LIKE $3)::int
+-- 1/1 parameters: ["%lightning bolt%","lightning bolt","NA",3]
+SELECT c.uuid AS uuid, (((lower(c.name) LIKE $1)::int
+           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8)::text AS k0, (c.sort_key)::text AS k1, (c.uuid)::text AS k2 FROM cards c WHERE (lower(c.name) LIKE $1 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $3::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) ORDER BY ((lower(c.name) LIKE $1)::int
            + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 DESC, c.sort_key ASC, c.uuid ASC LIMIT $4;
 
 -- search, next page
--- 1/1 parameters: ["NA","lightning bolt","%lightning bolt%","0.5","a","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
-SELECT c.uuid AS uuid, (((lower(c.name) LIKE $3)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8)::text AS k0, (c.sort_key)::text AS k1, (c.uuid)::text AS k2 FROM cards c WHERE (lower(c.name) LIKE $3 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) AND ((((lower(c.name) LIKE $3)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 < $4::float8) OR (((lower(c.name) LIKE $3)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 = $4::float8 AND c.sort_key > $5::text) OR (((lower(c.name) LIKE $3)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 = $4::float8 AND c.sort_key = $5::text AND c.uuid > $6::uuid)) ORDER BY ((lower(c.name) LIKE $3)::int
+-- 1/1 parameters: ["%lightning bolt%","lightning bolt","NA","0.5","a","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
+SELECT c.uuid AS uuid, (((lower(c.name) LIKE $1)::int
+           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8)::text AS k0, (c.sort_key)::text AS k1, (c.uuid)::text AS k2 FROM cards c WHERE (lower(c.name) LIKE $1 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $3::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) AND ((((lower(c.name) LIKE $1)::int
+           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 < $4::float8) OR (((lower(c.name) LIKE $1)::int
+           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 = $4::float8 AND c.sort_key > $5::text) OR (((lower(c.name) LIKE $1)::int
+           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 = $4::float8 AND c.sort_key = $5::text AND c.uuid > $6::uuid)) ORDER BY ((lower(c.name) LIKE $1)::int
            + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 DESC, c.sort_key ASC, c.uuid ASC LIMIT $7;
 
 -- browse game, sorted by price
@@ -75,19 +75,19 @@ SELECT top.card_uuid AS uuid, ('-Infinity'::float8)::text AS k0, (top.card_uuid)
 -- 1/2 parameters: [["Near Mint"]]
 SELECT coalesce(array_agg(v.id), '{}') AS ids FROM variant_kinds v WHERE v.type = 'raw' AND v.condition = ANY($1::text[]);
 
--- 2/2 parameters: ["NA","mtg","mtg-lea",[3,7],["Near Mint"],3]
+-- 2/2 parameters: ["NA",["Near Mint"],"mtg","mtg-lea",[3,7],3]
 SELECT c.uuid AS uuid, (coalesce(top.price::float8, '-Infinity'))::text AS k0, (c.uuid)::text AS k1 FROM cards c LEFT JOIN LATERAL (
            SELECT vp.price, vp.change_24h, vp.change_7d, vp.change_30d, vp.change_90d
            FROM variants v JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $1
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition = ANY($5::text[])
-           ORDER BY vp.price DESC, v.uuid LIMIT 1) top ON true WHERE c.game_id = $2 AND c.set_uuid = (SELECT uuid FROM sets WHERE id = $3) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && $4::int[] OFFSET 0) ORDER BY coalesce(top.price::float8, '-Infinity') DESC, c.uuid DESC LIMIT $6;
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition = ANY($2::text[])
+           ORDER BY vp.price DESC, v.uuid LIMIT 1) top ON true WHERE c.game_id = $3 AND c.set_uuid = (SELECT uuid FROM sets WHERE id = $4) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && $5::int[] OFFSET 0) ORDER BY coalesce(top.price::float8, '-Infinity') DESC, c.uuid DESC LIMIT $6;
 
 -- search, sorted by 24h
 -- 1/2 parameters: ["NA"]
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
--- 2/2 parameters: ["NA","lightning bolt","%lightning bolt%",3]
-SELECT c.uuid AS uuid, (coalesce(top.change_24h::float8, '-Infinity'))::text AS k0, (c.uuid)::text AS k1 FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' WHERE (lower(c.name) LIKE $3 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) ORDER BY coalesce(top.change_24h::float8, '-Infinity') DESC, c.uuid DESC LIMIT $4;
+-- 2/2 parameters: ["NA","%lightning bolt%","lightning bolt",3]
+SELECT c.uuid AS uuid, (coalesce(top.change_24h::float8, '-Infinity'))::text AS k0, (c.uuid)::text AS k1 FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' WHERE (lower(c.name) LIKE $2 OR lower(c.name) % $3 OR $3 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) ORDER BY coalesce(top.change_24h::float8, '-Infinity') DESC, c.uuid DESC LIMIT $4;
 
 -- browse game, graded only
 -- 1/2 parameters: ["NA"]
@@ -97,9 +97,9 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'graded' AND top.game_id = $2 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $3;
 
 -- browse game, updated_after
--- 1/1 parameters: ["NA","mtg",1790000000,3]
-SELECT c.uuid AS uuid, (c.sort_key)::text AS k0, (c.uuid)::text AS k1 FROM cards c WHERE c.game_id = $2 AND c.uuid IN (SELECT v.card_uuid FROM variant_prices vp JOIN variants v ON v.uuid = vp.variant_uuid
-                       WHERE vp.region = $1 AND vp.updated_at > $3
+-- 1/1 parameters: ["mtg","NA",1790000000,3]
+SELECT c.uuid AS uuid, (c.sort_key)::text AS k0, (c.uuid)::text AS k1 FROM cards c WHERE c.game_id = $1 AND c.uuid IN (SELECT v.card_uuid FROM variant_prices vp JOIN variants v ON v.uuid = vp.variant_uuid
+                       WHERE vp.region = $2 AND vp.updated_at > $3
                        AND v.type = 'raw') ORDER BY c.sort_key ASC, c.uuid ASC LIMIT $4;
 
 -- count of a game
@@ -134,8 +134,8 @@ COMMIT;
 -- 1/3 parameters: []
 BEGIN; SET LOCAL statement_timeout = 1000;
 
--- 2/3 parameters: ["NA","lightning bolt","%lightning bolt%"]
-SELECT count(*)::int AS n FROM cards c WHERE (lower(c.name) LIKE $3 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0);
+-- 2/3 parameters: ["%lightning bolt%","lightning bolt","NA"]
+SELECT count(*)::int AS n FROM cards c WHERE (lower(c.name) LIKE $1 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $3::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0);
 
 -- 3/3 parameters: []
 COMMIT;
