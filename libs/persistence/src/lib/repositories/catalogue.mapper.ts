@@ -1,31 +1,8 @@
-import { Card, CardSet, Condition, Game, GradingCompany, Language, Variant } from '@tcg/domain';
-import { CardEntity, GameEntity, SetEntity, VariantEntity } from '../entities';
+import { Condition, Game, GradingCompany, Language, Variant } from '@tcg/domain';
+import { GameEntity, VariantEntity } from '../entities';
 
 export function toGame(e: GameEntity): Game {
   return { id: e.id, name: e.name };
-}
-
-export function toSet(e: SetEntity): CardSet {
-  return { uuid: e.uuid, id: e.id, gameId: e.gameId, name: e.name, code: e.code, releaseDate: e.releaseDate };
-}
-
-/** `e` must be loaded with its `set` relation: a card names its set by slug. */
-export function toCard(e: CardEntity): Card {
-  if (!e.set) throw new Error(`card ${e.id} was loaded without its set`);
-  return {
-    uuid: e.uuid,
-    id: e.id,
-    gameId: e.gameId,
-    setId: e.set.id,
-    name: e.name,
-    number: e.number,
-    rarity: e.rarity,
-    details: e.details,
-    vendorId: e.vendorId,
-    opensetId: e.opensetId,
-    imagedbId: e.imagedbId,
-    sealed: e.sealed,
-  };
 }
 
 /**
