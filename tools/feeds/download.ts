@@ -261,9 +261,21 @@ function get(
       headers: { 'user-agent': FEEDS_USER_AGENT, ...headers },
     });
     req.setTimeout(deadlines.idleMs, () => req.destroy(new Error(`no answer for ${deadlines.idleMs} ms`)));
-    req.on('error', (error) => reject(new FeedDownloadError(url, error.message)));
+    // The socket's timeout starts once it is connected: the name lookup, the connection and the
+    // whole head of the answer (a server trickling headers) are bounded from the start.
+    const head = setTimeout(
+      () => req.destroy(new Error(`no answer for ${deadlines.idleMs} ms`)),
+      deadlines.idleMs,
+    );
+    req.on('error', (error) => {
+      clearTimeout(head);
+      reject(new FeedDownloadError(url, error.message));
+    });
     // The socket's idle timeout covers the body too, until the response ends.
-    req.on('response', resolve);
+    req.on('response', (res) => {
+      clearTimeout(head);
+      resolve(res);
+    });
     req.end();
   });
 }

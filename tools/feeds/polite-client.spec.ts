@@ -59,6 +59,25 @@ describe('PoliteClient', () => {
     await expect(client.json(`${base}/d`, 1024)).rejects.toThrow(/HTTP 500/);
   });
 
+  it('pauses after each answer before that slot asks again', async () => {
+    const waits: number[] = [];
+    const client = new PoliteClient(
+      { ...politeness, concurrency: 1, pauseMs: 250 },
+      undefined,
+      async (ms) => {
+        waits.push(ms);
+      },
+    );
+    await Promise.all([1, 2, 3].map((i) => client.json(`${base}/p${i}`, 1024)));
+    expect(waits).toEqual([250, 250, 250]);
+  });
+
+  it('refuses an answer past its cap without asking for it again', async () => {
+    const client = new PoliteClient(politeness);
+    await expect(client.json(`${base}/big`, 4)).rejects.toThrow(/an answer longer than 4 bytes/);
+    expect(client.stats.requests).toBe(1);
+  });
+
   it.each<[string | undefined, number | undefined]>([
     ['120', 120_000],
     [' 0 ', 0],

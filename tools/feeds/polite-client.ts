@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseBoundedJson } from './bounded-json';
 import { FeedDownloadError, fetchText, type DownloadDeadlines, type TextAnswer } from './download';
 
 /** How hard a sync may press a public feed's server. */
@@ -46,11 +47,7 @@ export class PoliteClient {
   async json(url: string, maxBytes: number): Promise<{ body: unknown; lastModified?: string } | undefined> {
     const answer = await this.get(url, maxBytes, 'application/json');
     if (answer.status === 404) return undefined;
-    try {
-      return { body: JSON.parse(answer.text) as unknown, lastModified: answer.lastModified };
-    } catch (error) {
-      throw new FeedDownloadError(url, `not JSON: ${(error as Error).message}`);
-    }
+    return { body: parseBoundedJson(url, answer.text), lastModified: answer.lastModified };
   }
 
   /** A short text document (e.g. a timestamp): an error unless it is answered 200. */
@@ -67,6 +64,8 @@ export class PoliteClient {
           (error: unknown) => error as Error,
         ),
       );
+      // An answer past its size cap is refused, not asked for again.
+      if (answer instanceof FeedDownloadError && /an answer longer than/.test(answer.reason)) throw answer;
       const cut = answer instanceof Error;
       if (!cut && (answer.status === 200 || answer.status === 404)) return answer;
       if (!cut && !BUSY.has(answer.status)) throw new FeedDownloadError(url, `HTTP ${answer.status}`);

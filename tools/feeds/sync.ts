@@ -50,6 +50,7 @@ export interface SyncOptions {
     readonly games: readonly TcgcsvGameConfig[];
     readonly baseUrl?: string;
     readonly politeness?: Politeness;
+    readonly now?: () => number;
   };
   /** Cardmarket's price guides: which games, its address and how hard to press it. */
   readonly cardmarket?: {

@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { log } from '../../common/log';
+import { parseBoundedJson } from '../bounded-json';
 import { rawVariant } from '../../loader/catalogue/build-catalogue';
 import type { DownloadDeadlines } from '../download';
 import { utcDayStart } from '../json-stream';
@@ -26,7 +27,7 @@ export const DEFAULT_CARDMARKET_GAMES: readonly CardmarketGame[] = [
 ];
 
 /** Magic's price guide is tens of MB; a file past this is not one. */
-const MAX_GUIDE_BYTES = 512 << 20;
+const MAX_GUIDE_BYTES = 128 << 20;
 /** Product ids looked up and series written per batch. */
 const BATCH = 5_000;
 /** A series stores minor units as 32-bit integers. */
@@ -183,10 +184,18 @@ async function applyBatch(
     counts.miss('the card has no variant of this finish', { variant: s.variantUuid });
     return false;
   });
-  if (known.length === 0) return;
-  await repo.dropSimulatedPrices(known.map((s) => s.cardUuid));
+  // MTGJSON's AllPrices relays Cardmarket too (synced before): a day a series already has is
+  // left as it is, so the two never take turns rewriting it and a second sync writes nothing.
+  const last = await repo.lastObserved(
+    known.map((s) => s.variantUuid),
+    'EU',
+  );
+  const fresh = known.filter((s) => !((last.get(s.variantUuid) ?? -Infinity) >= t));
+  details.unchanged += known.length - fresh.length;
+  if (fresh.length === 0) return;
+  await repo.dropSimulatedPrices(fresh.map((s) => s.cardUuid));
   const result = await new PriceIngestRepository(ds).ingestSeries(
-    known.map(({ cardUuid: _cardUuid, ...s }) => s),
+    fresh.map(({ cardUuid: _cardUuid, ...s }) => s),
   );
   for (const r of result.refused)
     counts.miss(`the series holds ${r.storedSource} prices`, { variant: r.variantUuid, region: r.region });
@@ -201,9 +210,5 @@ async function readLocal(path: string): Promise<unknown> {
   );
   if (size === undefined) return undefined;
   if (size > MAX_GUIDE_BYTES) throw new Error(`${path}: larger than ${MAX_GUIDE_BYTES} bytes`);
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown;
-  } catch (error) {
-    throw new Error(`${path}: not JSON (${(error as Error).message})`);
-  }
+  return parseBoundedJson(path, await readFile(path, 'utf8'));
 }

@@ -40,6 +40,8 @@ export interface PrintingsResult {
 
 /** A v3 card id: MTGJSON v3 named printings by a 40-hex hash; v5 by a UUID. */
 const V3_ID = /^[0-9a-f]{40}$/;
+/** A Cardmarket product id as `marketplace_products` keeps it; another value is not recorded. */
+const CARDMARKET_ID = /^[1-9]\d{0,19}$/;
 /** Cards written per transaction, at least (whole sets: a write ends at a set's end). */
 const CARDS_PER_WRITE = 2_000;
 
@@ -274,7 +276,8 @@ class CatalogueState {
     for (const f of faces)
       result.printings.set(f.uuid, { cardUuid: uuid, cardId: id, language, sealed: false });
     const mcmId = front.identifiers.mcmId;
-    if (mcmId) this.cardmarketIds.push({ productId: mcmId, cardUuid: uuid, language });
+    if (mcmId && CARDMARKET_ID.test(mcmId))
+      this.cardmarketIds.push({ productId: mcmId, cardUuid: uuid, language });
     for (const finish of front.finishes) {
       const printing = printingOfFinish(finish);
       if (!printing) continue;
@@ -333,7 +336,8 @@ class CatalogueState {
     }
     result.printings.set(product.uuid, { cardUuid: uuid, cardId: id, language: 'English', sealed: true });
     const mcmId = product.identifiers.mcmId;
-    if (mcmId) this.cardmarketIds.push({ productId: mcmId, cardUuid: uuid, language: 'English' });
+    if (mcmId && CARDMARKET_ID.test(mcmId))
+      this.cardmarketIds.push({ productId: mcmId, cardUuid: uuid, language: 'English' });
     pending.variants.push(rawVariant(uuid, id, 'Normal', 'English', 'Sealed'));
   }
 

@@ -73,11 +73,11 @@ describe('TCGCSV games configuration', () => {
   ];
 
   it('finds a category by id, or by name or display name without case or punctuation', () => {
-    expect(findCategory({ category: 3 }, listing)?.categoryId).toBe(3);
-    expect(findCategory({ category: 'flesh & blood tcg' }, listing)?.categoryId).toBe(62);
-    expect(findCategory({ category: 'Flesh and Blood TCG' }, listing)?.categoryId).toBe(62);
-    expect(findCategory({ category: 'Lorcana TCG' }, listing)).toBeUndefined();
-    expect(gameOf({ category: 3 }, listing[1]!)).toEqual({ id: 'pokemon', name: 'Pokemon' });
+    expect(findCategory({ category: 3, game: 'pokemon' }, listing)?.categoryId).toBe(3);
+    expect(findCategory({ category: 'flesh & blood tcg', game: 'fab' }, listing)?.categoryId).toBe(62);
+    expect(findCategory({ category: 'Flesh and Blood TCG', game: 'fab' }, listing)?.categoryId).toBe(62);
+    expect(findCategory({ category: 'Lorcana TCG', game: 'lorcana' }, listing)).toBeUndefined();
+    expect(gameOf({ category: 3, game: 'pokemon' }, listing[1]!)).toEqual({ id: 'pokemon', name: 'Pokemon' });
   });
 
   it.each<[string, unknown, RegExp]>([
@@ -87,8 +87,16 @@ describe('TCGCSV games configuration', () => {
       [{ category: true }],
       /category must be a TCGplayer category id or name/,
     ],
-    ['a game that is not a slug', [{ category: 3, game: 'Pokémon!' }], /game must be a slug/],
-    ['the same category twice', [{ category: 'Pokemon' }, { category: 'pokemon' }], /configured twice/],
+    ['a game that is not a slug', [{ category: 3, game: 'Pokémon!' }], /game must be the game's slug/],
+    ['a game without its slug', [{ category: 3 }], /game must be the game's slug/],
+    [
+      'the same category twice',
+      [
+        { category: 'Pokemon', game: 'pokemon' },
+        { category: 'pokemon', game: 'pokemon-2' },
+      ],
+      /configured twice/,
+    ],
   ])('refuses %s, naming the entry', (_, config, message) => {
     expect(() => checkTcgcsvGames(config, 'games.json')).toThrow(message);
   });

@@ -41,7 +41,10 @@ export interface TcgcsvPrice {
 
 export interface Rows<T> {
   readonly rows: T[];
+  /** The first hundred rows refused, with why. */
   readonly rejected: { reason: string; row: Record<string, unknown> }[];
+  /** Every row refused. */
+  readonly rejectedCount: number;
 }
 
 /** Caps on what a document may hold: a name longer than these is not one of TCGplayer's. */
@@ -86,11 +89,15 @@ export function readGroups(what: string, document: unknown): Rows<TcgcsvGroup> {
     const name = text(r['name'], MAX_NAME);
     if (groupId === undefined || name === undefined) return 'groupId or name missing';
     const published = typeof r['publishedOn'] === 'string' ? r['publishedOn'].slice(0, 10) : '';
+    // A real calendar date only: `2024-02-30` would fail the set's write, not be one.
+    const real =
+      /^\d{4}-\d{2}-\d{2}$/.test(published) &&
+      new Date(`${published}T00:00:00Z`).toISOString().startsWith(published);
     return {
       groupId,
       name,
       abbreviation: text(r['abbreviation'], MAX_SHORT) ?? null,
-      publishedOn: /^\d{4}-\d{2}-\d{2}$/.test(published) ? published : null,
+      publishedOn: real ? published : null,
     };
   });
 }
@@ -131,16 +138,21 @@ function readRows<T>(
 ): Rows<T> {
   const rows: T[] = [];
   const rejected: Rows<T>['rejected'] = [];
+  let rejectedBeyond = 0;
   for (const r of resultsOf(what, document)) {
     if (!isObject(r)) {
-      rejected.push({ reason: 'not an object', row: {} });
+      if (rejected.length < 100) rejected.push({ reason: 'not an object', row: {} });
+      else rejectedBeyond++;
       continue;
     }
     const out = read(r);
-    if (typeof out === 'string') rejected.push({ reason: out, row: keyOf(r) });
-    else rows.push(out);
+    // At most the first hundred are kept for the report; the rest are counted.
+    if (typeof out === 'string') {
+      if (rejected.length < 100) rejected.push({ reason: out, row: keyOf(r) });
+      else rejectedBeyond++;
+    } else rows.push(out);
   }
-  return { rows, rejected };
+  return { rows, rejected, rejectedCount: rejected.length + rejectedBeyond };
 }
 
 /** What identifies a rejected row in the operator's list, without copying the whole row. */

@@ -5,12 +5,12 @@ import type { TcgcsvCategory } from './tcgcsv-documents';
 /**
  * A game the TCGCSV sync brings in: a TCGplayer category, by id or by name (its `name` or
  * `displayName`, compared without case or punctuation), and the game it becomes. `game` is the
- * game's slug: an existing game's (Flesh and Blood's cards are matched by their product ids) or a
- * new one's; default the slug of the category's display name.
+ * game's slug, required (an id never follows a name the feed may change): an existing game's
+ * (Flesh and Blood's cards are matched by their product ids) or a new one's.
  */
 export interface TcgcsvGameConfig {
   readonly category: number | string;
-  readonly game?: string;
+  readonly game: string;
   readonly name?: string;
 }
 
@@ -52,8 +52,9 @@ export function checkTcgcsvGames(parsed: unknown, where: string): TcgcsvGameConf
     const byId = typeof category === 'number' && Number.isSafeInteger(category) && category > 0;
     const byName = typeof category === 'string' && category.trim() !== '' && category.length <= 100;
     if (!byId && !byName) throw new Error(`${at}: category must be a TCGplayer category id or name`);
-    if (game !== undefined && (typeof game !== 'string' || slugify(game) !== game || game.length > 60))
-      throw new Error(`${at}: game must be a slug (lower-case letters, digits and dashes)`);
+    // Required: a game's id must not follow a name the feed may change.
+    if (typeof game !== 'string' || slugify(game) !== game || game.length > 60)
+      throw new Error(`${at}: game must be the game's slug (lower-case letters, digits and dashes)`);
     if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > 100))
       throw new Error(`${at}: name must be a non-empty string of at most 100 characters`);
     const key = String(category).toLowerCase();
@@ -61,7 +62,7 @@ export function checkTcgcsvGames(parsed: unknown, where: string): TcgcsvGameConf
     seen.add(key);
     return {
       category: category as number | string,
-      game: game as string | undefined,
+      game,
       name: name as string | undefined,
     };
   });
@@ -80,7 +81,7 @@ export function findCategory(
 /** The game a configured category becomes. */
 export function gameOf(config: TcgcsvGameConfig, category: TcgcsvCategory): { id: string; name: string } {
   const name = config.name ?? category.displayName;
-  return { id: config.game ?? slugify(name), name };
+  return { id: config.game, name };
 }
 
 function comparable(name: string): string {

@@ -70,8 +70,11 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** The day being served: the live sync's clock reads that evening. */
+  let serving = DAY1;
   /** Serves `day`'s dump as TCGCSV does (`/tcgplayer/…`, `/last-updated.txt`); returns its base URL. */
   async function serve(day: string, busy: string[] = []): Promise<string> {
+    serving = day;
     await server?.stop();
     server = new FeedServer();
     for (const [path, body] of await dayFiles(day)) server.file(`/tcgplayer/${path}`, body);
@@ -86,6 +89,7 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     tcgcsv: {
       games: GAMES,
       baseUrl,
+      now: () => Date.parse(`${serving}T22:00:00Z`),
       politeness: { concurrency: 2, pauseMs: 0, retries: 2, maxRetryAfterMs: 5_000 },
     },
     ...extra,
@@ -248,26 +252,40 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     expect(await series('225015', '1st Edition Normal')).toMatchObject({ points: 3 });
   });
 
-  it('waits as a 429 asks, then goes on; a cut sync resumes after its last finished group', async () => {
+  it('waits as a 429 asks; a group that fails is reported and, alone, tried again next time', async () => {
     const prices = '/tcgplayer/3/3170/prices';
     const report = await syncFeeds(ds, options(await serve(DAY1, [prices])));
     expect(report.ok).toBe(true);
     const asked = server!.requests.filter((r) => r.path === prices);
     expect(asked.map((r) => r.status)).toEqual([429, 200]);
-    expect(asked[1]!.at - asked[0]!.at).toBeGreaterThanOrEqual(1_000);
+    // Retry-After: 2, not the 1 s a retry waits without one.
+    expect(asked[1]!.at - asked[0]!.at).toBeGreaterThanOrEqual(2_000);
     expect(asked.every((r) => /^tcg-pricing-feeds\/1 /.test(String(r.headers['user-agent'])))).toBe(true);
 
-    // Day 2, cut after Flesh and Blood's group: the rerun asks for Pokémon's groups alone.
-    const base = await serve(DAY2);
-    const progress = join(dir, 'tcgcsv-progress.json');
-    await import('node:fs/promises').then((fs) =>
-      fs.writeFile(progress, JSON.stringify({ day: DAY2, done: ['62/2061'] })),
-    );
+    // Day 2 with one of Pokémon's groups broken: reported, the others written and recorded as done;
+    // the next sync asks for that group alone.
+    let base = await serve(DAY2);
+    server!.file('/tcgplayer/3/3118/prices', Buffer.from('{"success": true, "errors": [], "results": [oops'));
+    const cut = await syncFeeds(ds, options(base));
+    expect(cut.files.map((f) => [f.file, f.status])).toEqual([
+      [`62@${DAY2}`, 'imported'],
+      [`3@${DAY2}`, 'failed'],
+    ]);
+    expect(cut.files[1]!.error).toMatch(/^1 group\(s\) not synced, first group 3118: .*not JSON/);
+    expect(cut.files[1]!.details).toMatchObject({ groups: 1, groupsFailed: 1 });
+    expect(await series('283001', 'Holofoil')).toMatchObject({ points: 1 });
+    base = await serve(DAY2);
     const resumed = await syncFeeds(ds, options(base));
     expect(resumed.ok).toBe(true);
-    expect(resumed.files[0]!.details).toMatchObject({ groups: 0, resumed: 1 });
-    expect(server!.requests.some((r) => r.path.startsWith('/tcgplayer/62/2061/'))).toBe(false);
-    expect(resumed.files[1]!.details).toMatchObject({ groups: 2, resumed: 0 });
+    expect(resumed.files.map((f) => f.details)).toEqual([
+      expect.objectContaining({ groups: 0, resumed: 1 }),
+      expect.objectContaining({ groups: 1, resumed: 1 }),
+    ]);
+    const groupsAsked = new Set(
+      server!.requests.map((r) => /^\/tcgplayer\/\d+\/(\d+)\//.exec(r.path)?.[1]).filter(Boolean),
+    );
+    expect([...groupsAsked]).toEqual(['3118']);
+    expect(await series('283001', 'Holofoil')).toMatchObject({ points: 2 });
   });
 
   it('back-fills an archive of dated dumps in date order (--from), and again writes nothing', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { writeFileAtomically } from '../../common/files';
 import { log } from '../../common/log';
+import { parseBoundedJson } from '../bounded-json';
 import type { DownloadDeadlines } from '../download';
 import { utcDayStart } from '../json-stream';
 import { DEFAULT_POLITENESS, PoliteClient, type Politeness } from '../polite-client';
@@ -24,8 +25,8 @@ import { findCategory, gameOf, type TcgcsvGameConfig } from './tcgcsv-games';
 
 export const DEFAULT_TCGCSV_BASE_URL = 'https://tcgcsv.com';
 
-/** The largest document the sync reads (a group's products with their extended data). */
-const MAX_DOCUMENT_BYTES = 64 << 20;
+/** The largest document the sync reads: a group's products with their extended data are a few MB. */
+const MAX_DOCUMENT_BYTES = 32 << 20;
 /** Before TCGCSV's first archived day (2024-02-08) there is nothing to back-fill; before 1993 nothing at all. */
 const EARLIEST_DAY = '1993-01-01';
 
@@ -38,6 +39,8 @@ export interface TcgcsvOptions {
   readonly baseUrl?: string;
   readonly politeness?: Politeness;
   readonly deadlines?: DownloadDeadlines;
+  /** The time now (ms): the live day must be of the last two days. Tests set it. */
+  readonly now?: () => number;
 }
 
 /** One day's dump, from TCGCSV or from an archive folder. */
@@ -70,7 +73,7 @@ export async function syncTcgcsv(ds: DataSource, opts: TcgcsvOptions): Promise<F
   } else {
     const base = `${(opts.baseUrl ?? DEFAULT_TCGCSV_BASE_URL).replace(/\/+$/, '')}`;
     const stamp = (await client.text(`${base}/last-updated.txt`, 200)).trim();
-    const day = dayOf(stamp);
+    const day = dayOf(stamp, (opts.now ?? Date.now)());
     if (!day)
       throw new Error(`${base}/last-updated.txt: "${stamp.slice(0, 40)}" is not a timestamp up to today`);
     reports.push(...(await syncDay(ds, opts, liveSource(client, `${base}/tcgplayer`, day))));
@@ -113,7 +116,15 @@ async function syncCategory(
   const runs = new FeedCatalogueRepository(ds);
   const runId = await runs.startRun('tcgcsv', file);
   const counts = new RunCounts(join(opts.dir, `unmatched-tcgcsv-${category.categoryId}.ndjson`));
-  const details = { groups: 0, resumed: 0, setsCreated: 0, simulatedSeriesDropped: 0, unchanged: 0 };
+  const details = {
+    groups: 0,
+    groupsFailed: 0,
+    resumed: 0,
+    setsCreated: 0,
+    simulatedSeriesDropped: 0,
+    unchanged: 0,
+  };
+  const failures: string[] = [];
   const report = (error?: string): FileReport => ({
     feed: 'tcgcsv',
     file,
@@ -130,8 +141,8 @@ async function syncCategory(
       throw new Error(`category ${category.categoryId} has no groups in the dump of ${source.day}`);
     await ensureGame(ds, game);
     const index = await runs.gameIndex(game.id);
-    const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards);
-    const progress = opts.from ? undefined : await Progress.open(opts.dir, source.day);
+    const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards, await runs.allIds());
+    const progress = opts.from ? undefined : await Progress.open(opts.dir, source.day, await databaseOf(ds));
     const t = utcDayStart(source.day)!;
     const todo = groups.filter((g) => !progress?.has(category.categoryId, g.groupId));
     details.resumed = groups.length - todo.length;
@@ -145,20 +156,33 @@ async function syncCategory(
     for (let i = 0; i < todo.length; i++) {
       const fetched = await next!;
       next = todo[i + 1] ? fetchGroup(todo[i + 1]!) : undefined;
-      if ('error' in fetched) throw fetched.error;
-      const { products, prices, rejected } = fetched.docs;
-      for (let k = 0; k < rejected; k++) counts.skip('a row of the wrong shape');
-      const write = catalogue.group(todo[i]!, products ?? [], prices, counts);
-      await applyGroup(ds, write, t, counts, details);
+      const groupId = todo[i]!.groupId;
+      try {
+        if ('error' in fetched) throw fetched.error;
+        const { products, prices, rejected } = fetched.docs;
+        for (let k = 0; k < rejected; k++) counts.skip('a row of the wrong shape');
+        const write = catalogue.group(todo[i]!, products ?? [], prices, counts);
+        await applyGroup(ds, write, t, counts, details);
+      } catch (error) {
+        // Reported and left for the next sync (not marked done); the category's other groups go on.
+        const message = error instanceof Error ? error.message : String(error);
+        counts.miss('a group that could not be read or written', { groupId, error: message.slice(0, 300) });
+        details.groupsFailed++;
+        failures.push(`group ${groupId}: ${message.slice(0, 200)}`);
+        log('error', 'tcgcsv group failed: the next sync tries it again', { file, groupId, error: message });
+        continue;
+      }
       details.groups++;
-      await progress?.done(category.categoryId, todo[i]!.groupId);
+      await progress?.done(category.categoryId, groupId);
       if ((i + 1) % 25 === 0)
         log('info', 'tcgcsv progress', { category: category.categoryId, groups: i + 1, of: todo.length });
     }
     await counts.close();
-    await runs.finishRun(runId, { file }, counts.snapshot());
-    const done = report();
-    log('info', 'tcgcsv category synced', { ...done });
+    const error =
+      failures.length === 0 ? undefined : `${failures.length} group(s) not synced, first ${failures[0]}`;
+    await runs.finishRun(runId, { file }, counts.snapshot(), error);
+    const done = report(error);
+    log(error ? 'error' : 'info', 'tcgcsv category synced', { ...done });
     return done;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -207,6 +231,14 @@ async function applyGroup(
   details.unchanged += result.unchanged;
 }
 
+/** The database the sync writes to, as its progress names it. */
+async function databaseOf(ds: DataSource): Promise<string> {
+  const [{ name }]: { name: string }[] = await ds.query(
+    `SELECT current_database() || '@' || coalesce(inet_server_addr()::text, 'local') || ':' || coalesce(inet_server_port(), 0) AS name`,
+  );
+  return name;
+}
+
 async function ensureGame(ds: DataSource, game: { id: string; name: string }): Promise<void> {
   const [{ n }]: { n: number }[] = await ds.query(`SELECT count(*)::int AS n FROM games WHERE id = $1`, [
     game.id,
@@ -224,12 +256,13 @@ async function failedRun(ds: DataSource, file: string, error: string): Promise<F
 }
 
 /** The UTC day of TCGCSV's last update, if it is one up to today. */
-function dayOf(stamp: string): string | undefined {
+function dayOf(stamp: string, now: number): string | undefined {
   if (stamp.length > 40) return undefined;
   const ms = Date.parse(stamp);
   if (!Number.isFinite(ms)) return undefined;
+  // The live dump is today's: a stamp days old is a stale mirror's, whose prices are not that day's.
   const day = new Date(ms).toISOString().slice(0, 10);
-  return day >= EARLIEST_DAY && ms <= Date.now() + 86_400_000 ? day : undefined;
+  return ms >= now - 2 * 86_400_000 && ms <= now + 86_400_000 ? day : undefined;
 }
 
 function liveSource(client: PoliteClient, base: string, day: string): DaySource {
@@ -290,8 +323,8 @@ function parsedGroup(
 ): { products?: TcgcsvProduct[]; prices: TcgcsvPrice[]; rejected: number } {
   const p = products === undefined ? undefined : readProducts(`${path}/products`, products);
   // A group without prices (nothing sold yet) has products alone.
-  const q = prices === undefined ? { rows: [], rejected: [] } : readPrices(`${path}/prices`, prices);
-  return { products: p?.rows, prices: q.rows, rejected: (p?.rejected.length ?? 0) + q.rejected.length };
+  const q = prices === undefined ? { rows: [], rejectedCount: 0 } : readPrices(`${path}/prices`, prices);
+  return { products: p?.rows, prices: q.rows, rejected: (p?.rejectedCount ?? 0) + q.rejectedCount };
 }
 
 async function readDocument(path: string): Promise<unknown> {
@@ -301,11 +334,7 @@ async function readDocument(path: string): Promise<unknown> {
   );
   if (size === undefined) return undefined;
   if (size > MAX_DOCUMENT_BYTES) throw new Error(`${path}: larger than ${MAX_DOCUMENT_BYTES} bytes`);
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown;
-  } catch (error) {
-    throw new Error(`${path}: not JSON (${(error as Error).message})`);
-  }
+  return parseBoundedJson(path, await readFile(path, 'utf8'));
 }
 
 /** The dated folders of an archive, oldest first, up to today. */
@@ -327,18 +356,19 @@ class Progress {
   private constructor(
     private readonly path: string,
     private readonly day: string,
+    /** The database the groups were written to: another one's progress is not this one's. */
+    private readonly database: string,
     private readonly finished: Set<string>,
   ) {}
 
-  static async open(dir: string, day: string): Promise<Progress> {
+  static async open(dir: string, day: string, database: string): Promise<Progress> {
     const path = join(dir, 'tcgcsv-progress.json');
-    const saved = await readFile(path, 'utf8').then(
-      (text) => JSON.parse(text) as { day?: unknown; done?: unknown },
-      () => undefined,
-    );
-    const same = saved?.day === day && Array.isArray(saved.done);
+    const saved = await readFile(path, 'utf8')
+      .then((text) => JSON.parse(text) as { day?: unknown; database?: unknown; done?: unknown })
+      .catch(() => undefined); // none, or cut by a crash: no progress
+    const same = saved?.day === day && saved.database === database && Array.isArray(saved.done);
     if (!same) await rm(path, { force: true });
-    return new Progress(path, day, new Set(same ? (saved.done as unknown[]).map(String) : []));
+    return new Progress(path, day, database, new Set(same ? (saved.done as unknown[]).map(String) : []));
   }
 
   has(categoryId: number, groupId: number): boolean {
@@ -347,6 +377,9 @@ class Progress {
 
   async done(categoryId: number, groupId: number): Promise<void> {
     this.finished.add(`${categoryId}/${groupId}`);
-    await writeFileAtomically(this.path, JSON.stringify({ day: this.day, done: [...this.finished] }));
+    await writeFileAtomically(
+      this.path,
+      JSON.stringify({ day: this.day, database: this.database, done: [...this.finished] }),
+    );
   }
 }

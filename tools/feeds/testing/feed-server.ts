@@ -10,7 +10,7 @@ export type ServeMode = 'normal' | 'cut-once' | 'wrong-digest' | 'stall' | 'busy
  * and Last-Modified, 304 on a matching conditional request, one byte range with If-Range, and
  * the file's `.sha256` beside it; JSON documents (a bulk-data index) as they are. `modes` makes
  * one file misbehave: cut its body half-way once, publish a wrong digest, never answer, or answer
- * 429 with `Retry-After: 1` once (as a rate-limited server does).
+ * 429 with `Retry-After: 2` once (as a rate-limited server does).
  * Tests never reach further than this server.
  */
 export class FeedServer {
@@ -69,7 +69,7 @@ export class FeedServer {
     };
     if (this.modes.get(path) === 'busy-once') {
       this.modes.delete(path);
-      res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' }).end('Too Many Requests');
+      res.writeHead(429, { 'retry-after': '2', 'content-type': 'text/plain' }).end('Too Many Requests');
       return done(429);
     }
     const document = this.documents.get(path);

@@ -84,6 +84,23 @@ export class FeedCatalogueRepository {
     return { sets, cards };
   }
 
+  /** Every set and card slug of every game: new ones must not take another game's. */
+  async allIds(): Promise<{ sets: string[]; cards: string[] }> {
+    const sets: { id: string }[] = await this.ds.query(`SELECT id FROM sets`);
+    const cards: { id: string }[] = await this.ds.query(`SELECT id FROM cards`);
+    return { sets: sets.map((r) => r.id), cards: cards.map((r) => r.id) };
+  }
+
+  /** The day (Unix seconds) of each of these variants' last observation in `region`, where they have one. */
+  async lastObserved(variantUuids: readonly string[], region: string): Promise<Map<string, number>> {
+    if (variantUuids.length === 0) return new Map();
+    const rows: { variant_uuid: string; updated_at: string }[] = await this.ds.query(
+      `SELECT variant_uuid, updated_at FROM variant_prices WHERE variant_uuid = ANY($1::uuid[]) AND region = $2`,
+      [[...new Set(variantUuids)], region],
+    );
+    return new Map(rows.map((r) => [r.variant_uuid, Number(r.updated_at)]));
+  }
+
   /** The stored variants among these UUIDs, with their SKU. */
   async existingVariants(uuids: readonly string[]): Promise<Map<string, string | null>> {
     if (uuids.length === 0) return new Map();

@@ -1,0 +1,21 @@
+/**
+ * `JSON.parse` for a feed's whole document, refusing first (in one linear pass over the text) a
+ * document with more objects and arrays than real feed rows could hold in its size: a feed row is
+ * tens to hundreds of bytes, so a document of `{}` after `{}` within the size cap would otherwise
+ * parse into tens of millions of objects and exhaust the heap.
+ */
+export function parseBoundedJson(what: string, text: string, bytesPerObject = 24): unknown {
+  const most = Math.max(1_000, Math.floor(text.length / bytesPerObject));
+  let opened = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // `{` and `[`, also inside strings: an upper bound, which is all the check needs.
+    if ((c === 0x7b || c === 0x5b) && ++opened > most)
+      throw new Error(`${what}: more objects than ${text.length} bytes of feed rows could hold`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new Error(`${what}: not JSON (${(error as Error).message})`);
+  }
+}
