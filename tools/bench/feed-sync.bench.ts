@@ -12,16 +12,15 @@
  *
  * The CLI runs in its own process (the one measured); PostgreSQL is DATABASE_URL's server.
  */
-import { spawnSync } from 'node:child_process';
 import { createGzip } from 'node:zlib';
 import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { readDataVersion } from '@tcg/persistence';
-import { REPO_ROOT } from '../common/files';
 import { log, parseArgs, runTool } from '../common/log';
 import { databaseUrl } from './bench-databases';
+import { runFeedsCli, syncFigures } from './feeds-cli';
 import { ninetyDayCard, writeDataFile } from './feed-files';
 import { seededRandom } from './sampling';
 import { formatTable, num } from './table';
@@ -181,38 +180,10 @@ function sync(
   from: string,
   cache: string,
 ): { files: FileLine[]; peakRssMb: number; seconds: number } {
-  const child = spawnSync(
-    process.execPath,
-    [
-      join(REPO_ROOT, 'dist/tools/feeds/feeds.js'),
-      'sync',
-      '--feeds',
-      'mtgjson',
-      '--from',
-      from,
-      '--dir',
-      cache,
-    ],
-    {
-      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: url },
-      encoding: 'utf8',
-      stdio: ['ignore', 'ignore', 'pipe'],
-      maxBuffer: 256 << 20,
-    },
-  );
-  const lines = child.stderr
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  if (child.status !== 0) {
-    process.stderr.write(child.stderr.slice(-4000));
-    throw new Error(`the sync exited with ${child.status}`);
-  }
-  const done = lines.find((l) => l['msg'] === 'feeds sync done')!;
+  const lines = runFeedsCli(url, ['--feeds', 'mtgjson', '--from', from, '--dir', cache]);
   return {
     files: lines.filter((l) => l['msg'] === 'feed file') as unknown as FileLine[],
-    peakRssMb: Number(done['peakRssMb']),
-    seconds: Number(done['seconds']),
+    ...syncFigures(lines),
   };
 }
 

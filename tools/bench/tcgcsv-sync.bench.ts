@@ -19,6 +19,7 @@ import { readDataVersion } from '@tcg/persistence';
 import { REPO_ROOT } from '../common/files';
 import { log, parseArgs, runTool } from '../common/log';
 import { databaseUrl } from './bench-databases';
+import { runFeedsCli, syncFigures } from './feeds-cli';
 import { seededRandom } from './sampling';
 import { formatTable, num } from './table';
 
@@ -203,38 +204,12 @@ function migrate(url: string): void {
 
 /** Runs the built CLI in its own process; returns its figures from its log lines. */
 function sync(url: string, from: string, dir: string, games: string): Omit<Run, 'label' | 'version'> {
-  const child = spawnSync(
-    process.execPath,
-    [
-      join(REPO_ROOT, 'dist/tools/feeds/feeds.js'),
-      'sync',
-      '--feeds',
-      'tcgcsv',
-      '--from',
-      from,
-      '--dir',
-      join(dir, 'cache'),
-    ],
-    {
-      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: url, TCGCSV_GAMES: games },
-      encoding: 'utf8',
-      stdio: ['ignore', 'ignore', 'pipe'],
-      maxBuffer: 256 << 20,
-    },
-  );
-  const lines = child.stderr
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  if (child.status !== 0) {
-    process.stderr.write(child.stderr.slice(-4000));
-    throw new Error(`the sync exited with ${child.status}`);
-  }
-  const done = lines.find((l) => l['msg'] === 'feeds sync done')!;
+  const lines = runFeedsCli(url, ['--feeds', 'tcgcsv', '--from', from, '--dir', join(dir, 'cache')], {
+    TCGCSV_GAMES: games,
+  });
   const files = lines.filter((l) => l['msg'] === 'feed file');
   return {
-    seconds: Number(done['seconds']),
-    peakRssMb: Number(done['peakRssMb']),
+    ...syncFigures(lines),
     rows: files.reduce((a, f) => a + Number(f['rowsRead'] ?? 0), 0),
     observations: files.reduce((a, f) => a + Number(f['observations'] ?? 0), 0),
   };

@@ -3,13 +3,13 @@ import { FeedCatalogueRepository, PriceIngestRepository, type IngestSeries } fro
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { log } from '../../common/log';
 import { parseBoundedJson } from '../bounded-json';
 import { rawVariant } from '../../loader/catalogue/build-catalogue';
 import type { DownloadDeadlines } from '../download';
 import { utcDayStart } from '../json-stream';
 import { DEFAULT_POLITENESS, PoliteClient, type Politeness } from '../polite-client';
-import { RunCounts } from '../run-counts';
+import { recordedRun } from '../recorded-run';
+import type { RunCounts } from '../run-counts';
 import type { FileReport } from '../sync';
 import { readPriceGuide, type CardmarketPrice } from './price-guide';
 
@@ -75,48 +75,34 @@ async function syncGuide(
   game: CardmarketGame,
 ): Promise<FileReport> {
   const file = `price_guide_${game.idGame}.json`;
-  const started = Date.now();
-  const runs = new FeedCatalogueRepository(ds);
-  const runId = await runs.startRun('cardmarket', file);
-  const counts = new RunCounts(join(opts.dir, `unmatched-cardmarket-${game.idGame}.ndjson`));
-  const details = { game: game.game, day: '', unchanged: 0 };
-  const report = (error?: string): FileReport => ({
-    feed: 'cardmarket',
-    file,
-    status: error === undefined ? 'imported' : 'failed',
-    ...counts.snapshot(),
-    details,
-    error,
-    seconds: (Date.now() - started) / 1000,
-  });
-  try {
-    const document = opts.from
-      ? await readLocal(join(opts.from, file))
-      : (
-          await client.json(
-            `${(opts.baseUrl ?? DEFAULT_CARDMARKET_BASE_URL).replace(/\/+$/, '')}/priceGuide/${file}`,
-            MAX_GUIDE_BYTES,
-          )
-        )?.body;
-    if (document === undefined) throw new Error(`${file}: not published`);
-    const guide = readPriceGuide(file, document);
-    details.day = guide.day;
-    for (let k = 0; k < guide.rejected; k++) counts.skip('a row of the wrong shape');
-    const t = utcDayStart(guide.day)!;
-    for (let i = 0; i < guide.rows.length; i += BATCH)
-      await applyBatch(ds, guide.rows.slice(i, i + BATCH), t, counts, details);
-    await counts.close();
-    await runs.finishRun(runId, { file }, counts.snapshot());
-    const done = report();
-    log('info', 'cardmarket price guide synced', { ...done });
-    return done;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log('error', 'cardmarket price guide not synced', { file, error: message });
-    await counts.close().catch(() => undefined);
-    await runs.finishRun(runId, { file }, counts.snapshot(), message).catch(() => undefined);
-    return report(message);
-  }
+  return recordedRun(
+    ds,
+    {
+      feed: 'cardmarket',
+      file,
+      unmatchedFile: join(opts.dir, `unmatched-cardmarket-${game.idGame}.ndjson`),
+      details: { game: game.game, day: '', unchanged: 0 },
+      done: 'cardmarket price guide synced',
+    },
+    async (counts, details) => {
+      const document = opts.from
+        ? await readLocal(join(opts.from, file))
+        : (
+            await client.json(
+              `${(opts.baseUrl ?? DEFAULT_CARDMARKET_BASE_URL).replace(/\/+$/, '')}/priceGuide/${file}`,
+              MAX_GUIDE_BYTES,
+            )
+          )?.body;
+      if (document === undefined) throw new Error(`${file}: not published`);
+      const guide = readPriceGuide(file, document);
+      details.day = guide.day;
+      for (let k = 0; k < guide.rejected; k++) counts.skip('a row of the wrong shape');
+      const t = utcDayStart(guide.day)!;
+      for (let i = 0; i < guide.rows.length; i += BATCH)
+        await applyBatch(ds, guide.rows.slice(i, i + BATCH), t, counts, details);
+      return undefined;
+    },
+  );
 }
 
 async function applyBatch(

@@ -8,6 +8,7 @@ import { parseBoundedJson } from '../bounded-json';
 import type { DownloadDeadlines } from '../download';
 import { utcDayStart } from '../json-stream';
 import { DEFAULT_POLITENESS, PoliteClient, type Politeness } from '../polite-client';
+import { recordedRun } from '../recorded-run';
 import { RunCounts } from '../run-counts';
 import type { FileReport } from '../sync';
 import { TcgcsvCatalogue, type GroupWrite } from './tcgcsv-catalogue';
@@ -112,10 +113,7 @@ async function syncCategory(
   category: TcgcsvCategory,
   file: string,
 ): Promise<FileReport> {
-  const started = Date.now();
   const runs = new FeedCatalogueRepository(ds);
-  const runId = await runs.startRun('tcgcsv', file);
-  const counts = new RunCounts(join(opts.dir, `unmatched-tcgcsv-${category.categoryId}.ndjson`));
   const details = {
     groups: 0,
     groupsFailed: 0,
@@ -125,72 +123,69 @@ async function syncCategory(
     unchanged: 0,
   };
   const failures: string[] = [];
-  const report = (error?: string): FileReport => ({
-    feed: 'tcgcsv',
-    file,
-    status: error === undefined ? 'imported' : 'failed',
-    ...counts.snapshot(),
-    details,
-    error,
-    seconds: (Date.now() - started) / 1000,
-  });
-  try {
-    const game = gameOf(config, category);
-    const groups = await source.groups(category.categoryId);
-    if (!groups)
-      throw new Error(`category ${category.categoryId} has no groups in the dump of ${source.day}`);
-    await ensureGame(ds, game);
-    const index = await runs.gameIndex(game.id);
-    const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards, await runs.allIds());
-    const progress = opts.from ? undefined : await Progress.open(opts.dir, source.day, await databaseOf(ds));
-    const t = utcDayStart(source.day)!;
-    const todo = groups.filter((g) => !progress?.has(category.categoryId, g.groupId));
-    details.resumed = groups.length - todo.length;
-    // The next group's documents are fetched while this one is written.
-    const fetchGroup = (g: (typeof todo)[number]) =>
-      source.group(category.categoryId, g.groupId).then(
-        (docs) => ({ docs }),
-        (error: unknown) => ({ error: error as Error }),
-      );
-    let next = todo[0] ? fetchGroup(todo[0]) : undefined;
-    for (let i = 0; i < todo.length; i++) {
-      const fetched = await next!;
-      next = todo[i + 1] ? fetchGroup(todo[i + 1]!) : undefined;
-      const groupId = todo[i]!.groupId;
-      try {
-        if ('error' in fetched) throw fetched.error;
-        const { products, prices, rejected } = fetched.docs;
-        for (let k = 0; k < rejected; k++) counts.skip('a row of the wrong shape');
-        const write = catalogue.group(todo[i]!, products ?? [], prices, counts);
-        await applyGroup(ds, write, t, counts, details);
-      } catch (error) {
-        // Reported and left for the next sync (not marked done); the category's other groups go on.
-        const message = error instanceof Error ? error.message : String(error);
-        counts.miss('a group that could not be read or written', { groupId, error: message.slice(0, 300) });
-        details.groupsFailed++;
-        failures.push(`group ${groupId}: ${message.slice(0, 200)}`);
-        log('error', 'tcgcsv group failed: the next sync tries it again', { file, groupId, error: message });
-        continue;
+  return recordedRun(
+    ds,
+    {
+      feed: 'tcgcsv',
+      file,
+      unmatchedFile: join(opts.dir, `unmatched-tcgcsv-${category.categoryId}.ndjson`),
+      details,
+      done: 'tcgcsv category synced',
+    },
+    async (counts) => {
+      const game = gameOf(config, category);
+      const groups = await source.groups(category.categoryId);
+      if (!groups)
+        throw new Error(`category ${category.categoryId} has no groups in the dump of ${source.day}`);
+      await ensureGame(ds, game);
+      const index = await runs.gameIndex(game.id);
+      const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards, await runs.allIds());
+      const progress = opts.from
+        ? undefined
+        : await Progress.open(opts.dir, source.day, await databaseOf(ds));
+      const t = utcDayStart(source.day)!;
+      const todo = groups.filter((g) => !progress?.has(category.categoryId, g.groupId));
+      details.resumed = groups.length - todo.length;
+      // The next group's documents are fetched while this one is written.
+      const fetchGroup = (g: (typeof todo)[number]) =>
+        source.group(category.categoryId, g.groupId).then(
+          (docs) => ({ docs }),
+          (error: unknown) => ({ error: error as Error }),
+        );
+      let next = todo[0] ? fetchGroup(todo[0]) : undefined;
+      for (let i = 0; i < todo.length; i++) {
+        const fetched = await next!;
+        next = todo[i + 1] ? fetchGroup(todo[i + 1]!) : undefined;
+        const groupId = todo[i]!.groupId;
+        try {
+          if ('error' in fetched) throw fetched.error;
+          const { products, prices, rejected } = fetched.docs;
+          for (let k = 0; k < rejected; k++) counts.skip('a row of the wrong shape');
+          const write = catalogue.group(todo[i]!, products ?? [], prices, counts);
+          await applyGroup(ds, write, t, counts, details);
+        } catch (error) {
+          // Reported and left for the next sync (not marked done); the category's other groups go on.
+          const message = error instanceof Error ? error.message : String(error);
+          counts.miss('a group that could not be read or written', { groupId, error: message.slice(0, 300) });
+          details.groupsFailed++;
+          failures.push(`group ${groupId}: ${message.slice(0, 200)}`);
+          log('error', 'tcgcsv group failed: the next sync tries it again', {
+            file,
+            groupId,
+            error: message,
+          });
+          continue;
+        }
+        details.groups++;
+        await progress?.done(category.categoryId, groupId);
+        if ((i + 1) % 25 === 0)
+          log('info', 'tcgcsv progress', { category: category.categoryId, groups: i + 1, of: todo.length });
       }
-      details.groups++;
-      await progress?.done(category.categoryId, groupId);
-      if ((i + 1) % 25 === 0)
-        log('info', 'tcgcsv progress', { category: category.categoryId, groups: i + 1, of: todo.length });
-    }
-    await counts.close();
-    const error =
-      failures.length === 0 ? undefined : `${failures.length} group(s) not synced, first ${failures[0]}`;
-    await runs.finishRun(runId, { file }, counts.snapshot(), error);
-    const done = report(error);
-    log(error ? 'error' : 'info', 'tcgcsv category synced', { ...done });
-    return done;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log('error', 'tcgcsv category failed part-way: the next sync resumes it', { file, error: message });
-    await counts.close().catch(() => undefined);
-    await runs.finishRun(runId, { file }, counts.snapshot(), message).catch(() => undefined);
-    return report(message);
-  }
+      return failures.length === 0
+        ? undefined
+        : `${failures.length} group(s) not synced, first ${failures[0]}`;
+    },
+  );
 }
 
 async function applyGroup(
@@ -246,13 +241,11 @@ async function ensureGame(ds: DataSource, game: { id: string; name: string }): P
   if (n === 0) await writeCatalogue(ds, { games: [game], sets: [], cards: [], variants: [] });
 }
 
-async function failedRun(ds: DataSource, file: string, error: string): Promise<FileReport> {
-  const runs = new FeedCatalogueRepository(ds);
-  const runId = await runs.startRun('tcgcsv', file);
-  const counts = new RunCounts(undefined);
-  await runs.finishRun(runId, { file }, counts.snapshot(), error);
-  log('error', 'tcgcsv category not synced', { file, error });
-  return { feed: 'tcgcsv', file, status: 'failed', error, seconds: 0 };
+/** A category the day cannot sync at all: its run says why. */
+function failedRun(ds: DataSource, file: string, error: string): Promise<FileReport> {
+  return recordedRun(ds, { feed: 'tcgcsv', file, details: {}, done: 'tcgcsv category not synced' }, () =>
+    Promise.resolve(error),
+  );
 }
 
 /** The UTC day of TCGCSV's last update, if it is one up to today. */

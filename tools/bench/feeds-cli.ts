@@ -1,0 +1,37 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../common/files';
+
+/**
+ * Runs the built feeds CLI (`feeds sync …`) in its own process, the one a bench measures, on the
+ * database at `url`; returns its JSON log lines. Throws with its last output when it fails.
+ */
+export function runFeedsCli(
+  url: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Record<string, unknown>[] {
+  const child = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/tools/feeds/feeds.js'), 'sync', ...args], {
+    env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: url, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 256 << 20,
+  });
+  if (child.status !== 0) {
+    process.stderr.write(child.stderr.slice(-4000));
+    throw new Error(`the sync exited with ${child.status}`);
+  }
+  return child.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The figures of the CLI's last line: how long the whole sync took and its peak RSS. */
+export function syncFigures(lines: readonly Record<string, unknown>[]): {
+  seconds: number;
+  peakRssMb: number;
+} {
+  const done = lines.find((l) => l['msg'] === 'feeds sync done')!;
+  return { seconds: Number(done['seconds']), peakRssMb: Number(done['peakRssMb']) };
+}
