@@ -16,11 +16,8 @@ import { createGzip } from 'node:zlib';
 import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
-import { Client } from 'pg';
-import { readDataVersion } from '@tcg/persistence';
 import { log, parseArgs, runTool } from '../common/log';
-import { databaseUrl } from './bench-databases';
-import { runFeedsCli, syncFigures } from './feeds-cli';
+import { dataVersion, freshDatabase, runFeedsCli, syncFigures } from './feeds-cli';
 import { ninetyDayCard, writeDataFile } from './feed-files';
 import { seededRandom } from './sampling';
 import { formatTable, num } from './table';
@@ -107,12 +104,7 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const admin = new Client({ connectionString: databaseUrl(server, 'postgres') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database}`);
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-  const url = databaseUrl(server, database);
+  const url = await freshDatabase(server, database);
 
   mkdirSync(dir, { recursive: true });
   const from = join(dir, 'from');
@@ -185,16 +177,6 @@ function sync(
     files: lines.filter((l) => l['msg'] === 'feed file') as unknown as FileLine[],
     ...syncFigures(lines),
   };
-}
-
-async function dataVersion(url: string): Promise<number> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await readDataVersion(client);
-  } finally {
-    await client.end();
-  }
 }
 
 runTool('bench:feed-sync', main);

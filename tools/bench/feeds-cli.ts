@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { Client } from 'pg';
+import { readDataVersion } from '@tcg/persistence';
 import { REPO_ROOT } from '../common/files';
+import { databaseUrl } from './bench-databases';
 
 /**
  * Runs the built feeds CLI (`feeds sync …`) in its own process, the one a bench measures, on the
@@ -34,4 +37,28 @@ export function syncFigures(lines: readonly Record<string, unknown>[]): {
 } {
   const done = lines.find((l) => l['msg'] === 'feeds sync done')!;
   return { seconds: Number(done['seconds']), peakRssMb: Number(done['peakRssMb']) };
+}
+
+/** Drops and creates `database` on DATABASE_URL's server (`server`); returns its URL. The CLI migrates it. */
+export async function freshDatabase(server: string, database: string): Promise<string> {
+  const admin = new Client({ connectionString: databaseUrl(server, 'postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${database}`);
+    await admin.query(`CREATE DATABASE ${database}`);
+  } finally {
+    await admin.end();
+  }
+  return databaseUrl(server, database);
+}
+
+/** The database's data version: unchanged by a sync that wrote nothing. */
+export async function dataVersion(url: string): Promise<number> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await readDataVersion(client);
+  } finally {
+    await client.end();
+  }
 }

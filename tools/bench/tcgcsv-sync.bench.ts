@@ -11,15 +11,10 @@
  *
  * PostgreSQL is DATABASE_URL's server.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
-import { readDataVersion } from '@tcg/persistence';
-import { REPO_ROOT } from '../common/files';
 import { log, parseArgs, runTool } from '../common/log';
-import { databaseUrl } from './bench-databases';
-import { runFeedsCli, syncFigures } from './feeds-cli';
+import { dataVersion, freshDatabase, runFeedsCli, syncFigures } from './feeds-cli';
 import { seededRandom } from './sampling';
 import { formatTable, num } from './table';
 
@@ -141,18 +136,12 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const admin = new Client({ connectionString: databaseUrl(server, 'postgres') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database}`);
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-  const url = databaseUrl(server, database);
+  const url = await freshDatabase(server, database);
   const from = join(dir, 'from');
   const games = join(dir, 'games.json');
   mkdirSync(from, { recursive: true });
   writeFileSync(games, JSON.stringify([{ category: CATEGORY, game: 'pokemon', name: 'Pokémon' }]));
   try {
-    migrate(url);
     log('info', 'writing the dumps', { products, days: DAYS.length, dir: from });
     writeDay(from, DAYS[0]!, products, 0);
     const runs: Run[] = [];
@@ -194,14 +183,6 @@ async function main(): Promise<number> {
   }
 }
 
-function migrate(url: string): void {
-  const child = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/tools/migrate/migrate.js')], {
-    env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: url },
-    stdio: 'inherit',
-  });
-  if (child.status !== 0) throw new Error(`migrate exited with ${child.status}`);
-}
-
 /** Runs the built CLI in its own process; returns its figures from its log lines. */
 function sync(url: string, from: string, dir: string, games: string): Omit<Run, 'label' | 'version'> {
   const lines = runFeedsCli(url, ['--feeds', 'tcgcsv', '--from', from, '--dir', join(dir, 'cache')], {
@@ -213,16 +194,6 @@ function sync(url: string, from: string, dir: string, games: string): Omit<Run, 
     rows: files.reduce((a, f) => a + Number(f['rowsRead'] ?? 0), 0),
     observations: files.reduce((a, f) => a + Number(f['observations'] ?? 0), 0),
   };
-}
-
-async function dataVersion(url: string): Promise<number> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await readDataVersion(client);
-  } finally {
-    await client.end();
-  }
 }
 
 runTool('bench:tcgcsv-sync', main);

@@ -1,3 +1,5 @@
+import { readFile, stat } from 'node:fs/promises';
+
 /**
  * `JSON.parse` for a feed's whole document, refusing first (in one linear pass over the text) a
  * document with more objects and arrays than real feed rows could hold in its size: a feed row is
@@ -18,4 +20,15 @@ export function parseBoundedJson(what: string, text: string, bytesPerObject = 24
   } catch (error) {
     throw new Error(`${what}: not JSON (${(error as Error).message})`);
   }
+}
+
+/** A feed document kept as a file (an archive, `--from`): undefined when there is none. */
+export async function readBoundedJsonFile(path: string, maxBytes: number): Promise<unknown> {
+  const size = await stat(path).then(
+    (s) => (s.isFile() ? s.size : undefined),
+    () => undefined,
+  );
+  if (size === undefined) return undefined;
+  if (size > maxBytes) throw new Error(`${path}: larger than ${maxBytes} bytes`);
+  return parseBoundedJson(path, await readFile(path, 'utf8'));
 }

@@ -1,13 +1,13 @@
 import { minorUnitsPerMajor } from '@tcg/domain';
-import { FeedCatalogueRepository, PriceIngestRepository, type IngestSeries } from '@tcg/persistence';
-import { readFile, stat } from 'node:fs/promises';
+import { FeedCatalogueRepository } from '@tcg/persistence';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { parseBoundedJson } from '../bounded-json';
+import { readBoundedJsonFile } from '../bounded-json';
 import { rawVariant } from '../../loader/catalogue/build-catalogue';
 import type { DownloadDeadlines } from '../download';
 import { utcDayStart } from '../json-stream';
 import { DEFAULT_POLITENESS, PoliteClient, type Politeness } from '../polite-client';
+import { writeFeedSeries, type FeedSeries } from '../feed-series';
 import { recordedRun } from '../recorded-run';
 import type { RunCounts } from '../run-counts';
 import type { FileReport } from '../sync';
@@ -86,7 +86,7 @@ async function syncGuide(
     },
     async (counts, details) => {
       const document = opts.from
-        ? await readLocal(join(opts.from, file))
+        ? await readBoundedJsonFile(join(opts.from, file), MAX_GUIDE_BYTES)
         : (
             await client.json(
               `${(opts.baseUrl ?? DEFAULT_CARDMARKET_BASE_URL).replace(/\/+$/, '')}/priceGuide/${file}`,
@@ -118,7 +118,7 @@ async function applyBatch(
     'cardmarket',
     rows.map((r) => String(r.idProduct)),
   );
-  const series: (IngestSeries & { cardUuid: string })[] = [];
+  const series: FeedSeries[] = [];
   for (const row of rows) {
     const product = products.get(String(row.idProduct));
     if (!product) {
@@ -178,23 +178,5 @@ async function applyBatch(
   );
   const fresh = known.filter((s) => !((last.get(s.variantUuid) ?? -Infinity) >= t));
   details.unchanged += known.length - fresh.length;
-  if (fresh.length === 0) return;
-  await repo.dropSimulatedPrices(fresh.map((s) => s.cardUuid));
-  const result = await new PriceIngestRepository(ds).ingestSeries(
-    fresh.map(({ cardUuid: _cardUuid, ...s }) => s),
-  );
-  for (const r of result.refused)
-    counts.miss(`the series holds ${r.storedSource} prices`, { variant: r.variantUuid, region: r.region });
-  counts.observations += result.inserted + result.updated;
-  details.unchanged += result.unchanged;
-}
-
-async function readLocal(path: string): Promise<unknown> {
-  const size = await stat(path).then(
-    (s) => s.size,
-    () => undefined,
-  );
-  if (size === undefined) return undefined;
-  if (size > MAX_GUIDE_BYTES) throw new Error(`${path}: larger than ${MAX_GUIDE_BYTES} bytes`);
-  return parseBoundedJson(path, await readFile(path, 'utf8'));
+  details.unchanged += (await writeFeedSeries(ds, fresh, counts)).unchanged;
 }

@@ -1,13 +1,9 @@
 import { minorUnitsPerMajor, type PriceSource } from '@tcg/domain';
-import {
-  FeedCatalogueRepository,
-  PriceIngestRepository,
-  type IngestSeries,
-  type VariantQuote,
-} from '@tcg/persistence';
+import { FeedCatalogueRepository, type VariantQuote } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
 import { utcDayStart } from '../json-stream';
 import type { FeedPrice } from '../mtgjson/all-prices';
+import { writeFeedSeries, type FeedSeries } from '../feed-series';
 import type { RunCounts } from '../run-counts';
 import { rawVariant } from '../../loader/catalogue/build-catalogue';
 import type { MappedPrinting } from './printings-sync';
@@ -75,7 +71,6 @@ export async function syncPrices(
   counts: RunCounts,
 ): Promise<PricesResult> {
   const catalogue = new FeedCatalogueRepository(ds);
-  const ingest = new PriceIngestRepository(ds);
   const now = Math.floor(Date.now() / 1000);
   const result = {
     seriesWritten: 0,
@@ -114,19 +109,11 @@ export async function syncPrices(
         counts.miss('no variant for this finish', { variant: s.variantUuid, region: s.region });
       return false;
     });
-    result.simulatedSeriesDropped += await catalogue.dropSimulatedPrices(known.map((s) => s.cardUuid));
-    if (known.length > 0) {
-      const written = await ingest.ingestSeries(known.map(toIngestSeries));
-      for (const r of written.refused)
-        counts.miss(`the series holds ${r.storedSource} prices`, {
-          variant: r.variantUuid,
-          region: r.region,
-        });
-      result.seriesWritten += written.seriesRefreshed;
-      result.observationsInserted += written.inserted + written.updated;
-      result.observationsUnchanged += written.unchanged;
-      counts.observations += written.inserted + written.updated;
-    }
+    const written = await writeFeedSeries(ds, known.map(toFeedSeries), counts);
+    result.simulatedSeriesDropped += written.simulatedSeriesDropped;
+    result.seriesWritten += written.seriesRefreshed;
+    result.observationsInserted += written.written;
+    result.observationsUnchanged += written.unchanged;
     result.quotesWritten += await catalogue.upsertQuotes(
       batchQuotes.filter((q) => stored.has(q.variantUuid)),
     );
@@ -238,15 +225,17 @@ export async function syncPrices(
   return result;
 }
 
-function toIngestSeries(s: {
+function toFeedSeries(s: {
   variantUuid: string;
+  cardUuid: string;
   region: string;
   source: PriceSource;
   points: Map<number, number>;
-}): IngestSeries {
+}): FeedSeries {
   const t = [...s.points.keys()].sort((a, b) => a - b);
   return {
     variantUuid: s.variantUuid,
+    cardUuid: s.cardUuid,
     region: s.region,
     source: s.source,
     t,

@@ -73,12 +73,7 @@ export async function syncPrintings(
     cardmarketIdsWritten: 0,
     v3Unmapped: [],
   };
-  if (index.sets.length === 0 && index.cards.length === 0) {
-    const [{ n }]: { n: number }[] = await ds.query(`SELECT count(*)::int AS n FROM games WHERE id = $1`, [
-      MAGIC_GAME.id,
-    ]);
-    if (n === 0) await writeCatalogue(ds, { games: [MAGIC_GAME], sets: [], cards: [], variants: [] });
-  }
+  if (index.sets.length === 0 && index.cards.length === 0) await repo.ensureGame(MAGIC_GAME);
 
   let pending = new PendingWrite();
   const flush = async () => {

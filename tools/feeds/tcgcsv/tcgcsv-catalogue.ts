@@ -39,6 +39,8 @@ export class TcgcsvCatalogue {
   /** Stored sealed products without a product id (the packaged games' boosters and boxes), by set and name. */
   private readonly sealedByName = new Map<string, IndexedCard>();
   private readonly ids: CatalogueIds;
+  /** Sets made for groups no stored set stood for. */
+  setsCreated = 0;
 
   constructor(
     private readonly gameId: string,
@@ -157,6 +159,7 @@ export class TcgcsvCatalogue {
       releaseDate: group.publishedOn,
     };
     this.addSet(set);
+    this.setsCreated++;
     return set;
   }
 

@@ -1,13 +1,14 @@
-import { FeedCatalogueRepository, PriceIngestRepository, writeCatalogue } from '@tcg/persistence';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { FeedCatalogueRepository, writeCatalogue } from '@tcg/persistence';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { writeFileAtomically } from '../../common/files';
 import { log } from '../../common/log';
-import { parseBoundedJson } from '../bounded-json';
+import { readBoundedJsonFile } from '../bounded-json';
 import type { DownloadDeadlines } from '../download';
 import { utcDayStart } from '../json-stream';
 import { DEFAULT_POLITENESS, PoliteClient, type Politeness } from '../polite-client';
+import { writeFeedSeries } from '../feed-series';
 import { recordedRun } from '../recorded-run';
 import { RunCounts } from '../run-counts';
 import type { FileReport } from '../sync';
@@ -85,6 +86,8 @@ export async function syncTcgcsv(ds: DataSource, opts: TcgcsvOptions): Promise<F
 
 async function syncDay(ds: DataSource, opts: TcgcsvOptions, source: DaySource): Promise<FileReport[]> {
   const categories = await source.categories();
+  // The live day's finished groups; a back-fill does every group (its writes are idempotent).
+  const progress = opts.from ? undefined : await Progress.open(opts.dir, source.day, await databaseOf(ds));
   const reports: FileReport[] = [];
   for (const config of opts.games) {
     const category = categories
@@ -100,7 +103,7 @@ async function syncDay(ds: DataSource, opts: TcgcsvOptions, source: DaySource): 
       reports.push(await failedRun(ds, file, error));
       continue;
     }
-    reports.push(await syncCategory(ds, opts, source, config, category, file));
+    reports.push(await syncCategory(ds, opts, source, progress, config, category, file));
   }
   return reports;
 }
@@ -109,6 +112,7 @@ async function syncCategory(
   ds: DataSource,
   opts: TcgcsvOptions,
   source: DaySource,
+  progress: Progress | undefined,
   config: TcgcsvGameConfig,
   category: TcgcsvCategory,
   file: string,
@@ -137,12 +141,9 @@ async function syncCategory(
       const groups = await source.groups(category.categoryId);
       if (!groups)
         throw new Error(`category ${category.categoryId} has no groups in the dump of ${source.day}`);
-      await ensureGame(ds, game);
+      await runs.ensureGame(game);
       const index = await runs.gameIndex(game.id);
       const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards, await runs.allIds());
-      const progress = opts.from
-        ? undefined
-        : await Progress.open(opts.dir, source.day, await databaseOf(ds));
       const t = utcDayStart(source.day)!;
       const todo = groups.filter((g) => !progress?.has(category.categoryId, g.groupId));
       details.resumed = groups.length - todo.length;
@@ -181,6 +182,7 @@ async function syncCategory(
         if ((i + 1) % 25 === 0)
           log('info', 'tcgcsv progress', { category: category.categoryId, groups: i + 1, of: todo.length });
       }
+      details.setsCreated = catalogue.setsCreated;
       return failures.length === 0
         ? undefined
         : `${failures.length} group(s) not synced, first ${failures[0]}`;
@@ -193,7 +195,7 @@ async function applyGroup(
   write: GroupWrite,
   t: number,
   counts: RunCounts,
-  details: { setsCreated: number; simulatedSeriesDropped: number; unchanged: number },
+  details: { simulatedSeriesDropped: number; unchanged: number },
 ): Promise<void> {
   const repo = new FeedCatalogueRepository(ds);
   const stored = await repo.existingVariants(write.variants.map((v) => v.uuid));
@@ -203,27 +205,22 @@ async function applyGroup(
   await repo.updateCards(write.changes);
   if (write.cards.length > 0 || variants.length > 0) {
     await writeCatalogue(ds, { games: [], sets: [...write.sets.values()], cards: write.cards, variants });
-    details.setsCreated += [...write.sets.values()].filter((s) =>
-      write.cards.some((c) => c.setId === s.id),
-    ).length;
   }
-  if (write.observations.length === 0) return;
-  const priced = await repo.existingVariants(write.observations.map((o) => o.variantUuid));
-  const observed = write.observations.filter((o) => priced.has(o.variantUuid));
-  details.simulatedSeriesDropped += await repo.dropSimulatedPrices(observed.map((o) => o.cardUuid));
-  const result = await new PriceIngestRepository(ds).ingestSeries(
-    observed.map((o) => ({
+  // Every observed variant is among `write.variants`: stored, or written just above.
+  const written = await writeFeedSeries(
+    ds,
+    write.observations.map((o) => ({
       variantUuid: o.variantUuid,
+      cardUuid: o.cardUuid,
       region: 'NA',
       source: 'tcgplayer',
       t: [t],
       p: [o.price],
     })),
+    counts,
   );
-  for (const r of result.refused)
-    counts.miss(`the series holds ${r.storedSource} prices`, { variant: r.variantUuid, region: r.region });
-  counts.observations += result.inserted + result.updated;
-  details.unchanged += result.unchanged;
+  details.simulatedSeriesDropped += written.simulatedSeriesDropped;
+  details.unchanged += written.unchanged;
 }
 
 /** The database the sync writes to, as its progress names it. */
@@ -232,13 +229,6 @@ async function databaseOf(ds: DataSource): Promise<string> {
     `SELECT current_database() || '@' || coalesce(inet_server_addr()::text, 'local') || ':' || coalesce(inet_server_port(), 0) AS name`,
   );
   return name;
-}
-
-async function ensureGame(ds: DataSource, game: { id: string; name: string }): Promise<void> {
-  const [{ n }]: { n: number }[] = await ds.query(`SELECT count(*)::int AS n FROM games WHERE id = $1`, [
-    game.id,
-  ]);
-  if (n === 0) await writeCatalogue(ds, { games: [game], sets: [], cards: [], variants: [] });
 }
 
 /** A category the day cannot sync at all: its run says why. */
@@ -284,12 +274,12 @@ function archiveSource(dir: string, day: string): DaySource {
   return {
     day,
     categories: async () => {
-      const body = await readDocument(join(dir, 'categories'));
+      const body = await readBoundedJsonFile(join(dir, 'categories'), MAX_DOCUMENT_BYTES);
       return body === undefined ? undefined : readCategories(body).rows;
     },
     groups: async (categoryId) => {
       const folder = join(dir, String(categoryId));
-      const listed = await readDocument(join(folder, 'groups'));
+      const listed = await readBoundedJsonFile(join(folder, 'groups'), MAX_DOCUMENT_BYTES);
       if (listed !== undefined) return readGroups(`${categoryId}/groups`, listed).rows;
       const entries = await readdir(folder).catch(() => undefined);
       if (!entries) return undefined;
@@ -301,8 +291,8 @@ function archiveSource(dir: string, day: string): DaySource {
     group: async (categoryId, groupId) => {
       const path = `${categoryId}/${groupId}`;
       const [products, prices] = await Promise.all([
-        readDocument(join(dir, path, 'products')),
-        readDocument(join(dir, path, 'prices')),
+        readBoundedJsonFile(join(dir, path, 'products'), MAX_DOCUMENT_BYTES),
+        readBoundedJsonFile(join(dir, path, 'prices'), MAX_DOCUMENT_BYTES),
       ]);
       return parsedGroup(path, products, prices);
     },
@@ -318,16 +308,6 @@ function parsedGroup(
   // A group without prices (nothing sold yet) has products alone.
   const q = prices === undefined ? { rows: [], rejectedCount: 0 } : readPrices(`${path}/prices`, prices);
   return { products: p?.rows, prices: q.rows, rejected: (p?.rejectedCount ?? 0) + q.rejectedCount };
-}
-
-async function readDocument(path: string): Promise<unknown> {
-  const size = await stat(path).then(
-    (s) => (s.isFile() ? s.size : undefined),
-    () => undefined,
-  );
-  if (size === undefined) return undefined;
-  if (size > MAX_DOCUMENT_BYTES) throw new Error(`${path}: larger than ${MAX_DOCUMENT_BYTES} bytes`);
-  return parseBoundedJson(path, await readFile(path, 'utf8'));
 }
 
 /** The dated folders of an archive, oldest first, up to today. */

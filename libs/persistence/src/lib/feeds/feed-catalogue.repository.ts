@@ -1,6 +1,7 @@
 import type { Card, CardSet } from '@tcg/domain';
 import { v1VariantHead, v2VariantHead } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
+import { writeCatalogue } from '../catalogue-writer';
 import { copyInto, copyLine } from '../copy';
 import { refreshDocumentsOfVariants } from '../prices/card-documents';
 import { toVariant, variantColumnsSql, VariantColumns } from '../repositories/catalogue.mapper';
@@ -67,6 +68,15 @@ export interface FeedRunCounts {
  */
 export class FeedCatalogueRepository {
   constructor(private readonly ds: DataSource) {}
+
+  /** Adds the game unless it is stored: a statement only when it is new. */
+  async ensureGame(game: { id: string; name: string }): Promise<void> {
+    const [{ n }]: { n: number }[] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM games WHERE id = $1`,
+      [game.id],
+    );
+    if (n === 0) await writeCatalogue(this.ds, { games: [game], sets: [], cards: [], variants: [] });
+  }
 
   /** The sets and cards of a game. */
   async gameIndex(gameId: string): Promise<{ sets: IndexedSet[]; cards: IndexedCard[] }> {
