@@ -16,8 +16,8 @@ import { createGzip } from 'node:zlib';
 import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
-import { log, parseArgs, runTool } from '../common/log';
-import { dataVersion, freshDatabase, runFeedsCli, syncFigures } from './feeds-cli';
+import { log, runTool } from '../common/log';
+import { dataVersion, feedBenchSetup, runFeedsCli, syncFigures } from './feeds-cli';
 import { ninetyDayCard, writeDataFile } from './feed-files';
 import { seededRandom } from './sampling';
 import { formatTable, num } from './table';
@@ -93,18 +93,12 @@ interface FileLine {
 }
 
 async function main(): Promise<number> {
-  const { options } = parseArgs(process.argv.slice(2));
-  const cards = Number(options.get('cards') ?? 20_000);
-  const dir = join(String(options.get('dir') ?? '/tmp'), `feed-sync-bench-${process.pid}`);
-  const database = String(options.get('database') ?? 'tcg_bench_feeds');
-  const server = process.env['DATABASE_URL'];
-  if (!server || !Number.isInteger(cards) || cards < 1 || !/^[a-z_][a-z0-9_]{0,62}$/.test(database)) {
-    process.stderr.write(
-      'usage: DATABASE_URL=… npm run bench:feed-sync -- [--cards N] [--dir D] [--database name]\n',
-    );
-    return 2;
-  }
-  const url = await freshDatabase(server, database);
+  const setup = await feedBenchSetup(
+    { script: 'feed-sync', count: 'cards', defaultCount: 20_000, defaultDatabase: 'tcg_bench_feeds' },
+    process.argv.slice(2),
+  );
+  if (!setup) return 2;
+  const { count: cards, dir, options, url } = setup;
 
   mkdirSync(dir, { recursive: true });
   const from = join(dir, 'from');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { readDataVersion } from '@tcg/persistence';
 import { REPO_ROOT } from '../common/files';
+import { parseArgs } from '../common/log';
 import { databaseUrl } from './bench-databases';
 
 /**
@@ -61,4 +62,41 @@ export async function dataVersion(url: string): Promise<number> {
   } finally {
     await client.end();
   }
+}
+
+/** A feed bench's command line: how many items to generate, where, and its fresh database. */
+export interface FeedBenchSetup {
+  readonly count: number;
+  readonly dir: string;
+  readonly options: ReadonlyMap<string, string | true>;
+  /** The fresh database's URL (dropped and created again). */
+  readonly url: string;
+}
+
+/**
+ * Reads `--<count> N --dir D --database name` (and the rest into `options`) and makes the fresh
+ * database; undefined, after printing the usage, when the line or DATABASE_URL is wrong.
+ */
+export async function feedBenchSetup(
+  bench: {
+    /** The npm script, `bench:<script>`; also names the bench's folder under `--dir`. */
+    readonly script: string;
+    readonly count: string;
+    readonly defaultCount: number;
+    readonly defaultDatabase: string;
+  },
+  argv: readonly string[],
+): Promise<FeedBenchSetup | undefined> {
+  const { options } = parseArgs(argv);
+  const count = Number(options.get(bench.count) ?? bench.defaultCount);
+  const dir = join(String(options.get('dir') ?? '/tmp'), `${bench.script}-bench-${process.pid}`);
+  const database = String(options.get('database') ?? bench.defaultDatabase);
+  const server = process.env['DATABASE_URL'];
+  if (!server || !Number.isInteger(count) || count < 1 || !/^[a-z_][a-z0-9_]{0,62}$/.test(database)) {
+    process.stderr.write(
+      `usage: DATABASE_URL=… npm run bench:${bench.script} -- [--${bench.count} N] [--dir D] [--database name]\n`,
+    );
+    return undefined;
+  }
+  return { count, dir, options, url: await freshDatabase(server, database) };
 }

@@ -13,8 +13,8 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { log, parseArgs, runTool } from '../common/log';
-import { dataVersion, freshDatabase, runFeedsCli, syncFigures } from './feeds-cli';
+import { log, runTool } from '../common/log';
+import { dataVersion, feedBenchSetup, runFeedsCli, syncFigures } from './feeds-cli';
 import { seededRandom } from './sampling';
 import { formatTable, num } from './table';
 
@@ -125,18 +125,12 @@ interface Run {
 }
 
 async function main(): Promise<number> {
-  const { options } = parseArgs(process.argv.slice(2));
-  const products = Number(options.get('products') ?? 20_000);
-  const dir = join(String(options.get('dir') ?? '/tmp'), `tcgcsv-bench-${process.pid}`);
-  const database = String(options.get('database') ?? 'tcg_bench_tcgcsv');
-  const server = process.env['DATABASE_URL'];
-  if (!server || !Number.isInteger(products) || products < 1 || !/^[a-z_][a-z0-9_]{0,62}$/.test(database)) {
-    process.stderr.write(
-      'usage: DATABASE_URL=… npm run bench:tcgcsv-sync -- [--products N] [--dir D] [--database name]\n',
-    );
-    return 2;
-  }
-  const url = await freshDatabase(server, database);
+  const setup = await feedBenchSetup(
+    { script: 'tcgcsv-sync', count: 'products', defaultCount: 20_000, defaultDatabase: 'tcg_bench_tcgcsv' },
+    process.argv.slice(2),
+  );
+  if (!setup) return 2;
+  const { count: products, dir, options, url } = setup;
   const from = join(dir, 'from');
   const games = join(dir, 'games.json');
   mkdirSync(from, { recursive: true });

@@ -1,5 +1,5 @@
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { useTestDatabase } from '@tcg/persistence/testing';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,14 +41,8 @@ describe('npm run feeds -- sync (the real downloader and mapping, a local feed s
     scryfall: '/file/default-cards/default-cards-20261126.json.gz',
   };
 
-  beforeAll(async () => {
-    ds = await testDataSource();
-  });
-  afterAll(async () => {
-    await ds.destroy();
-  });
+  useTestDatabase((opened) => (ds = opened));
   beforeEach(async () => {
-    await truncateAll(ds);
     await writeCatalogue(ds, v3);
     await new PriceIngestRepository(ds).ingestSeries([
       {

@@ -1,5 +1,5 @@
 import { refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -110,17 +110,15 @@ describe('importer killed (PostgreSQL)', () => {
   const marks = async () => Number((await ds.query('SELECT count(*)::int AS n FROM summary_marks'))[0].n);
   const cardPrice = async () => Number((await ds.query('SELECT price FROM card_values'))[0]?.price);
 
+  useTestDatabase((opened) => (ds = opened));
   beforeAll(async () => {
-    ds = await testDataSource();
     dir = await mkdtemp(join(tmpdir(), 'tcg-import-faults-'));
   });
   beforeEach(async () => {
-    await truncateAll(ds);
     await writeCatalogue(ds, cat);
     await refreshSummaries(ds);
   });
   afterAll(async () => {
-    await ds.destroy();
     await rm(dir, { recursive: true, force: true });
   });
 

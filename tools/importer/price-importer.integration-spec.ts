@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll } from '@tcg/persistence/testing';
+import { tinyCatalogue, useTestDatabase } from '@tcg/persistence/testing';
 import { PriceImporter } from './price-importer';
 import { readRecords } from './read-records';
 
@@ -15,16 +15,12 @@ describe('PriceImporter (PostgreSQL)', () => {
   const cat = tinyCatalogue();
   const nm = cat.variants[0]!;
 
+  useTestDatabase((opened) => (ds = opened));
   beforeAll(async () => {
-    ds = await testDataSource();
     dir = await mkdtemp(join(tmpdir(), 'tcg-import-'));
   });
   beforeEach(async () => {
-    await truncateAll(ds);
     await writeCatalogue(ds, cat);
-  });
-  afterAll(async () => {
-    await ds.destroy();
   });
 
   const run = (file: string, format: 'ndjson' | 'csv', batchSize = 2) =>

@@ -97,30 +97,31 @@ function launcher(opts: { databaseUrl: string; env?: Record<string, string>; log
   return { run, close, output: (name: string): string => outputs.get(name) ?? '' };
 }
 
+/** What a test may set on the services it starts (one stack or a scaled-out one). */
+export interface StackOptions {
+  v1Url?: string;
+  redis?: boolean;
+  /** Variables for the gateway (every gateway of a scaled stack). */
+  gatewayEnv?: Record<string, string>;
+  v1Env?: Record<string, string>;
+  v2Env?: Record<string, string>;
+  /** Another database than this worker's (a server the test owns). */
+  databaseUrl?: string;
+  /** Variables for all the services. */
+  env?: Record<string, string>;
+  /** Serve `/metrics` on free admin ports (else none: METRICS_PORT=0). */
+  metrics?: boolean;
+  /** Keep the services' stdout and stderr (their logs) for `output`; stderr is still shown. */
+  logs?: boolean;
+}
+
 /**
  * Starts the built api-v1, api-v2 and gateway (`dist/`, made by `npm run build`, which `npm test`
  * runs first) as separate processes on free ports, exactly as `npm start` does, over real HTTP.
  * `v1Down` points the gateway at a port where nothing listens; `v1Url` at another upstream (an
  * echo server, to see what the gateway sends); `redis` gives the gateway REDIS_URL when set.
  */
-export async function startStack(
-  opts: {
-    v1Down?: boolean;
-    v1Url?: string;
-    redis?: boolean;
-    gatewayEnv?: Record<string, string>;
-    v1Env?: Record<string, string>;
-    v2Env?: Record<string, string>;
-    /** Another database than this worker's (a server the test owns). */
-    databaseUrl?: string;
-    /** Variables for all three services. */
-    env?: Record<string, string>;
-    /** Serve `/metrics` on free admin ports (else none: METRICS_PORT=0). */
-    metrics?: boolean;
-    /** Keep the services' stdout and stderr (their logs) for `output`; stderr is still shown. */
-    logs?: boolean;
-  } = {},
-): Promise<Stack> {
+export async function startStack(opts: StackOptions & { v1Down?: boolean } = {}): Promise<Stack> {
   const [v1Port, v2Port, gwPort, deadPort, ...adminPorts] = await Promise.all(
     Array.from({ length: opts.metrics ? 7 : 4 }, () => freePort()),
   );
@@ -215,19 +216,10 @@ export async function startScaledStack(
     gateways?: number;
     /** Instances of each service; default one per gateway. */
     instances?: number;
-    v1Url?: string;
     v2Url?: string;
-    redis?: boolean;
-    /** Variables for every gateway, then for gateway i (`gatewayEnvs[i]`). */
-    gatewayEnv?: Record<string, string>;
+    /** Variables for gateway i (`gatewayEnvs[i]`), after `gatewayEnv`. */
     gatewayEnvs?: readonly Record<string, string>[];
-    v1Env?: Record<string, string>;
-    v2Env?: Record<string, string>;
-    databaseUrl?: string;
-    env?: Record<string, string>;
-    metrics?: boolean;
-    logs?: boolean;
-  } = {},
+  } & StackOptions = {},
 ): Promise<ScaledStack> {
   const gateways = opts.gateways ?? 2;
   const instances = opts.instances ?? gateways;

@@ -38,23 +38,28 @@ export function conditionOfSku(condition: string): Condition | undefined {
   return CONDITION_OF_SKU[condition];
 }
 
-/** One SKU language per language of ours, so that two SKUs never name one variant. */
-const LANGUAGE_OF_SKU: Readonly<Record<string, Language>> = {
-  ENGLISH: 'English',
-  JAPANESE: 'Japanese',
-  FRENCH: 'French',
-  GERMAN: 'German',
-  SPANISH: 'Spanish',
-  ITALIAN: 'Italian',
-  CHINESE_SIMPLIFIED: 'Chinese (S)',
-  CHINESE_TRADITIONAL: 'Chinese (T)',
-  PORTUGUESE: 'Portuguese',
-  RUSSIAN: 'Russian',
-  KOREAN: 'Korean',
-};
+/**
+ * Each language of ours as MTGJSON's SKUs and Scryfall's cards name it: one name per language in
+ * each, so that two SKUs or two Scryfall printings never name one variant.
+ */
+const LANGUAGE_NAMES: readonly (readonly [Language, sku: string, scryfall: string])[] = [
+  ['English', 'ENGLISH', 'en'],
+  ['Japanese', 'JAPANESE', 'ja'],
+  ['French', 'FRENCH', 'fr'],
+  ['German', 'GERMAN', 'de'],
+  ['Spanish', 'SPANISH', 'es'],
+  ['Italian', 'ITALIAN', 'it'],
+  ['Chinese (S)', 'CHINESE_SIMPLIFIED', 'zhs'],
+  ['Chinese (T)', 'CHINESE_TRADITIONAL', 'zht'],
+  ['Portuguese', 'PORTUGUESE', 'pt'],
+  ['Russian', 'RUSSIAN', 'ru'],
+  ['Korean', 'KOREAN', 'ko'],
+];
+const LANGUAGE_OF_SKU = new Map(LANGUAGE_NAMES.map(([ours, sku]) => [sku, ours]));
+const LANGUAGE_OF_SCRYFALL = new Map(LANGUAGE_NAMES.map(([ours, , scryfall]) => [scryfall, ours]));
 
 export function languageOfSku(language: string): Language | undefined {
-  return LANGUAGE_OF_SKU[language];
+  return LANGUAGE_OF_SKU.get(language);
 }
 
 /** MTGJSON's printing `language` (`English`, `Japanese`, `Chinese Simplified`, `Portuguese (Brazil)`…). */
@@ -67,23 +72,9 @@ export function languageOfPrinting(language: string): Language | undefined {
   return special[language] ?? parseLanguage(language);
 }
 
-const LANGUAGE_OF_SCRYFALL: Readonly<Record<string, Language>> = {
-  en: 'English',
-  ja: 'Japanese',
-  fr: 'French',
-  de: 'German',
-  es: 'Spanish',
-  it: 'Italian',
-  zhs: 'Chinese (S)',
-  zht: 'Chinese (T)',
-  pt: 'Portuguese',
-  ru: 'Russian',
-  ko: 'Korean',
-};
-
 /** Scryfall's card `lang` codes (`en`, `ja`, `zhs`…). */
 export function languageOfScryfall(lang: string): Language | undefined {
-  return LANGUAGE_OF_SCRYFALL[lang];
+  return LANGUAGE_OF_SCRYFALL.get(lang);
 }
 
 /** MTGJSON v5 rarities (lower case) as the catalogue has always written Magic's (v3's words). */

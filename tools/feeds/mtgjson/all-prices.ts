@@ -1,4 +1,5 @@
-import { FeedParseError, isDate, isFeedText, jsonValuesAt, record, shown } from '../json-stream';
+import { isDate, record, shown } from '../json-stream';
+import { dataEntries } from './data-entries';
 
 /**
  * MTGJSON v5 `AllPrices.json` / `AllPricesToday.json` (data models "Price Formats", "Price List",
@@ -42,13 +43,7 @@ export async function* readAllPrices(
   file: string,
   chunks: AsyncIterable<Buffer | Uint8Array>,
 ): AsyncGenerator<FeedPrice> {
-  for await (const { keys, value, offset } of jsonValuesAt(file, chunks, ['$.data.*'])) {
-    const uuid = String(keys[1]);
-    if (!isFeedText(uuid, 64))
-      throw new FeedParseError(file, offset, `a card key ${shown(uuid)} is not an id`);
-    const bad = (why: string): never => {
-      throw new FeedParseError(file, offset, `card ${uuid}: ${why}`);
-    };
+  for await (const { uuid, value, bad } of dataEntries(file, chunks)) {
     const platforms = record(value) ?? bad('expected an object of platforms');
     for (const [platform, providersValue] of Object.entries(platforms)) {
       if (!PLATFORMS.has(platform)) continue; // a platform added after this adapter: not ours to guess

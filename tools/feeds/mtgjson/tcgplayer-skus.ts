@@ -1,4 +1,5 @@
-import { FeedParseError, isFeedText, jsonValuesAt, shown } from '../json-stream';
+import { isFeedText, shown } from '../json-stream';
+import { dataEntries } from './data-entries';
 
 /**
  * MTGJSON v5 `TcgplayerSkus.json` (data model "Tcgplayer Skus": see fixtures/mtgjson/README.md):
@@ -32,16 +33,10 @@ export async function* readTcgplayerSkus(
   file: string,
   chunks: AsyncIterable<Buffer | Uint8Array>,
 ): AsyncGenerator<FeedSku> {
-  for await (const { keys, value, offset } of jsonValuesAt(file, chunks, ['$.data.*'])) {
-    const uuid = String(keys[1]);
-    if (!isFeedText(uuid, 64))
-      throw new FeedParseError(file, offset, `a card key ${shown(uuid)} is not an id`);
-    if (!Array.isArray(value))
-      throw new FeedParseError(file, offset, `card ${uuid}: expected an array of SKUs`);
-    for (const [i, sku] of value.entries()) {
-      const bad = (why: string): never => {
-        throw new FeedParseError(file, offset, `card ${uuid}, SKU ${i}: ${why}`);
-      };
+  for await (const { uuid, value, bad: badCard } of dataEntries(file, chunks)) {
+    if (!Array.isArray(value)) badCard('expected an array of SKUs');
+    for (const [i, sku] of (value as unknown[]).entries()) {
+      const bad = (why: string): never => badCard(why, `SKU ${i}`);
       if (typeof sku !== 'object' || sku === null) bad('expected an object');
       const record = sku as Record<string, unknown>;
       const text: Record<string, string> = {};

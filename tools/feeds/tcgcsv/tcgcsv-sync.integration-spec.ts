@@ -1,5 +1,5 @@
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { useTestDatabase } from '@tcg/persistence/testing';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -44,14 +44,8 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
   let server: FeedServer | undefined;
   let dir: string;
 
-  beforeAll(async () => {
-    ds = await testDataSource();
-  });
-  afterAll(async () => {
-    await ds.destroy();
-  });
+  useTestDatabase((opened) => (ds = opened));
   beforeEach(async () => {
-    await truncateAll(ds);
     await writeCatalogue(ds, wtr);
     // The sample's simulated price on a card the dump prices: it goes.
     const heart = wtr.cards.find((c) => c.vendorId === '225013')!;

@@ -38,3 +38,28 @@ export async function truncateAll(ds: DataSource): Promise<void> {
   // The summaries would otherwise still describe the previous test's catalogue.
   await refreshSummaries(ds);
 }
+
+/**
+ * The data-source hooks every integration suite needs: opens this worker's database before the
+ * suite (handing it to `opened`), destroys it after, and empties it before each test (or once,
+ * before the suite, with `truncate: 'once'`). Register it before the suite's own `beforeEach`,
+ * which then seeds an empty database.
+ */
+export function useTestDatabase(
+  opened: (ds: DataSource) => void,
+  { truncate = 'each' }: { truncate?: 'each' | 'once' } = {},
+): void {
+  let ds: DataSource | undefined;
+  beforeAll(async () => {
+    ds = await testDataSource();
+    opened(ds);
+    if (truncate === 'once') await truncateAll(ds);
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+  });
+  if (truncate === 'each')
+    beforeEach(async () => {
+      await truncateAll(ds!);
+    });
+}

@@ -1,7 +1,7 @@
 import { RawVariant, uuidV5, variantSlug } from '@tcg/domain';
 import { CARD_DOCUMENTS, CardDocument, v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
+import { tinyCatalogue, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { sql } from 'kysely';
 import { variantConditions } from '../reads/card-fragments';
@@ -23,14 +23,8 @@ describe('card documents (PostgreSQL)', () => {
   let nm: string;
   let graded: string;
 
-  beforeAll(async () => {
-    ds = await testDataSource();
-  });
-  afterAll(async () => {
-    await ds.destroy();
-  });
+  useTestDatabase((opened) => (ds = opened));
   beforeEach(async () => {
-    await truncateAll(ds);
     cat = tinyCatalogue();
     card = cat.cards[0]!.uuid;
     nm = cat.variants.find((v) => v.type === 'raw')!.uuid;

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { testDataSource, truncateAll } from '../../testing';
+import { useTestDatabase } from '../../testing';
 import { hashApiKey } from '@tcg/domain';
 import { TypeOrmApiKeyRepository } from './api-key.repository';
 
@@ -7,15 +7,9 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
   let ds: DataSource;
   let keys: TypeOrmApiKeyRepository;
 
-  beforeAll(async () => {
-    ds = await testDataSource();
+  useTestDatabase((opened) => {
+    ds = opened;
     keys = new TypeOrmApiKeyRepository(ds);
-  });
-  beforeEach(async () => {
-    await truncateAll(ds);
-  });
-  afterAll(async () => {
-    await ds.destroy();
   });
 
   it('stores only a hash, finds the key by its clear value, and shows a prefix', async () => {
