@@ -7,6 +7,8 @@ export {
   type FullWindowStats,
   type RangeWindowStats,
   type SeriesStats,
+  type WindowChange,
   type WindowName,
 } from './lib/series-stats';
+export { percentChange } from './lib/change';
 export * from './lib/present';

@@ -3,7 +3,7 @@
  * oracle for `computeSeriesStats`. Each statistic is its formula over `Array.filter`ed windows;
  * nothing is shared with the fast engine but the output types. Not exported from the library.
  */
-import type { FullWindowStats, SeriesStats } from './series-stats';
+import type { FullWindowStats, SeriesStats, WindowChange } from './series-stats';
 
 interface Observation {
   t: number;
@@ -18,6 +18,7 @@ export function referenceSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>)
   if (all.length === 0) {
     const none = (): FullWindowStats => ({
       change: null,
+      reference: null,
       avg: null,
       min: null,
       max: null,
@@ -30,7 +31,7 @@ export function referenceSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>)
     return {
       current: null,
       count: 0,
-      '24h': { change: null },
+      '24h': { change: null, reference: null },
       '7d': none(),
       '30d': { ...none(), rangePosition: null },
       '90d': { ...none(), rangePosition: null },
@@ -41,11 +42,11 @@ export function referenceSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>)
   const now = all[all.length - 1];
   const windowOf = (seconds: number) => all.filter((o) => now.t - seconds < o.t && o.t <= now.t);
 
-  const change = (seconds: number): number | null => {
+  const change = (seconds: number): WindowChange => {
     const before = all.filter((o) => o.t <= now.t - seconds);
     const ref = before.length > 0 ? before[before.length - 1] : windowOf(seconds)[0];
-    if (ref === now || ref.p === 0) return null;
-    return ((now.p - ref.p) / ref.p) * 100;
+    if (ref === now) return { change: null, reference: null };
+    return { change: ref.p === 0 ? null : ((now.p - ref.p) / ref.p) * 100, reference: ref.p };
   };
 
   const full = (seconds: number): FullWindowStats => {
@@ -68,7 +69,7 @@ export function referenceSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>)
     let changesCount = 0;
     for (let i = 1; i < n; i++) if (w[i].p !== w[i - 1].p) changesCount++;
     return {
-      change: change(seconds),
+      ...change(seconds),
       avg,
       min: Math.min(...prices),
       max: Math.max(...prices),
@@ -95,7 +96,7 @@ export function referenceSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>)
   return {
     current: { t: now.t, p: now.p },
     count: all.length,
-    '24h': { change: change(WINDOWS['24h']) },
+    '24h': change(WINDOWS['24h']),
     '7d': full(WINDOWS['7d']),
     '30d': withRange(WINDOWS['30d']),
     '90d': withRange(WINDOWS['90d']),

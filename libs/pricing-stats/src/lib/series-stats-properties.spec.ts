@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { percentChange } from './change';
 import { referenceSeriesStats } from './reference';
 import { computeSeriesStats, type SeriesStats, WINDOW_SECONDS } from './series-stats';
 
@@ -100,10 +101,17 @@ function expectMatchesReference(s: Series, actual: SeriesStats, expected: Series
   expect(actual['1y']).toEqual(expected['1y']);
   expect(actual.allTime).toEqual(expected.allTime);
   expectClose('24h.change', actual['24h'].change, expected['24h'].change, 1e-12, 1e-9);
+  expect(['24h', actual['24h'].reference]).toEqual(['24h', expected['24h'].reference]);
   for (const w of ['7d', '30d', '90d'] as const) {
     const a = actual[w];
     const e = expected[w];
-    expect([w, a.min, a.max, a.changesCount]).toEqual([w, e.min, e.max, e.changesCount]);
+    expect([w, a.min, a.max, a.changesCount, a.reference]).toEqual([
+      w,
+      e.min,
+      e.max,
+      e.changesCount,
+      e.reference,
+    ]);
     expectClose(`${w}.change`, a.change, e.change, 1e-12, 1e-9);
     expectClose(`${w}.avg`, a.avg, e.avg, 1e-12, 1e-6);
     expectClose(`${w}.iqr`, a.iqr, e.iqr, 1e-12, 1e-6);
@@ -170,10 +178,11 @@ describe('computeSeriesStats invariants', () => {
           expect(longer.current).toEqual(base.current);
           expect(longer['1y']).toEqual(base['1y']);
           for (const w of ['24h', '7d', '30d', '90d'] as const) {
-            const { change, ...rest } = longer[w];
-            const { change: baseChange, ...baseRest } = base[w];
+            const { change, reference, ...rest } = longer[w];
+            const { change: baseChange, reference: baseReference, ...baseRest } = base[w];
             expect(rest).toEqual(baseRest);
             const hadReference = s.t[0] <= now - WINDOW_SECONDS[w];
+            expect(reference).toBe(hadReference ? baseReference : lastOlder);
             const expectedChange = hadReference
               ? baseChange
               : lastOlder === 0
@@ -185,6 +194,20 @@ describe('computeSeriesStats invariants', () => {
           expect(longer.allTime.max).toBe(Math.max(base.allTime.max ?? -Infinity, ...p));
         },
       ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("states each window's change as percentChange of the current price and its reference", () => {
+    fc.assert(
+      fc.property(seriesArb(200), (s) => {
+        const st = computeSeriesStats(s.t, s.p);
+        for (const w of ['24h', '7d', '30d', '90d'] as const) {
+          expect(st[w].change).toBe(percentChange(st.current?.p ?? null, st[w].reference));
+          // Only a one-point series has nothing to measure from.
+          expect(st[w].reference === null).toBe(s.t.length <= 1);
+        }
+      }),
       { numRuns: 200 },
     );
   });

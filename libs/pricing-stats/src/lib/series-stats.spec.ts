@@ -27,9 +27,10 @@ const cases: Case[] = [
     expected: {
       current: { t: T, p: 500 },
       count: 1,
-      '24h': { change: null },
+      '24h': { change: null, reference: null },
       '7d': {
         change: null,
+        reference: null, // the only observation is the current one: nothing to measure from
         avg: 500,
         min: 500,
         max: 500,
@@ -51,9 +52,10 @@ const cases: Case[] = [
     p: [100, 200],
     expected: {
       count: 2,
-      '24h': { change: 100 },
+      '24h': { change: 100, reference: 100 },
       '7d': {
         change: 100,
+        reference: 100,
         avg: 150,
         min: 100,
         max: 200,
@@ -125,8 +127,8 @@ const cases: Case[] = [
     t: [T - 5 * D, T - 2 * D, T],
     p: [80, 100, 120],
     expected: {
-      '24h': { change: 20 }, // reference: the latest at or before t_now - 24h, 100
-      '7d': { change: 50, trendSlope: near(900 / 114) }, // reference: the window's earliest, 80
+      '24h': { change: 20, reference: 100 }, // the latest at or before t_now - 24h
+      '7d': { change: 50, reference: 80, trendSlope: near(900 / 114) }, // the window's earliest
     },
   },
   {
@@ -143,9 +145,10 @@ const cases: Case[] = [
     t: [T - 2 * D, T - H, T],
     p: [0, 0, 300],
     expected: {
-      '24h': { change: null },
+      '24h': { change: null, reference: 0 },
       '7d': {
         change: null,
+        reference: 0,
         avg: 100,
         stddev: near(Math.sqrt(20_000)),
         cov: near(Math.SQRT2),
@@ -169,16 +172,21 @@ const cases: Case[] = [
     name: 'a current price of zero is a change of -100%',
     t: [T - H, T],
     p: [200, 0],
-    expected: { '24h': { change: -100 }, '7d': { change: -100, avg: 100 }, '30d': { rangePosition: 0 } },
+    expected: {
+      '24h': { change: -100, reference: 200 },
+      '7d': { change: -100, reference: 200, avg: 100 },
+      '30d': { rangePosition: 0 },
+    },
   },
   {
     name: 'an observation exactly at t_now - W is the reference, not part of the window',
     t: [T - 7 * D, T - D, T],
     p: [50, 100, 200],
     expected: {
-      '24h': { change: 100 }, // T - D is the 24h reference
-      '7d': { change: 300, avg: 150, min: 100, changesCount: 1 }, // T - 7d is outside, and the reference
-      '30d': { change: 300, avg: near(350 / 3), min: 50, changesCount: 2 },
+      '24h': { change: 100, reference: 100 }, // T - D is the 24h reference
+      // T - 7d is outside, and the reference
+      '7d': { change: 300, reference: 50, avg: 150, min: 100, changesCount: 1 },
+      '30d': { change: 300, reference: 50, avg: near(350 / 3), min: 50, changesCount: 2 },
     },
   },
   {
@@ -196,8 +204,8 @@ const cases: Case[] = [
     p: [10, 5, 1000, 500, 600],
     expected: {
       count: 5,
-      '7d': { avg: 600, changesCount: 0, change: 20 },
-      '90d': { avg: 600, min: 600, max: 600, change: 20, rangePosition: null },
+      '7d': { avg: 600, changesCount: 0, change: 20, reference: 500 }, // T - 100d, long before
+      '90d': { avg: 600, min: 600, max: 600, change: 20, reference: 500, rangePosition: null },
       '1y': { min: 500, max: 1000 }, // T - 365d is exactly on the boundary: outside
       allTime: { min: 5, max: 1000, minDate: '2022-11-14', maxDate: '2023-04-28' },
     },

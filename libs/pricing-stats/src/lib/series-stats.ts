@@ -13,6 +13,7 @@
  * `t_now - W < t <= t_now`; windows are therefore nested suffixes of the series.
  */
 
+import { percentChange } from './change';
 import { interquartileRange } from './quartiles';
 
 /** Window lengths in seconds. 1y is 365 days. */
@@ -26,9 +27,19 @@ export const WINDOW_SECONDS = Object.freeze({
 
 export type WindowName = keyof typeof WINDOW_SECONDS;
 
-export interface FullWindowStats {
-  /** Percent change from the reference observation to the current one. */
+/** A window's change and the price it is measured from. */
+export interface WindowChange {
+  /** Percent change from the reference observation to the current one (`percentChange`). */
   change: number | null;
+  /**
+   * The reference observation's price, minor units: the latest observation at or before
+   * `t_now - W`, else the window's earliest. Null when the series has no observation but the
+   * current one (there is nothing to measure from).
+   */
+  reference: number | null;
+}
+
+export interface FullWindowStats extends WindowChange {
   /** Mean price, minor units. */
   avg: number | null;
   min: number | null;
@@ -67,7 +78,7 @@ export interface SeriesStats {
   current: { t: number; p: number } | null;
   /** Observations in the series. */
   count: number;
-  '24h': { change: number | null };
+  '24h': WindowChange;
   '7d': FullWindowStats;
   '30d': RangeWindowStats;
   '90d': RangeWindowStats;
@@ -80,6 +91,7 @@ const SECONDS_PER_DAY = 86_400;
 function emptyFull(): FullWindowStats {
   return {
     change: null,
+    reference: null,
     avg: null,
     min: null,
     max: null,
@@ -96,7 +108,7 @@ export function emptySeriesStats(): SeriesStats {
   return {
     current: null,
     count: 0,
-    '24h': { change: null },
+    '24h': { change: null, reference: null },
     '7d': emptyFull(),
     '30d': { ...emptyFull(), rangePosition: null },
     '90d': { ...emptyFull(), rangePosition: null },
@@ -170,7 +182,7 @@ export function computeSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>): 
   return {
     current: { t: tNow, p: pNow },
     count,
-    '24h': { change: changeSince(p, start24h, last) },
+    '24h': changeSince(p, start24h, last),
     '7d': w7d,
     '30d': { ...w30d, rangePosition: rangePosition(pNow, w30d.min, w30d.max) },
     '90d': { ...w90d, rangePosition: rangePosition(pNow, w90d.min, w90d.max) },
@@ -191,15 +203,14 @@ function firstIndexAfter(t: ArrayLike<number>, hi: number, threshold: number): n
 }
 
 /**
- * Percent change to the last observation from the reference: the observation just before the
- * window (the latest at or before t_now - W) if there is one, else the window's earliest.
+ * The change to the last observation from the reference: the observation just before the window
+ * (the latest at or before t_now - W) if there is one, else the window's earliest. That is the
+ * last observation itself only in a one-point series, which has no reference.
  */
-function changeSince(p: ArrayLike<number>, start: number, last: number): number | null {
+function changeSince(p: ArrayLike<number>, start: number, last: number): WindowChange {
   const ref = start > 0 ? start - 1 : 0;
-  if (ref === last) return null;
-  const pRef = p[ref];
-  if (pRef === 0) return null;
-  return ((p[last] - pRef) / pRef) * 100;
+  const reference = ref === last ? null : p[ref];
+  return { change: percentChange(p[last], reference), reference };
 }
 
 /** Where the current price sits in the window's range: 0 at the low, 1 at the high. */
@@ -262,8 +273,10 @@ function finishWindow(
   stp -= (sumDevT * sumDevP) / n;
 
   const stddev = Math.sqrt(spp / n);
+  const { change, reference } = changeSince(p, start, last);
   return {
-    change: changeSince(p, start, last),
+    change,
+    reference,
     avg: meanP,
     min,
     max,
