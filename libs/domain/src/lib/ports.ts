@@ -24,7 +24,10 @@ export interface GameSummary {
   readonly lastUpdated: number | null;
   /** Sum over cards of their highest-priced raw variant, in cents. */
   readonly valueIndexCents: number;
-  /** The same sum 7 days earlier, from each variant's stored 7d change; null with no prices. */
+  /**
+   * The same sum 7 days earlier: each of those variants' price the 7-day change is measured from
+   * (its current price when it has only one observation), in cents; null with no prices.
+   */
   readonly valueIndex7dAgoCents: number | null;
   /** The sources of the game's priced series, sorted; `simulated` among them marks generated prices. */
   readonly priceSources: readonly PriceSource[];

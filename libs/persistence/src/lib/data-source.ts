@@ -24,6 +24,7 @@ import { DatabaseRoles1764760000000 } from './migrations/1764760000000-database-
 import { CardFacets1764800000000 } from './migrations/1764800000000-card-facets';
 import { PriceSources1764900000000 } from './migrations/1764900000000-price-sources';
 import { MarketplaceProducts1765000000000 } from './migrations/1765000000000-marketplace-products';
+import { Price7dReference1765100000000 } from './migrations/1765100000000-price-7d-reference';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -48,6 +49,7 @@ export const MIGRATIONS = [
   CardFacets1764800000000,
   PriceSources1764900000000,
   MarketplaceProducts1765000000000,
+  Price7dReference1765100000000,
 ];
 
 export interface DataSourceConfig {

@@ -101,6 +101,21 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
     expect(row.price).toBe(1300);
   });
 
+  it('stores the price the 7-day change is measured from, and moves it as the series grows', async () => {
+    const reference = async (region: string) =>
+      (
+        await ds.query(`SELECT price_7d_ref::int AS ref, change_7d FROM variant_prices WHERE region = $1`, [
+          region,
+        ])
+      )[0] as { ref: number | null; change_7d: number | null };
+    await repo.ingest([...obs([0, 1], [1000, 1100]), { variantUuid: nm, region: 'JP', t: T0, price: 150 }]);
+    expect(await reference('NA')).toEqual({ ref: 1000, change_7d: 10 }); // the window's earliest
+    expect(await reference('JP')).toEqual({ ref: null, change_7d: null }); // one point: none
+    // Day 9: 7 days back is day 2, and the latest observation at or before it is day 1's (upserted).
+    await repo.ingest(obs([9], [1320]));
+    expect(await reference('NA')).toEqual({ ref: 1100, change_7d: 20 });
+  });
+
   it('keeps one source per series: a real source replaces simulated observations, never mixes', async () => {
     const simulated = { variantUuid: nm, region: 'NA', t: [T0, T0 + DAY], p: [5000, 5100] };
     await repo.ingestSeries([{ ...simulated, source: 'simulated' }]);

@@ -183,6 +183,7 @@ export class PriceIngestRepository {
             row.change7d,
             row.change30d,
             row.change90d,
+            row.reference7d,
             JSON.stringify(row.stats),
             series.source,
             // The parts of its JSON a default request sends, rendered now rather than per read.
@@ -193,7 +194,7 @@ export class PriceIngestRepository {
       seriesRefreshed = lines.stats.length + lines.newStats.length;
 
       const SERIES_COLUMNS = 'variant_uuid, region, month, offsets, prices';
-      const STATS_COLUMNS = `variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, stats, source, ${RENDERED_COLUMNS.join(', ')}`;
+      const STATS_COLUMNS = `variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, price_7d_ref, stats, source, ${RENDERED_COLUMNS.join(', ')}`;
       await copyBinaryInto(client, `price_series (${SERIES_COLUMNS})`, lines.newSeries);
       if (lines.newStats.length > 0)
         await copyInto(client, `variant_prices (${STATS_COLUMNS})`, lines.newStats);
@@ -219,7 +220,8 @@ export class PriceIngestRepository {
           ON CONFLICT (variant_uuid, region) DO UPDATE SET
             currency = EXCLUDED.currency, price = EXCLUDED.price, updated_at = EXCLUDED.updated_at,
             change_24h = EXCLUDED.change_24h, change_7d = EXCLUDED.change_7d,
-            change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d, stats = EXCLUDED.stats,
+            change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d,
+            price_7d_ref = EXCLUDED.price_7d_ref, stats = EXCLUDED.stats,
             source = EXCLUDED.source,
             ${RENDERED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`);
       }

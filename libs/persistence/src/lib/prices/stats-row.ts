@@ -8,6 +8,8 @@ export interface StatsRow {
   readonly change7d: number | null;
   readonly change30d: number | null;
   readonly change90d: number | null;
+  /** The price the 7-day change is measured from (`price_7d_ref`), null for a one-point series. */
+  readonly reference7d: number | null;
   readonly stats: SeriesStats;
 }
 
@@ -21,6 +23,7 @@ export function statsRowOf(t: ArrayLike<number>, p: ArrayLike<number>): StatsRow
     change7d: stats['7d'].change,
     change30d: stats['30d'].change,
     change90d: stats['90d'].change,
+    reference7d: stats['7d'].reference,
     stats,
   };
 }

@@ -54,6 +54,8 @@ export interface Database {
     change_7d: number | null;
     change_30d: number | null;
     change_90d: number | null;
+    /** The price the 7-day change is measured from (the engine's `7d.reference`); null for one point. */
+    price_7d_ref: string | null;
     stats: unknown;
     v1_stats: string | null;
     v1_history: string | null;
@@ -93,6 +95,7 @@ export interface Database {
     game_id: string;
     set_uuid: string;
     price: string;
+    price_7d_ref: string | null;
     change_24h: number | null;
     change_7d: number | null;
     change_30d: number | null;
@@ -138,7 +141,7 @@ export interface Database {
     sets_count: number;
     variants_count: number;
     value_cents: string;
-    value_7d_ago_cents: number | null;
+    value_7d_ago_cents: string | null;
     last_updated: string | null;
   };
   game_price_sources: { game_id: string; sources: string[] };

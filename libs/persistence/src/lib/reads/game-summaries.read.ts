@@ -3,7 +3,7 @@ import { db } from './compile';
 import { rowSchema, type RowOf } from './row-schema';
 import { runRead } from './run-read';
 
-/** bigint figures as text; the 7-day-old value is a float (a sum of divided prices). */
+/** bigint figures as text (the 7-day-old value too: a sum of stored 7-day references). */
 const ROW = rowSchema('game summaries', {
   id: 'string',
   name: 'string',
@@ -13,7 +13,7 @@ const ROW = rowSchema('game summaries', {
   sets_count: 'int',
   last_updated: 'string?',
   value_cents: 'string',
-  value_7d_ago_cents: 'float?',
+  value_7d_ago_cents: 'string?',
   sources: 'string[]?',
 });
 export type GameSummaryRow = RowOf<typeof ROW>;
