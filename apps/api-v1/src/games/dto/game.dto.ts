@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { GameSummary, PRICE_SOURCES, PriceSource, roundPct } from '@tcg/domain';
+import { percentChange } from '@tcg/pricing-stats';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 
 /** docs/spec/interface.md "v1 Game". */
@@ -69,8 +70,12 @@ export class GamesResponseDto {
   _metadata!: UsageMetadataDto;
 }
 
+/**
+ * The index's 7-day change is the engine's percent-change rule (`percentChange`, libs/pricing-stats)
+ * over the index now and 7 days back, the sum of its variants' stored 7-day references: the rule
+ * that states each variant's own change, applied to the sums. Rounded once, here.
+ */
 export function toGameDto(s: GameSummary): GameDto {
-  const ago = s.valueIndex7dAgoCents;
   return {
     id: s.game.id,
     name: s.game.name,
@@ -80,8 +85,7 @@ export function toGameDto(s: GameSummary): GameDto {
     sets_count: s.setsCount,
     last_updated: s.lastUpdated,
     game_value_index_cents: Math.round(s.valueIndexCents),
-    game_value_change_7d_pct:
-      ago === null || ago === 0 ? null : roundPct(((s.valueIndexCents - ago) / ago) * 100),
+    game_value_change_7d_pct: roundPct(percentChange(s.valueIndexCents, s.valueIndex7dAgoCents)),
     price_sources: [...s.priceSources],
   };
 }
