@@ -41,13 +41,18 @@ export async function truncateAll(ds: DataSource): Promise<void> {
 
 /**
  * The data-source hooks every integration suite needs: opens this worker's database before the
- * suite (handing it to `opened`), destroys it after, and empties it before each test (or once,
- * before the suite, with `truncate: 'once'`). Register it before the suite's own `beforeEach`,
- * which then seeds an empty database.
+ * suite (handing it to `opened`), destroys it after, and empties it before each test (`truncate`:
+ * `'each'`, the default), once before the suite (`'once'`) or never (`'never'`). Register it
+ * before the suite's own `beforeEach`, which then seeds an empty database. A suite that undoes
+ * migrations sets `remigrate`: the database then leaves with every migration applied, whatever
+ * happened.
  */
 export function useTestDatabase(
   opened: (ds: DataSource) => void,
-  { truncate = 'each' }: { truncate?: 'each' | 'once' } = {},
+  {
+    truncate = 'each',
+    remigrate = false,
+  }: { truncate?: 'each' | 'once' | 'never'; remigrate?: boolean } = {},
 ): void {
   let ds: DataSource | undefined;
   beforeAll(async () => {
@@ -56,6 +61,7 @@ export function useTestDatabase(
     if (truncate === 'once') await truncateAll(ds);
   });
   afterAll(async () => {
+    if (ds && remigrate) await migrate(ds);
     await ds?.destroy();
   });
   if (truncate === 'each')

@@ -36,7 +36,15 @@ export class CatalogueSummaries1764000000000 implements MigrationInterface {
  * The set and game summaries over card_values; also run by a later migration that redefines
  * card_values (they depend on it, so they are dropped and created again with it).
  */
-export async function createSetAndGameSummaries(q: QueryRunner): Promise<void> {
+export async function createSetAndGameSummaries(
+  q: QueryRunner,
+  /** How game_summaries.value_7d_ago_cents is made: the column and, over card_values, its sum. */
+  valueAgo: { readonly column: string; readonly sum: string } = {
+    column: 'cv.value_7d_ago_cents',
+    sum: `sum(CASE WHEN change_7d IS NULL OR change_7d <= -100 THEN price
+                        ELSE price / (1 + change_7d / 100) END)`,
+  },
+): Promise<void> {
   await q.query(`
       CREATE MATERIALIZED VIEW set_summaries AS
       SELECT s.uuid AS set_uuid,
@@ -54,14 +62,13 @@ export async function createSetAndGameSummaries(q: QueryRunner): Promise<void> {
              (SELECT count(*) FROM variants v JOIN cards c ON c.uuid = v.card_uuid
                WHERE c.game_id = g.id AND v.type = 'raw')::int AS variants_count,
              coalesce(cv.value_cents, 0)::bigint AS value_cents,
-             cv.value_7d_ago_cents,
+             ${valueAgo.column} AS value_7d_ago_cents,
              cv.last_updated
       FROM games g
       LEFT JOIN (
         SELECT game_id,
                sum(price) AS value_cents,
-               sum(CASE WHEN change_7d IS NULL OR change_7d <= -100 THEN price
-                        ELSE price / (1 + change_7d / 100) END) AS value_7d_ago_cents,
+               ${valueAgo.sum} AS value_7d_ago_cents,
                max(updated_at) AS last_updated
         FROM card_values GROUP BY game_id
       ) cv ON cv.game_id = g.id`);

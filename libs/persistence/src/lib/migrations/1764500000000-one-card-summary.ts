@@ -15,18 +15,7 @@ export class OneCardSummary1764500000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await dropSummaries(q);
-    await q.query(`
-      CREATE MATERIALIZED VIEW card_values AS
-      SELECT DISTINCT ON (v.card_uuid)
-             v.card_uuid, c.game_id, c.set_uuid, vp.price,
-             vp.change_24h, vp.change_7d, vp.change_30d, vp.change_90d, vp.updated_at
-      FROM variants v
-      JOIN cards c ON c.uuid = v.card_uuid
-      JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = 'NA'
-      WHERE v.type = 'raw'
-      ORDER BY v.card_uuid, vp.price DESC, v.uuid`);
-    await q.query(`CREATE UNIQUE INDEX card_values_card_idx ON card_values (card_uuid)`);
-    await q.query(`CREATE INDEX card_values_game_idx ON card_values (game_id)`);
+    await createCardValues(q);
     await createSetAndGameSummaries(q);
   }
 
@@ -37,7 +26,26 @@ export class OneCardSummary1764500000000 implements MigrationInterface {
   }
 }
 
-async function dropSummaries(q: QueryRunner): Promise<void> {
+export async function dropSummaries(q: QueryRunner): Promise<void> {
   for (const view of ['game_summaries', 'set_summaries', 'card_values', 'card_top_prices'])
     await q.query(`DROP MATERIALIZED VIEW IF EXISTS ${view}`);
+}
+
+/**
+ * card_values: each card's highest-priced raw NA variant with its price (`priceColumns`, the
+ * columns of variant_prices `vp` it carries; a later migration adds one) and its changes.
+ */
+export async function createCardValues(q: QueryRunner, priceColumns = 'vp.price'): Promise<void> {
+  await q.query(`
+      CREATE MATERIALIZED VIEW card_values AS
+      SELECT DISTINCT ON (v.card_uuid)
+             v.card_uuid, c.game_id, c.set_uuid, ${priceColumns},
+             vp.change_24h, vp.change_7d, vp.change_30d, vp.change_90d, vp.updated_at
+      FROM variants v
+      JOIN cards c ON c.uuid = v.card_uuid
+      JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = 'NA'
+      WHERE v.type = 'raw'
+      ORDER BY v.card_uuid, vp.price DESC, v.uuid`);
+  await q.query(`CREATE UNIQUE INDEX card_values_card_idx ON card_values (card_uuid)`);
+  await q.query(`CREATE INDEX card_values_game_idx ON card_values (game_id)`);
 }

@@ -2,7 +2,12 @@ import type { GrowingPriceSeries } from '@tcg/domain';
 import { computeSeriesStats } from '@tcg/pricing-stats';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { appendMonthText } from '../prices/month-chunks';
-import { OneCardSummary1764500000000 } from './1764500000000-one-card-summary';
+import { createSetAndGameSummaries } from './1764000000000-catalogue-summaries';
+import {
+  createCardValues,
+  dropSummaries,
+  OneCardSummary1764500000000,
+} from './1764500000000-one-card-summary';
 
 /** Series whose reference is recomputed from their observations per statement (see `up`). */
 const SERIES_PER_BATCH = 500;
@@ -61,46 +66,12 @@ export class Price7dReference1765100000000 implements MigrationInterface {
       );
     }
 
-    await dropValueSummaries(q);
-    await q.query(`
-      CREATE MATERIALIZED VIEW card_values AS
-      SELECT DISTINCT ON (v.card_uuid)
-             v.card_uuid, c.game_id, c.set_uuid, vp.price, vp.price_7d_ref,
-             vp.change_24h, vp.change_7d, vp.change_30d, vp.change_90d, vp.updated_at
-      FROM variants v
-      JOIN cards c ON c.uuid = v.card_uuid
-      JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = 'NA'
-      WHERE v.type = 'raw'
-      ORDER BY v.card_uuid, vp.price DESC, v.uuid`);
-    await q.query(`CREATE UNIQUE INDEX card_values_card_idx ON card_values (card_uuid)`);
-    await q.query(`CREATE INDEX card_values_game_idx ON card_values (game_id)`);
-    await q.query(`
-      CREATE MATERIALIZED VIEW set_summaries AS
-      SELECT s.uuid AS set_uuid,
-             (SELECT count(*) FROM cards c WHERE c.set_uuid = s.uuid AND NOT c.sealed)::int AS cards_count,
-             coalesce((SELECT sum(cv.price) FROM card_values cv WHERE cv.set_uuid = s.uuid), 0)::bigint AS value_cents
-      FROM sets s`);
-    await q.query(`CREATE UNIQUE INDEX set_summaries_set_idx ON set_summaries (set_uuid)`);
-    await q.query(`
-      CREATE MATERIALIZED VIEW game_summaries AS
-      SELECT g.id AS game_id,
-             (SELECT count(*) FROM cards c WHERE c.game_id = g.id AND NOT c.sealed)::int AS cards_count,
-             (SELECT count(*) FROM cards c WHERE c.game_id = g.id AND c.sealed)::int AS sealed_count,
-             (SELECT count(*) FROM sets s WHERE s.game_id = g.id)::int AS sets_count,
-             (SELECT count(*) FROM variants v JOIN cards c ON c.uuid = v.card_uuid
-               WHERE c.game_id = g.id AND v.type = 'raw')::int AS variants_count,
-             coalesce(cv.value_cents, 0)::bigint AS value_cents,
-             cv.value_7d_ago_cents::bigint AS value_7d_ago_cents,
-             cv.last_updated
-      FROM games g
-      LEFT JOIN (
-        SELECT game_id,
-               sum(price) AS value_cents,
-               sum(coalesce(price_7d_ref, price)) AS value_7d_ago_cents,
-               max(updated_at) AS last_updated
-        FROM card_values GROUP BY game_id
-      ) cv ON cv.game_id = g.id`);
-    await q.query(`CREATE UNIQUE INDEX game_summaries_game_idx ON game_summaries (game_id)`);
+    await dropSummaries(q);
+    await createCardValues(q, 'vp.price, vp.price_7d_ref');
+    await createSetAndGameSummaries(q, {
+      column: 'cv.value_7d_ago_cents::bigint',
+      sum: 'sum(coalesce(price_7d_ref, price))',
+    });
     await grantAndAnalyze(q);
   }
 
@@ -110,11 +81,6 @@ export class Price7dReference1765100000000 implements MigrationInterface {
     await grantAndAnalyze(q);
     await q.query(`ALTER TABLE variant_prices DROP COLUMN price_7d_ref`);
   }
-}
-
-async function dropValueSummaries(q: QueryRunner): Promise<void> {
-  for (const view of ['game_summaries', 'set_summaries', 'card_values'])
-    await q.query(`DROP MATERIALIZED VIEW IF EXISTS ${view}`);
 }
 
 /** What DatabaseRoles1764760000000 granted on the views, which a drop took with them. */

@@ -1,7 +1,7 @@
 import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { computeSeriesStats } from '@tcg/pricing-stats';
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
+import { tinyCatalogue, truncateAll, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { migrate } from '../data-source';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
@@ -50,14 +50,7 @@ function seriesOf(i: number, next: () => number): { days: number[]; prices: numb
 describe('Price7dReference1765100000000 (PostgreSQL)', () => {
   let ds: DataSource;
 
-  beforeAll(async () => {
-    ds = await testDataSource();
-  });
-  afterAll(async () => {
-    // Whatever happened, the worker's database leaves with every migration applied.
-    await migrate(ds);
-    await ds.destroy();
-  });
+  useTestDatabase((opened) => (ds = opened), { truncate: 'never', remigrate: true });
 
   it('stores the engine’s 7-day reference, and backfills a stored catalogue to exactly it', async () => {
     await truncateAll(ds);

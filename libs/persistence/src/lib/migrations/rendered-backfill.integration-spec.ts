@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
+import { tinyCatalogue, truncateAll, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { migrate } from '../data-source';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
@@ -24,14 +24,7 @@ async function rendered(ds: DataSource): Promise<unknown[][]> {
 describe('the migrations that render stored data (PostgreSQL)', () => {
   let ds: DataSource;
 
-  beforeAll(async () => {
-    ds = await testDataSource();
-  });
-  afterAll(async () => {
-    // Whatever happened, the worker's database leaves with every migration applied.
-    await migrate(ds);
-    await ds.destroy();
-  });
+  useTestDatabase((opened) => (ds = opened), { truncate: 'never', remigrate: true });
 
   it('render a catalogue stored before them exactly as the writers render it now', async () => {
     await truncateAll(ds);
