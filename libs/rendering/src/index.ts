@@ -1,25 +1,29 @@
 export * from './lib/windows';
-export { listJson, type Series } from './lib/series';
-export {
-  V1_NO_HISTORY,
-  v1CardJson,
-  v1HistoryMembers,
-  v1StatisticFields,
-  v1StatsMembers,
-  type V1StatisticFields,
-  v1VariantHead,
-  v1VariantJson,
-} from './lib/v1';
-export {
-  ALL_PERIOD_WINDOWS,
-  v2CardJson,
-  v2HistoryMember,
-  v2MarketJson,
-  v2PeriodsMember,
-  v2PriceMembers,
-  v2VariantHead,
-  v2VariantJson,
-} from './lib/v2';
+export { type Series } from './lib/series';
+export { v1StatisticFields, type V1StatisticFields, v1VariantHead } from './lib/v1';
+export { ALL_PERIOD_WINDOWS, v2VariantHead } from './lib/v2';
 export * from './lib/rendered-series';
 export * from './lib/joined';
 export * from './lib/card-reads';
+export { CardView, type HistoryReads } from './lib/views/card-view';
+export {
+  type BatchCard,
+  type BatchLookup,
+  v1BatchView,
+  type V1BatchView,
+  v1CardsView,
+  type V1CardsView,
+  v1JoinedJson,
+  type V1Presentation,
+} from './lib/views/v1-views';
+export {
+  type JsonWithHeaders,
+  type PageCursors,
+  v2CardsView,
+  type V2CardsView,
+  v2CardView,
+  type V2CardView,
+  type V2Include,
+  v2JoinedJson,
+  type V2Shape,
+} from './lib/views/v2-views';

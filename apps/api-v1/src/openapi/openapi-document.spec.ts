@@ -1,7 +1,7 @@
 import type { OpenAPIObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { join } from 'node:path';
 import { controllersInSource, expectCommittedOpenApi } from '@tcg/http-service/testing';
-import { v1CardJson, v1HistoryMembers, v1StatsMembers, v1VariantJson } from '@tcg/rendering';
+import { STATISTIC_WINDOWS, v1CardsView } from '@tcg/rendering';
 import { toUsageMetadata } from '../common/decorators/usage.decorator';
 import { toGameDto } from '../games/dto/game.dto';
 import { toSetDto } from '../sets/dto/set.dto';
@@ -95,19 +95,26 @@ describe('api-v1 OpenAPI document', () => {
     condition: 'Near Mint',
     grading: null,
   } as const;
+  /** A card with a variant without observations, as GET /v1/cards writes it. */
+  let rendered: { variants: object[] };
+  beforeAll(async () => {
+    const view = v1CardsView({
+      statistics: new Set(STATISTIC_WINDOWS),
+      includeHistory: true,
+      historyDuration: '7d',
+      limit: 1,
+      offset: 0,
+    });
+    const noHistory = { priceHistory: () => Promise.reject(new Error('nothing to read')) };
+    const [json] = await view.render(
+      [{ card, setName: 's', gameName: 'g', variants: [{ variant, primary: null }] }],
+      noHistory,
+    );
+    rendered = JSON.parse(json!) as { variants: object[] };
+  });
   it.each([
-    [
-      'VariantDto',
-      () =>
-        JSON.parse(
-          v1VariantJson(
-            variant,
-            v1StatsMembers(null, new Set()),
-            v1HistoryMembers(undefined, undefined, 604_800),
-          ),
-        ) as object,
-    ],
-    ['CardDto', () => JSON.parse(v1CardJson(card, 's', [])) as object],
+    ['VariantDto', () => rendered.variants[0]!],
+    ['CardDto', () => rendered],
     [
       'GameDto',
       () =>

@@ -1,8 +1,7 @@
-import { Variant } from '@tcg/domain';
 import { computeSeriesStats } from '@tcg/pricing-stats';
 import { renderSeries } from './rendered-series';
-import { ALL_STATISTIC_WINDOWS, V1_NO_HISTORY, v1HistoryMembers, v1StatsMembers, v1VariantJson } from './v1';
-import { ALL_PERIOD_WINDOWS, v2HistoryMember, v2MarketJson, v2PeriodsMember, v2PriceMembers } from './v2';
+import { ALL_STATISTIC_WINDOWS, V1_NO_HISTORY, v1HistoryMembers, v1StatsMembers } from './v1';
+import { ALL_PERIOD_WINDOWS, v2HistoryMember, v2PeriodsMember, v2PriceMembers } from './v2';
 
 const DAY = 86_400;
 const T0 = 1_767_225_600; // 2026-01-01
@@ -13,48 +12,8 @@ const series = {
 };
 const latest = series.t[39]!;
 const stats = computeSeriesStats(series.t, series.p);
-const variant: Variant = {
-  uuid: '0b0b0b0b-0000-4000-8000-000000000001',
-  id: 'card-nm-foil',
-  cardUuid: '0b0b0b0b-0000-4000-8000-000000000000',
-  type: 'raw',
-  condition: 'Near Mint',
-  printing: 'Foil',
-  language: 'Japanese',
-  vendorSkuId: '42',
-  grading: null,
-};
 
 describe('v1 rendering', () => {
-  it('writes a variant with identity first, then the statistics and history members, as JSON', () => {
-    const json = v1VariantJson(
-      variant,
-      v1StatsMembers(stats, ALL_STATISTIC_WINDOWS),
-      v1HistoryMembers(latest, series, 7 * DAY),
-    );
-    const v = JSON.parse(json) as Record<string, unknown>;
-    expect(Object.keys(v).slice(0, 8)).toEqual([
-      'id',
-      'uuid',
-      'condition',
-      'printing',
-      'language',
-      'vendorSkuId',
-      'price',
-      'lastUpdated',
-    ]);
-    expect(v).toMatchObject({
-      printing: 'Foil - Japanese',
-      price: 10.39,
-      lastUpdated: latest,
-      minPrice7d: 10.33,
-    });
-    // Seven days back from the latest observation, exclusive: the last 7 points; 30 days: the last 30.
-    expect(v['priceHistory']).toEqual(series.t.slice(33).map((t, i) => ({ p: (1033 + i) / 100, t })));
-    expect((v['priceHistory30d'] as unknown[]).length).toBe(30);
-    expect(Object.keys(v).slice(-2)).toEqual(['priceHistory', 'priceHistory30d']);
-  });
-
   it('shows the empty statistics for windows not asked for, and for a variant without observations', () => {
     const some = JSON.parse(`{${v1StatsMembers(stats, new Set(['7d']))}}`) as Record<string, unknown>;
     expect(some).toMatchObject({ price: 10.39, avgPrice: 10.36, avgPrice30d: null, minPrice1y: null });
@@ -72,29 +31,6 @@ describe('v1 rendering', () => {
 });
 
 describe('v2 rendering', () => {
-  it('writes a market: region, currency, price members, then periods and history when asked', () => {
-    const market = JSON.parse(
-      v2MarketJson('US', 'USD', [
-        v2PriceMembers(stats, 'USD'),
-        v2PeriodsMember(stats, 'USD', ALL_PERIOD_WINDOWS),
-        v2HistoryMember(latest, series, 7 * DAY, 'USD'),
-      ]),
-    ) as Record<string, unknown>;
-    expect(Object.keys(market)).toEqual([
-      'region',
-      'currency',
-      'price',
-      'updated_at',
-      'change_24h_pct',
-      'source',
-      'periods',
-      'price_history',
-    ]);
-    expect(market).toMatchObject({ region: 'US', currency: 'USD', price: 10.39, updated_at: latest });
-    expect(Object.keys(market['periods'] as object)).toEqual(['7d', '30d', '90d', '1y', 'all_time']);
-    expect(market['price_history']).toEqual(series.t.slice(33).map((t, i) => ({ t, p: (1033 + i) / 100 })));
-  });
-
   it('quotes zero-decimal currencies in whole units and leaves a market without data empty', () => {
     expect(JSON.parse(`{${v2PriceMembers(stats, 'JPY')}}`)).toMatchObject({ price: 1039 });
     expect(JSON.parse(`{${v2HistoryMember(latest, series, DAY, 'JPY')}}`)).toEqual({

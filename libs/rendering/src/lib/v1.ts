@@ -133,11 +133,6 @@ export function v1VariantHead(v: Variant): string {
   );
 }
 
-/** The whole variant object: identity members first, then the given statistics and history members. */
-export function v1VariantJson(v: Variant, statsMembers: string, historyMembers: string): string {
-  return `${v1VariantHead(v)}${statsMembers},${historyMembers}}`;
-}
-
 /** The card object (docs/spec/interface.md "Card") around its variants' JSON texts. */
 export function v1CardJson(c: Card, setName: string, variants: readonly string[]): string {
   return `{${members({

@@ -105,11 +105,6 @@ export function v2HistoryMember(
   return `"price_history":[${out}]`;
 }
 
-/** One market object: the region and currency, then the given members. */
-export function v2MarketJson(regionCode: string, currency: string, parts: readonly string[]): string {
-  return `${v2MarketHead(regionCode, currency)}${parts.join(',')}}`;
-}
-
 /**
  * `{"id":…,…,"grading":…,"markets":[`: the variant's members before its markets, opened and ready
  * for them. A variant's identity never changes, so it is rendered once, when the variant is
@@ -135,11 +130,6 @@ export function v2VariantHead(v: Variant): string {
         }
       : null,
   })},"markets":[`;
-}
-
-/** The whole variant object around its markets' JSON texts. */
-export function v2VariantJson(v: Variant, markets: readonly string[]): string {
-  return `${v2VariantHead(v)}${markets.join(',')}]}`;
 }
 
 /** `{"region":…,"currency":…,`: a market opened and ready for its price members. */

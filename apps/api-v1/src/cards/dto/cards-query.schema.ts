@@ -23,7 +23,13 @@ import {
   requestSchema,
   text,
 } from '@tcg/http-service';
-import { HISTORY_DURATIONS, HistoryDuration, STATISTIC_WINDOWS, StatisticWindow } from '@tcg/rendering';
+import {
+  HISTORY_DURATIONS,
+  HistoryDuration,
+  STATISTIC_WINDOWS,
+  StatisticWindow,
+  V1Presentation,
+} from '@tcg/rendering';
 import { printType } from './printing';
 
 /** Characters of `q` (one cap for both versions, see QUERY_LIMITS). */
@@ -148,15 +154,12 @@ export const CARDS_QUERY = requestSchema(
 export type CardsQueryParams = ParsedBy<typeof CARDS_QUERY>;
 
 /** What a GET /v1/cards asks the read side for. */
-export interface CardsQuery {
+export interface CardsQuery extends V1Presentation {
   /** Identifier selector (docs/spec/decisions.md precedence) or a browse/search; `game` is resolved later. */
   readonly selector: CardSelector;
   readonly game?: string;
   readonly q?: string;
   readonly filter: VariantFilter;
-  readonly historyDuration: HistoryDuration;
-  readonly includeHistory: boolean;
-  readonly statistics: ReadonlySet<StatisticWindow>;
   readonly limit: number;
   readonly offset: number;
   readonly order: CardOrder;
@@ -201,9 +204,7 @@ export function toCardsQuery(params: CardsQueryParams, maxLimit: number): CardsQ
 const EVERY_STATISTIC: ReadonlySet<StatisticWindow> = new Set(STATISTIC_WINDOWS);
 
 /** How the cards are presented: GET's and POST's query alike. */
-export function presentation(
-  params: ParsedBy<typeof PRESENTATION_QUERY>,
-): Pick<CardsQuery, 'historyDuration' | 'includeHistory' | 'statistics'> {
+export function presentation(params: ParsedBy<typeof PRESENTATION_QUERY>): V1Presentation {
   return {
     historyDuration: params.priceHistoryDuration,
     includeHistory: params.include_price_history,

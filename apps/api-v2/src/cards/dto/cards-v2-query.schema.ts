@@ -35,6 +35,7 @@ import {
   HistoryDuration,
   PERIOD_WINDOWS,
   PeriodWindow,
+  V2Include,
 } from '@tcg/rendering';
 import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
 
@@ -196,14 +197,8 @@ export type CardsV2Params = ParsedBy<typeof CARDS_V2_QUERY>;
 /** What both routes read alike, parsed. */
 export type CardShapeParams = Pick<CardsV2Params, keyof typeof SHAPE>;
 
-/** What each market of each variant carries besides its price (docs/spec/interface.md "Include"). */
-export interface Include {
-  readonly periods: ReadonlySet<PeriodWindow>;
-  /** Whether `periods` is sent at all (it may be asked for with no window in it: never). */
-  readonly withPeriods: boolean;
-  /** Seconds of history back from the latest observation; undefined: no `price_history`. */
-  readonly historySeconds?: number;
-}
+/** What each market of each variant carries besides its price: the card views' terms. */
+export type Include = V2Include;
 
 export interface CardsV2Query {
   readonly selector: CardSelector;

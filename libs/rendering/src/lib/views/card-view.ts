@@ -1,0 +1,189 @@
+import { Card, JoinedCard, required, Variant } from '@tcg/domain';
+import type { SeriesStats } from '@tcg/pricing-stats';
+import type {
+  CardWithVariants,
+  PricedVariant,
+  RenderedCardReads,
+  SeriesRead,
+  StoredSeries,
+} from '../card-reads';
+import type { JoinedVariantJson, StoredMember } from '../joined';
+import type { Series } from '../series';
+import { DEFAULT_HISTORY_SECONDS } from '../windows';
+
+// The part of every card view that both versions share: from what a request asks each market for,
+// which members are stored (joined as they are, in SQL or here) and which are rendered per request;
+// from that, what the series read takes, whether the variants can be joined in SQL, which history
+// to read, and the cards' JSON. The versions say only which member is which (v1-views, v2-views).
+
+/** A member rendered per request: from the series' statistics, or from its history read for the request. */
+export type RenderedMember =
+  | { readonly stats: (stats: SeriesStats) => string; readonly missing: string }
+  | {
+      readonly history: (latest: number, series: Series | undefined) => string;
+      readonly missing: string;
+      /** Seconds of history read back from each variant's latest observation. */
+      readonly lookback: number;
+    };
+
+export type Member = StoredMember | RenderedMember;
+
+/**
+ * One market of each variant (v1: its one NA series) as a request asks for it: `open`, the members
+ * in order, `close`; a member is the text of a series' part, or `missing` where the variant has no
+ * series in the market's region.
+ */
+export interface Market {
+  /** The storage region of the series it shows. */
+  readonly storageRegion: string;
+  readonly open: string;
+  readonly members: readonly Member[];
+  readonly close: string;
+}
+
+/** What a request asks each market for: statistics windows (none: undefined) and history (seconds). */
+export interface MarketAsk<W> {
+  readonly windows?: ReadonlySet<W>;
+  readonly historySeconds?: number;
+}
+
+/**
+ * Which members of a request's markets were rendered when prices arrived: the statistics when it
+ * asks for every window, the history when it asks for the default duration. One answer for the
+ * joined read, the series read and the rendering, so they cannot disagree.
+ */
+export function storedParts<W>(
+  ask: MarketAsk<W>,
+  everyWindow: number,
+): { readonly stats: boolean; readonly history: boolean } {
+  return {
+    stats: ask.windows?.size === everyWindow,
+    history: ask.historySeconds === DEFAULT_HISTORY_SECONDS,
+  };
+}
+
+/** Whether every member is stored text: a market that can be joined in SQL. */
+export function allStored(members: readonly Member[]): members is readonly StoredMember[] {
+  return members.every((m) => 'text' in m || 'part' in m);
+}
+
+/** How a version writes a variant around its markets and a card around its variants. */
+export interface CardFormat {
+  /** Which stored head a variant joined in SQL starts with (`v1_head`, `v2_head`): `variantHead`'s text. */
+  readonly head: JoinedVariantJson['head'];
+  variantHead(v: Variant): string;
+  readonly variantClose: string;
+  card(
+    c: { readonly card: Card; readonly setName: string; readonly gameName: string },
+    variants: string[],
+  ): string;
+}
+
+/** A market whose every member is stored, as a variant joined in SQL (one market) writes it. */
+export function joinedOf(format: CardFormat, market: Market): JoinedVariantJson {
+  if (!allStored(market.members)) throw new Error('a member rendered per request cannot be joined in SQL');
+  return {
+    head: format.head,
+    open: market.open,
+    members: market.members,
+    close: `${market.close}${format.variantClose}`,
+  };
+}
+
+/** Reads variants' observations in a region after their own instants: the port's `priceHistory`. */
+export type HistoryReads = Pick<RenderedCardReads, 'priceHistory'>;
+
+/**
+ * A request's cards as one version writes them, from either read: variants joined in SQL
+ * (`joined`, when the request asks for one market whose every member is stored) or variants with
+ * their series as `read` says, rendered here (`render`).
+ */
+export class CardView {
+  /** How the variants are joined in SQL; undefined: read `read` and `render` instead. */
+  readonly joined: JoinedVariantJson | undefined;
+  /** What the series read takes of each series: the stored parts the members use, statistics if any renders from them. */
+  readonly read: SeriesRead;
+  /** The storage regions to read, primary first, each once (`US` and `NA` are one). */
+  readonly regions: readonly string[];
+  private readonly lookback: number | undefined;
+
+  constructor(
+    private readonly format: CardFormat,
+    private readonly markets: readonly Market[],
+    /** The version's joined form of the one market (built once per form: persistence compares it by identity). */
+    joined: () => JoinedVariantJson,
+  ) {
+    const members = markets[0]!.members;
+    this.joined = markets.length === 1 && allStored(members) ? joined() : undefined;
+    this.read = {
+      stats: members.some((m) => 'stats' in m),
+      parts: members.flatMap((m) => ('part' in m ? [m.part] : [])),
+    };
+    this.regions = [...new Set(markets.map((m) => m.storageRegion))];
+    this.lookback = members.flatMap((m) => ('history' in m ? [m.lookback] : []))[0];
+  }
+
+  /** The primary storage region. */
+  get region(): string {
+    return this.regions[0]!;
+  }
+
+  /** Cards whose variants were joined in SQL as `joined` says. */
+  joinedCards(cards: readonly JoinedCard[]): string[] {
+    return cards.map((c) => this.format.card(c, [c.variantsJson]));
+  }
+
+  /**
+   * Cards read with their variants' series as `read` says: stored members as they are, others
+   * rendered from the statistics, and from one history read per region where a variant has
+   * observations (none when the stored members hold the history).
+   */
+  async render(cards: readonly CardWithVariants[], reads: HistoryReads): Promise<string[]> {
+    const history = new Map<string, ReadonlyMap<string, Series>>();
+    if (this.lookback !== undefined) {
+      for (const region of this.regions) {
+        // Each variant observed in this region, back from its own latest observation there.
+        const since = new Map<string, number>();
+        for (const c of cards)
+          for (const v of c.variants) {
+            const latest = this.seriesIn(v, region)?.updatedAt;
+            if (latest !== undefined) since.set(v.variant.uuid, latest - this.lookback);
+          }
+        if (since.size > 0) history.set(region, await reads.priceHistory(since, region));
+      }
+    }
+    return cards.map((c) =>
+      this.format.card(
+        c,
+        c.variants.map((v) => this.variant(v, history)),
+      ),
+    );
+  }
+
+  /**
+   * One variant: its head, then each market. A region without observations gets each member's
+   * `missing` text — never another region's figures (docs/spec/interface.md Regions rule 4).
+   */
+  private variant(pv: PricedVariant, history: ReadonlyMap<string, ReadonlyMap<string, Series>>): string {
+    const markets = this.markets.map((m) => {
+      const s = this.seriesIn(pv, m.storageRegion);
+      const members = m.members.map((member) =>
+        'text' in member
+          ? member.text
+          : s === null
+            ? member.missing
+            : 'part' in member
+              ? required(s, member.part)
+              : 'stats' in member
+                ? member.stats(required(s, 'stats'))
+                : member.history(s.updatedAt, history.get(m.storageRegion)?.get(pv.variant.uuid)),
+      );
+      return `${m.open}${members.join(',')}${m.close}`;
+    });
+    return `${this.format.variantHead(pv.variant)}${markets.join(',')}${this.format.variantClose}`;
+  }
+
+  private seriesIn(pv: PricedVariant, region: string): StoredSeries | null {
+    return (region === this.region ? pv.primary : pv.otherRegions?.[region]) ?? null;
+  }
+}
