@@ -15,7 +15,6 @@ export * from './lib/repositories/card-query.repository';
 export * from './lib/repositories/card-keyset.repository';
 export * from './lib/data-version';
 export * from './lib/read-replicas';
-export * from './lib/bulk/bulk-rows';
 export * from './lib/bulk/gzip-chunks';
 export * from './lib/bulk/bulk-generator';
 export * from './lib/bulk/bulk-snapshot.repository';

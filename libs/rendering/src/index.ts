@@ -1,10 +1,19 @@
 export * from './lib/windows';
 export { type Series } from './lib/series';
-export { v1StatisticFields, type V1StatisticFields, v1VariantHead } from './lib/v1';
+export { v1VariantHead } from './lib/v1';
 export { ALL_PERIOD_WINDOWS, v2VariantHead } from './lib/v2';
 export * from './lib/rendered-series';
 export * from './lib/joined';
 export * from './lib/card-reads';
+export {
+  BULK_COLUMNS,
+  type BulkRow,
+  type BulkSourceRow,
+  csvHeader,
+  csvLines,
+  ndjsonLines,
+  toBulkRow,
+} from './lib/views/bulk-rows';
 export { CardView, type HistoryReads } from './lib/views/card-view';
 export {
   type BatchCard,

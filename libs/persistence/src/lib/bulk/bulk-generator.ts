@@ -1,8 +1,8 @@
 import { BULK_FORMATS, BulkFormat } from '@tcg/domain';
+import { BulkSourceRow, csvHeader, csvLines, ndjsonLines, toBulkRow } from '@tcg/rendering';
 import type { ClientBase } from 'pg';
 import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { readDataVersion } from '../data-version';
-import { BulkSourceRow, csvHeader, csvLines, ndjsonLines, toBulkRow } from './bulk-rows';
 import { GzipChunks, GzipFile } from './gzip-chunks';
 
 /** Cards read per page (about 14 rows per card at full): two short indexed statements. */

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { Client } from 'pg';
+import { BULK_COLUMNS } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { generateGameSnapshots, SNAPSHOTS_KEPT } from './bulk-generator';
-import { BULK_COLUMNS } from './bulk-rows';
 import { gamesToSnapshot, TypeOrmBulkSnapshotStore, withBulkLock } from './bulk-snapshot.repository';
 
 const DAY = 86_400;

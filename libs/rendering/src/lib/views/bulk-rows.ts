@@ -1,6 +1,6 @@
 import { canonicalGrade, Grading, Language, minorUnitsPerMajor, v1Printing } from '@tcg/domain';
 import { presentStats, SeriesStats } from '@tcg/pricing-stats';
-import { v1StatisticFields } from '@tcg/rendering';
+import { v1StatisticFields } from '../v1';
 
 /**
  * One bulk row: a variant in one region where it has observations (a variant with none in any
@@ -45,7 +45,10 @@ const STATISTIC_COLUMNS = Object.keys(v1StatisticFields(null)) as readonly strin
 
 export const BULK_COLUMNS: readonly string[] = [...IDENTITY_COLUMNS, ...STATISTIC_COLUMNS];
 
-/** A variant joined with its card and set and, when priced there, one region's statistics. */
+/**
+ * A variant joined with its card and set and, when priced there, one region's statistics: a row of
+ * the bulk read (`@tcg/persistence`'s snapshot generator), columns as its SQL names them.
+ */
 export interface BulkSourceRow {
   readonly game_id: string;
   readonly set_id: string;
