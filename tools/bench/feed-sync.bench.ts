@@ -93,10 +93,7 @@ interface FileLine {
 }
 
 async function main(): Promise<number> {
-  const setup = await feedBenchSetup(
-    { script: 'feed-sync', count: 'cards', defaultCount: 20_000, defaultDatabase: 'tcg_bench_feeds' },
-    process.argv.slice(2),
-  );
+  const setup = await feedBenchSetup('feed-sync', 'cards', 'tcg_bench_feeds');
   if (!setup) return 2;
   const { count: cards, dir, options, url } = setup;
 

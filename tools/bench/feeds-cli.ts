@@ -78,23 +78,21 @@ export interface FeedBenchSetup {
  * database; undefined, after printing the usage, when the line or DATABASE_URL is wrong.
  */
 export async function feedBenchSetup(
-  bench: {
-    /** The npm script, `bench:<script>`; also names the bench's folder under `--dir`. */
-    readonly script: string;
-    readonly count: string;
-    readonly defaultCount: number;
-    readonly defaultDatabase: string;
-  },
-  argv: readonly string[],
+  /** The npm script, `bench:<script>`; also names the bench's folder under `--dir`. */
+  script: string,
+  /** The option that sets how many items to generate (20,000 by default). */
+  countOption: string,
+  defaultDatabase: string,
+  argv: readonly string[] = process.argv.slice(2),
 ): Promise<FeedBenchSetup | undefined> {
   const { options } = parseArgs(argv);
-  const count = Number(options.get(bench.count) ?? bench.defaultCount);
-  const dir = join(String(options.get('dir') ?? '/tmp'), `${bench.script}-bench-${process.pid}`);
-  const database = String(options.get('database') ?? bench.defaultDatabase);
+  const count = Number(options.get(countOption) ?? 20_000);
+  const dir = join(String(options.get('dir') ?? '/tmp'), `${script}-bench-${process.pid}`);
+  const database = String(options.get('database') ?? defaultDatabase);
   const server = process.env['DATABASE_URL'];
   if (!server || !Number.isInteger(count) || count < 1 || !/^[a-z_][a-z0-9_]{0,62}$/.test(database)) {
     process.stderr.write(
-      `usage: DATABASE_URL=… npm run bench:${bench.script} -- [--${bench.count} N] [--dir D] [--database name]\n`,
+      `usage: DATABASE_URL=… npm run bench:${script} -- [--${countOption} N] [--dir D] [--database name]\n`,
     );
     return undefined;
   }

@@ -125,10 +125,7 @@ interface Run {
 }
 
 async function main(): Promise<number> {
-  const setup = await feedBenchSetup(
-    { script: 'tcgcsv-sync', count: 'products', defaultCount: 20_000, defaultDatabase: 'tcg_bench_tcgcsv' },
-    process.argv.slice(2),
-  );
+  const setup = await feedBenchSetup('tcgcsv-sync', 'products', 'tcg_bench_tcgcsv');
   if (!setup) return 2;
   const { count: products, dir, options, url } = setup;
   const from = join(dir, 'from');

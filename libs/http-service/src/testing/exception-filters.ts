@@ -1,4 +1,5 @@
-import type { ArgumentsHost, ExceptionFilter } from '@nestjs/common';
+import { Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
 
 /** What an exception filter sent: the status, the media type it set (if any), headers, body. */
 export interface SentAnswer {
@@ -29,3 +30,28 @@ export const parserError = (status: number, message: string, fields: Record<stri
 /** A driver error with a PostgreSQL SQLSTATE. */
 export const sqlState = (code: string, message: string): Error =>
   Object.assign(new Error(message), { code, severity: 'ERROR' });
+
+/**
+ * A filter spec's hooks: Nest's logger quiet during the suite (a filter logs every 5xx it maps),
+ * its real methods back after.
+ */
+export function quietNestLogger(): void {
+  beforeAll(() => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+  });
+  afterAll(() => jest.restoreAllMocks());
+}
+
+/** What a driver throws when the database is away, slow or refusing: each must be a 503. */
+export const DATABASE_UNAVAILABLE: readonly (readonly [string, Error])[] = [
+  ['a pool wait past its deadline', new Error('timeout exceeded when trying to connect')],
+  ['a query the server never answered', new Error('Query read timeout')],
+  ['a cancelled statement', new QueryFailedError('SELECT 1', [], sqlState('57014', 'canceling statement'))],
+  [
+    'a refused connection',
+    Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+  ],
+  ['too many connections', sqlState('53300', 'sorry, too many clients already')],
+  ['an administrator shutdown', sqlState('57P01', 'terminating connection due to administrator command')],
+];

@@ -1,19 +1,11 @@
 import { roundMoney, roundPct, roundRatio } from '@tcg/domain';
-import { SeriesStats } from './series-stats';
+import type { RangeWindowStats, SeriesStats } from './series-stats';
 
-/** One statistics window as clients see it (see `presentStats`). */
-export interface PresentedWindow {
-  change: number | null;
-  avg: number | null;
-  min: number | null;
-  max: number | null;
-  stddev: number | null;
-  cov: number | null;
-  iqr: number | null;
-  trendSlope: number | null;
-  changesCount: number | null;
-  rangePosition: number | null;
-}
+/**
+ * One statistics window as clients see it (see `presentStats`): a 30d/90d window's statistics but
+ * the reference price, which clients do not get; `rangePosition` null on 7d.
+ */
+export type PresentedWindow = Omit<RangeWindowStats, 'reference'>;
 
 export interface PresentedStats {
   price: number | null;

@@ -1,35 +1,31 @@
-import { BadRequestException, Logger } from '@nestjs/common';
-import { filterAnswer, parserError, sqlState } from '@tcg/http-service/testing';
+import { BadRequestException } from '@nestjs/common';
+import {
+  DATABASE_UNAVAILABLE,
+  filterAnswer,
+  parserError,
+  quietNestLogger,
+  sqlState,
+} from '@tcg/http-service/testing';
 import { QueryFailedError } from 'typeorm';
 import { V1ExceptionFilter } from './v1-exception.filter';
 
 const answer = (exception: unknown) => filterAnswer(new V1ExceptionFilter(), exception);
 
 describe('V1ExceptionFilter', () => {
-  beforeAll(() => {
-    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-  });
-  afterAll(() => jest.restoreAllMocks());
+  quietNestLogger();
 
-  it.each([
-    ['a pool wait past its deadline', new Error('timeout exceeded when trying to connect')],
-    ['a query the server never answered', new Error('Query read timeout')],
-    ['a cancelled statement', new QueryFailedError('SELECT 1', [], sqlState('57014', 'canceling statement'))],
-    [
-      'a refused connection',
-      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
-    ],
-    ['too many connections', sqlState('53300', 'sorry, too many clients already')],
-  ])('%s: 503 SERVICE_UNAVAILABLE with Retry-After, without the driver message', (_, error) => {
-    const sent = answer(error);
-    expect(sent.status).toBe(503);
-    expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
-    expect(sent.body).toEqual({
-      error: 'The database is unavailable. Retry shortly.',
-      code: 'SERVICE_UNAVAILABLE',
-    });
-  });
+  it.each(DATABASE_UNAVAILABLE)(
+    '%s: 503 SERVICE_UNAVAILABLE with Retry-After, without the driver message',
+    (_, error) => {
+      const sent = answer(error);
+      expect(sent.status).toBe(503);
+      expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
+      expect(sent.body).toEqual({
+        error: 'The database is unavailable. Retry shortly.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    },
+  );
 
   it.each([
     ['entity.too.large', 413, 'PAYLOAD_TOO_LARGE', /at most 524288 bytes/],

@@ -1,5 +1,10 @@
-import { Logger } from '@nestjs/common';
-import { filterAnswer, parserError, sqlState } from '@tcg/http-service/testing';
+import {
+  DATABASE_UNAVAILABLE,
+  filterAnswer,
+  parserError,
+  quietNestLogger,
+  sqlState,
+} from '@tcg/http-service/testing';
 import { QueryFailedError } from 'typeorm';
 import { Environment } from '../../config/environment';
 import { ProblemDetailsFilter } from './problem-details.filter';
@@ -10,30 +15,24 @@ const answer = (exception: unknown) =>
   filterAnswer(new ProblemDetailsFilter(Object.assign(new Environment(), { DOCS_URL })), exception);
 
 describe('ProblemDetailsFilter', () => {
-  beforeAll(() => {
-    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-  });
-  afterAll(() => jest.restoreAllMocks());
+  quietNestLogger();
 
-  it.each([
-    ['a pool wait past its deadline', new Error('timeout exceeded when trying to connect')],
-    ['a query the server never answered', new Error('Query read timeout')],
-    ['a cancelled statement', new QueryFailedError('SELECT 1', [], sqlState('57014', 'canceling statement'))],
-    ['an administrator shutdown', sqlState('57P01', 'terminating connection due to administrator command')],
-  ])('%s: a 503 problem with Retry-After, without the driver message', (_, error) => {
-    const sent = answer(error);
-    expect(sent.status).toBe(503);
-    expect(sent.type).toBe('application/problem+json');
-    expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
-    expect(sent.body).toEqual({
-      type: `${DOCS_URL}#service-unavailable`,
-      title: 'Service unavailable',
-      status: 503,
-      detail: 'The database is unavailable. Retry shortly.',
-      code: 'SERVICE_UNAVAILABLE',
-    });
-  });
+  it.each(DATABASE_UNAVAILABLE)(
+    '%s: a 503 problem with Retry-After, without the driver message',
+    (_, error) => {
+      const sent = answer(error);
+      expect(sent.status).toBe(503);
+      expect(sent.type).toBe('application/problem+json');
+      expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
+      expect(sent.body).toEqual({
+        type: `${DOCS_URL}#service-unavailable`,
+        title: 'Service unavailable',
+        status: 503,
+        detail: 'The database is unavailable. Retry shortly.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    },
+  );
 
   it.each([
     ['entity.too.large', 413, 'PAYLOAD_TOO_LARGE', 'Payload too large', /at most 524288 bytes/],

@@ -35,6 +35,10 @@ interface RequestSeries {
  * adds its own series with `counter`, `histogram` and the `…AtScrape` forms, which read a value
  * only when Prometheus asks.
  */
+/** A metric's samples when scraped, per label set; undefined for none. */
+type Readings<L extends string> = () =>
+  readonly { labels: Partial<Record<L, string>>; value: number }[] | undefined;
+
 export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<string>;
@@ -93,13 +97,10 @@ export class ServiceMetrics {
     name: string,
     help: string,
     labelNames: readonly L[],
-    read: () => readonly { labels: Partial<Record<L, string>>; value: number }[] | undefined,
+    read: Readings<L>,
   ): void {
     new Gauge<L>({
-      name: METRIC_PREFIX + name,
-      help,
-      labelNames,
-      registers: [this.registry],
+      ...this.atScrape(name, help, labelNames),
       collect() {
         this.reset();
         for (const { labels, value } of read() ?? []) this.set(labels, value);
@@ -123,18 +124,19 @@ export class ServiceMetrics {
     name: string,
     help: string,
     labelNames: readonly L[],
-    read: () => readonly { labels: Partial<Record<L, string>>; value: number }[] | undefined,
+    read: Readings<L>,
   ): void {
     new Counter<L>({
-      name: METRIC_PREFIX + name,
-      help,
-      labelNames,
-      registers: [this.registry],
+      ...this.atScrape(name, help, labelNames),
       collect() {
         this.reset();
         for (const { labels, value } of read() ?? []) this.inc(labels, value);
       },
     });
+  }
+
+  private atScrape<L extends string>(name: string, help: string, labelNames: readonly L[]) {
+    return { name: METRIC_PREFIX + name, help, labelNames, registers: [this.registry] };
   }
 
   /** The registry in Prometheus's text format. */

@@ -108,30 +108,31 @@ export class ObservabilityModule {
   }
 }
 
+/** The pool's connection states, as labelled and as read. */
+const POOL_STATES = [
+  ['in_use', 'inUse'],
+  ['idle', 'idle'],
+] as const;
+
 /** `tcg_db_pool_connections{state}`, `tcg_db_pool_waiting` and `tcg_db_pool_max_connections`. */
 function registerPoolUsage(metrics: ServiceMetrics, read: () => PoolUsageReading | undefined): void {
+  const unlabelled = (value: number | undefined) =>
+    value === undefined ? undefined : [{ labels: {}, value }];
   metrics.gaugeAtScrape(
     'db_pool_connections',
     'PostgreSQL connections of this process’s pool, in use by a query or idle.',
     ['state'],
     () => {
       const usage = read();
-      return (
-        usage && [
-          { labels: { state: 'in_use' }, value: usage.inUse },
-          { labels: { state: 'idle' }, value: usage.idle },
-        ]
-      );
+      return usage && POOL_STATES.map(([state, field]) => ({ labels: { state }, value: usage[field] }));
     },
   );
-  metrics.gaugeAtScrape('db_pool_waiting', 'Callers waiting for a pooled PostgreSQL connection.', [], () => {
-    const usage = read();
-    return usage && [{ labels: {}, value: usage.waiting }];
-  });
-  metrics.gaugeAtScrape('db_pool_max_connections', 'Size limit of the PostgreSQL pool.', [], () => {
-    const usage = read();
-    return usage && [{ labels: {}, value: usage.max }];
-  });
+  metrics.gaugeAtScrape('db_pool_waiting', 'Callers waiting for a pooled PostgreSQL connection.', [], () =>
+    unlabelled(read()?.waiting),
+  );
+  metrics.gaugeAtScrape('db_pool_max_connections', 'Size limit of the PostgreSQL pool.', [], () =>
+    unlabelled(read()?.max),
+  );
 }
 
 /**
