@@ -56,6 +56,14 @@ export async function startProcess(
       // Bulk snapshots of the catalogue are background work of their own, not what a row measures.
       BULK_GENERATION: 'off',
       ...SERVICE_ENV,
+      // Settings an A/B run changes on every service, `NAME=value` separated by spaces: for
+      // instance RESPONSE_CACHE_MAX_BYTES=0 to measure without the response cache.
+      ...Object.fromEntries(
+        (process.env['BENCH_SERVICE_ENV'] ?? '')
+          .split(' ')
+          .filter((kv) => kv.includes('='))
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      ),
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
