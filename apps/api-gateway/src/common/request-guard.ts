@@ -16,18 +16,6 @@ export interface RequestGuardOptions {
   readonly linger: LingerLimits;
 }
 
-const guarded = new WeakMap<IncomingMessage, GuardedRequest>();
-
-/** What the guard decided for a request that passed it and went on to Express's routes. */
-export function guardedRequest(req: IncomingMessage): GuardedRequest | undefined {
-  return guarded.get(req);
-}
-
-/** Hands the guard's decision to whatever Express routes the request to (see `guardedRequest`). */
-export function rememberGuarded(req: IncomingMessage, decision: GuardedRequest): void {
-  guarded.set(req, decision);
-}
-
 /**
  * Runs before anything routes a request: refuses non-canonical targets and badly framed bodies
  * before admission, so they neither cost units nor reach a service. Returns the decision, or

@@ -8,12 +8,10 @@ import { ClientAddressResolver, parseTrustedProxies } from '../access/client-add
 import { GatewayMetrics } from '../common/gateway-metrics';
 import { Environment } from '../config/environment';
 import { Limits, LimitsModule } from '../limits/limits.module';
-import { ProxyController } from './proxy.controller';
 import { ProxyService } from './proxy.service';
 
 @Module({
   imports: [LimitsModule],
-  controllers: [ProxyController],
   providers: [
     GatewayMetrics,
     ProxyService,

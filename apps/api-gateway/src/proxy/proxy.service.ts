@@ -15,7 +15,7 @@ import { sendError, sendInternalError } from '../common/error-shape';
 import { GatewayMetrics } from '../common/gateway-metrics';
 import { type LingerLimits, lingerLimits, lingeringClose } from '../common/lingering-close';
 import { type BodyFraming, mayHaveBody, readBody, tooLarge } from '../common/request-body';
-import { type GuardedRequest, guardedRequest } from '../common/request-guard';
+import type { GuardedRequest } from '../common/request-guard';
 import type { ApiVersion, RequestTarget } from '../common/request-target';
 import { Environment } from '../config/environment';
 import { upstreamRequestHeaders } from './forwarded-headers';
@@ -92,22 +92,9 @@ export class ProxyService implements OnApplicationShutdown {
     });
   }
 
-  /** The Express route's entry (ProxyController): the guard's decision was handed over with the request. */
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const guarded = guardedRequest(req);
-    if (!guarded?.target.version) {
-      res.setHeader('x-request-id', requestIdOf(req));
-      // Routing and the guard disagree: refuse rather than guess which service and cost apply.
-      lingeringClose(req, res, this.linger);
-      sendError(res, '/', 404, 'NOT_FOUND', 'No such route.', this.docsUrl);
-      return;
-    }
-    await this.proxy(req, res, guarded.target, guarded.framing);
-  }
-
   /**
-   * The entry of the gateway's own request listener, which calls it in place of Express's route.
-   * What escapes `proxy` is answered as the exception filter answers it on the Express route.
+   * The entry of the gateway's request listener, for every `/v1` and `/v2` request the guard let
+   * through. What escapes `proxy` is logged and answered 500, in the version's shape.
    */
   serve(req: IncomingMessage, res: ServerResponse, guarded: GuardedRequest): void {
     this.proxy(req, res, guarded.target, guarded.framing).catch((error: unknown) =>
