@@ -44,8 +44,8 @@ const DROPPED_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
   'ratelimit-reset',
 ]);
 
-export function upstreamRequestHeaders(client: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {};
+export function upstreamRequestHeaders(client: IncomingHttpHeaders): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const value = client[name];
     if (value !== undefined) headers[name] = value;

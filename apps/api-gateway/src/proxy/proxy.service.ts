@@ -156,9 +156,8 @@ export class ProxyService implements OnApplicationShutdown {
     headers[INTERNAL_HEADERS.usage] = encodeUsage(admission.usage);
     headers[INTERNAL_HEADERS.keyId] = admission.key.id;
     headers[INTERNAL_HEADERS.cost] = String(admission.cost);
-    if (body) headers['content-length'] = body.length;
-    else if (mayHaveBody(req.method)) headers['content-length'] = 0;
-    else delete headers['content-type'];
+    // undici frames the body (Content-Length, 0 for a POST without one); other methods carry none.
+    if (!mayHaveBody(req.method)) delete headers['content-type'];
 
     if (req.socket.destroyed) return; // the client left while it was admitted
     const upstream = download ? this.downloads : this.upstreams[version];
@@ -231,9 +230,8 @@ export class ProxyService implements OnApplicationShutdown {
     }
   }
 
-  onApplicationShutdown(): void {
-    for (const upstream of Object.values(this.upstreams)) upstream.close();
-    this.downloads.close();
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...Object.values(this.upstreams), this.downloads].map((upstream) => upstream.close()));
   }
 }
 

@@ -73,7 +73,7 @@ describe('UpstreamClient', () => {
       expect(await call(client)).toBe(200);
       expect(await call(client)).toBe(200);
     } finally {
-      client.close();
+      await client.close();
       await svc.close();
     }
   });
@@ -85,7 +85,26 @@ describe('UpstreamClient', () => {
       expect(await call(client, 'POST')).toBe(200);
       expect(await call(client, 'POST')).toMatchObject({ kind: 'unavailable' });
     } finally {
-      client.close();
+      await client.close();
+      await svc.close();
+    }
+  });
+
+  it.each<[string, (req: IncomingMessage) => void, UpstreamFailure['kind']]>([
+    ['drops on a fresh connection', (req) => req.socket.destroy(), 'unavailable'],
+    ['never answers', () => undefined, 'timeout'],
+  ])('sends a GET the service %s only once', async (_, handle, kind) => {
+    let seen = 0;
+    const svc = await service((req) => {
+      seen += 1;
+      handle(req);
+    });
+    const client = new UpstreamClient(options(svc.url));
+    try {
+      expect(await call(client)).toMatchObject({ kind });
+      expect(seen).toBe(1);
+    } finally {
+      await client.close();
       await svc.close();
     }
   });
@@ -102,7 +121,7 @@ describe('UpstreamClient', () => {
         'timeout',
       ]);
     } finally {
-      client.close();
+      await client.close();
       await svc.close();
     }
   });
@@ -115,7 +134,7 @@ describe('UpstreamClient', () => {
       while (svc.closedSockets() === 0) await new Promise((r) => setTimeout(r, 20));
       expect(svc.closedSockets()).toBe(1);
     } finally {
-      client.close();
+      await client.close();
       await svc.close();
     }
   });
@@ -164,7 +183,7 @@ describe('UpstreamClient', () => {
       expect(received).toEqual(parts);
       if (!disposition) expect(received).toBeLessThan(6);
     } finally {
-      client.close();
+      await client.close();
       await svc.close();
     }
   });
@@ -221,7 +240,7 @@ describe('UpstreamClient', () => {
       expect(svc.closedSockets()).toBe(1);
     } finally {
       reader.destroy();
-      client.close();
+      await client.close();
       front.close();
       await svc.close();
     }

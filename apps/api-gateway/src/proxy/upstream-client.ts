@@ -1,11 +1,6 @@
-import {
-  Agent,
-  ClientRequest,
-  IncomingMessage,
-  OutgoingHttpHeaders,
-  request,
-  ServerResponse,
-} from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { errors, Pool } from 'undici';
 import { clientResponseHeaders } from './forwarded-headers';
 import { joinVary } from '../common/cors';
 import { type WriteIdleDeadline, writeIdleDeadline } from '../common/write-idle';
@@ -56,7 +51,7 @@ const DOWNLOAD_CHECK_MS = 1_000;
 export interface UpstreamCall {
   readonly method: string;
   readonly path: string;
-  readonly headers: OutgoingHttpHeaders;
+  readonly headers: IncomingHttpHeaders;
   readonly body?: Buffer;
 }
 
@@ -66,34 +61,42 @@ export type UpstreamFailure =
   | { readonly kind: 'unavailable'; readonly error: string };
 
 /** A response the service sends as a file to save (`Content-Disposition: attachment`). */
-function isDownload(res: IncomingMessage): boolean {
-  return /^\s*attachment\b/i.test(res.headers['content-disposition'] ?? '');
+function isDownload(headers: IncomingHttpHeaders): boolean {
+  return /^\s*attachment\b/i.test(String(headers['content-disposition'] ?? ''));
 }
 
-/** Resets that mean a pooled socket was closed by the service just as it was reused. */
-const STALE_SOCKET_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
+/**
+ * The service closed, before any answer, a connection that had carried an earlier one: a pooled
+ * keep-alive connection it let go just as it was reused, which an idempotent request may be sent
+ * again for, once (as node's `reusedSocket` allowed). A connection reset is never retried.
+ */
+function closedWhenReused(error: unknown): boolean {
+  return error instanceof errors.SocketError && (error.socket?.bytesRead ?? 0) > 0;
+}
 
 /**
- * One service behind the gateway: a bounded keep-alive pool, one deadline per request that runs
- * from dispatch (so it covers the wait for a pooled socket) to the response headers, and one for
- * the body. A request that misses a deadline, fails, or whose client went away is destroyed with
- * its socket, which is never reused.
+ * One service behind the gateway, on undici's Pool: at most `maxSockets` keep-alive connections,
+ * one request at a time on each. One deadline per request runs from dispatch (so it covers the
+ * wait for a pooled connection) to the response headers, one from there to the body's end (a
+ * download's is the Pool's `bodyTimeout`: the longest pause between two parts). A request that
+ * misses a deadline, fails, or whose client went away is aborted, and undici closes its
+ * connection, which is never reused.
  */
 export class UpstreamClient {
-  private readonly agent: Agent;
-  private readonly host: string;
-  private readonly port: string;
+  private readonly pool: Pool;
   private inFlight = 0;
 
   constructor(readonly options: UpstreamOptions) {
-    this.host = options.url.hostname;
-    this.port = options.url.port;
-    this.agent = new Agent({
-      keepAlive: true,
-      maxSockets: options.maxSockets,
-      maxFreeSockets: options.maxSockets,
-      timeout: options.freeSocketTimeoutMs,
-      scheduling: 'lifo',
+    this.pool = new Pool(options.url.origin, {
+      connections: options.maxSockets,
+      pipelining: 1,
+      // The dispatch deadline (headersTimeoutMs, pool wait included) ends a request first; these
+      // bound the same wait on the connection itself.
+      connectTimeout: options.headersTimeoutMs,
+      headersTimeout: options.headersTimeoutMs,
+      bodyTimeout: options.bodyTimeoutMs,
+      keepAliveTimeout: options.freeSocketTimeoutMs,
+      keepAliveMaxTimeout: options.freeSocketTimeoutMs,
     });
   }
 
@@ -112,8 +115,8 @@ export class UpstreamClient {
     }
     this.inFlight += 1;
     const dispatched = process.hrtime.bigint();
+    const abort = new AbortController();
     let settled = false;
-    let current: ClientRequest | undefined;
     let bodyTimer: NodeJS.Timeout | undefined;
     let idle: WriteIdleDeadline | undefined;
     let downloadCheck: NodeJS.Timeout | undefined;
@@ -131,95 +134,68 @@ export class UpstreamClient {
       client.off('close', onClientClose);
       return true;
     };
-    // The upstream socket goes with the request (never back to the pool), so it is free at once.
+    // Aborting destroys the upstream connection (never back to the pool), so it is free at once.
+    const stop = () => {
+      if (!settle()) return false;
+      abort.abort();
+      return true;
+    };
     const cut = (reason: CutReason) => {
-      if (!settle()) return;
-      current?.destroy();
+      if (!stop()) return;
       client.destroy();
       this.options.onCut?.(reason);
     };
     const headersTimer = setTimeout(() => {
-      if (!settle()) return;
-      current?.destroy();
-      fail({ kind: 'timeout' });
+      if (stop()) fail({ kind: 'timeout' });
     }, this.options.headersTimeoutMs);
-    const onClientClose = () => {
-      if (!settle()) return;
-      current?.destroy();
-    };
+    const onClientClose = () => stop();
     client.once('close', onClientClose);
 
-    const attempt = (retryStaleSocket: boolean) => {
-      const upstreamReq = request({
-        agent: this.agent,
-        host: this.host,
-        port: this.port,
-        method: call.method,
-        path: call.path,
-        headers: call.headers,
-      });
-      current = upstreamReq;
-      upstreamReq.on('response', (upstreamRes: IncomingMessage) => {
-        if (settled) {
-          upstreamReq.destroy();
-          return;
-        }
-        clearTimeout(headersTimer);
-        this.options.onResponse?.(
-          upstreamRes.statusCode ?? 502,
-          Number(process.hrtime.bigint() - dispatched) / 1e9,
-        );
+    const answer = (status: number, headers: IncomingHttpHeaders, body: Readable) => {
+      clearTimeout(headersTimer);
+      this.options.onResponse?.(status, Number(process.hrtime.bigint() - dispatched) / 1e9);
+      const download = isDownload(headers);
+      // A file download (bulk data: tens of MB at the pace of the client's link) may take longer
+      // than the deadline in all; for it the Pool's bodyTimeout bounds each pause instead.
+      if (!download)
         bodyTimer = setTimeout(() => {
-          if (!settle()) return;
-          upstreamReq.destroy();
-          client.destroy();
+          if (stop()) client.destroy();
         }, this.options.bodyTimeoutMs);
-        const headers = clientResponseHeaders(upstreamRes.headers);
-        // The service's Vary and CORS's (set on the client response before) both hold.
-        const vary = joinVary(headers['vary'], client.getHeader('vary'));
-        if (vary !== undefined) headers['vary'] = vary;
-        client.writeHead(upstreamRes.statusCode ?? 502, headers);
-        // A file download (bulk data: tens of MB at the pace of the client's link) may take
-        // longer than the deadline in all; for it the deadline is the longest pause between two
-        // parts of the body, which still catches a service that stopped sending.
-        const download = isDownload(upstreamRes);
-        if (download) upstreamRes.on('data', () => bodyTimer?.refresh());
-        if (download && this.options.downloads)
-          downloadCheck = this.bound(upstreamRes, this.options.downloads, cut);
-        upstreamRes.on('end', () => settle());
-        upstreamRes.on('error', () => {
-          if (settle()) client.destroy();
-        });
-        upstreamRes.on('aborted', () => {
-          if (settle()) client.destroy();
-        });
-        upstreamRes.pipe(client);
-        // After pipe's own listener, so the write that just happened is the one looked at.
-        idle = writeIdleDeadline(client, this.options.writeIdleTimeoutMs, () => cut('write_idle'));
-        upstreamRes.on('data', idle.wrote);
+      const forwarded = clientResponseHeaders(headers);
+      // The service's Vary and CORS's (set on the client response before) both hold.
+      const vary = joinVary(forwarded['vary'], client.getHeader('vary'));
+      if (vary !== undefined) forwarded['vary'] = vary;
+      client.writeHead(status, forwarded);
+      if (download && this.options.downloads) downloadCheck = this.bound(body, this.options.downloads, cut);
+      body.on('end', settle);
+      // Mid-body (the service dropped it, a deadline): the status is gone already, so the client
+      // can only see a cut connection.
+      body.on('error', () => {
+        if (settle()) client.destroy();
       });
-      upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
-        if (settled) return;
-        if (client.headersSent) {
-          // Mid-body: the status is gone already, so the client can only see a cut connection.
+      body.pipe(client);
+      // After pipe's own listener, so the write that just happened is the one looked at.
+      idle = writeIdleDeadline(client, this.options.writeIdleTimeoutMs, () => cut('write_idle'));
+      body.on('data', idle.wrote);
+    };
+
+    const attempt = (retry: boolean) => {
+      const { method, path, headers, body } = call;
+      this.pool.request({ method, path, headers, body, signal: abort.signal }).then(
+        (res) => {
+          if (settled) res.body.destroy();
+          else answer(res.statusCode, res.headers, res.body);
+        },
+        (error: NodeJS.ErrnoException) => {
+          if (settled) return;
+          if (retry && (method === 'GET' || method === 'HEAD') && closedWhenReused(error)) {
+            attempt(false);
+            return;
+          }
           settle();
-          client.destroy();
-          return;
-        }
-        const idempotent = call.method === 'GET' || call.method === 'HEAD';
-        if (
-          retryStaleSocket &&
-          idempotent &&
-          upstreamReq.reusedSocket &&
-          STALE_SOCKET_ERRORS.has(error.code ?? '')
-        ) {
-          attempt(false);
-          return;
-        }
-        settle();
-        fail({ kind: 'unavailable', error: error.code ?? error.message });
-      });
-      upstreamReq.end(call.body);
+          fail({ kind: 'unavailable', error: error.code ?? error.message });
+        },
+      );
     };
     attempt(true);
   }
@@ -228,14 +204,10 @@ export class UpstreamClient {
    * Checks a download every second: below the average rate once the grace has passed, or past
    * its longest duration, it is cut (the client resumes with Range).
    */
-  private bound(
-    upstreamRes: IncomingMessage,
-    limits: DownloadLimits,
-    cut: (reason: CutReason) => void,
-  ): NodeJS.Timeout {
+  private bound(body: Readable, limits: DownloadLimits, cut: (reason: CutReason) => void): NodeJS.Timeout {
     const since = Date.now();
     let bytes = 0;
-    upstreamRes.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    body.on('data', (chunk: Buffer) => (bytes += chunk.length));
     const timer = setInterval(() => {
       const elapsedMs = Date.now() - since;
       if (elapsedMs >= limits.maxDurationMs) cut('max_duration');
@@ -247,7 +219,7 @@ export class UpstreamClient {
     return timer;
   }
 
-  close(): void {
-    this.agent.destroy();
+  close(): Promise<void> {
+    return this.pool.destroy();
   }
 }
