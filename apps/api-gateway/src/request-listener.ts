@@ -2,6 +2,7 @@ import { observeRequest, type RequestObserver, UNMATCHED_ROUTE } from '@tcg/http
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { answerPreflight, applyCors, type CorsOrigins, isPagePath } from './common/cors';
 import { sendError } from './common/error-shape';
+import { behindLastAnswer } from './common/lingering-close';
 import { guardRequest, type RequestGuardOptions } from './common/request-guard';
 import type { ProxyService } from './proxy/proxy.service';
 import { routeRefusal, routeTemplate } from './proxy/route-template';
@@ -30,6 +31,9 @@ export function serveProxyBeforeExpress(
   if (server.listenerCount('request') !== before - 1)
     throw new Error("the HTTP server's request listener is not the Express app");
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // Parsed behind its connection's last answer (pipelined, or in a refused body's wake): the
+    // connection closes once that answer is out, and this request is never served.
+    if (behindLastAnswer(req)) return;
     // Every request is counted and logged, refused ones included; the proxy adds route and caller.
     const observation = observeRequest(observer, req, res, NO_VERSION);
     const kind = isPagePath(req.url) ? 'request' : applyCors(req, res, cors);

@@ -1,9 +1,17 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { problemType } from '@tcg/http-service';
+import { endLastAnswer, type LingerLimits } from './lingering-close';
+
+/** For a refusal that closes the connection: the request, whose body may still be on the wire. */
+export interface LastAnswer {
+  readonly req: IncomingMessage;
+  readonly linger: LingerLimits;
+}
 
 /**
  * Errors the gateway itself produces, in the shape of the API version the path names:
- * v2 gets RFC 7807 problem details, everything else the v1 `{ error, code }` body.
+ * v2 gets RFC 7807 problem details, everything else the v1 `{ error, code }` body. With `last`,
+ * the answer is its connection's last (see `endLastAnswer`).
  */
 export function sendError(
   res: ServerResponse,
@@ -12,6 +20,7 @@ export function sendError(
   code: string,
   message: string,
   docsUrl: string,
+  last?: LastAnswer,
 ): void {
   if (res.headersSent) {
     res.destroy();
@@ -28,11 +37,13 @@ export function sendError(
       }
     : { error: message, code };
   res.statusCode = status;
+  if (last) res.setHeader('connection', 'close');
   res.setHeader(
     'content-type',
     isV2 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8',
   );
-  res.end(JSON.stringify(body));
+  if (last) endLastAnswer(last.req, res, JSON.stringify(body), last.linger);
+  else res.end(JSON.stringify(body));
 }
 
 function titleOf(status: number): string {

@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { type LingerLimits, lingeringClose } from './lingering-close';
+import { behindLastAnswer, endLastAnswer, type LingerLimits } from './lingering-close';
 
 /**
- * A real node:http server refusing from the headers alone, as the gateway's guard does, and a raw
- * socket for the client, so the test sees exactly what a client sees: the bytes of the answer,
- * the server's FIN, and any reset.
+ * A real node:http server refusing from the headers alone, as the gateway's guard does (and, as
+ * its listener does, serving nothing behind a last answer), and a raw socket for the client, so
+ * the test sees exactly what a client sees: the bytes of the answer, the server's FIN, and any
+ * reset.
  */
 
 const MiB = 1024 * 1024;
@@ -19,6 +20,8 @@ interface Refuser {
   readonly seen: string[];
   /** The errors the server's parser reported ('clientError'). */
   readonly clientErrors: string[];
+  /** Each response as its access line records it once closed: its status if finished, else 'aborted'. */
+  readonly recorded: (number | 'aborted')[];
   /** Whether the server's side of its first connection closed within GENEROUS_MS. */
   firstConnectionClosed(): Promise<boolean>;
   close(): Promise<void>;
@@ -26,13 +29,15 @@ interface Refuser {
 
 async function refuser(limits: LingerLimits): Promise<Refuser> {
   const seen: string[] = [];
+  const recorded: (number | 'aborted')[] = [];
   const closes: Promise<void>[] = [];
   const server: Server = createServer((req, res) => {
+    if (behindLastAnswer(req)) return;
     seen.push(req.url ?? '');
-    lingeringClose(req, res, limits);
+    res.once('close', () => recorded.push(res.writableFinished ? res.statusCode : 'aborted'));
     res.statusCode = 413;
     res.setHeader('content-type', 'application/json');
-    res.end(ANSWER);
+    endLastAnswer(req, res, ANSWER, limits);
   });
   const clientErrors: string[] = [];
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -47,6 +52,7 @@ async function refuser(limits: LingerLimits): Promise<Refuser> {
     port: (server.address() as AddressInfo).port,
     seen,
     clientErrors,
+    recorded,
     firstConnectionClosed: () => within(closes[0]!),
     close: () => {
       server.closeAllConnections();
@@ -160,7 +166,7 @@ async function probe(c: Client): Promise<ClientView> {
   return view;
 }
 
-describe('lingeringClose', () => {
+describe('endLastAnswer', () => {
   let server: Refuser | undefined;
   const clients: Client[] = [];
   const open = (...args: Parameters<typeof client>) => {
@@ -220,6 +226,37 @@ describe('lingeringClose', () => {
     expect(await server.firstConnectionClosed()).toBe(true);
     expect(server.seen).toEqual(['/cards']);
     expect(server.clientErrors).toEqual([]);
+  });
+
+  it.each<[string, LingerLimits, number, { stayOpen?: boolean }]>([
+    ['the client ends its side mid-body', { maxBytes: 4 * MiB, ms: GENEROUS_MS * 2 }, 1_000, {}],
+    ['past the byte cap', { maxBytes: 64 * 1024, ms: GENEROUS_MS * 2 }, Infinity, {}],
+    ['at the deadline', { maxBytes: 4 * MiB, ms: 300 }, 1_000, { stayOpen: true }],
+  ])('records the answer as sent when the linger ends because %s', async (_, limits, bytes, opts) => {
+    server = await refuser(limits);
+    await open(server.port, post(2 * MiB), bytes, opts).endedOrSettled();
+    expect(await server.firstConnectionClosed()).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(server.recorded).toEqual([413]);
+  });
+
+  it('answers a body Node cannot frame (its last coding not chunked) and records it as sent', async () => {
+    server = await refuser({ maxBytes: 4 * MiB, ms: GENEROUS_MS * 2 });
+    const head = 'POST /cards HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: xchunked\r\n\r\n';
+    const view = await open(server.port, head, 1_000).settled();
+    expect(onlyResponse(view.received).status).toBe(413);
+    expect(await server.firstConnectionClosed()).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(server.recorded).toEqual([413]);
+  });
+
+  it('sends a HEAD refused with its body on the wire the headers alone, as for any HEAD', async () => {
+    server = await refuser({ maxBytes: 4 * MiB, ms: GENEROUS_MS * 2 });
+    const head = 'HEAD /cards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n\r\n';
+    const view = await open(server.port, head, 5000).settled();
+    expect(view).toMatchObject({ closed: true, ended: true, error: undefined });
+    expect(view.received).toMatch(/^HTTP\/1\.1 413 [^]*\r\nconnection: close\r\n[^]*\r\n\r\n$/i);
+    expect(view.received).not.toMatch(/content-length/i);
   });
 
   it('does not hold a connection whose request was read whole', async () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** How long, and how much, a refused client may go on sending after its answer. */
 export interface LingerLimits {
@@ -19,52 +20,72 @@ export function lingerLimits(maxBodyBytes: number, keepAliveTimeoutMs: number): 
   return { maxBytes: 4 * maxBodyBytes, ms: keepAliveTimeoutMs };
 }
 
+/** Connections whose last answer is given: nothing more that arrives on them is served. */
+const closing = new WeakSet<Socket>();
+
+/** Whether `req` came in behind its connection's last answer (a pipelined or smuggled request). */
+export function behindLastAnswer(req: IncomingMessage): boolean {
+  return closing.has(req.socket);
+}
+
 /**
- * Makes `res` the connection's last answer (`Connection: close`) and closes the connection the
- * way nginx's lingering close does when the request's body is still on the wire.
+ * Ends `res` with `body` as its connection's last answer (`Connection: close`), closing the
+ * connection the way nginx's lingering close does when the request's body is still on the wire.
  *
- * Node's server ends a `Connection: close` response with `socket.destroySoon()`: FIN, then
- * destroy once the FIN is written. A client still writing a body it was refused for (a 2 MB POST
- * answered 413 from its headers) then has unread bytes in the gateway's kernel buffer, and the
- * kernel answers them with RST: the client's write fails (EPIPE, ECONNRESET) and a client that
- * reads the answer only once its body is sent, as fetch does, never sees it.
+ * Node's server closes a `Connection: close` connection as soon as its response is finished: FIN,
+ * then destroy. A client still writing a body it was refused for (a 2 MB POST answered 413 from
+ * its headers) then has unread bytes in the gateway's kernel buffer, and the kernel answers them
+ * with RST: the client's write fails (EPIPE, ECONNRESET) and a client that reads the answer only
+ * once its body is sent, as fetch does, never sees it.
  *
- * Instead, once the answer is written, the socket leaves the HTTP parser (nothing after a refused
- * request is parsed, so no request can ride in behind it), gets its FIN, and every byte the
- * client goes on sending is read and dropped. The socket is destroyed when the client ends its
- * side (a clean close: nothing is left unread), when more than `maxBytes` arrive, or `ms` after
- * the answer, whichever comes first. A request whose body was read whole closes as Node closes it.
+ * Instead the answer is written whole and the connection's FIN sent at once, but the response is
+ * finished (and Node closes the connection) only once the rest of the body has been read and
+ * dropped: when it ends, when the client ends its side, or, cutting the connection, past
+ * `maxBytes` more or `ms` after the answer. A request whose body was read whole closes as Node
+ * closes it. Whatever is parsed behind the refused request is never served (`behindLastAnswer`).
  */
-export function lingeringClose(req: IncomingMessage, res: ServerResponse, limits: LingerLimits): void {
-  res.setHeader('connection', 'close');
+export function endLastAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string,
+  limits: LingerLimits,
+): void {
   const socket = req.socket;
-  const destroySoon = socket.destroySoon;
-  // Node calls this once the last response is written (resOnFinish in lib/_http_server.js).
-  socket.destroySoon = () => {
-    // Nothing more is coming: the body was read whole, or the client has closed its side.
-    if (req.complete || socket.destroyed || socket.readableEnded) {
-      destroySoon.call(socket);
-      return;
-    }
-    const deadline = setTimeout(() => socket.destroy(), limits.ms);
-    socket.once('close', () => clearTimeout(deadline));
-    // The HTTP server's own listeners: its parser would read what follows as a next request,
-    // and take the client's FIN mid-body for a parse error ('clientError'). (The other 'end'
-    // listener, net's own, does nothing on the half-open sockets an HTTP server has.)
-    socket.removeAllListeners('data');
-    socket.removeAllListeners('end');
-    let read = 0;
-    // Adding a 'data' listener also takes the socket back from the parser, which otherwise reads
-    // it directly (in C++); from here the bytes arrive only here.
-    socket.on('data', (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > limits.maxBytes) socket.destroy();
-    });
-    socket.once('end', () => destroySoon.call(socket));
-    if (socket.writable) socket.end();
-    socket.resume();
-    // The stream still counts the read it last asked for as in flight (the parser took its
-    // bytes), so it would never ask again; ask the socket itself. A no-op if it is reading.
-    socket._read(0);
+  closing.add(socket);
+  res.setHeader('connection', 'close');
+  // Read whole; queued behind an answer still being sent on a pipelined connection; or a body
+  // whose last coding is not chunked, which Node's parser refuses (and closes) as it arrives.
+  const te = req.headers['transfer-encoding'];
+  if (req.complete || res.socket !== socket || (te !== undefined && !/\bchunked\s*$/i.test(te))) {
+    res.end(body);
+    return;
+  }
+  // What `res.end(body)` would send: the length, but for a HEAD, whose answer is its headers alone.
+  if (req.method !== 'HEAD') res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.write(body);
+  res.flushHeaders();
+  socket.end();
+  let read = 0;
+  let finished = false;
+  // The answer and the FIN are out: ending writes nothing more, and Node's close finds nothing unread.
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(deadline);
+    if (socket.writableFinished || socket.destroyed) res.end();
+    else socket.once('finish', () => res.end());
   };
+  const cut = () => {
+    finish();
+    socket.destroy();
+  };
+  const deadline = setTimeout(cut, limits.ms);
+  req.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > limits.maxBytes) cut();
+  });
+  req.once('end', finish);
+  // Ahead of the server's own listener, which takes a FIN mid-body for a bad request and closes.
+  socket.prependOnceListener('end', finish);
+  req.resume();
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError } from './error-shape';
-import { type LingerLimits, lingeringClose } from './lingering-close';
+import type { LingerLimits } from './lingering-close';
 import { BodyFraming, bodyFraming, isFramingRejection } from './request-body';
 import { isRejection, parseRequestTarget, RequestTarget } from './request-target';
 
@@ -12,7 +12,7 @@ export interface GuardedRequest {
 export interface RequestGuardOptions {
   readonly maxBodyBytes: number;
   readonly docsUrl: string;
-  /** How a refusal with its body still on the wire closes the connection (see `lingeringClose`). */
+  /** How a refusal with its body still on the wire closes the connection (see `endLastAnswer`). */
   readonly linger: LingerLimits;
 }
 
@@ -20,7 +20,7 @@ export interface RequestGuardOptions {
  * Runs before anything routes a request: refuses non-canonical targets and badly framed bodies
  * before admission, so they neither cost units nor reach a service. Returns the decision, or
  * undefined when the request was refused (and answered). A refused request whose body is still on
- * the wire gets `Connection: close` and a lingering close (see `lingeringClose`): the body is never
+ * the wire gets `Connection: close` and a lingering close (see `endLastAnswer`): the body is never
  * read as a next request, and the client may finish sending it and read its answer.
  */
 export function guardRequest(
@@ -53,6 +53,6 @@ function refuse(
 ): void {
   const bodyPending =
     req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) !== 0;
-  if (bodyPending) lingeringClose(req, res, opts.linger);
-  sendError(res, shapePath, status, code, message, opts.docsUrl);
+  const last = bodyPending ? { req, linger: opts.linger } : undefined;
+  sendError(res, shapePath, status, code, message, opts.docsUrl, last);
 }

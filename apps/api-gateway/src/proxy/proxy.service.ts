@@ -13,7 +13,7 @@ import { AccessService, type BeforeCharge, type Refusal } from '../access/access
 import { rateLimitHeaders } from '../access/rate-limit-headers';
 import { sendError, sendInternalError } from '../common/error-shape';
 import { GatewayMetrics } from '../common/gateway-metrics';
-import { type LingerLimits, lingerLimits, lingeringClose } from '../common/lingering-close';
+import { type LingerLimits, lingerLimits } from '../common/lingering-close';
 import { type BodyFraming, mayHaveBody, readBody, tooLarge } from '../common/request-body';
 import type { GuardedRequest } from '../common/request-guard';
 import type { ApiVersion, RequestTarget } from '../common/request-target';
@@ -48,7 +48,7 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly docsUrl: string;
   private readonly credential: string;
   private readonly maxBodyBytes: number;
-  /** How a refusal with the body still on the wire closes the connection (see lingeringClose). */
+  /** How a refusal with the body still on the wire closes the connection (see endLastAnswer). */
   readonly linger: LingerLimits;
 
   constructor(
@@ -127,8 +127,9 @@ export class ProxyService implements OnApplicationShutdown {
       if (admission.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(admission.retryAfterSeconds));
       if (version === 'v2' && admission.usage) setRateLimitHeaders(res, admission.usage);
-      if (framing.kind === 'body') lingeringClose(req, res, this.linger); // the body stays unread
-      sendError(res, shapePath, admission.status, admission.code, admission.message, this.docsUrl);
+      // The body stays unread.
+      const last = framing.kind === 'body' ? { req, linger: this.linger } : undefined;
+      sendError(res, shapePath, admission.status, admission.code, admission.message, this.docsUrl, last);
       return;
     }
     if (version === 'v2') setRateLimitHeaders(res, admission.usage);
@@ -143,8 +144,8 @@ export class ProxyService implements OnApplicationShutdown {
       if (read === undefined) return; // the client went away mid-body
       if (read === 'too-large') {
         const { status, code, message } = tooLarge(this.maxBodyBytes);
-        lingeringClose(req, res, this.linger); // the rest of the body stays unread
-        sendError(res, shapePath, status, code, message, this.docsUrl);
+        // The rest of the body stays unread.
+        sendError(res, shapePath, status, code, message, this.docsUrl, { req, linger: this.linger });
         return;
       }
       body = read;
