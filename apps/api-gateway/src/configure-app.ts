@@ -21,20 +21,10 @@ export function configureApp(app: INestApplication): void {
   app.useGlobalFilters(new GatewayExceptionFilter(env.DOCS_URL));
   app.enableShutdownHooks();
   const server = app.getHttpServer() as Server;
-  // The request guard runs here, before Express, for every request (no Express middleware).
   const proxy = app.get(ProxyService);
-  serveProxyBeforeExpress(
-    server,
-    express,
-    proxy,
-    {
-      maxBodyBytes: env.MAX_BODY_BYTES,
-      docsUrl: env.DOCS_URL,
-      linger: proxy.linger,
-    },
-    parseCorsOrigins(env.CORS_ORIGINS),
-    app.get(RequestObserver),
-  );
+  const guard = { maxBodyBytes: env.MAX_BODY_BYTES, docsUrl: env.DOCS_URL, linger: proxy.linger };
+  const cors = parseCorsOrigins(env.CORS_ORIGINS);
+  serveProxyBeforeExpress(server, express, proxy, guard, cors, app.get(RequestObserver));
   boundShutdown(server);
 }
 

@@ -10,39 +10,31 @@ export interface LingerLimits {
 }
 
 /**
- * The gateway's limits: four times the body cap lets a client that overshot the cap a few times
- * over finish writing and read its 413 (a client sending more was never going to be served, and
- * only loses a clean read); the time is how long the server keeps any idle keep-alive connection
- * (SERVER_KEEP_ALIVE_TIMEOUT_MS), so a refused client holds a socket no longer than an idle one
- * may. Nothing read is kept, so the cost is a socket for at most that long.
+ * Four times the body cap lets a client that overshot it a few times over finish writing and read
+ * its 413; a refused client holds a socket no longer than an idle keep-alive one may
+ * (SERVER_KEEP_ALIVE_TIMEOUT_MS). Nothing read is kept.
  */
 export function lingerLimits(maxBodyBytes: number, keepAliveTimeoutMs: number): LingerLimits {
   return { maxBytes: 4 * maxBodyBytes, ms: keepAliveTimeoutMs };
 }
 
-/** Connections whose last answer is given: nothing more that arrives on them is served. */
+/** Connections whose last answer is given. */
 const closing = new WeakSet<Socket>();
 
-/** Whether `req` came in behind its connection's last answer (a pipelined or smuggled request). */
+/** Whether `req` was parsed behind its connection's last answer (pipelined or smuggled): never served. */
 export function behindLastAnswer(req: IncomingMessage): boolean {
   return closing.has(req.socket);
 }
 
 /**
- * Ends `res` with `body` as its connection's last answer (`Connection: close`), closing the
- * connection the way nginx's lingering close does when the request's body is still on the wire.
- *
- * Node's server closes a `Connection: close` connection as soon as its response is finished: FIN,
- * then destroy. A client still writing a body it was refused for (a 2 MB POST answered 413 from
- * its headers) then has unread bytes in the gateway's kernel buffer, and the kernel answers them
- * with RST: the client's write fails (EPIPE, ECONNRESET) and a client that reads the answer only
- * once its body is sent, as fetch does, never sees it.
- *
- * Instead the answer is written whole and the connection's FIN sent at once, but the response is
- * finished (and Node closes the connection) only once the rest of the body has been read and
- * dropped: when it ends, when the client ends its side, or, cutting the connection, past
- * `maxBytes` more or `ms` after the answer. A request whose body was read whole closes as Node
- * closes it. Whatever is parsed behind the refused request is never served (`behindLastAnswer`).
+ * Ends `res` with `body` as its connection's last answer (`Connection: close`), as nginx's
+ * lingering close does when the request's body is still on the wire. Node closes a connection as
+ * soon as its last response is finished; a client still writing the body it was refused for (a
+ * 2 MB POST answered 413 from its headers) then meets a reset, and a client that reads the answer
+ * only once its body is sent, as fetch does, never sees it. So the answer and the FIN go out at
+ * once, the rest of the body is read and dropped, and the response is finished (Node closes with
+ * nothing unread) when the body ends or the client ends its side; past `maxBytes` more or `ms`
+ * after the answer the connection is cut.
  */
 export function endLastAnswer(
   req: IncomingMessage,
@@ -60,18 +52,18 @@ export function endLastAnswer(
     res.end(body);
     return;
   }
-  // What `res.end(body)` would send: the length, but for a HEAD, whose answer is its headers alone.
+  // What res.end(body) would send: the length, but none for a HEAD, whose answer is its headers.
   if (req.method !== 'HEAD') res.setHeader('Content-Length', Buffer.byteLength(body));
   res.write(body);
   res.flushHeaders();
   socket.end();
   let read = 0;
   let finished = false;
-  // The answer and the FIN are out: ending writes nothing more, and Node's close finds nothing unread.
   const finish = () => {
     if (finished) return;
     finished = true;
     clearTimeout(deadline);
+    // Once the FIN is out, ending the response writes nothing more.
     if (socket.writableFinished || socket.destroyed) res.end();
     else socket.once('finish', () => res.end());
   };
@@ -85,7 +77,7 @@ export function endLastAnswer(
     if (read > limits.maxBytes) cut();
   });
   req.once('end', finish);
-  // Ahead of the server's own listener, which takes a FIN mid-body for a bad request and closes.
+  // Before the server's own listener, which closes on a FIN mid-body as on a bad request.
   socket.prependOnceListener('end', finish);
   req.resume();
 }

@@ -77,36 +77,22 @@ export function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<Bu
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBodyBytes) {
-        cleanup();
-        req.pause();
-        done('too-large');
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= maxBodyBytes) return void chunks.push(chunk);
+      stop();
+      req.pause();
+      done('too-large');
     };
     const onEnd = () => {
-      cleanup();
+      stop();
       done(Buffer.concat(chunks, size));
     };
-    const onError = (error: Error) => {
-      cleanup();
-      fail(error);
-    };
+    // An aborted request closes (its 'error' is emitted only to listeners, and none is needed).
     const onClose = () => {
-      cleanup();
+      stop();
       fail(new Error('client closed the connection while sending the body'));
     };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onError);
-    req.once('close', onClose);
+    const stop = () => req.off('data', onData).off('end', onEnd).off('close', onClose);
+    req.on('data', onData).once('end', onEnd).once('close', onClose);
   });
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError } from './error-shape';
 import type { LingerLimits } from './lingering-close';
-import { BodyFraming, bodyFraming, isFramingRejection } from './request-body';
+import { type BodyFraming, bodyFraming, type FramingRejection, isFramingRejection } from './request-body';
 import { isRejection, parseRequestTarget, RequestTarget } from './request-target';
 
 export interface GuardedRequest {
@@ -29,30 +29,12 @@ export function guardRequest(
   opts: RequestGuardOptions,
 ): GuardedRequest | undefined {
   const target = parseRequestTarget(req.url ?? '');
-  const shapePath = (version: string | undefined) => (version === 'v2' ? '/v2' : '/');
-  if (isRejection(target)) {
-    refuse(req, res, shapePath(target.version), target.status, target.code, target.message, opts);
-    return undefined;
-  }
   const framing = bodyFraming(req.method ?? 'GET', req.headers, opts.maxBodyBytes);
-  if (isFramingRejection(framing)) {
-    refuse(req, res, shapePath(target.version), framing.status, framing.code, framing.message, opts);
-    return undefined;
-  }
-  return { target, framing };
-}
-
-function refuse(
-  req: IncomingMessage,
-  res: ServerResponse,
-  shapePath: string,
-  status: number,
-  code: string,
-  message: string,
-  opts: RequestGuardOptions,
-): void {
+  if (!isRejection(target) && !isFramingRejection(framing)) return { target, framing };
+  const { status, code, message } = isRejection(target) ? target : (framing as FramingRejection);
   const bodyPending =
     req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) !== 0;
   const last = bodyPending ? { req, linger: opts.linger } : undefined;
-  sendError(res, shapePath, status, code, message, opts.docsUrl, last);
+  sendError(res, target.version === 'v2' ? '/v2' : '/', status, code, message, opts.docsUrl, last);
+  return undefined;
 }

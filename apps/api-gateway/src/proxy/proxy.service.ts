@@ -26,6 +26,13 @@ import { UpstreamClient, UpstreamFailure, type UpstreamOptions } from './upstrea
 /** Seconds a client should wait before retrying after a 503 or 504 of the gateway's own. */
 const RETRY_AFTER_SECONDS = 1;
 
+/** The gateway's own answer when a service gives none: status, code, and what the service did. */
+const FAILURE_ANSWERS = {
+  timeout: [504, 'GATEWAY_TIMEOUT', 'did not answer in time'],
+  busy: [503, 'SERVICE_UNAVAILABLE', 'has too many requests in progress'],
+  unavailable: [503, 'SERVICE_UNAVAILABLE', 'is unavailable'],
+} as const;
+
 /** Bulk file downloads (api-v1's `GET /v1/bulk/{game}/{format}`): the download pool and limits. */
 const DOWNLOAD_ROUTE = '/v1/bulk/:game/:format';
 
@@ -43,24 +50,17 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly downloads: UpstreamClient;
   private readonly requestsPerKey = new KeyConcurrency();
   private readonly downloadsPerKey = new KeyConcurrency();
-  /** KEY_REQUESTS_AT_ONCE: one cap for every plan instead of each plan's own. */
-  private readonly requestsAtOnce: number | undefined;
   private readonly docsUrl: string;
-  private readonly credential: string;
-  private readonly maxBodyBytes: number;
   /** How a refusal with the body still on the wire closes the connection (see endLastAnswer). */
   readonly linger: LingerLimits;
 
   constructor(
     private readonly access: AccessService,
     private readonly metrics: GatewayMetrics,
-    env: Environment,
+    private readonly env: Environment,
   ) {
     this.docsUrl = env.DOCS_URL;
-    this.requestsAtOnce = env.KEY_REQUESTS_AT_ONCE;
-    this.credential = env.INTERNAL_TOKEN;
-    this.maxBodyBytes = env.MAX_BODY_BYTES;
-    this.linger = lingerLimits(this.maxBodyBytes, env.SERVER_KEEP_ALIVE_TIMEOUT_MS);
+    this.linger = lingerLimits(env.MAX_BODY_BYTES, env.SERVER_KEEP_ALIVE_TIMEOUT_MS);
     const upstream = (name: string, url: string, options: Partial<UpstreamOptions> = {}) =>
       new UpstreamClient({
         name,
@@ -140,10 +140,10 @@ export class ProxyService implements OnApplicationShutdown {
 
     let body: Buffer | undefined;
     if (framing.kind === 'body') {
-      const read = await readBody(req, this.maxBodyBytes).catch(() => undefined);
+      const read = await readBody(req, this.env.MAX_BODY_BYTES).catch(() => undefined);
       if (read === undefined) return; // the client went away mid-body
       if (read === 'too-large') {
-        const { status, code, message } = tooLarge(this.maxBodyBytes);
+        const { status, code, message } = tooLarge(this.env.MAX_BODY_BYTES);
         // The rest of the body stays unread.
         sendError(res, shapePath, status, code, message, this.docsUrl, { req, linger: this.linger });
         return;
@@ -153,7 +153,7 @@ export class ProxyService implements OnApplicationShutdown {
 
     const headers = upstreamRequestHeaders(req.headers);
     headers['x-request-id'] = requestId;
-    headers[INTERNAL_HEADERS.credential] = this.credential;
+    headers[INTERNAL_HEADERS.credential] = this.env.INTERNAL_TOKEN;
     headers[INTERNAL_HEADERS.usage] = encodeUsage(admission.usage);
     headers[INTERNAL_HEADERS.keyId] = admission.key.id;
     headers[INTERNAL_HEADERS.cost] = String(admission.cost);
@@ -163,7 +163,7 @@ export class ProxyService implements OnApplicationShutdown {
     if (req.socket.destroyed) return; // the client left while it was admitted
     const upstream = download ? this.downloads : this.upstreams[version];
     upstream.forward({ method: req.method ?? 'GET', path: target.raw, headers, body }, res, (failure) =>
-      this.answerFailure(res, shapePath, upstream.name, failure, requestId),
+      this.answerFailure(res, shapePath, upstream.options.name, failure, requestId),
     );
   }
 
@@ -174,7 +174,8 @@ export class ProxyService implements OnApplicationShutdown {
   private takePlaces(download: boolean, places: (() => void)[]): BeforeCharge {
     return (key) => {
       const plan = PLANS[key.plan];
-      const cap = this.requestsAtOnce ?? plan.concurrentRequests;
+      // KEY_REQUESTS_AT_ONCE: one cap for every plan instead of each plan's own.
+      const cap = this.env.KEY_REQUESTS_AT_ONCE ?? plan.concurrentRequests;
       const request = this.requestsPerKey.take(key.id, cap);
       if (!request) return this.tooManyAtOnce('requests', cap, key.plan);
       places.push(request);
@@ -212,23 +213,9 @@ export class ProxyService implements OnApplicationShutdown {
       res.destroy();
       return;
     }
+    const [status, code, what] = FAILURE_ANSWERS[failure.kind];
     res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    if (failure.kind === 'timeout') {
-      sendError(
-        res,
-        shapePath,
-        504,
-        'GATEWAY_TIMEOUT',
-        `The ${name} service did not answer in time.`,
-        this.docsUrl,
-      );
-    } else {
-      const message =
-        failure.kind === 'busy'
-          ? `The ${name} service has too many requests in progress.`
-          : `The ${name} service is unavailable.`;
-      sendError(res, shapePath, 503, 'SERVICE_UNAVAILABLE', message, this.docsUrl);
-    }
+    sendError(res, shapePath, status, code, `The ${name} service ${what}.`, this.docsUrl);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -25,10 +25,9 @@ export function routeTemplate(target: Pick<RequestTarget, 'path'>): string | und
 }
 
 /**
- * What the proxy's routes refuse of a target the guard accepted, worded as Express refused it when
- * they were its routes (`v1` and `v1/*path`, v2 alike), so clients keep the same answers: `/v1/`
- * matches neither (404), and a path segment after the version that does not percent-decode (as
- * UTF-8) is a 400 naming that segment. Undefined: the request is proxied.
+ * What the proxy's routes refused when they were Express routes (`v1`, `v1/*path`, v2 alike), as
+ * Express answered it, so clients keep those answers: `/v1/` matches neither (404), and a path
+ * segment that does not percent-decode is a 400 naming it. Undefined: the request is proxied.
  */
 export function routeRefusal(
   target: Pick<RequestTarget, 'path' | 'version'>,
@@ -36,20 +35,14 @@ export function routeRefusal(
 ): { readonly status: 400 | 404; readonly code: string; readonly message: string } | undefined {
   if (target.path === `/${target.version}/`)
     return { status: 404, code: 'NOT_FOUND', message: `No route for ${method} ${target.path}.` };
-  const segments = target.path.split('/').slice(2);
-  const undecodable = segments.find((segment) => segment.includes('%') && !decodes(segment));
-  if (undecodable !== undefined)
-    return { status: 400, code: 'INVALID_REQUEST', message: `Failed to decode param '${undecodable}'` };
-  return undefined;
-}
-
-function decodes(segment: string): boolean {
-  try {
-    decodeURIComponent(segment);
-    return true;
-  } catch {
-    return false;
+  for (const segment of target.path.split('/').slice(2)) {
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      return { status: 400, code: 'INVALID_REQUEST', message: `Failed to decode param '${segment}'` };
+    }
   }
+  return undefined;
 }
 
 /** Every template, for the check against the OpenAPI documents. */

@@ -8,36 +8,27 @@ import { type WriteIdleDeadline, writeIdleDeadline } from '../common/write-idle'
 export interface UpstreamOptions {
   readonly name: string;
   readonly url: URL;
-  /** From dispatch (pool wait included) until the service's response headers. */
+  /** From dispatch (the wait for a pooled connection included) to the response headers. */
   readonly headersTimeoutMs: number;
-  /**
-   * From the response headers until the last byte of the response body; for a download
-   * (`Content-Disposition: attachment`), the longest pause between two parts of the body.
-   */
+  /** From the headers to the body's end; for a download, the longest pause between two parts. */
   readonly bodyTimeoutMs: number;
   readonly maxSockets: number;
-  /** Requests dispatched and not yet settled, on a socket or waiting for one; beyond it: busy. */
+  /** Requests dispatched and not yet settled, on a connection or waiting for one; beyond: busy. */
   readonly maxInFlight: number;
   /** Below the service's keepAliveTimeout, so the gateway never writes to a socket being closed. */
   readonly freeSocketTimeoutMs: number;
-  /**
-   * Longest the client may leave the response backpressured (it takes nothing while the gateway
-   * has more to send); past it the response is cut and its upstream socket closed at once.
-   */
+  /** Longest the client may take nothing while the gateway has more to send; past it: cut. */
   readonly writeIdleTimeoutMs: number;
-  /** Bounds on file downloads through this client (the download pool); none for the others. */
+  /** What a slow client may cost a download (the download pool's only). */
   readonly downloads?: DownloadLimits;
-  /** Told each response's status and the seconds from dispatch to its headers (the metrics). */
+  /** For the metrics: each response's status and seconds from dispatch to headers, cuts, downloads. */
   readonly onResponse?: (status: number, seconds: number) => void;
-  /** Told when a response is cut because of the client, and why (the metrics). */
   readonly onCut?: (reason: CutReason) => void;
-  /** Told when a file download starts (+1) and ends, however it ends (-1). */
   readonly onDownload?: (delta: 1 | -1) => void;
 }
 
-/** What a slow client may cost a download: it must keep an average rate, and it has an end. */
+/** A download must keep an average rate (from its headers, once `graceMs` passed), and it ends. */
 export interface DownloadLimits {
-  /** The average rate from the response headers on, checked once `graceMs` have passed. */
   readonly minBytesPerSecond: number;
   readonly graceMs: number;
   readonly maxDurationMs: number;
@@ -98,10 +89,6 @@ export class UpstreamClient {
       keepAliveTimeout: options.freeSocketTimeoutMs,
       keepAliveMaxTimeout: options.freeSocketTimeoutMs,
     });
-  }
-
-  get name(): string {
-    return this.options.name;
   }
 
   /**
@@ -179,25 +166,18 @@ export class UpstreamClient {
       body.on('data', idle.wrote);
     };
 
-    const attempt = (retry: boolean) => {
-      const { method, path, headers, body } = call;
-      this.pool.request({ method, path, headers, body, signal: abort.signal }).then(
-        (res) => {
-          if (settled) res.body.destroy();
-          else answer(res.statusCode, res.headers, res.body);
-        },
+    const { method, path, headers, body } = call;
+    const send = (retry: boolean): void =>
+      void this.pool.request({ method, path, headers, body, signal: abort.signal }).then(
+        (res) => (settled ? res.body.destroy() : answer(res.statusCode, res.headers, res.body)),
         (error: NodeJS.ErrnoException) => {
           if (settled) return;
-          if (retry && (method === 'GET' || method === 'HEAD') && closedWhenReused(error)) {
-            attempt(false);
-            return;
-          }
+          if (retry && (method === 'GET' || method === 'HEAD') && closedWhenReused(error)) return send(false);
           settle();
           fail({ kind: 'unavailable', error: error.code ?? error.message });
         },
       );
-    };
-    attempt(true);
+    send(true);
   }
 
   /**
