@@ -63,12 +63,19 @@ describe('npm run load killed mid-load (PostgreSQL)', () => {
              (SELECT count(*)::int FROM variant_prices) AS "pricedVariants",
              (SELECT sum(cardinality(offsets))::int FROM price_series) AS observations,
              (SELECT count(*)::int FROM summary_marks) AS marks,
+             (SELECT count(*)::int FROM card_documents
+              WHERE v1_variants IS NOT NULL AND v1_bare_variants IS NOT NULL AND v2_variants IS NOT NULL)
+               AS documents,
+             (SELECT count(DISTINCT card_uuid)::int FROM variants WHERE type = 'raw') AS "cardsWithRaw",
              (SELECT completed_at IS NOT NULL FROM sample_loads) AS complete`);
     expect(counts).toEqual({
       cards: done['cards'],
       pricedVariants: done['pricedVariants'],
       observations: done['observations'],
       marks: 0,
+      // Every card's documents, priced or not (the load renders them with the prices, then the rest).
+      documents: counts.cardsWithRaw,
+      cardsWithRaw: expect.any(Number),
       complete: true,
     });
   }, 120_000);

@@ -64,11 +64,24 @@ export class BinaryCopyRows {
     this.int32(20 + 8 * n);
     this.ensure(20 + 8 * n);
     for (const word of [1, 0, INT4_OID, n, 1]) this.int32(word); // ndim, has-nulls, element type, length, lower bound
-    for (let i = 0; i < n; i++) {
-      this.buf.writeInt32BE(4, this.len);
-      this.buf.writeInt32BE(values[i]!, this.len + 4);
-      this.len += 8;
+    // Each element: its length (4), then the value big-endian; byte by byte, which V8 compiles to
+    // plain stores (writeInt32BE checks its arguments per call: a fifth of a load's Node time).
+    const buf = this.buf;
+    let at = this.len;
+    for (let i = 0; i < n; i++, at += 8) {
+      const v = values[i]!;
+      if (!Number.isInteger(v) || v < -2_147_483_648 || v > 2_147_483_647)
+        throw new RangeError(`int4 array element ${v} is out of range`);
+      buf[at] = 0;
+      buf[at + 1] = 0;
+      buf[at + 2] = 0;
+      buf[at + 3] = 4;
+      buf[at + 4] = v >>> 24;
+      buf[at + 5] = v >>> 16;
+      buf[at + 6] = v >>> 8;
+      buf[at + 7] = v;
     }
+    this.len = at;
     return this;
   }
 

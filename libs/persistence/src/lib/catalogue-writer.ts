@@ -3,7 +3,7 @@ import { Card, CardSet, Game, Variant } from '@tcg/domain';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { copyInto, copyLine } from './copy';
-import { refreshDocumentsOfVariants } from './prices/card-documents';
+import { refreshDocumentsOfVariants, renderUndocumentedCards } from './prices/card-documents';
 import { markSummariesStale } from './summaries';
 import { inTransaction } from './transaction';
 
@@ -17,12 +17,26 @@ export interface CatalogueData {
   readonly variants: readonly Variant[];
 }
 
+export interface CatalogueWriteOptions {
+  /**
+   * Whether the stored documents of the cards that gained variants are rendered (default true).
+   * A first load leaves them out: its price writes render every priced card's documents again
+   * anyway, and `renderMissingDocuments` then renders the rest. A card without its documents is
+   * answered all the same, its variants joined per request.
+   */
+  readonly documents?: boolean;
+}
+
 /**
  * Bulk-writes a catalogue with COPY, in one transaction. Rows that already exist (same UUID) are
  * left as they are, so writing the same catalogue twice changes nothing; new rows mark the
  * summaries stale in the same transaction.
  */
-export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promise<void> {
+export async function writeCatalogue(
+  ds: DataSource,
+  data: CatalogueData,
+  options: CatalogueWriteOptions = {},
+): Promise<void> {
   const setUuidOf = new Map(data.sets.map((s) => [s.id, s.uuid]));
   await inTransaction(ds, async (client) => {
     let written = 0;
@@ -123,14 +137,27 @@ export async function writeCatalogue(ds: DataSource, data: CatalogueData): Promi
       'uuid',
     );
     written += newVariants.count;
-    // The documents of the cards that gained variants (a variant never changes).
-    for (let i = 0; i < newVariants.returned.length; i += VARIANTS_PER_DOCUMENT_REFRESH)
-      await refreshDocumentsOfVariants(
-        client,
-        newVariants.returned.slice(i, i + VARIANTS_PER_DOCUMENT_REFRESH),
+    // The documents of the cards that gained variants (a variant never changes). Left out, those
+    // of a card that had them go: they would miss its new variants.
+    if (options.documents === false)
+      await client.query(
+        `DELETE FROM card_documents d WHERE EXISTS
+           (SELECT 1 FROM variants v WHERE v.card_uuid = d.card_uuid AND v.uuid = ANY($1::uuid[]))`,
+        [newVariants.returned],
       );
+    else
+      for (let i = 0; i < newVariants.returned.length; i += VARIANTS_PER_DOCUMENT_REFRESH)
+        await refreshDocumentsOfVariants(
+          client,
+          newVariants.returned.slice(i, i + VARIANTS_PER_DOCUMENT_REFRESH),
+        );
     if (written > 0) await markSummariesStale(client);
   });
+}
+
+/** Renders the documents of the cards that have none (see `CatalogueWriteOptions.documents`). */
+export function renderMissingDocuments(ds: DataSource): Promise<void> {
+  return inTransaction(ds, (client) => renderUndocumentedCards(client));
 }
 
 /** Inserts the rows that are new: how many, and the `returning` column of each. */

@@ -25,6 +25,7 @@ import { CardFacets1764800000000 } from './migrations/1764800000000-card-facets'
 import { PriceSources1764900000000 } from './migrations/1764900000000-price-sources';
 import { MarketplaceProducts1765000000000 } from './migrations/1765000000000-marketplace-products';
 import { Price7dReference1765100000000 } from './migrations/1765100000000-price-7d-reference';
+import { RenderedLz4Compression1765200000000 } from './migrations/1765200000000-rendered-lz4';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -50,6 +51,7 @@ export const MIGRATIONS = [
   PriceSources1764900000000,
   MarketplaceProducts1765000000000,
   Price7dReference1765100000000,
+  RenderedLz4Compression1765200000000,
 ];
 
 export interface DataSourceConfig {

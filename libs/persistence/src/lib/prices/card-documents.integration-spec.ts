@@ -2,7 +2,7 @@ import { RawVariant, uuidV5, variantSlug } from '@tcg/domain';
 import { CARD_DOCUMENTS, CardDocument, v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { renderMissingDocuments, writeCatalogue } from '../catalogue-writer';
 import { sql } from 'kysely';
 import { variantConditions } from '../reads/card-fragments';
 import { compile, joined } from '../reads/compile';
@@ -94,6 +94,30 @@ describe('card documents (PostgreSQL)', () => {
     expect(docs.stored).toEqual(docs.joined);
     expect(docs.stored.v1_variants).toContain(lp.id);
     expect(docs.stored.v2_variants).toContain(lp.id);
+  });
+
+  it('left out of a catalogue write, are rendered by the next price write or renderMissingDocuments', async () => {
+    const documentOf = async (cardUuid: string) =>
+      (await ds.query(`SELECT v1_variants FROM card_documents WHERE card_uuid = $1`, [cardUuid]))[0];
+    // A card that had documents and gains a variant loses them rather than keep a stale list...
+    const lp = lightlyPlayed(cat);
+    await writeCatalogue(ds, { ...cat, variants: [...cat.variants, lp] }, { documents: false });
+    expect(await documentOf(card)).toBeUndefined();
+    // ...is answered from its parts meanwhile, and gets them back with its next price write.
+    await ingest(lp.uuid, 'NA', [2000]);
+    let docs = await storedAndJoined(card);
+    expect(docs.stored.v1_variants).toContain(lp.id);
+    expect(docs.stored).toEqual(docs.joined);
+
+    // A card no price write reaches gets them from renderMissingDocuments, once.
+    await ds.query(`DELETE FROM card_documents`);
+    await renderMissingDocuments(ds);
+    docs = await storedAndJoined(card);
+    expect(docs.stored.v1_variants).toContain('"price":null');
+    expect(docs.stored).toEqual(docs.joined);
+    await ds.query(`UPDATE card_documents SET v1_variants = '"kept"'`);
+    await renderMissingDocuments(ds);
+    expect(await documentOf(card)).toEqual({ v1_variants: '"kept"' });
   });
 
   it('misses no committed write when two writers render one card at once', async () => {

@@ -83,7 +83,8 @@ export function refreshCardDocuments(
   columns?: readonly CardDocument['column'][],
 ): Promise<void> {
   const documents = columns ? CARD_DOCUMENTS.filter((d) => columns.includes(d.column)) : CARD_DOCUMENTS;
-  return renderDocuments(client, (uuids) => sql`c.uuid = ANY(${uuids}::uuid[])`, cardUuids, documents);
+  if (cardUuids.length === 0) return Promise.resolve();
+  return renderDocuments(client, sql`c.uuid = ANY(${cardUuids}::uuid[])`, documents);
 }
 
 /** The regions whose series the documents hold: a write of another region's series changes none. */
@@ -94,30 +95,41 @@ export function refreshDocumentsOfVariants(
   client: SqlClient,
   variantUuids: readonly string[],
 ): Promise<void> {
+  if (variantUuids.length === 0) return Promise.resolve();
   return renderDocuments(
     client,
-    (uuids) =>
-      sql`c.uuid IN (SELECT v.card_uuid FROM variants v WHERE v.uuid = ANY(${uuids}::uuid[]) AND ${DOCUMENT_SCOPE})`,
-    variantUuids,
+    sql`c.uuid IN (SELECT v.card_uuid FROM variants v WHERE v.uuid = ANY(${variantUuids}::uuid[]) AND ${DOCUMENT_SCOPE})`,
     CARD_DOCUMENTS,
   );
 }
 
-/** Renders `documents` of the cards `c` that `cardsWhere` selects by `uuids`. */
+/**
+ * Renders the documents of every card that has none: after a bulk write that left them out
+ * (`writeCatalogue`'s `documents: false`), for the cards no price write rendered since.
+ */
+export function renderUndocumentedCards(client: SqlClient): Promise<void> {
+  return renderDocuments(
+    client,
+    sql`NOT EXISTS (SELECT 1 FROM card_documents d WHERE d.card_uuid = c.uuid)
+        AND EXISTS (SELECT 1 FROM variants v WHERE v.card_uuid = c.uuid AND ${DOCUMENT_SCOPE})`,
+    CARD_DOCUMENTS,
+  );
+}
+
+/** Renders `documents` of the cards `c` that `cardsWhere` selects. */
 async function renderDocuments(
   client: SqlClient,
-  cardsWhere: (uuids: readonly string[]) => Sql,
-  uuids: readonly string[],
+  cardsWhere: Sql,
   documents: readonly CardDocument[],
 ): Promise<void> {
-  if (uuids.length === 0 || documents.length === 0) return;
+  if (documents.length === 0) return;
   await client.query('SELECT next_data_version()');
   // Columns from CARD_DOCUMENTS' own list.
   const columns = documents.map((d) => sql.raw(d.column));
   const rendered = documents.map((d) => variantsAggregateSql(d.json, DOCUMENT_SCOPE, sql`${d.region}::text`));
   const statement = compile(
     sql`INSERT INTO card_documents (card_uuid, ${joined(columns)})
-     SELECT c.uuid, ${joined(rendered)} FROM cards c WHERE ${cardsWhere(uuids)}
+     SELECT c.uuid, ${joined(rendered)} FROM cards c WHERE ${cardsWhere}
      ON CONFLICT (card_uuid) DO UPDATE SET ${joined(columns.map((c) => sql`${c} = EXCLUDED.${c}`))}`,
   );
   await client.query(statement.sql, [...statement.parameters]);

@@ -101,6 +101,36 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
     expect(row.price).toBe(1300);
   });
 
+  it('writes the same rows whether or not a batch is expected new, and merges one that is not', async () => {
+    const series = (days: number[], prices: number[]) => [
+      {
+        variantUuid: nm,
+        region: 'NA',
+        source: 'simulated' as const,
+        t: days.map((d) => T0 + d * DAY),
+        p: prices,
+      },
+    ];
+    const stored = async () => ({
+      months: await ds.query(`SELECT month::text, offsets, prices FROM price_series ORDER BY month`),
+      stats: await ds.query(`SELECT * FROM variant_prices`),
+    });
+    await repo.ingestSeries(series([0, 1], [1000, 1100]));
+    const plain = await stored();
+    await truncateAll(ds);
+    await writeCatalogue(ds, cat);
+    await repo.ingestSeries(series([0, 1], [1000, 1100]), { expectNew: true });
+    expect(await stored()).toEqual(plain);
+
+    // Expected new but stored: encoded again against what is stored, nothing lost.
+    const merged = await repo.ingestSeries(series([1, 2], [1150, 1300]), { expectNew: true });
+    expect(merged).toMatchObject({ inserted: 1, updated: 1, unchanged: 0, seriesRefreshed: 1 });
+    expect((await stored()).months).toEqual([
+      { month: '2026-01-01', offsets: [29 * DAY, 30 * DAY], prices: [1000, 1150] },
+      { month: '2026-02-01', offsets: [0], prices: [1300] },
+    ]);
+  });
+
   it('stores the price the 7-day change is measured from, and moves it as the series grows', async () => {
     const reference = async (region: string) =>
       (

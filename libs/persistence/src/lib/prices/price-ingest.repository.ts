@@ -1,15 +1,14 @@
-import { isUuid, parseRegion, PriceSource } from '@tcg/domain';
-import { renderSeries } from '@tcg/rendering';
+import { isUuid, PriceSource } from '@tcg/domain';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
-import { BinaryCopyRows, copyBinaryInto } from '../binary-copy';
-import { copyInto, copyLine } from '../copy';
+import { copyBinaryInto } from '../binary-copy';
+import { copyInto } from '../copy';
 import { markSummariesStale } from '../summaries';
 import { inTransaction } from '../transaction';
-import { DOCUMENT_REGIONS, refreshDocumentsOfVariants } from './card-documents';
-import { joinChunks, MonthChunk, mergeSeries, normaliseSeries, splitIntoMonths } from './month-chunks';
-import { RENDERED_COLUMNS, renderedFields } from './rendered-columns';
-import { statsRowOf } from './stats-row';
+import { refreshDocumentsOfVariants } from './card-documents';
+import { MonthChunk, normaliseSeries } from './month-chunks';
+import { RENDERED_COLUMNS } from './rendered-columns';
+import { encodeBatch } from './series-encoding';
 
 /** An observation resolved to a variant: Unix seconds and integer minor units of the region's currency. */
 export interface IngestObservation {
@@ -99,8 +98,16 @@ export class PriceIngestRepository {
     return this.ingestSeries(groupBySeries(batch, source));
   }
 
-  /** Whole series at once (each ascending with unique times), as a bulk feed or the loader sends them. */
-  async ingestSeries(batch: readonly IngestSeries[]): Promise<IngestResult> {
+  /**
+   * Whole series at once (each ascending with unique times), as a bulk feed or the loader sends them.
+   * `expectNew`: the caller expects none of them stored (a first load), so they are encoded before
+   * the transaction, while an earlier batch may still hold the locks; if any turns out stored, the
+   * batch is encoded again against what is.
+   */
+  async ingestSeries(
+    batch: readonly IngestSeries[],
+    options: { expectNew?: boolean } = {},
+  ): Promise<IngestResult> {
     const incoming = new Map<string, IngestSeries>();
     let observations = 0;
     for (const s of batch) {
@@ -109,6 +116,7 @@ export class PriceIngestRepository {
       incoming.set(key, s);
       observations += s.t.length;
     }
+    const encodedAhead = options.expectNew ? await encodeBatch(incoming) : undefined;
     return inTransaction(this.ds, async (client) => {
       // Two ingests touching the same series are serialised (two merges of one month row would
       // otherwise lose one side's observations); ingests of other series run side by side and
@@ -134,64 +142,18 @@ export class PriceIngestRepository {
         );
       const replacedKeys = new Set(replaced.map((s) => seriesKey(s.variantUuid, s.region)));
 
-      let inserted = 0;
-      let updated = 0;
-      let unchanged = 0;
-      let seriesRefreshed = 0;
-      const documentVariants = new Set<string>();
       // Series with nothing stored yet (every series of a first load) are COPYed straight into
       // the tables; the others go through a temp table and an upsert. The series locks above make
       // "nothing stored" stable for the whole transaction.
-      const lines = {
-        newSeries: new BinaryCopyRows(),
-        newStats: [] as string[],
-        series: new BinaryCopyRows(),
-        stats: [] as string[],
-      };
-      for (const [key, series] of incoming) {
-        const { variantUuid, region } = series;
-        const isReplaced = replacedKeys.has(key);
-        const stored = isReplaced ? undefined : existing.get(key);
-        const merged = mergeSeries(joinChunks(stored ?? []), series);
-        inserted += merged.inserted;
-        updated += merged.updated;
-        unchanged += merged.unchanged;
-        if (merged.changedMonths.size === 0) continue;
-        // A replaced series' months are gone: its new ones are COPYed, its statistics row upserted.
-        const seriesOut = stored ? lines.series : lines.newSeries;
-        for (const chunk of splitIntoMonths(merged.t, merged.p)) {
-          if (!merged.changedMonths.has(chunk.monthStart)) continue;
-          seriesOut
-            .row(5)
-            .uuid(variantUuid)
-            .text(region)
-            .date(chunk.monthStart)
-            .int4Array(chunk.offsets)
-            .int4Array(chunk.prices);
-        }
-        if (DOCUMENT_REGIONS.has(region)) documentVariants.add(variantUuid);
-        const row = statsRowOf(merged.t, merged.p)!;
-        const currency = currencyOf(region);
-        (stored || isReplaced ? lines.stats : lines.newStats).push(
-          copyLine([
-            variantUuid,
-            region,
-            currency,
-            row.price,
-            row.updatedAt,
-            row.change24h,
-            row.change7d,
-            row.change30d,
-            row.change90d,
-            row.reference7d,
-            JSON.stringify(row.stats),
-            series.source,
-            // The parts of its JSON a default request sends, rendered now rather than per read.
-            ...renderedFields(renderSeries(region, currency, row.stats, merged, series.source)),
-          ]),
-        );
-      }
-      seriesRefreshed = lines.stats.length + lines.newStats.length;
+      const lines =
+        encodedAhead && existing.size === 0 && others.length === 0
+          ? encodedAhead
+          : await encodeBatch(incoming, (key) => ({
+              stored: replacedKeys.has(key) ? undefined : existing.get(key),
+              replaced: replacedKeys.has(key),
+            }));
+      const { inserted, updated, unchanged } = lines;
+      const seriesRefreshed = lines.stats.length + lines.newStats.length;
 
       const SERIES_COLUMNS = 'variant_uuid, region, month, offsets, prices';
       const STATS_COLUMNS = `variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, price_7d_ref, stats, source, ${RENDERED_COLUMNS.join(', ')}`;
@@ -226,7 +188,7 @@ export class PriceIngestRepository {
             ${RENDERED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`);
       }
       // The cards whose default answers hold a changed series, rendered again in this transaction.
-      await refreshDocumentsOfVariants(client, [...documentVariants]);
+      await refreshDocumentsOfVariants(client, [...lines.documentVariants]);
       if (seriesRefreshed > 0) await markSummariesStale(client);
       return {
         observations,
@@ -315,10 +277,4 @@ function groupBySeries(batch: readonly IngestObservation[], source: PriceSource)
     source,
     ...normaliseSeries(g.points),
   }));
-}
-
-function currencyOf(region: string): string {
-  const r = parseRegion(region);
-  if (!r) throw new Error(`unknown region ${region}`);
-  return r.currency;
 }
