@@ -36,6 +36,18 @@ export const SET = {
   releaseDate: '2020-01-31',
 };
 
+/** A fresh `starter` key's v1 `_metadata` after its first request. */
+export const STARTER_AFTER_ONE_REQUEST = {
+  apiPlan: 'starter',
+  apiRequestLimit: 30000,
+  apiRequestsUsed: 1,
+  apiRequestsRemaining: 29999,
+  apiDailyLimit: 2000,
+  apiDailyRequestsUsed: 1,
+  apiDailyRequestsRemaining: 1999,
+  apiRateLimit: 60,
+};
+
 export function card(name: string, number: string | null, extra: Partial<Card> = {}): Card {
   const id = cardSlug({ game: GAME.id, set: SET.name, name, rarity: 'Rare' });
   return {
@@ -130,6 +142,8 @@ export const jp = raw(dragon, 'Near Mint', 'Normal', 'Japanese');
 export const psa10 = graded(dragon, grading('PSA', 10));
 export const knightNm = raw(knight, 'Near Mint', 'Normal', 'English');
 export const goblinNm = raw(goblin, 'Near Mint', 'Normal', 'English');
+/** The same, for a spec to take apart in one line: `const { dragon, nm } = TEST_CARDS`. */
+export const TEST_CARDS = { dragon, knight, goblin, nm, lp, jp, psa10, knightNm, goblinNm };
 
 /**
  * Replaces the test database's catalogue with these cards of the test set, their variants and

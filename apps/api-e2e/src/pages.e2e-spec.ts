@@ -3,23 +3,11 @@ import { join, resolve } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { testDataSource } from '@tcg/persistence/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import {
-  DAY,
-  dragon,
-  goblin,
-  goblinNm,
-  jp,
-  knight,
-  knightNm,
-  lp,
-  nm,
-  psa10,
-  seedCatalogue,
-  series,
-  T_NOW,
-} from './fixtures';
+import { DAY, seedCatalogue, series, T_NOW, TEST_CARDS } from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
+
+const { dragon, goblin, goblinNm, jp, knight, knightNm, lp, nm, psa10 } = TEST_CARDS;
 
 /**
  * The browser pages the gateway serves: over plain HTTP (headers, caching, refusals, no cost),

@@ -1,23 +1,18 @@
 import {
   DAY,
-  dragon,
   GAME,
-  goblin,
-  goblinNm,
-  jp,
-  knight,
-  knightNm,
-  lp,
-  nm,
-  psa10,
   raw,
   seedCatalogue,
   series,
   SET,
+  STARTER_AFTER_ONE_REQUEST,
   T_NOW,
+  TEST_CARDS,
 } from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
+
+const { dragon, goblin, goblinNm, jp, knight, knightNm, lp, nm, psa10 } = TEST_CARDS;
 
 const foil = raw(dragon, 'Near Mint', 'Foil', 'English');
 
@@ -234,16 +229,7 @@ describe('GET /v1/cards through the gateway', () => {
     const first = await get(`cardId=${dragon.id}`, fresh);
     const second = await get('cardId=no-such-card', fresh);
     expect(Object.keys(first.body)).toEqual(['data', 'meta', '_metadata']);
-    expect((first.body as unknown as { _metadata: unknown })._metadata).toEqual({
-      apiPlan: 'starter',
-      apiRequestLimit: 30000,
-      apiRequestsUsed: 1,
-      apiRequestsRemaining: 29999,
-      apiDailyLimit: 2000,
-      apiDailyRequestsUsed: 1,
-      apiDailyRequestsRemaining: 1999,
-      apiRateLimit: 60,
-    });
+    expect((first.body as unknown as { _metadata: unknown })._metadata).toEqual(STARTER_AFTER_ONE_REQUEST);
     expect(
       (second.body as unknown as { _metadata: { apiRequestsUsed: number } })._metadata.apiRequestsUsed,
     ).toBe(2);

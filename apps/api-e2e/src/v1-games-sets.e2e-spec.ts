@@ -1,6 +1,7 @@
 import { CardSet, uuidV5 } from '@tcg/domain';
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { testDataSource, tinyCatalogue, truncateAll } from '@tcg/persistence/testing';
+import { STARTER_AFTER_ONE_REQUEST } from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -77,16 +78,7 @@ describe('GET /v1/games and /v1/sets through the gateway', () => {
         price_sources: ['imported'],
       },
     ]);
-    expect(body._metadata).toEqual({
-      apiPlan: 'starter',
-      apiRequestLimit: 30000,
-      apiRequestsUsed: 1,
-      apiRequestsRemaining: 29999,
-      apiDailyLimit: 2000,
-      apiDailyRequestsUsed: 1,
-      apiDailyRequestsRemaining: 1999,
-      apiRateLimit: 60,
-    });
+    expect(body._metadata).toEqual(STARTER_AFTER_ONE_REQUEST);
   });
 
   it('lists a game’s sets by display name, name descending by default, with values', async () => {

@@ -2,26 +2,20 @@ import { Card } from '@tcg/domain';
 import {
   card,
   DAY,
-  dragon,
   GAME,
-  goblin,
-  goblinNm,
   graded,
   grading,
-  jp,
-  knight,
-  knightNm,
-  lp,
-  nm,
-  psa10,
   raw,
   seedCatalogue,
   series,
   SET,
   T_NOW,
+  TEST_CARDS,
 } from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
+
+const { dragon, goblin, goblinNm, jp, knight, knightNm, lp, nm, psa10 } = TEST_CARDS;
 
 const psa9oc = graded(dragon, grading('PSA', 9, null, 'OC'));
 const bgs = graded(dragon, grading('BGS', 9.5, 'Black Label'));
@@ -165,18 +159,7 @@ describe('GET /v2/cards through the gateway', () => {
         language: 'Japanese',
         external_ids: { vendor_sku: null },
         grading: null,
-        markets: [
-          {
-            region: 'NA',
-            currency: 'USD',
-            price: null,
-            updated_at: null,
-            change_24h_pct: null,
-            source: null,
-            periods: {},
-            price_history: [],
-          },
-        ],
+        markets: [unpricedMarket('NA', 'USD')],
       });
       expect(variants.find((v) => v.id === nm.uuid)).toMatchObject({
         language: null,
@@ -229,6 +212,8 @@ describe('GET /v2/cards through the gateway', () => {
   });
 
   describe('markets and components', () => {
+    /** The fields every market carries, whatever `include` asks for. */
+    const MARKET_HEAD = ['region', 'currency', 'price', 'updated_at', 'change_24h_pct', 'source'];
     const nmOf = async (query: string) => {
       const { body } = await get(`variant_id=${nm.uuid}&${query}`);
       return body.data[0]!.variants[0]!;
@@ -236,16 +221,7 @@ describe('GET /v2/cards through the gateway', () => {
 
     it('gives every period with exactly the fields its window carries, and 7 days of history by default', async () => {
       const [m] = (await nmOf('')).markets;
-      expect(Object.keys(m!)).toEqual([
-        'region',
-        'currency',
-        'price',
-        'updated_at',
-        'change_24h_pct',
-        'source',
-        'periods',
-        'price_history',
-      ]);
+      expect(Object.keys(m!)).toEqual([...MARKET_HEAD, 'periods', 'price_history']);
       expect(m).toMatchObject({ region: 'NA', currency: 'USD', updated_at: T_NOW });
       const full = [
         'change_pct',
@@ -285,14 +261,7 @@ describe('GET /v2/cards through the gateway', () => {
         max_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       });
       const [d] = (await nmOf('include=')).markets;
-      expect(Object.keys(d!)).toEqual([
-        'region',
-        'currency',
-        'price',
-        'updated_at',
-        'change_24h_pct',
-        'source',
-      ]);
+      expect(Object.keys(d!)).toEqual(MARKET_HEAD);
     });
 
     it('gives one market per region in request order, each from its own observations, never converted', async () => {
@@ -315,17 +284,7 @@ describe('GET /v2/cards through the gateway', () => {
         { t: T_NOW - DAY, p: 9 },
         { t: T_NOW, p: 9.5 },
       ]);
-      for (const m of markets.slice(2))
-        expect(m).toEqual({
-          region: m.region,
-          currency: m.currency,
-          price: null,
-          updated_at: null,
-          change_24h_pct: null,
-          source: null,
-          periods: {},
-          price_history: [],
-        });
+      for (const m of markets.slice(2)) expect(m).toEqual(unpricedMarket(m.region, m.currency));
       // A variant with no EU observations gets a null EU price, not NA's.
       const { body } = await get(`variant_id=${lp.uuid}&regions=EU,NA&include=`);
       expect(body.data[0]!.variants[0]!.markets.map((m) => m.price)).toEqual([null, expect.any(Number)]);
@@ -583,3 +542,17 @@ describe('GET /v2/cards when counting outlasts its budget', () => {
     expect(res.headers.get('link')).toMatch(/rel="next"/);
   });
 });
+
+/** A market with no observations, as a default request shows it: every value null, nothing in the components. */
+function unpricedMarket(region: string, currency: string) {
+  return {
+    region,
+    currency,
+    price: null,
+    updated_at: null,
+    change_24h_pct: null,
+    source: null,
+    periods: {},
+    price_history: [],
+  };
+}

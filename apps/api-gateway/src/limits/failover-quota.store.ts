@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Failover } from './failover';
 import type { MemoryQuotaStore } from './memory-quota.store';
-import {
-  QUOTA_WINDOWS,
-  type QuotaDecision,
-  type QuotaLimits,
-  type QuotaStore,
-  type QuotaWindow,
-} from './quota';
+import { QUOTA_WINDOWS } from './quota';
+import type { QuotaDecision, QuotaLimits, QuotaStore, QuotaWindow } from './quota';
 import { assertConsumeArguments, quotaWindows } from './quota-windows';
 
 /** Units one instance admitted from memory for one key and window, to be added to the shared store. */

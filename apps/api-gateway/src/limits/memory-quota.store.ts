@@ -1,10 +1,5 @@
-import {
-  QUOTA_WINDOWS,
-  type QuotaDecision,
-  type QuotaLimits,
-  type QuotaStore,
-  type QuotaWindow,
-} from './quota';
+import { QUOTA_WINDOWS } from './quota';
+import type { QuotaDecision, QuotaLimits, QuotaStore, QuotaWindow } from './quota';
 import {
   assertConsumeArguments,
   buildQuotaDecision,

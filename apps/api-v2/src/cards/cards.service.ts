@@ -108,7 +108,12 @@ export class CardsService {
       return view.joinedCards(
         await this.cards.loadJoinedCards(uuids, filter, view.region, view.joined, onlyVariant),
       );
-    const cards = await this.cards.loadCards(uuids, filter, view.regions, view.read, onlyVariant, undefined);
+    const cards = await this.cards.loadCards(uuids, {
+      filter,
+      regions: view.regions,
+      read: view.read,
+      onlyVariant,
+    });
     return view.render(cards, this.cards);
   }
 }

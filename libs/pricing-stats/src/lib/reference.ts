@@ -11,23 +11,14 @@ interface Observation {
 }
 
 const DAY = 24 * 60 * 60;
+/** A full window's fields (the specs compare the whole objects with the engine's, so none is missed). */
+const FULL_WINDOW_FIELDS = 'change reference avg min max stddev cov iqr trendSlope changesCount'.split(' ');
 const WINDOWS = { '24h': DAY, '7d': 7 * DAY, '30d': 30 * DAY, '90d': 90 * DAY, '1y': 365 * DAY };
 
 export function referenceSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>): SeriesStats {
   const all: Observation[] = Array.from({ length: t.length }, (_, i) => ({ t: t[i], p: p[i] }));
   if (all.length === 0) {
-    const none = (): FullWindowStats => ({
-      change: null,
-      reference: null,
-      avg: null,
-      min: null,
-      max: null,
-      stddev: null,
-      cov: null,
-      iqr: null,
-      trendSlope: null,
-      changesCount: null,
-    });
+    const none = () => Object.fromEntries(FULL_WINDOW_FIELDS.map((f) => [f, null])) as FullWindowStats;
     return {
       current: null,
       count: 0,

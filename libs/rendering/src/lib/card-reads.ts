@@ -127,12 +127,14 @@ export interface RenderedCardReads {
    * Cards with the variants the filters return and their series in each region (the first is
    * primary) as `read` asks, in the order given.
    */
-  loadCards(
-    cardUuids: string[],
-    filter: VariantFilter,
-    regions: readonly string[],
-    read: SeriesRead,
-    onlyVariant: string | undefined,
-    onlySku: string | undefined,
-  ): Promise<CardWithVariants[]>;
+  loadCards(cardUuids: string[], load: CardsLoad): Promise<CardWithVariants[]>;
+}
+
+/** What `loadCards` reads of each card: its variants that `filter` (or the one variant or SKU) returns, and their series in `regions` as `read` asks. */
+export interface CardsLoad {
+  readonly filter: VariantFilter;
+  readonly regions: readonly string[];
+  readonly read: SeriesRead;
+  readonly onlyVariant?: string;
+  readonly onlySku?: string;
 }

@@ -37,7 +37,7 @@ export class RenderedLz4Compression1765200000000 implements MigrationInterface {
 
 /** Whether the server was built with this TOAST compression method. */
 export async function compressionAvailable(
-  q: Pick<QueryRunner, 'query'>,
+  q: { query(sql: string, parameters: unknown[]): Promise<unknown> },
   method: 'lz4' | 'pglz',
 ): Promise<boolean> {
   const rows = (await q.query(

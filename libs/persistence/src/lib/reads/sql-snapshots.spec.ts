@@ -270,26 +270,21 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
     [
       'v2 cards in several markets',
       (r) =>
-        r.cards.loadCards(
-          [CARD_A, CARD_B],
-          V2,
-          ['NA', 'EU', 'JP'],
-          { stats: true, parts: ['v2Price'] },
-          undefined,
-          undefined,
-        ),
+        r.cards.loadCards([CARD_A, CARD_B], {
+          filter: V2,
+          regions: ['NA', 'EU', 'JP'],
+          read: { stats: true, parts: ['v2Price'] },
+        }),
     ],
     [
       'v2 card by variant id, rendered per request',
       (r) =>
-        r.cards.loadCards(
-          [CARD_A],
-          { includeNullPrices: true, graded: 'include' },
-          ['NA'],
-          STATS_READ,
-          VARIANT_A,
-          undefined,
-        ),
+        r.cards.loadCards([CARD_A], {
+          filter: { includeNullPrices: true, graded: 'include' },
+          regions: ['NA'],
+          read: STATS_READ,
+          onlyVariant: VARIANT_A,
+        }),
     ],
   ],
   'resolve-identifiers': [

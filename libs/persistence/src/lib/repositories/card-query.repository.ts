@@ -9,7 +9,14 @@ import {
   tooManyUpdates,
   VariantFilter,
 } from '@tcg/domain';
-import { CardPage, CardWithVariants, JoinedVariantJson, RenderedCardReads, SeriesRead } from '@tcg/rendering';
+import {
+  CardPage,
+  CardsLoad,
+  CardWithVariants,
+  JoinedVariantJson,
+  RenderedCardReads,
+  SeriesRead,
+} from '@tcg/rendering';
 import type { ReadSource } from '../read-replicas';
 import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks';
 import { readAcceptedKinds } from '../reads/accepted-kinds.read';
@@ -58,14 +65,13 @@ export class CardQueryRepository implements RenderedCardReads {
     const found = await readCardPage(this.reads, statement);
     const total = await this.total(plan, page, found.uuids.length, found.total);
     const { onlyVariant, onlySku } = plan.scope;
-    const cards = await this.loadCards(
-      found.uuids,
+    const cards = await this.loadCards(found.uuids, {
       filter,
-      [region, ...otherRegions],
+      regions: [region, ...otherRegions],
       read,
       onlyVariant,
       onlySku,
-    );
+    });
     return { total, cards };
   }
 
@@ -155,7 +161,7 @@ export class CardQueryRepository implements RenderedCardReads {
   cardsWithAllVariants(cardUuids: string[], region: string, read: SeriesRead): Promise<CardWithVariants[]> {
     return cardUuids.length === 0
       ? Promise.resolve([])
-      : this.loadCards(cardUuids, { includeNullPrices: true }, [region], read, undefined, undefined);
+      : this.loadCards(cardUuids, { filter: { includeNullPrices: true }, regions: [region], read });
   }
 
   /**
@@ -238,11 +244,7 @@ export class CardQueryRepository implements RenderedCardReads {
    */
   async loadCards(
     cardUuids: string[],
-    filter: VariantFilter,
-    regions: readonly string[],
-    read: SeriesRead,
-    onlyVariant: string | undefined,
-    onlySku: string | undefined,
+    { filter, regions, read, onlyVariant, onlySku }: CardsLoad,
   ): Promise<CardWithVariants[]> {
     if (cardUuids.length === 0) return [];
     const unique = [...new Set(cardUuids)];

@@ -21,14 +21,11 @@ describe('TypeOrmCatalogueRepository (PostgreSQL)', () => {
   });
 
   it('reads back the card and its raw and graded variants as written, as domain types', async () => {
-    const [read] = await new CardQueryRepository(ds).loadCards(
-      [card.uuid],
-      { includeNullPrices: true, graded: 'include' },
-      ['NA'],
-      { stats: false, parts: [] },
-      undefined,
-      undefined,
-    );
+    const [read] = await new CardQueryRepository(ds).loadCards([card.uuid], {
+      filter: { includeNullPrices: true, graded: 'include' },
+      regions: ['NA'],
+      read: { stats: false, parts: [] },
+    });
     expect(read?.card).toEqual(card);
     expect(read?.setName).toBe('First Edition');
     expect(read?.gameName).toBe('Test Game');
