@@ -11,25 +11,12 @@ interface Observation {
 }
 
 const DAY = 24 * 60 * 60;
-/** A full window's fields (the specs compare the whole objects with the engine's, so none is missed). */
-const FULL_WINDOW_FIELDS = 'change reference avg min max stddev cov iqr trendSlope changesCount'.split(' ');
 const WINDOWS = { '24h': DAY, '7d': 7 * DAY, '30d': 30 * DAY, '90d': 90 * DAY, '1y': 365 * DAY };
 
 export function referenceSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>): SeriesStats {
   const all: Observation[] = Array.from({ length: t.length }, (_, i) => ({ t: t[i], p: p[i] }));
-  if (all.length === 0) {
-    const none = () => Object.fromEntries(FULL_WINDOW_FIELDS.map((f) => [f, null])) as FullWindowStats;
-    return {
-      current: null,
-      count: 0,
-      '24h': { change: null, reference: null },
-      '7d': none(),
-      '30d': { ...none(), rangePosition: null },
-      '90d': { ...none(), rangePosition: null },
-      '1y': { min: null, max: null },
-      allTime: { min: null, max: null, minDate: null, maxDate: null },
-    };
-  }
+  // No observations: no current point, a count of 0, every statistic of a one-point series null.
+  if (all.length === 0) return { ...nullLeaves(referenceSeriesStats([0], [1])), current: null, count: 0 };
   const now = all[all.length - 1];
   const windowOf = (seconds: number) => all.filter((o) => now.t - seconds < o.t && o.t <= now.t);
 
@@ -99,4 +86,10 @@ export function referenceSeriesStats(t: ArrayLike<number>, p: ArrayLike<number>)
       maxDate: dateOf(all.find((o) => o.p === max)),
     },
   };
+}
+
+/** The same object with every number and string in it null. */
+function nullLeaves<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return null as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nullLeaves(v)])) as T;
 }
