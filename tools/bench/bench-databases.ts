@@ -12,7 +12,7 @@ export function databaseUrl(url: string, database: string): string {
   return u.toString();
 }
 
-const LOAD_TIME: Record<CatalogueSize, string> = { small: '~10 s', medium: '~35 s', full: '~6 min' };
+const LOAD_TIME: Record<CatalogueSize, string> = { small: '~10 s', medium: '~35 s', full: '~7 min' };
 
 /**
  * Makes `database`, on the server of `serverUrl`, hold a complete sample catalogue of `size`:
