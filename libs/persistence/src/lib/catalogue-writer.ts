@@ -3,7 +3,11 @@ import { Card, CardSet, Game, Variant } from '@tcg/domain';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { copyInto, copyLine } from './copy';
-import { refreshDocumentsOfVariants, renderUndocumentedCards } from './prices/card-documents';
+import {
+  dropDocumentsOfVariants,
+  refreshDocumentsOfVariants,
+  renderUndocumentedCards,
+} from './prices/card-documents';
 import { markSummariesStale } from './summaries';
 import { inTransaction } from './transaction';
 
@@ -139,12 +143,7 @@ export async function writeCatalogue(
     written += newVariants.count;
     // The documents of the cards that gained variants (a variant never changes). Left out, those
     // of a card that had them go: they would miss its new variants.
-    if (options.documents === false)
-      await client.query(
-        `DELETE FROM card_documents d WHERE EXISTS
-           (SELECT 1 FROM variants v WHERE v.card_uuid = d.card_uuid AND v.uuid = ANY($1::uuid[]))`,
-        [newVariants.returned],
-      );
+    if (options.documents === false) await dropDocumentsOfVariants(client, newVariants.returned);
     else
       for (let i = 0; i < newVariants.returned.length; i += VARIANTS_PER_DOCUMENT_REFRESH)
         await refreshDocumentsOfVariants(

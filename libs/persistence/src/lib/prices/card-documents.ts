@@ -104,6 +104,22 @@ export function refreshDocumentsOfVariants(
 }
 
 /**
+ * Drops the stored documents of the cards of these variants, for a write that leaves their
+ * rendering for later: such a card is answered from its parts, never from a stale document.
+ */
+export async function dropDocumentsOfVariants(
+  client: SqlClient,
+  variantUuids: readonly string[],
+): Promise<void> {
+  if (variantUuids.length === 0) return;
+  await client.query(
+    `DELETE FROM card_documents d WHERE EXISTS
+       (SELECT 1 FROM variants v WHERE v.card_uuid = d.card_uuid AND v.uuid = ANY($1::uuid[]))`,
+    [variantUuids],
+  );
+}
+
+/**
  * Renders the documents of every card that has none: after a bulk write that left them out
  * (`writeCatalogue`'s `documents: false`), for the cards no price write rendered since.
  */
