@@ -1,4 +1,4 @@
-import { Card, JoinedCard, required, Variant } from '@tcg/domain';
+import { Card, IdentifierSelector, JoinedCard, required, Variant, VariantFilter } from '@tcg/domain';
 import type { SeriesStats } from '@tcg/pricing-stats';
 import type {
   CardWithVariants,
@@ -131,6 +131,50 @@ export class CardView {
   /** Cards whose variants were joined in SQL as `joined` says. */
   joinedCards(cards: readonly JoinedCard[]): string[] {
     return cards.map((c) => this.format.card(c, [c.variantsJson]));
+  }
+
+  /**
+   * The card an identifier names, with the variants the filters return — possibly none: a card
+   * that exists is returned even when none of its variants fit. A variant id or SKU returns that
+   * one variant whatever its kind: like the language rule, the graded scope does not hide it.
+   */
+  async byIdentifier(
+    reads: RenderedCardReads,
+    selector: IdentifierSelector,
+    filter: VariantFilter,
+  ): Promise<string[]> {
+    // A card by UUID or slug whose parts are stored: found and joined in one statement.
+    if (selector.by === 'cardId' && this.joined) {
+      const card = await reads.findJoinedCard(selector.value, filter, this.region, this.joined);
+      return this.joinedCards(card ? [card] : []);
+    }
+    const [match] = await reads.resolveIdentifiers([{ ordinal: 0, ...selector }]);
+    if (!match) return [];
+    const scope = match.variantUuid ? { includeNullPrices: true, graded: 'include' as const } : filter;
+    return this.load(reads, [match.cardUuid], scope, match.variantUuid ?? undefined);
+  }
+
+  /**
+   * Cards by UUID, in the order given, with the variants `filter` returns (or the one variant):
+   * joined in SQL when the view's one market is stored, else read with their series and rendered.
+   */
+  async load(
+    reads: RenderedCardReads,
+    uuids: string[],
+    filter: VariantFilter,
+    onlyVariant?: string,
+  ): Promise<string[]> {
+    if (this.joined)
+      return this.joinedCards(
+        await reads.loadJoinedCards(uuids, filter, this.region, this.joined, onlyVariant),
+      );
+    const cards = await reads.loadCards(uuids, {
+      filter,
+      regions: this.regions,
+      read: this.read,
+      onlyVariant,
+    });
+    return this.render(cards, reads);
   }
 
   /**
