@@ -184,6 +184,22 @@ const nameWords = (cards: readonly BenchCard[]) =>
   [...new Set(cards.flatMap((c) => c.name.toLowerCase().match(/\p{L}{3,}/gu) ?? []))].sort();
 
 /**
+ * What a person types into a name field before picking: the first 2 to 8 characters of a name
+ * (of one of its words, one time in three), each card once, so the prefixes follow the catalogue's
+ * names, short ones repeating as they do when people type.
+ */
+function typedPrefixes(cards: readonly BenchCard[]): string[] {
+  return cards.map((card, i) => {
+    const words = card.name.split(' ').filter((w) => w.length >= 2);
+    const from = i % 3 === 2 && words.length > 1 ? words[1 + (i % (words.length - 1))]! : card.name;
+    // At least 2 characters besides spaces, as the API asks.
+    let length = 2 + (i % 7);
+    while (from.slice(0, length).trim().length < 2 && length < from.length) length += 1;
+    return from.slice(0, length).trim();
+  });
+}
+
+/**
  * The lookups of ETAG_SAMPLE random cards, each with the `If-None-Match` of its ETag (fetched
  * first); undefined when the first 20 lookups carry no ETag.
  */
@@ -328,6 +344,21 @@ const LISTING_ROWS: readonly RowSpec[] = [
       keys: c.full.keys,
     }),
     note: anyOf('words of card names'),
+  },
+  {
+    kind: 'load',
+    select: 'v1-autocomplete',
+    id: 'v1-autocomplete',
+    label: 'v1 autocomplete q=<typed>',
+    connections: SEARCH_CONNECTIONS,
+    cache: 'v1',
+    requests: (c) => ({
+      url: c.full.gateway,
+      paths: typedPrefixes(c.full.cards).map((q) => `/v1/cards/autocomplete?q=${encodeURIComponent(q)}`),
+      distribution: 'uniform',
+      keys: c.full.keys,
+    }),
+    note: anyOf('typed name prefixes'),
   },
   {
     kind: 'load',

@@ -421,6 +421,43 @@ describe('the browser pages (real HTTP to the real services)', () => {
       expect(consoleErrors).toEqual([]);
     });
 
+    it('explorer: the name field suggests names as one types; arrows and Enter pick one, which is searched', async () => {
+      await page.goto(`${stack.gatewayUrl}/`);
+      await page.getByLabel('API key').fill(key);
+      const field = page.getByRole('combobox', { name: 'Card name' });
+      // Typed key by key: one request once typing pauses, not one per key.
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/v1/cards/autocomplete')) asked.push(new URL(r.url()).searchParams.get('q')!);
+      });
+      await field.pressSequentially('drag', { delay: 20 });
+      const listbox = page.getByRole('listbox', { name: 'Suggested names' });
+      await listbox.getByRole('option', { name: 'Test Dragon' }).waitFor();
+      expect(asked).toEqual(['drag']);
+      expect(await field.getAttribute('aria-expanded')).toBe('true');
+      await page.screenshot({ path: join(SCREENSHOTS, 'explorer-suggestions.png') });
+
+      await field.press('ArrowDown');
+      const active = await field.getAttribute('aria-activedescendant');
+      expect(await page.locator(`#${active}`).textContent()).toBe('Test Dragon');
+      expect(await page.locator(`#${active}`).getAttribute('aria-selected')).toBe('true');
+      await field.press('Enter');
+      expect(await field.inputValue()).toBe('Test Dragon');
+      expect(await field.getAttribute('aria-expanded')).toBe('false');
+      await page.getByRole('button', { name: /Test Dragon/ }).waitFor();
+
+      // Escape closes the list; one letter asks nothing.
+      await field.fill('');
+      await field.pressSequentially('kn', { delay: 20 });
+      await listbox.getByRole('option').first().waitFor();
+      await field.press('Escape');
+      expect(await listbox.isHidden()).toBe(true);
+      await field.fill('k');
+      await page.waitForTimeout(400);
+      expect(asked).toEqual(['drag', 'kn']);
+      expect(consoleErrors).toEqual([]);
+    });
+
     /** The line under the current price, and the label a simulated price carries in it. */
     const priceLine = () => page.locator('#price-meta');
     const simulatedLabel = () => page.locator('#price-meta .simulated');

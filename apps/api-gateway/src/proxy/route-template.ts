@@ -9,6 +9,7 @@ const TEMPLATES: readonly { readonly template: string; readonly pattern: RegExp 
   '/v1/games',
   '/v1/sets',
   '/v1/cards',
+  '/v1/cards/autocomplete',
   '/v1/bulk',
   '/v1/bulk/:game/:format',
   '/v2/cards',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CardsController } from './cards.controller';
 import { CardsService } from './cards.service';
+import { NamesController } from './names/names.controller';
 
-@Module({ controllers: [CardsController], providers: [CardsService] })
+@Module({ controllers: [NamesController, CardsController], providers: [CardsService] })
 export class CardsModule {}

@@ -1,16 +1,24 @@
 import { OpenAPIObject } from '@nestjs/swagger';
 import { CachedResponder, createOpenApiDocument } from '@tcg/http-service';
+import { CATALOGUE } from '@tcg/persistence/nest';
 import { BulkController } from '../bulk/bulk.controller';
 import { BulkService } from '../bulk/bulk.service';
 import { CardsController } from '../cards/cards.controller';
 import { CardsService } from '../cards/cards.service';
+import { NamesController } from '../cards/names/names.controller';
 import { GamesController } from '../games/games.controller';
 import { GamesService } from '../games/games.service';
 import { SetsController } from '../sets/sets.controller';
 import { SetsService } from '../sets/sets.service';
 
 /** Every controller of the app; the spec beside this file checks that none is missing. */
-export const DOCUMENTED_CONTROLLERS = [GamesController, SetsController, CardsController, BulkController];
+export const DOCUMENTED_CONTROLLERS = [
+  GamesController,
+  SetsController,
+  NamesController,
+  CardsController,
+  BulkController,
+];
 
 /** The api-v1 OpenAPI document, committed as docs/openapi/api-v1.json (`npm run openapi`). */
 export function buildOpenApiDocument(): Promise<OpenAPIObject> {
@@ -20,7 +28,7 @@ export function buildOpenApiDocument(): Promise<OpenAPIObject> {
       'Stable API: games, sets and cards with variant prices, statistics and price history, a batch card lookup, ' +
       'and bulk data files. ' +
       'Every request needs an API key in the `x-api-key` header. Errors are `{ error, code }`.',
-    version: '1.1.0',
+    version: '1.2.0',
     tags: [
       ['games', 'Supported games, with summary counts and a market index.'],
       ['sets', 'Sets of a game.'],
@@ -28,6 +36,6 @@ export function buildOpenApiDocument(): Promise<OpenAPIObject> {
       ['bulk', 'Bulk data: every variant of a game with its prices and statistics, as one gzip file.'],
     ],
     controllers: DOCUMENTED_CONTROLLERS,
-    injected: [GamesService, SetsService, CardsService, BulkService, CachedResponder],
+    injected: [GamesService, SetsService, CardsService, BulkService, CachedResponder, CATALOGUE],
   });
 }

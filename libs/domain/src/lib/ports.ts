@@ -11,6 +11,25 @@ export interface CatalogueRepository {
   listGameSummaries(): Promise<GameSummary[]>;
   /** The sets of one game with their precomputed summaries, optionally filtered by name. */
   listSetSummaries(gameId: string, query: SetQuery): Promise<SetSummary[]>;
+  /** Card names for a name being typed: those with a word starting with the text, then close ones. */
+  suggestCardNames(query: NameSuggestionQuery): Promise<NameSuggestion[]>;
+}
+
+export interface NameSuggestionQuery {
+  /** What was typed, trimmed; matched case-insensitively. */
+  readonly text: string;
+  /** One game's names only; every game's otherwise. */
+  readonly gameId?: string;
+  readonly limit: number;
+}
+
+/** A card name, distinct within its game, with how many cards carry it. */
+export interface NameSuggestion {
+  readonly name: string;
+  readonly gameId: string;
+  readonly cardsCount: number;
+  /** `prefix`: a word of the name starts with the text; `similar`: the name is close to it (a typo). */
+  readonly match: 'prefix' | 'similar';
 }
 
 /** A game and its precomputed counts and market index (NA, raw variants). */

@@ -26,6 +26,7 @@ import { PriceSources1764900000000 } from './migrations/1764900000000-price-sour
 import { MarketplaceProducts1765000000000 } from './migrations/1765000000000-marketplace-products';
 import { Price7dReference1765100000000 } from './migrations/1765100000000-price-7d-reference';
 import { RenderedLz4Compression1765200000000 } from './migrations/1765200000000-rendered-lz4';
+import { CardNameSuggestions1765300000000 } from './migrations/1765300000000-card-name-suggestions';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -52,6 +53,7 @@ export const MIGRATIONS = [
   MarketplaceProducts1765000000000,
   Price7dReference1765100000000,
   RenderedLz4Compression1765200000000,
+  CardNameSuggestions1765300000000,
 ];
 
 export interface DataSourceConfig {

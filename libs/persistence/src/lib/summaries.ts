@@ -9,6 +9,8 @@ const SUMMARY_VIEWS = [
   'card_facet_counts',
   'card_tops',
   'game_price_sources',
+  'card_names',
+  'card_name_words',
 ] as const;
 
 /** Anything that runs a parameterised statement in a writer's transaction: a pg client, a query runner. */

@@ -6,6 +6,7 @@
 // lookup).
 
 import { apiGet, describeError } from './api.js';
+import { suggestNames } from './name-suggest.js';
 import { PriceChart } from './price-chart.js';
 
 /**
@@ -454,6 +455,13 @@ function signed(value) {
 }
 
 form.addEventListener('submit', (event) => void search(event));
+// A picked suggestion is searched at once. Each suggestion request counts like any other.
+suggestNames(
+  queryInput,
+  /** @type {HTMLUListElement} */ (byId('query-suggestions')),
+  () => keyInput.value.trim() || undefined,
+  () => form.requestSubmit(),
+);
 variantSelect.addEventListener('change', () => void showVariant());
 regionSelect.addEventListener('change', () => void showVariant());
 for (const radio of document.querySelectorAll('input[name="window"]'))

@@ -146,4 +146,8 @@ export interface Database {
   };
   game_price_sources: { game_id: string; sources: string[] };
   set_summaries: { set_uuid: string; cards_count: number; value_cents: string };
+  /** Each game's distinct card names, case-folded (CardNameSuggestions migration). */
+  card_names: { game_id: string; folded: string; name: string; cards: number };
+  /** Every word start of every name in card_names, and the rest of the name from there. */
+  card_name_words: { game_id: string; folded: string; name: string; cards: number; at: number; tail: string };
 }

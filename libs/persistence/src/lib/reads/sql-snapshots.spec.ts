@@ -44,6 +44,7 @@ function answerRow(card: string, text: string, values: readonly unknown[]): Reco
     set_id: 'set-slug',
     set_name: 'Set',
     name: 'Card',
+    cards: 2,
     number: '1',
     rarity: null,
     details: null,
@@ -377,6 +378,12 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
     [
       'set summaries by release date, searched',
       (r) => r.catalogue.listSetSummaries('mtg', { orderBy: 'release_date', order: 'desc', q: 'alpha_%' }),
+    ],
+    // Two names found by prefix, fewer than SIMILAR_BELOW: the close matches are read too.
+    ['name suggestions', (r) => r.catalogue.suggestCardNames({ text: 'Bol', limit: 20 })],
+    [
+      'name suggestions of a game, wildcards',
+      (r) => r.catalogue.suggestCardNames({ text: '100%_', gameId: 'mtg', limit: 5 }),
     ],
   ],
   // Writes that render the stored documents the joined reads take (CARD_DOCUMENTS).

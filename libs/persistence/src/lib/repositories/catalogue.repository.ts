@@ -2,6 +2,8 @@ import {
   CatalogueRepository,
   Game,
   GameSummary,
+  NameSuggestion,
+  NameSuggestionQuery,
   PRICE_SOURCES,
   PriceSource,
   SetQuery,
@@ -10,6 +12,7 @@ import {
 import { GameEntity } from '../entities';
 import { readOn, type ReadSource } from '../read-replicas';
 import { toGame } from './catalogue.mapper';
+import { readNameSuggestions } from '../reads/card-name-suggestions.read';
 import { readGameSummaries } from '../reads/game-summaries.read';
 import { readSetSummaries } from '../reads/set-summaries.read';
 
@@ -66,6 +69,17 @@ export class TypeOrmCatalogueRepository implements CatalogueRepository {
       cardsCount: r.cards_count,
       valueCents: Number(r.value_cents),
     }));
+  }
+
+  async suggestCardNames(query: NameSuggestionQuery): Promise<NameSuggestion[]> {
+    const { prefix, similar } = await readNameSuggestions(this.reads, query);
+    const suggestion = (match: NameSuggestion['match']) => (r: (typeof prefix)[number]) => ({
+      name: r.name,
+      gameId: r.game_id,
+      cardsCount: r.cards,
+      match,
+    });
+    return [...prefix.map(suggestion('prefix')), ...similar.map(suggestion('similar'))];
   }
 }
 

@@ -1,0 +1,172 @@
+import { Card, CardSet, cardSlug, Game, uuidV5 } from '@tcg/domain';
+import { refreshSummaries, writeCatalogue } from '@tcg/persistence';
+import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { newKey } from './keys';
+import { startStack, Stack } from './stack';
+
+interface Suggestion {
+  name: string;
+  game_id: string;
+  cards_count: number;
+  match: 'prefix' | 'similar';
+}
+
+const MAGIC: Game = { id: 'test-magic', name: 'Test Magic' };
+const OTHER: Game = { id: 'test-other', name: 'Test Other' };
+
+function set(game: Game, name: string): CardSet {
+  const id = `${game.id}-${name.toLowerCase().replace(/\W+/g, '-')}`;
+  return {
+    uuid: uuidV5(`set:${id}`),
+    id,
+    gameId: game.id,
+    name,
+    code: name.slice(0, 3),
+    releaseDate: '2020-01-01',
+  };
+}
+
+function card(s: CardSet, name: string, number: string): Card {
+  const id = cardSlug({ game: s.gameId, set: s.name, name, rarity: 'Common' });
+  return {
+    uuid: uuidV5(id),
+    id,
+    gameId: s.gameId,
+    setId: s.id,
+    name,
+    number,
+    rarity: 'Common',
+    details: null,
+    vendorId: null,
+    opensetId: null,
+    imagedbId: null,
+    sealed: false,
+  };
+}
+
+const ALPHA = set(MAGIC, 'Alpha');
+const BETA = set(MAGIC, 'Beta');
+const FIRST = set(OTHER, 'First');
+
+const CARDS = [
+  card(ALPHA, 'Lightning Bolt', '1'),
+  card(BETA, 'Lightning Bolt', '1'),
+  card(ALPHA, 'Bolas’s Citadel', '2'),
+  card(ALPHA, 'Boltwing Marauder', '3'),
+  card(ALPHA, 'Chain Lightning', '4'),
+  card(ALPHA, 'Counterspell', '5'),
+  card(ALPHA, 'Jace, the Mind Sculptor', '6'),
+  card(ALPHA, '100% Pure', '7'),
+  card(FIRST, 'Bolt Thrower', '1'),
+];
+
+describe('GET /v1/cards/autocomplete through the gateway', () => {
+  let stack: Stack;
+  let key: string;
+
+  beforeAll(async () => {
+    const ds = await testDataSource();
+    try {
+      await truncateAll(ds);
+      await writeCatalogue(ds, {
+        games: [MAGIC, OTHER],
+        sets: [ALPHA, BETA, FIRST],
+        cards: CARDS,
+        variants: [],
+      });
+      await refreshSummaries(ds);
+    } finally {
+      await ds.destroy();
+    }
+    stack = await startStack();
+    key = await newKey('starter');
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const get = (query: string, headers: Record<string, string> = { 'x-api-key': key }) =>
+    fetch(`${stack.gatewayUrl}/v1/cards/autocomplete?${query}`, { headers });
+  const names = async (query: string): Promise<Suggestion[]> => {
+    const res = await get(query);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: Suggestion[] }).data;
+  };
+
+  it('suggests names a word of which starts with the text, those starting with it first', async () => {
+    const got = await names('q=bol&game=test-magic');
+    expect(got.map((s) => s.name)).toEqual(['Bolas’s Citadel', 'Boltwing Marauder', 'Lightning Bolt']);
+    expect(got.every((s) => s.match === 'prefix' && s.game_id === 'test-magic')).toBe(true);
+    // Two cards carry the name; it is one suggestion.
+    expect(got.find((s) => s.name === 'Lightning Bolt')?.cards_count).toBe(2);
+  });
+
+  it('finds a name from a typo, after every prefix match', async () => {
+    const got = await names('q=lightnin%20blot');
+    expect(got[0]).toMatchObject({ name: 'Lightning Bolt', match: 'similar', cards_count: 2 });
+    expect((await names('q=Jace%20the%20mind%20sculpter'))[0]?.name).toBe('Jace, the Mind Sculptor');
+    // A prefix that exists is never ranked after a mere likeness.
+    const lightning = await names('q=LIGHTNING');
+    expect(lightning.slice(0, 2).map((s) => s.name)).toEqual(['Lightning Bolt', 'Chain Lightning']);
+    expect(lightning.slice(0, 2).every((s) => s.match === 'prefix')).toBe(true);
+  });
+
+  it("returns every game's names without `game`, one game's with it, and at most `limit`", async () => {
+    const all = await names('q=bolt');
+    expect(all.map((s) => [s.name, s.game_id])).toEqual(
+      expect.arrayContaining([
+        ['Bolt Thrower', 'test-other'],
+        ['Lightning Bolt', 'test-magic'],
+      ]),
+    );
+    expect((await names('q=bolt&game=Test%20Other')).map((s) => s.name)).toEqual(['Bolt Thrower']);
+    expect(await names('q=bol&limit=1')).toHaveLength(1);
+  });
+
+  it('takes LIKE wildcards as the characters they are', async () => {
+    expect((await names('q=100%25')).map((s) => s.name)).toEqual(['100% Pure']);
+    expect((await names('q=__&game=test-magic')).filter((s) => s.match === 'prefix')).toEqual([]);
+  });
+
+  it('answers a bad request with a 400 naming the parameter, and no key with a 401', async () => {
+    for (const [query, parameter] of [
+      ['', 'q'],
+      ['q=b', 'q'],
+      ['q=%20%20b%20', 'q'],
+      [`q=${'a'.repeat(65)}`, 'q'],
+      ['q=bol&limit=21', 'limit'],
+      ['q=bol&limit=0', 'limit'],
+      ['q=bol&game=nope', 'game'],
+    ]) {
+      const res = await get(query!);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: string; code: string };
+      expect(body.code).toBe('INVALID_REQUEST');
+      expect(body.error).toContain(`'${parameter}'`);
+    }
+    expect((await get('q=bol', {})).status).toBe(401);
+  });
+
+  it('is metered like any request', async () => {
+    const before = (await (await get('q=bol')).json()) as { _metadata: { apiRequestsUsed: number } };
+    const after = (await (await get('q=bolt')).json()) as { _metadata: { apiRequestsUsed: number } };
+    expect(after._metadata.apiRequestsUsed).toBe(before._metadata.apiRequestsUsed + 1);
+  });
+
+  it('suggests a card written after the index was built once the summaries are refreshed', async () => {
+    expect(await names('q=fireb')).toEqual([]);
+    const ds = await testDataSource();
+    try {
+      await writeCatalogue(ds, {
+        games: [MAGIC],
+        sets: [ALPHA],
+        cards: [card(ALPHA, 'Fireball', '8')],
+        variants: [],
+      });
+      await refreshSummaries(ds);
+    } finally {
+      await ds.destroy();
+    }
+    expect((await names('q=fireb')).map((s) => s.name)).toEqual(['Fireball']);
+  });
+});
