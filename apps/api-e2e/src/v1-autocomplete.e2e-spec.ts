@@ -93,9 +93,10 @@ describe('GET /v1/cards/autocomplete through the gateway', () => {
     return ((await res.json()) as { data: Suggestion[] }).data;
   };
 
-  it('suggests names a word of which starts with the text, those starting with it first', async () => {
+  it('suggests names a word of which starts with the text, those more cards carry first', async () => {
     const got = await names('q=bol&game=test-magic');
-    expect(got.map((s) => s.name)).toEqual(['Bolas’s Citadel', 'Boltwing Marauder', 'Lightning Bolt']);
+    // Lightning Bolt's two printings first; then, of one card each, the names that start with it.
+    expect(got.map((s) => s.name)).toEqual(['Lightning Bolt', 'Bolas’s Citadel', 'Boltwing Marauder']);
     expect(got.every((s) => s.match === 'prefix' && s.game_id === 'test-magic')).toBe(true);
     // Two cards carry the name; it is one suggestion.
     expect(got.find((s) => s.name === 'Lightning Bolt')?.cards_count).toBe(2);

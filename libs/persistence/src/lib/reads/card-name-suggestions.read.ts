@@ -25,8 +25,10 @@ function startsWith(text: string) {
 }
 
 /**
- * Names with a word that starts with the text (card_name_words' prefix index): those that start
- * with it first, then the names more cards carry, then the shorter, then alphabetically.
+ * Names with a word that starts with the text (card_name_words' prefix index): the names more
+ * cards carry first (printings, the best sign of a name people look for: at `full`, "bol" put
+ * Lightning Bolt's 15 printings 20th behind names that merely start with it), then those that
+ * start with the text, then the shorter, then alphabetically.
  */
 export function namePrefixStatement(query: NameSuggestionQuery) {
   const game = shared(query.gameId ?? null);
@@ -38,8 +40,8 @@ export function namePrefixStatement(query: NameSuggestionQuery) {
       .where(sql<boolean>`(${game}::text IS NULL OR w.game_id = ${game})`)
       // A name with two words that start with the text is one suggestion.
       .groupBy(['w.game_id', 'w.folded', 'w.name', 'w.cards'])
-      .orderBy(sql`min(w.at) = 1`, 'desc')
       .orderBy('w.cards', 'desc')
+      .orderBy(sql`min(w.at) = 1`, 'desc')
       .orderBy(sql`length(w.folded)`)
       .orderBy('w.folded')
       .orderBy('w.game_id')
