@@ -1,5 +1,6 @@
 import {
   Card,
+  CardSet,
   cardSlug,
   Condition,
   GradedVariant,
@@ -48,13 +49,19 @@ export const STARTER_AFTER_ONE_REQUEST = {
   apiRateLimit: 60,
 };
 
-export function card(name: string, number: string | null, extra: Partial<Card> = {}): Card {
-  const id = cardSlug({ game: GAME.id, set: SET.name, name, rarity: 'Rare' });
+/** A card of `set` (the test set unless said). */
+export function card(
+  name: string,
+  number: string | null,
+  extra: Partial<Card> = {},
+  set: Pick<CardSet, 'id' | 'gameId' | 'name'> = SET,
+): Card {
+  const id = cardSlug({ game: set.gameId, set: set.name, name, rarity: 'Rare' });
   return {
     uuid: uuidV5(id),
     id,
-    gameId: GAME.id,
-    setId: SET.id,
+    gameId: set.gameId,
+    setId: set.id,
     name,
     number,
     rarity: 'Rare',

@@ -1,6 +1,7 @@
-import { Card, CardSet, cardSlug, Game, uuidV5 } from '@tcg/domain';
+import { Card, CardSet, Game, uuidV5 } from '@tcg/domain';
 import { refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { card } from './fixtures';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -26,38 +27,22 @@ function set(game: Game, name: string): CardSet {
   };
 }
 
-function card(s: CardSet, name: string, number: string): Card {
-  const id = cardSlug({ game: s.gameId, set: s.name, name, rarity: 'Common' });
-  return {
-    uuid: uuidV5(id),
-    id,
-    gameId: s.gameId,
-    setId: s.id,
-    name,
-    number,
-    rarity: 'Common',
-    details: null,
-    vendorId: null,
-    opensetId: null,
-    imagedbId: null,
-    sealed: false,
-  };
-}
+const named = (s: CardSet, name: string, number: string): Card => card(name, number, {}, s);
 
 const ALPHA = set(MAGIC, 'Alpha');
 const BETA = set(MAGIC, 'Beta');
 const FIRST = set(OTHER, 'First');
 
 const CARDS = [
-  card(ALPHA, 'Lightning Bolt', '1'),
-  card(BETA, 'Lightning Bolt', '1'),
-  card(ALPHA, 'Bolas’s Citadel', '2'),
-  card(ALPHA, 'Boltwing Marauder', '3'),
-  card(ALPHA, 'Chain Lightning', '4'),
-  card(ALPHA, 'Counterspell', '5'),
-  card(ALPHA, 'Jace, the Mind Sculptor', '6'),
-  card(ALPHA, '100% Pure', '7'),
-  card(FIRST, 'Bolt Thrower', '1'),
+  named(ALPHA, 'Lightning Bolt', '1'),
+  named(BETA, 'Lightning Bolt', '1'),
+  named(ALPHA, 'Bolas’s Citadel', '2'),
+  named(ALPHA, 'Boltwing Marauder', '3'),
+  named(ALPHA, 'Chain Lightning', '4'),
+  named(ALPHA, 'Counterspell', '5'),
+  named(ALPHA, 'Jace, the Mind Sculptor', '6'),
+  named(ALPHA, '100% Pure', '7'),
+  named(FIRST, 'Bolt Thrower', '1'),
 ];
 
 describe('GET /v1/cards/autocomplete through the gateway', () => {
@@ -161,7 +146,7 @@ describe('GET /v1/cards/autocomplete through the gateway', () => {
       await writeCatalogue(ds, {
         games: [MAGIC],
         sets: [ALPHA],
-        cards: [card(ALPHA, 'Fireball', '8')],
+        cards: [named(ALPHA, 'Fireball', '8')],
         variants: [],
       });
       await refreshSummaries(ds);
