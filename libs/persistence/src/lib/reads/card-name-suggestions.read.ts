@@ -1,3 +1,4 @@
+import type { NameSuggestionQuery } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import { db, shared } from './compile';
@@ -10,14 +11,6 @@ const ROW = rowSchema('card name suggestions', {
   cards: 'int',
 });
 export type NameSuggestionRow = RowOf<typeof ROW>;
-
-/** What the suggestions are asked for: the text typed, a game or every game, how many. */
-export interface NameSuggestionQuery {
-  /** Lower-cased here by PostgreSQL's `lower`, as the names were. */
-  readonly text: string;
-  readonly gameId?: string;
-  readonly limit: number;
-}
 
 /** `LIKE` pattern, folded as the names were, of a word starting with `text`. */
 function startsWith(text: string) {
@@ -50,9 +43,9 @@ export function namePrefixStatement(query: NameSuggestionQuery) {
 }
 
 /**
- * Names close to the text though none of their words starts with it (a typo): similar as a whole
- * (trigram similarity ≥ 0.3) or containing a similar word (word similarity ≥ 0.6), both served by
- * card_names' trigram index, the most similar as a whole first.
+ * Names close to the text (a typo): similar as a whole (trigram similarity ≥ 0.3) or containing a
+ * similar word (word similarity ≥ 0.6), both served by card_names' trigram index, the most similar
+ * as a whole first. Prefix matches among them are left to `readNameSuggestions`, which has them.
  */
 export function nameSimilarStatement(query: NameSuggestionQuery) {
   const game = shared(query.gameId ?? null);
@@ -63,17 +56,6 @@ export function nameSimilarStatement(query: NameSuggestionQuery) {
       .select(['n.game_id', 'n.name', 'n.cards'])
       .where(sql<boolean>`(n.folded % ${text} OR ${text} <% n.folded)`)
       .where(sql<boolean>`(${game}::text IS NULL OR n.game_id = ${game})`)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('card_name_words as w')
-              .select(sql`1`.as('one'))
-              .whereRef('w.game_id', '=', 'n.game_id')
-              .whereRef('w.folded', '=', 'n.folded')
-              .where(sql<boolean>`w.tail LIKE ${startsWith(query.text)}`),
-          ),
-        ),
-      )
       // The whole name's likeness first: a word's alone ranks "Chain Lightning" above "Lightning
       // Bolt" for "lightnin blot".
       .orderBy(sql`similarity(n.folded, ${text})`, 'desc')
@@ -100,10 +82,10 @@ export async function readNameSuggestions(
 ): Promise<{ readonly prefix: NameSuggestionRow[]; readonly similar: NameSuggestionRow[] }> {
   const prefix = await runRead(source, ROW, namePrefixStatement(query));
   if (prefix.length >= Math.min(query.limit, SIMILAR_BELOW)) return { prefix, similar: [] };
-  const similar = await runRead(
-    source,
-    ROW,
-    nameSimilarStatement({ ...query, limit: query.limit - prefix.length }),
-  );
-  return { prefix, similar };
+  // Fewer than `limit` prefix matches: `prefix` holds every one, so a close match that is one too
+  // is dropped here, and `limit` close matches leave enough after the drop.
+  const key = (r: NameSuggestionRow) => `${r.game_id}\u0000${r.name}`;
+  const found = new Set(prefix.map(key));
+  const close = await runRead(source, ROW, nameSimilarStatement(query));
+  return { prefix, similar: close.filter((r) => !found.has(key(r))).slice(0, query.limit - prefix.length) };
 }

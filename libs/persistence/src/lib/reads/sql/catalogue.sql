@@ -16,12 +16,12 @@ select "s"."uuid", "s"."id", "s"."game_id", "s"."name", "s"."code", to_char(s.re
 -- 1/2 parameters: ["Bol%",null,20]
 select "w"."game_id", "w"."name", "w"."cards" from "card_name_words" as "w" where w.tail LIKE lower($1) and ($2::text IS NULL OR w.game_id = $2) group by "w"."game_id", "w"."folded", "w"."name", "w"."cards" order by "w"."cards" desc, min(w.at) = 1 desc, length(w.folded), "w"."folded", "w"."game_id" limit $3;
 
--- 2/2 parameters: ["Bol",null,"Bol%",18]
-select "n"."game_id", "n"."name", "n"."cards" from "card_names" as "n" where (n.folded % lower($1) OR lower($1) <% n.folded) and ($2::text IS NULL OR n.game_id = $2) and not exists (select 1 as "one" from "card_name_words" as "w" where "w"."game_id" = "n"."game_id" and "w"."folded" = "n"."folded" and w.tail LIKE lower($3)) order by similarity(n.folded, lower($1)) desc, word_similarity(lower($1), n.folded) desc, "n"."cards" desc, "n"."folded", "n"."game_id" limit $4;
+-- 2/2 parameters: ["Bol",null,20]
+select "n"."game_id", "n"."name", "n"."cards" from "card_names" as "n" where (n.folded % lower($1) OR lower($1) <% n.folded) and ($2::text IS NULL OR n.game_id = $2) order by similarity(n.folded, lower($1)) desc, word_similarity(lower($1), n.folded) desc, "n"."cards" desc, "n"."folded", "n"."game_id" limit $3;
 
 -- name suggestions of a game, wildcards
 -- 1/2 parameters: ["100\\%\\_%","mtg",5]
 select "w"."game_id", "w"."name", "w"."cards" from "card_name_words" as "w" where w.tail LIKE lower($1) and ($2::text IS NULL OR w.game_id = $2) group by "w"."game_id", "w"."folded", "w"."name", "w"."cards" order by "w"."cards" desc, min(w.at) = 1 desc, length(w.folded), "w"."folded", "w"."game_id" limit $3;
 
--- 2/2 parameters: ["100%_","mtg","100\\%\\_%",3]
-select "n"."game_id", "n"."name", "n"."cards" from "card_names" as "n" where (n.folded % lower($1) OR lower($1) <% n.folded) and ($2::text IS NULL OR n.game_id = $2) and not exists (select 1 as "one" from "card_name_words" as "w" where "w"."game_id" = "n"."game_id" and "w"."folded" = "n"."folded" and w.tail LIKE lower($3)) order by similarity(n.folded, lower($1)) desc, word_similarity(lower($1), n.folded) desc, "n"."cards" desc, "n"."folded", "n"."game_id" limit $4;
+-- 2/2 parameters: ["100%_","mtg",5]
+select "n"."game_id", "n"."name", "n"."cards" from "card_names" as "n" where (n.folded % lower($1) OR lower($1) <% n.folded) and ($2::text IS NULL OR n.game_id = $2) order by similarity(n.folded, lower($1)) desc, word_similarity(lower($1), n.folded) desc, "n"."cards" desc, "n"."folded", "n"."game_id" limit $3;
