@@ -75,6 +75,8 @@ function launcher(opts: { databaseUrl: string; env?: Record<string, string>; log
         METRICS_PORT: '0',
         // Bulk snapshots are written only where a suite asks for them (v1-bulk).
         BULK_GENERATION: 'off',
+        // Alerts are evaluated and sent only where a suite asks for it (v1-alerts).
+        ALERT_SENDER: 'off',
         ...opts.env,
         ...env,
       },
@@ -298,3 +300,38 @@ export async function startScaledStack(
 
 /** A path on a process's admin port (`/metrics`, `/health`): port 0 when it serves none. */
 const adminUrl = (port: number, path: string): string => `http://127.0.0.1:${port}${path}`;
+
+/** One service process a test starts, stops and kills itself (a sender killed mid-send, a restart). */
+export interface ServiceProcess {
+  readonly url: string;
+  output(): string;
+  /** SIGTERM (a clean stop) or SIGKILL (`kill -9`); resolves once it has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts one more built api-v1 on a free port, on this worker's database unless told otherwise. */
+export async function startApiV1(
+  env: Record<string, string>,
+  databaseUrl = workerDatabaseUrl(),
+): Promise<ServiceProcess> {
+  const port = await freePort();
+  const services = launcher({ databaseUrl, logs: true });
+  const child = services.run('api-v1', 'v1', { PORT: String(port), ...env });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${url}/health`, child);
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+  return {
+    url,
+    output: () => services.output('v1'),
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}

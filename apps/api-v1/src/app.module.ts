@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ServiceCoreModule } from '@tcg/http-service';
 import { serviceDatabase } from '@tcg/persistence/nest';
+import { AlertsModule } from './alerts/alerts.module';
 import { BulkModule } from './bulk/bulk.module';
 import { CardsModule } from './cards/cards.module';
 import { Environment, validateEnvironment } from './config/environment';
@@ -15,6 +16,7 @@ import { SetsModule } from './sets/sets.module';
       validate: validateEnvironment,
       database: serviceDatabase,
     }),
+    AlertsModule,
     BulkModule,
     CardsModule,
     GamesModule,

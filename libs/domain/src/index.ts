@@ -16,3 +16,4 @@ export * from './lib/card-reads';
 export * from './lib/request-cost';
 export * from './lib/card-queries';
 export * from './lib/bulk';
+export * from './lib/alerts';

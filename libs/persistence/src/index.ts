@@ -20,3 +20,4 @@ export * from './lib/bulk/bulk-generator';
 export * from './lib/bulk/bulk-snapshot.repository';
 export * from './lib/statement-cancellations';
 export * from './lib/feeds/feed-catalogue.repository';
+export * from './lib/alerts';

@@ -34,6 +34,58 @@ export class Environment extends ServiceEnvironment {
   @Min(1)
   @Max(24 * 30)
   BULK_MAX_AGE_HOURS = 24;
+
+  /**
+   * Whether this instance evaluates price alerts after each data version and sends their
+   * webhooks (docs/alerts.md). Instances share the work safely: one evaluation at a time, and each
+   * event claimed by one sender.
+   */
+  @IsOptional()
+  @IsIn(['on', 'off'])
+  ALERT_SENDER: 'on' | 'off' = 'on';
+
+  /**
+   * `allow`: webhook URLs may be `http` and name private, loopback or link-local addresses (tests,
+   * self-hosting on one network). Off by default: anything else is an SSRF hole.
+   */
+  @IsOptional()
+  @IsIn(['allow', 'refuse'])
+  ALERT_PRIVATE_URLS: 'allow' | 'refuse' = 'refuse';
+
+  /** How often the sender looks for due events (each one a cheap indexed statement). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  ALERT_POLL_MS = 1_000;
+
+  /** The gap after a first failed attempt; each next one doubles (capped at 2 h), with jitter. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(3_600_000)
+  ALERT_RETRY_BASE_MS = 30_000;
+
+  /** How long an event is retried from when it fired; then it fails and its alert is disabled. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(7 * 86_400_000)
+  ALERT_RETRY_WINDOW_MS = 86_400_000;
+
+  /**
+   * How long a claimed event is its sender's alone: past it, a sender that died mid-send has its
+   * event sent again by another (or by itself after a restart). Above an attempt's deadlines.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  ALERT_LEASE_MS = 60_000;
 }
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {

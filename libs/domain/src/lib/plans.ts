@@ -2,6 +2,7 @@
  * Plans and their limits (docs/spec/decisions.md "Plans, limits and usage"). `concurrentRequests`
  * is how many of a key's requests one gateway instance serves at once, and `concurrentDownloads`
  * how many of those may be bulk downloads (docs/keys-and-limits.md); past either: 429.
+ * `maxAlerts` is how many price alerts a key may keep (docs/alerts.md); past it: 403.
  */
 export const PLANS = {
   free: {
@@ -12,6 +13,7 @@ export const PLANS = {
     maxBatch: 20,
     concurrentRequests: 4,
     concurrentDownloads: 1,
+    maxAlerts: 5,
   },
   starter: {
     perMinute: 60,
@@ -21,6 +23,7 @@ export const PLANS = {
     maxBatch: 100,
     concurrentRequests: 8,
     concurrentDownloads: 2,
+    maxAlerts: 50,
   },
   professional: {
     perMinute: 200,
@@ -30,6 +33,7 @@ export const PLANS = {
     maxBatch: 100,
     concurrentRequests: 16,
     concurrentDownloads: 2,
+    maxAlerts: 500,
   },
   enterprise: {
     perMinute: 1_000,
@@ -39,6 +43,7 @@ export const PLANS = {
     maxBatch: 200,
     concurrentRequests: 32,
     concurrentDownloads: 4,
+    maxAlerts: 5_000,
   },
 } as const;
 

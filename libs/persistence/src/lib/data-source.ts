@@ -27,6 +27,7 @@ import { MarketplaceProducts1765000000000 } from './migrations/1765000000000-mar
 import { Price7dReference1765100000000 } from './migrations/1765100000000-price-7d-reference';
 import { RenderedLz4Compression1765200000000 } from './migrations/1765200000000-rendered-lz4';
 import { CardNameSuggestions1765300000000 } from './migrations/1765300000000-card-name-suggestions';
+import { PriceAlerts1765400000000 } from './migrations/1765400000000-price-alerts';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -54,6 +55,7 @@ export const MIGRATIONS = [
   Price7dReference1765100000000,
   RenderedLz4Compression1765200000000,
   CardNameSuggestions1765300000000,
+  PriceAlerts1765400000000,
 ];
 
 export interface DataSourceConfig {

@@ -98,13 +98,16 @@ describe('database roles (DatabaseRoles migration)', () => {
     await expect(as.tcg_importer.query('SELECT * FROM quota_counters')).rejects.toEqual(refused);
   });
 
-  it('lets the services read the catalogue, and write nothing but bulk snapshots', async () => {
+  it('lets the services read the catalogue, and write nothing but bulk snapshots and alerts', async () => {
     const reads = new TypeOrmCatalogueRepository(as.tcg_reader);
     expect(await reads.listGameSummaries()).toHaveLength(1);
     for (const privilege of WRITES)
       expect({ privilege, tables: await holding('tcg_reader', privilege) }).toEqual({
         privilege,
-        tables: privilege === 'TRUNCATE' ? [] : ['bulk_chunks', 'bulk_snapshots'],
+        tables:
+          privilege === 'TRUNCATE'
+            ? []
+            : ['alert_attempts', 'alert_events', 'alerts', 'bulk_chunks', 'bulk_snapshots'],
       });
     await expect(as.tcg_reader.query("UPDATE cards SET name = 'x'")).rejects.toEqual(refused);
     await expect(as.tcg_reader.query('DELETE FROM price_series')).rejects.toEqual(refused);

@@ -23,6 +23,7 @@ import {
   type ReadRouting,
   type ReadSource,
 } from '../lib/read-replicas';
+import { TypeOrmAlertRepository } from '../lib/alerts/alert.repository';
 import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository';
 import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
 import { CardQueryRepository } from '../lib/repositories/card-query.repository';
@@ -51,6 +52,9 @@ export const API_KEYS = Symbol('ApiKeyRepository');
  * `CardQueryRepository`: inject with `@Inject(CARD_READS)`.
  */
 export const CARD_READS = Symbol('CardReads');
+
+/** The `AlertRepository` port (`@tcg/domain`), on the primary: inject with `@Inject(ALERTS)`. */
+export const ALERTS = Symbol('AlertRepository');
 
 /** The `CardKeysetReads` port (`@tcg/domain`), bound to `CardKeysetRepository`: `@Inject(CARD_KEYSET_READS)`. */
 export const CARD_KEYSET_READS = Symbol('CardKeysetReads');
@@ -248,6 +252,7 @@ export class PersistenceModule implements OnApplicationShutdown {
         // as the object itself: the port adds no layer to a request.
         onReads(CATALOGUE, TypeOrmCatalogueRepository),
         onDataSource(API_KEYS, TypeOrmApiKeyRepository),
+        onDataSource(ALERTS, TypeOrmAlertRepository),
         onReads(CARD_READS, CardQueryRepository),
         onReads(CARD_KEYSET_READS, CardKeysetRepository),
       ],
@@ -259,6 +264,7 @@ export class PersistenceModule implements OnApplicationShutdown {
         DatabaseHealth,
         CATALOGUE,
         API_KEYS,
+        ALERTS,
         CARD_READS,
         CARD_KEYSET_READS,
       ],

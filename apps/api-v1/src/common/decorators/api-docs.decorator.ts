@@ -21,6 +21,17 @@ const ERRORS = {
     description: 'MISSING_API_KEY: no `x-api-key` header; INVALID_API_KEY: the key is not valid.',
     example: { error: 'The API key is not valid.', code: 'INVALID_API_KEY' },
   },
+  403: {
+    description: "FORBIDDEN: the plan does not allow it (a key's alerts are capped per plan).",
+    example: {
+      error: 'The free plan allows 5 alerts per key; delete one to create another.',
+      code: 'FORBIDDEN',
+    },
+  },
+  404: {
+    description: "NOT_FOUND: no such resource for this key (another key's alert is not found either).",
+    example: { error: 'Alert not found.', code: 'NOT_FOUND' },
+  },
   413: {
     description: "PAYLOAD_TOO_LARGE: more items than the plan's batch size (at most 200).",
     example: {

@@ -1,0 +1,178 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DataVersionSource } from '@tcg/domain';
+import { claimDueEvents, type ClaimedEvent, evaluateAlerts, recordAttempt } from '@tcg/persistence';
+import { DATA_VERSION } from '@tcg/persistence/nest';
+import { Pool } from 'pg';
+import { Environment } from '../config/environment';
+import { alertEventBody } from './alert-event';
+import { sendWebhook, type SendOptions } from './delivery/webhook-sender';
+import { webhookHeaders } from './delivery/webhook-signature';
+import { afterFailure, type RetryPolicy } from './retry-policy';
+
+/** Events claimed (and sent side by side) per round. */
+const CLAIM_BATCH = 16;
+/** A new data version is evaluated once versions have stopped coming for this long. */
+const SETTLE_MS = 500;
+/** An evaluation or a round's statements (claims, records). */
+const STATEMENT_TIMEOUT_MS = 60_000;
+/** One attempt's deadlines and how much of a receiver's answer is read (the rest is discarded). */
+const ATTEMPT = { connectTimeoutMs: 5_000, responseTimeoutMs: 10_000, maxResponseBytes: 4_096 } as const;
+/** Shutdown waits this long for the work under way. */
+const STOP_WAIT_MS = 5_000;
+
+/**
+ * Price alerts' background work in every api-v1 instance (docs/alerts.md): after each data
+ * version has settled, evaluates every alert (one transaction, one evaluation at a time across
+ * instances) and queues an event per alert whose rule became true; every ALERT_POLL_MS, claims
+ * due events (each by one instance, for ALERT_LEASE_MS) and sends them, signed, recording each
+ * attempt and when the next is due. On its own small pool, outside the requests' one.
+ */
+@Injectable()
+export class AlertSenderService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('AlertSender');
+  private readonly enabled: boolean;
+  private readonly pool: Pool;
+  private readonly send: SendOptions;
+  private readonly retry: RetryPolicy;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private settleTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private evaluating: Promise<void> | undefined;
+  private evaluateAgain = false;
+  private delivering: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    env: Environment,
+    @Inject(DATA_VERSION) private readonly versions: DataVersionSource,
+  ) {
+    this.enabled = env.ALERT_SENDER === 'on';
+    this.leaseMs = env.ALERT_LEASE_MS;
+    this.pollMs = env.ALERT_POLL_MS;
+    this.retry = { baseMs: env.ALERT_RETRY_BASE_MS, windowMs: env.ALERT_RETRY_WINDOW_MS };
+    this.send = { allowPrivate: env.ALERT_PRIVATE_URLS === 'allow', ...ATTEMPT };
+    this.pool = new Pool({
+      connectionString: env.DATABASE_URL,
+      application_name: 'api-v1 alerts',
+      max: 2,
+      connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      query_timeout: STATEMENT_TIMEOUT_MS + 1000,
+      idle_in_transaction_session_timeout: STATEMENT_TIMEOUT_MS,
+      keepAlive: true,
+    });
+    // A connection lost while idle: the next statement reconnects; this keeps the event handled.
+    this.pool.on('error', () => undefined);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.enabled) return;
+    this.unsubscribe = this.versions.onChange((version) => {
+      if (version !== null) this.scheduleEvaluation();
+    });
+    // What changed while no instance was running (or before this one listened).
+    this.scheduleEvaluation();
+    this.pollTimer = setInterval(() => this.deliver(), this.pollMs);
+    this.pollTimer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.settleTimer);
+    clearInterval(this.pollTimer);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([this.evaluating, this.delivering]),
+      new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    await this.pool.end().catch(() => undefined);
+  }
+
+  private scheduleEvaluation(): void {
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => this.evaluate(), SETTLE_MS);
+    this.settleTimer.unref();
+  }
+
+  private evaluate(): void {
+    if (this.stopped) return;
+    if (this.evaluating) {
+      this.evaluateAgain = true; // a version that came during this evaluation gets the next one
+      return;
+    }
+    this.evaluating = this.evaluateOnce()
+      .catch((error: unknown) =>
+        this.logger.warn({ msg: 'alert evaluation failed', error: (error as Error).message }),
+      )
+      .finally(() => {
+        this.evaluating = undefined;
+        if (this.evaluateAgain) {
+          this.evaluateAgain = false;
+          this.scheduleEvaluation();
+        }
+      });
+  }
+
+  private async evaluateOnce(): Promise<void> {
+    const started = Date.now();
+    const client = await this.pool.connect();
+    try {
+      const result = await evaluateAlerts(client, (fired) => alertEventBody(fired, new Date()));
+      if (result.fired > 0 || result.cleared > 0)
+        this.logger.log({ msg: 'alerts evaluated', ...result, ms: Date.now() - started });
+    } finally {
+      client.release();
+    }
+    if (this.delivering === undefined) this.deliver();
+  }
+
+  /** One round at a time: claims, sends side by side, records; another round at once if it was full. */
+  private deliver(): void {
+    if (this.stopped || this.delivering) return;
+    this.delivering = this.deliverRound()
+      .catch((error: unknown) => {
+        this.logger.warn({ msg: 'alert delivery round failed', error: (error as Error).message });
+        return false;
+      })
+      .then((full) => {
+        this.delivering = undefined;
+        if (full) this.deliver();
+      });
+  }
+
+  private async deliverRound(): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      const events = await claimDueEvents(client, CLAIM_BATCH, this.leaseMs);
+      const outcomes = await Promise.all(events.map((event) => this.attempt(event)));
+      for (const [i, event] of events.entries()) {
+        const outcome = outcomes[i]!;
+        const after = outcome.ok
+          ? undefined
+          : afterFailure(event.attempt, event.createdAt, new Date(), this.retry);
+        await recordAttempt(client, event, outcome, after);
+        if (after && 'giveUp' in after)
+          this.logger.warn({ msg: 'alert disabled', alertId: event.alertId, reason: after.giveUp });
+      }
+      return events.length === CLAIM_BATCH;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** One attempt; never throws (a row that cannot be signed fails like any attempt, and is retried). */
+  private async attempt(event: ClaimedEvent) {
+    const at = new Date();
+    try {
+      const headers = webhookHeaders(event.secret, event.id, Math.floor(at.getTime() / 1000), event.payload);
+      return { at, ...(await sendWebhook(new URL(event.url), headers, event.payload, this.send)) };
+    } catch (error) {
+      const message = (error as Error).message.slice(0, 200);
+      return { at, ok: false, status: null, durationMs: Date.now() - at.getTime(), error: message };
+    }
+  }
+}

@@ -1,0 +1,237 @@
+import type { AlertRule } from '@tcg/domain';
+import { randomUUID } from 'node:crypto';
+import type { ClientBase } from 'pg';
+import { RULE_HOLDS, WATCHED, WATCHED_PRICE_JOINS } from './alert-rules.sql';
+
+/** An alert whose rule has just become true, with what its event reports. */
+export interface FiredAlert {
+  readonly alertId: string;
+  readonly cardId: string;
+  readonly cardName: string;
+  readonly variantId: string | null;
+  readonly market: string;
+  readonly currency: string;
+  readonly rule: AlertRule;
+  readonly threshold: number;
+  /** Minor units. */
+  readonly price: number | null;
+  readonly change24h: number | null;
+  readonly change7d: number | null;
+}
+
+export interface EvaluationResult {
+  /** Enabled alerts looked at. */
+  readonly evaluated: number;
+  /** Of those, whose rule turned true (one event each) or false. */
+  readonly fired: number;
+  readonly cleared: number;
+}
+
+/** One evaluation at a time across instances: the second waits, then finds nothing changed. */
+const EVALUATION_LOCK = `hashtext('tcg_alert_evaluation')`;
+
+/**
+ * Every enabled alert's rule on the current prices, against whether it held at the last
+ * evaluation; `holds` takes the new value and, for each alert whose rule became true, an event is
+ * queued with the body `payload` writes for it. One transaction: a kill at any point leaves either
+ * the old state and no event, or the new state with its events.
+ */
+export async function evaluateAlerts(
+  client: ClientBase,
+  payload: (fired: FiredAlert) => string,
+): Promise<EvaluationResult> {
+  await client.query('BEGIN');
+  try {
+    await client.query(`SELECT pg_advisory_xact_lock(${EVALUATION_LOCK})`);
+    const { rows } = await client.query<{
+      kind: 'count' | 'fired' | 'cleared';
+      n: number;
+      alert_id: string | null;
+      card_id: string | null;
+      card_name: string | null;
+      variant_id: string | null;
+      market: string | null;
+      currency: string | null;
+      rule: AlertRule | null;
+      threshold: number | null;
+      price: string | null;
+      change_24h: number | null;
+      change_7d: number | null;
+    }>(`
+      WITH observed AS (
+        SELECT a.id, a.holds AS was, ${RULE_HOLDS} AS holds,
+               ${WATCHED.price} AS price, ${WATCHED.change24h} AS change_24h, ${WATCHED.change7d} AS change_7d
+        FROM alerts a ${WATCHED_PRICE_JOINS}
+        WHERE a.disabled_at IS NULL
+      ), changed AS (
+        UPDATE alerts a
+        SET holds = o.holds, last_fired_at = CASE WHEN o.holds THEN now() ELSE a.last_fired_at END
+        FROM observed o
+        WHERE a.id = o.id AND a.holds <> o.holds
+        RETURNING a.id, a.holds, a.card_uuid, a.variant_uuid, a.market, a.currency, a.rule, a.threshold
+      )
+      SELECT 'count' AS kind, (SELECT count(*) FROM observed)::int AS n, NULL::uuid AS alert_id,
+             NULL AS card_id, NULL AS card_name, NULL AS variant_id, NULL AS market, NULL AS currency,
+             NULL AS rule, NULL::float8 AS threshold, NULL::text AS price, NULL::float8 AS change_24h,
+             NULL::float8 AS change_7d
+      UNION ALL
+      SELECT CASE WHEN ch.holds THEN 'fired' ELSE 'cleared' END, 0, ch.id, c.id, c.name, v.id, ch.market,
+             ch.currency, ch.rule, ch.threshold, o.price::text, o.change_24h, o.change_7d
+      FROM changed ch JOIN observed o ON o.id = ch.id
+      JOIN cards c ON c.uuid = ch.card_uuid LEFT JOIN variants v ON v.uuid = ch.variant_uuid`);
+    const fired = rows
+      .filter((r) => r.kind === 'fired')
+      .map((r): FiredAlert => ({
+        alertId: r.alert_id!,
+        cardId: r.card_id!,
+        cardName: r.card_name!,
+        variantId: r.variant_id,
+        market: r.market!,
+        currency: r.currency!,
+        rule: r.rule!,
+        threshold: r.threshold!,
+        price: r.price === null ? null : Number(r.price),
+        change24h: r.change_24h,
+        change7d: r.change_7d,
+      }));
+    if (fired.length > 0)
+      await client.query(
+        `INSERT INTO alert_events (id, alert_id, payload)
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[])`,
+        [fired.map(() => randomUUID()), fired.map((f) => f.alertId), fired.map(payload)],
+      );
+    await client.query('COMMIT');
+    return {
+      evaluated: rows.find((r) => r.kind === 'count')!.n,
+      fired: fired.length,
+      cleared: rows.filter((r) => r.kind === 'cleared').length,
+    };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** An event claimed for sending: the claimer alone sends it until `leaseMs` has passed. */
+export interface ClaimedEvent {
+  readonly id: string;
+  readonly alertId: string;
+  readonly payload: string;
+  /** This attempt's number, from 1. */
+  readonly attempt: number;
+  readonly createdAt: Date;
+  readonly url: string;
+  readonly secret: string;
+}
+
+/**
+ * Claims up to `limit` due events of enabled alerts, the oldest due first: each is leased for
+ * `leaseMs` (`claimed_until`), committed before anything is sent. Rows another claimer holds are
+ * skipped, not waited for; an event whose claimer died is due again once its lease has passed.
+ */
+export async function claimDueEvents(
+  client: ClientBase,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedEvent[]> {
+  const { rows } = await client.query<{
+    id: string;
+    alert_id: string;
+    payload: string;
+    attempts: number;
+    created_at: Date;
+    url: string;
+    secret: string;
+  }>(
+    `UPDATE alert_events e
+     SET claimed_until = now() + $2 * interval '1 millisecond', attempts = e.attempts + 1
+     FROM alerts a
+     WHERE a.id = e.alert_id AND e.id IN (
+       SELECT d.id FROM alert_events d JOIN alerts da ON da.id = d.alert_id
+       WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.due_at <= now()
+         AND (d.claimed_until IS NULL OR d.claimed_until < now()) AND da.disabled_at IS NULL
+       ORDER BY d.due_at LIMIT $1
+       FOR UPDATE OF d SKIP LOCKED)
+     RETURNING e.id, e.alert_id, e.payload, e.attempts, e.created_at, a.url, a.secret`,
+    [limit, leaseMs],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    alertId: r.alert_id,
+    payload: r.payload,
+    attempt: r.attempts,
+    createdAt: r.created_at,
+    url: r.url,
+    secret: r.secret,
+  }));
+}
+
+/** When the next attempt of a failed one is due, or `give_up` (its alert is then disabled). */
+export type AfterFailure = { readonly retryAt: Date } | { readonly giveUp: string };
+
+export interface AttemptOutcome {
+  readonly at: Date;
+  readonly ok: boolean;
+  readonly status: number | null;
+  readonly durationMs: number;
+  readonly error: string | null;
+}
+
+/** Attempts kept per alert (`GET /v1/alerts/{id}/deliveries` shows them). */
+const ATTEMPTS_KEPT = 50;
+
+/**
+ * Records an attempt and what follows it, in one transaction: delivered; or due again at
+ * `retryAt`; or failed for good, the alert disabled with the reason. The lease ends either way.
+ * Only the alert's latest attempts are kept.
+ */
+export async function recordAttempt(
+  client: ClientBase,
+  event: ClaimedEvent,
+  outcome: AttemptOutcome,
+  after: AfterFailure | undefined,
+): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(
+      `INSERT INTO alert_attempts (event_id, alert_id, attempt, at, status, duration_ms, error)
+       SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM alert_events WHERE id = $1)`,
+      [
+        event.id,
+        event.alertId,
+        event.attempt,
+        outcome.at,
+        outcome.status,
+        Math.round(outcome.durationMs),
+        outcome.error,
+      ],
+    );
+    if (outcome.ok)
+      await client.query('UPDATE alert_events SET delivered_at = now(), claimed_until = NULL WHERE id = $1', [
+        event.id,
+      ]);
+    else if (after && 'retryAt' in after)
+      await client.query('UPDATE alert_events SET due_at = $2, claimed_until = NULL WHERE id = $1', [
+        event.id,
+        after.retryAt,
+      ]);
+    else {
+      await client.query('UPDATE alert_events SET failed_at = now(), claimed_until = NULL WHERE id = $1', [
+        event.id,
+      ]);
+      await client.query(
+        `UPDATE alerts SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL`,
+        [event.alertId, after?.giveUp ?? 'delivery failed'],
+      );
+    }
+    await client.query(
+      `DELETE FROM alert_attempts WHERE alert_id = $1 AND id <= (
+         SELECT id FROM alert_attempts WHERE alert_id = $1 ORDER BY id DESC OFFSET ${ATTEMPTS_KEPT} LIMIT 1)`,
+      [event.alertId],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './alert.repository';
+export * from './alert-outbox';
