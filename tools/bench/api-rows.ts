@@ -1,3 +1,4 @@
+import { measureAlertEvaluation } from './alert-evaluation';
 import { get, pool, send } from './bench-http';
 import { FLOOR_PATH } from './floor-server';
 import type { LoadResult, LoadScenario, WalkResult, WalkScenario } from './load-generator';
@@ -71,6 +72,8 @@ export interface RowContext {
   bodiesOf(paths: readonly string[]): Promise<Buffer[]>;
   /** The full catalogue's sets with their numbers of cards, by id. */
   sets(): Promise<readonly BenchSet[]>;
+  /** The full catalogue's database, for rows that time work of their own (`task`). */
+  readonly databaseUrl: string;
 }
 
 /** A row's load scenario, less what the run sets: seed, seconds and connections. */
@@ -125,7 +128,13 @@ export interface WalkRow extends RowBase {
   readonly note: (set: BenchSet, result: WalkResult) => string;
 }
 
-export type RowSpec = LoadRow | WalkRow;
+/** A row that times work of its own on the full catalogue's database (no requests): its p50 and note. */
+export interface TaskRow extends RowBase {
+  readonly kind: 'task';
+  readonly run: (c: RowContext) => Promise<{ readonly p50: number; readonly note: string }>;
+}
+
+export type RowSpec = LoadRow | WalkRow | TaskRow;
 
 export const v1Lookup = (card: { id: string }) => `/v1/cards?cardId=${encodeURIComponent(card.id)}`;
 export const v2Lookup = (card: { uuid: string }) => `/v2/cards/${card.uuid}`;
@@ -429,12 +438,36 @@ const SMALL_VS_FULL_ROWS: readonly RowSpec[] = VERSIONS.flatMap((v) =>
   })),
 );
 
+/**
+ * Price alerts (issue 26): 100,000 alerts evaluated after each of five simulated imports, in a
+ * transaction rolled back; the p50 of the five evaluations.
+ */
+const ALERT_ROWS: readonly RowSpec[] = [
+  {
+    kind: 'task',
+    select: 'alert-eval',
+    id: 'alert-eval',
+    label: 'alert evaluation, 100,000 alerts',
+    run: async (c) => {
+      const r = await measureAlertEvaluation(c.databaseUrl);
+      const sorted = [...r.ms].sort((a, b) => a - b);
+      return {
+        p50: sorted[Math.floor(sorted.length / 2)]!,
+        note: `${num(r.alerts)} alerts after each of ${r.ms.length} imports moving 10% of prices: ${r.ms
+          .map((m) => ms(m))
+          .join(', ')}; fired ${r.fired.join('/')}, cleared ${r.cleared.join('/')}`,
+      };
+    },
+  },
+];
+
 /** Every row, in the order they are measured. */
 export const ROWS: readonly RowSpec[] = [
   ...FLOOR_ROWS,
   ...LOOKUP_ROWS,
   ...LISTING_ROWS,
   ...SMALL_VS_FULL_ROWS,
+  ...ALERT_ROWS,
 ];
 
 /** The names `--rows` takes, in the table's order. */

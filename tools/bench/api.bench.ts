@@ -27,6 +27,7 @@ import {
   type Upstream,
   v1Lookup,
   v2Lookup,
+  type TaskRow,
   type WalkRow,
 } from './api-rows';
 import { ensureBenchCatalogue } from './bench-databases';
@@ -341,7 +342,7 @@ async function setUp(o: Options, rows: readonly RowSpec[], cleanups: Cleanups): 
   const generator = LoadGenerator.start();
   cleanups.push(() => generator.stop());
   const cpu = trackCpu(stacks, upstreams, generator);
-  const context = rowContext(views, upstreams, full.ds);
+  const context = rowContext(views, upstreams, full.ds, full.url);
   return {
     o,
     shared,
@@ -362,6 +363,7 @@ function rowContext(
   views: Partial<Record<CatalogueName, RowCatalogue>>,
   upstreams: Partial<Record<Upstream, RunningService>>,
   ds: DataSource,
+  databaseUrl: string,
 ): RowContext {
   let sets: Promise<BenchSet[]> | undefined;
   const need = <T>(value: T | undefined, what: string): T => {
@@ -373,6 +375,7 @@ function rowContext(
     catalogue: (name) => need(views[name], `${name} catalogue`),
     upstream: (name) => need(upstreams[name], `${name} upstream`).url,
     bodiesOf: bodiesThrough(views.full!),
+    databaseUrl,
     sets: () =>
       (sets ??= ds.query(
         `SELECT s.id, count(*)::int AS cards FROM sets s JOIN cards c ON c.set_uuid = s.uuid GROUP BY s.id ORDER BY s.id`,
@@ -390,7 +393,14 @@ class RowRunner {
 
   async run(spec: RowSpec): Promise<void> {
     if (spec.kind === 'walk') await this.walk(spec);
+    else if (spec.kind === 'task') await this.task(spec);
     else await this.load(spec);
+  }
+
+  private async task(spec: TaskRow): Promise<void> {
+    log('info', 'measuring', { row: spec.id });
+    const { p50, note } = await spec.run(this.b.context);
+    this.rows.push({ id: spec.id, label: spec.label, p50, note });
   }
 
   private async load(spec: LoadRow): Promise<void> {

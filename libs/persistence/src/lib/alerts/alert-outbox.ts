@@ -42,74 +42,93 @@ export async function evaluateAlerts(
 ): Promise<EvaluationResult> {
   await client.query('BEGIN');
   try {
-    await client.query(`SELECT pg_advisory_xact_lock(${EVALUATION_LOCK})`);
-    const { rows } = await client.query<{
-      kind: 'count' | 'fired' | 'cleared';
-      n: number;
-      alert_id: string | null;
-      card_id: string | null;
-      card_name: string | null;
-      variant_id: string | null;
-      market: string | null;
-      currency: string | null;
-      rule: AlertRule | null;
-      threshold: number | null;
-      price: string | null;
-      change_24h: number | null;
-      change_7d: number | null;
-    }>(`
-      WITH observed AS (
-        SELECT a.id, a.holds AS was, ${RULE_HOLDS} AS holds,
-               ${WATCHED.price} AS price, ${WATCHED.change24h} AS change_24h, ${WATCHED.change7d} AS change_7d
-        FROM alerts a ${WATCHED_PRICE_JOINS}
-        WHERE a.disabled_at IS NULL
-      ), changed AS (
-        UPDATE alerts a
-        SET holds = o.holds, last_fired_at = CASE WHEN o.holds THEN now() ELSE a.last_fired_at END
-        FROM observed o
-        WHERE a.id = o.id AND a.holds <> o.holds
-        RETURNING a.id, a.holds, a.card_uuid, a.variant_uuid, a.market, a.currency, a.rule, a.threshold
-      )
-      SELECT 'count' AS kind, (SELECT count(*) FROM observed)::int AS n, NULL::uuid AS alert_id,
-             NULL AS card_id, NULL AS card_name, NULL AS variant_id, NULL AS market, NULL AS currency,
-             NULL AS rule, NULL::float8 AS threshold, NULL::text AS price, NULL::float8 AS change_24h,
-             NULL::float8 AS change_7d
-      UNION ALL
-      SELECT CASE WHEN ch.holds THEN 'fired' ELSE 'cleared' END, 0, ch.id, c.id, c.name, v.id, ch.market,
-             ch.currency, ch.rule, ch.threshold, o.price::text, o.change_24h, o.change_7d
-      FROM changed ch JOIN observed o ON o.id = ch.id
-      JOIN cards c ON c.uuid = ch.card_uuid LEFT JOIN variants v ON v.uuid = ch.variant_uuid`);
-    const fired = rows
-      .filter((r) => r.kind === 'fired')
-      .map((r): FiredAlert => ({
-        alertId: r.alert_id!,
-        cardId: r.card_id!,
-        cardName: r.card_name!,
-        variantId: r.variant_id,
-        market: r.market!,
-        currency: r.currency!,
-        rule: r.rule!,
-        threshold: r.threshold!,
-        price: r.price === null ? null : Number(r.price),
-        change24h: r.change_24h,
-        change7d: r.change_7d,
-      }));
-    if (fired.length > 0)
-      await client.query(
-        `INSERT INTO alert_events (id, alert_id, payload)
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[])`,
-        [fired.map(() => randomUUID()), fired.map((f) => f.alertId), fired.map(payload)],
-      );
+    const result = await evaluateAlertsInTransaction(client, payload);
     await client.query('COMMIT');
-    return {
-      evaluated: rows.find((r) => r.kind === 'count')!.n,
-      fired: fired.length,
-      cleared: rows.filter((r) => r.kind === 'cleared').length,
-    };
+    return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/** `evaluateAlerts` inside the caller's open transaction (the benchmark rolls it back). */
+export async function evaluateAlertsInTransaction(
+  client: ClientBase,
+  payload: (fired: FiredAlert) => string,
+): Promise<EvaluationResult> {
+  await client.query(`SELECT pg_advisory_xact_lock(${EVALUATION_LOCK})`);
+  const { rows } = await client.query<EvaluationRow>(EVALUATION);
+  const fired = rows.filter((r) => r.kind === 'fired').map(toFired);
+  if (fired.length > 0)
+    await client.query(
+      `INSERT INTO alert_events (id, alert_id, payload)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[])`,
+      [fired.map(() => randomUUID()), fired.map((f) => f.alertId), fired.map(payload)],
+    );
+  return {
+    evaluated: rows.find((r) => r.kind === 'count')!.n,
+    fired: fired.length,
+    cleared: rows.filter((r) => r.kind === 'cleared').length,
+  };
+}
+
+interface EvaluationRow {
+  kind: 'count' | 'fired' | 'cleared';
+  n: number;
+  alert_id: string | null;
+  card_id: string | null;
+  card_name: string | null;
+  variant_id: string | null;
+  market: string | null;
+  currency: string | null;
+  rule: AlertRule | null;
+  threshold: number | null;
+  price: string | null;
+  change_24h: number | null;
+  change_7d: number | null;
+}
+
+/**
+ * One statement: the rules on the watched prices, the alerts whose state changed updated, and
+ * those changed returned (with a first row counting the alerts looked at).
+ */
+const EVALUATION = `
+  WITH observed AS (
+    SELECT a.id, a.holds AS was, ${RULE_HOLDS} AS holds,
+           ${WATCHED.price} AS price, ${WATCHED.change24h} AS change_24h, ${WATCHED.change7d} AS change_7d
+    FROM alerts a ${WATCHED_PRICE_JOINS}
+    WHERE a.disabled_at IS NULL
+  ), changed AS (
+    UPDATE alerts a
+    SET holds = o.holds, last_fired_at = CASE WHEN o.holds THEN now() ELSE a.last_fired_at END
+    FROM observed o
+    WHERE a.id = o.id AND a.holds <> o.holds
+    RETURNING a.id, a.holds, a.card_uuid, a.variant_uuid, a.market, a.currency, a.rule, a.threshold
+  )
+  SELECT 'count' AS kind, (SELECT count(*) FROM observed)::int AS n, NULL::uuid AS alert_id,
+         NULL AS card_id, NULL AS card_name, NULL AS variant_id, NULL AS market, NULL AS currency,
+         NULL AS rule, NULL::float8 AS threshold, NULL::text AS price, NULL::float8 AS change_24h,
+         NULL::float8 AS change_7d
+  UNION ALL
+  SELECT CASE WHEN ch.holds THEN 'fired' ELSE 'cleared' END, 0, ch.id, c.id, c.name, v.id, ch.market,
+         ch.currency, ch.rule, ch.threshold, o.price::text, o.change_24h, o.change_7d
+  FROM changed ch JOIN observed o ON o.id = ch.id
+  JOIN cards c ON c.uuid = ch.card_uuid LEFT JOIN variants v ON v.uuid = ch.variant_uuid`;
+
+function toFired(r: EvaluationRow): FiredAlert {
+  return {
+    alertId: r.alert_id!,
+    cardId: r.card_id!,
+    cardName: r.card_name!,
+    variantId: r.variant_id,
+    market: r.market!,
+    currency: r.currency!,
+    rule: r.rule!,
+    threshold: r.threshold!,
+    price: r.price === null ? null : Number(r.price),
+    change24h: r.change_24h,
+    change7d: r.change_7d,
+  };
 }
 
 /** An event claimed for sending: the claimer alone sends it until `leaseMs` has passed. */
