@@ -47,8 +47,12 @@ describe('bulk data through the gateway: /v1/bulk', () => {
   const list = async () => (await (await get('/v1/bulk')).json()) as ListBody;
   const snapshotsAt = (version: number) => async (d: DataSource) =>
     Number(
-      (await d.query('SELECT count(*)::int AS n FROM bulk_snapshots WHERE data_version >= $1', [version]))[0]
-        .n,
+      (
+        await d.query(
+          `SELECT count(*)::int AS n FROM bulk_snapshots WHERE data_version >= $1 AND format IN ('ndjson.gz', 'csv.gz')`,
+          [version],
+        )
+      )[0].n,
     ) === 2;
   const currentVersion = async () => Number((await ds.query('SELECT version FROM data_version'))[0].version);
 
@@ -185,6 +189,57 @@ describe('bulk data through the gateway: /v1/bulk', () => {
     expect(await res.json()).toEqual({ error: expect.stringMatching(message), code: 'NOT_FOUND' });
   });
 
+  it("lists the day's archive and serves its files, the full history among them, immutable", async () => {
+    const res = await get('/v1/bulk/archive');
+    expect(res.status).toBe(200);
+    const archives = ((await res.json()) as { data: (Listed & { date: string })[] }).data;
+    const today = new Date().toISOString().slice(0, 10);
+    expect(archives.map((a) => [a.date, a.game, a.format, a.download_url])).toEqual(
+      ['csv.gz', 'history.ndjson.gz', 'ndjson.gz'].map((format) => [
+        today,
+        'test-game',
+        format,
+        `/v1/bulk/archive/${today}/test-game/${format}`,
+      ]),
+    );
+    const history = archives.find((a) => a.format === 'history.ndjson.gz')!;
+    const file = await get(history.download_url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="test-game-${today}.history.ndjson.gz"`,
+    );
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(history.sha256);
+    const lines = gunzipSync(bytes).toString('utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
+      {
+        card_id: card.id,
+        variant_id: nm!.id,
+        variant_uuid: nm!.uuid,
+        region: 'NA',
+        currency: 'USD',
+        days: [
+          ['2026-10-24', 9],
+          ['2026-10-31', 11],
+          ['2026-11-01', 12],
+        ],
+      },
+    ]);
+    for (const [path, message] of [
+      [`/v1/bulk/archive/2020-01-01/test-game/csv.gz`, /No archive of 'test-game' for 2020-01-01/],
+      [`/v1/bulk/archive/yesterday/test-game/csv.gz`, /Unknown date 'yesterday'/],
+      [
+        `/v1/bulk/archive/${today}/test-game/zip`,
+        /Unknown format 'zip'. Accepted: ndjson.gz, csv.gz, history.ndjson.gz/,
+      ],
+    ] as const) {
+      const refused = await get(path);
+      expect(refused.status).toBe(404);
+      expect(await refused.json()).toEqual({ error: expect.stringMatching(message), code: 'NOT_FOUND' });
+    }
+  });
+
   it('writes new snapshots after an import, in the background', async () => {
     const old = (await list()).data;
     await new PriceIngestRepository(ds).ingest([
@@ -195,7 +250,13 @@ describe('bulk data through the gateway: /v1/bulk', () => {
     const fresh = (await list()).data;
     expect(fresh.map((s) => s.data_version)).toEqual([version, version]);
     expect(fresh.map((s) => s.sha256)).not.toEqual(old.map((s) => s.sha256));
-    // The previous snapshot is kept beside the new one, for downloads under way.
-    expect(Number((await ds.query('SELECT count(*)::int AS n FROM bulk_snapshots'))[0].n)).toBe(4);
+    // The previous snapshots are kept beside the new ones, for downloads under way: here as the
+    // day's archive (the day's first), with its history file.
+    expect(
+      await ds.query(
+        `SELECT count(*) FILTER (WHERE archive_date IS NULL)::int AS latest,
+                count(*) FILTER (WHERE archive_date IS NOT NULL)::int AS archived FROM bulk_snapshots`,
+      ),
+    ).toEqual([{ latest: 2, archived: 3 }]);
   });
 });

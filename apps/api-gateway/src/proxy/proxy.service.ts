@@ -33,8 +33,11 @@ const FAILURE_ANSWERS = {
   unavailable: [503, 'SERVICE_UNAVAILABLE', 'is unavailable'],
 } as const;
 
-/** Bulk file downloads (api-v1's `GET /v1/bulk/{game}/{format}`): the download pool and limits. */
-const DOWNLOAD_ROUTE = '/v1/bulk/:game/:format';
+/** Bulk file downloads (api-v1's `GET /v1/bulk/{game}/{format}` and a day's archived files): the download pool and limits. */
+const DOWNLOAD_ROUTES: ReadonlySet<string> = new Set([
+  '/v1/bulk/:game/:format',
+  '/v1/bulk/archive/:date/:game/:format',
+]);
 
 /**
  * Admits a request (key, quotas), then sends it to the service its version names and streams the
@@ -116,7 +119,7 @@ export class ProxyService implements OnApplicationShutdown {
     const observation = observationOf(req);
     if (observation) observation.route = route ?? UNMATCHED_ROUTE;
 
-    const download = route === DOWNLOAD_ROUTE;
+    const download = route !== undefined && DOWNLOAD_ROUTES.has(route);
     const places: (() => void)[] = [];
     const giveBack = () => places.splice(0).forEach((give) => give());
     const admission = await this.access.admit(req, target, this.takePlaces(download, places));

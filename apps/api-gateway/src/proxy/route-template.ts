@@ -14,6 +14,8 @@ const TEMPLATES: readonly { readonly template: string; readonly pattern: RegExp 
   '/v1/alerts/:id',
   '/v1/alerts/:id/deliveries',
   '/v1/bulk',
+  '/v1/bulk/archive',
+  '/v1/bulk/archive/:date/:game/:format',
   '/v1/bulk/:game/:format',
   '/v2/cards',
   '/v2/cards/:id',

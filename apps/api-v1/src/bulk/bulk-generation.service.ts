@@ -1,6 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataVersionSource } from '@tcg/domain';
-import { generateGameSnapshots, gamesToSnapshot, withBulkLock } from '@tcg/persistence';
+import {
+  archiveDay,
+  generateGameSnapshots,
+  gamesToSnapshot,
+  hasArchive,
+  withBulkLock,
+} from '@tcg/persistence';
 import { DATA_VERSION } from '@tcg/persistence/nest';
 import { Client } from 'pg';
 import { Environment } from '../config/environment';
@@ -36,6 +42,7 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
   private readonly enabled: boolean;
   private readonly settleMs: number;
   private readonly maxAgeSeconds: number;
+  private readonly archiveDays: number;
   private readonly url: string;
   private readonly connectTimeoutMs: number;
   private readonly abort = new AbortController();
@@ -52,6 +59,7 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
     this.enabled = env.BULK_GENERATION === 'on';
     this.settleMs = env.BULK_SETTLE_MS;
     this.maxAgeSeconds = env.BULK_MAX_AGE_HOURS * 3600;
+    this.archiveDays = env.BULK_ARCHIVE_DAYS;
     this.url = env.DATABASE_URL;
     this.connectTimeoutMs = env.DATABASE_CONNECT_TIMEOUT_MS;
   }
@@ -119,11 +127,17 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
     await client.connect();
     try {
       await withBulkLock(client, false, async () => {
-        for (const game of await gamesToSnapshot(client, this.maxAgeSeconds)) {
+        // A new UTC day's first generation of a game is that day's archive (kept BULK_ARCHIVE_DAYS).
+        const day = await archiveDay(client);
+        for (const game of await gamesToSnapshot(client, this.maxAgeSeconds, day)) {
           const started = Date.now();
+          const archive = (await hasArchive(client, game, day))
+            ? undefined
+            : { date: day, keepDays: this.archiveDays };
           const result = await generateGameSnapshots(client, game, {
             signal: this.abort.signal,
             restRatio: REST_RATIO,
+            archive,
           });
           this.logger.log({
             msg: 'bulk snapshot written',
@@ -132,6 +146,8 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
             rows: result.rows,
             ndjsonBytes: result.files['ndjson.gz'].bytes,
             csvBytes: result.files['csv.gz'].bytes,
+            archive: archive?.date ?? null,
+            historyBytes: result.history?.file.bytes ?? null,
             ms: Date.now() - started,
           });
         }

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { BULK_FORMATS } from '@tcg/domain';
+import { ARCHIVE_FORMATS, BULK_FORMATS } from '@tcg/domain';
 import { ApiKeyAuth, CachedResponder } from '@tcg/http-service';
 import type { Request, Response } from 'express';
 import { ApiErrorResponses } from '../common/decorators/api-docs.decorator';
@@ -8,7 +8,7 @@ import { Usage, UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { ErrorDto } from '../common/dto/error.dto';
 import { v1SendOptions } from '../common/send-options';
 import { BulkService } from './bulk.service';
-import { BulkSnapshotsResponseDto } from './dto/bulk-snapshot.dto';
+import { BulkArchivesResponseDto, BulkSnapshotsResponseDto } from './dto/bulk-snapshot.dto';
 
 @ApiTags('bulk')
 @ApiKeyAuth()
@@ -35,6 +35,65 @@ export class BulkController {
     await this.responses.send(req, res, { ...v1SendOptions(req, usage), key: null }, async () => ({
       body: await this.bulk.list(usage),
     }));
+  }
+
+  @Get('archive')
+  @ApiOperation({
+    operationId: 'listBulkArchives',
+    summary: 'List the dated archives of the bulk data',
+    description:
+      "Every archived file: per UTC day and game, that day's first snapshot in both formats (never rewritten) and " +
+      "`history.ndjson.gz`, every variant's daily price series per region (one line per variant and region: " +
+      '`{card_id, variant_id, variant_uuid, region, currency, days: [[date, price], …]}`). Kept 400 days by default ' +
+      '(BULK_ARCHIVE_DAYS). Costs 1.',
+  })
+  @ApiOkResponse({ type: BulkArchivesResponseDto, description: 'The archived files, with their SHA-256.' })
+  @ApiErrorResponses(401, 429)
+  async listArchives(
+    @Usage() usage: UsageMetadataDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.responses.send(req, res, { ...v1SendOptions(req, usage), key: null }, async () => ({
+      body: await this.bulk.listArchives(usage),
+    }));
+  }
+
+  @Get('archive/:date/:game/:format')
+  @ApiOperation({
+    operationId: 'downloadBulkArchive',
+    summary: "Download a file of a day's archive",
+    description:
+      'As `GET /v1/bulk/{game}/{format}` (gzip file, exact length, `ETag` the SHA-256 listed, one byte range, HEAD), ' +
+      'for the file archived on `date`; it never changes (`Cache-Control: immutable`). Costs 1.',
+  })
+  @ApiParam({ name: 'date', description: 'The UTC day, YYYY-MM-DD.', example: '2026-11-27' })
+  @ApiParam({ name: 'game', description: 'Game identifier.', example: 'magic-the-gathering' })
+  @ApiParam({ name: 'format', enum: ARCHIVE_FORMATS, description: 'File format.' })
+  @ApiOkResponse({
+    description: 'The gzip file.',
+    content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiResponse({ status: 304, description: 'The file named in `If-None-Match`.' })
+  @ApiResponse({ status: 206, description: 'The one range asked for in `Range`.' })
+  @ApiResponse({
+    status: 404,
+    type: ErrorDto,
+    description: 'NOT_FOUND: an unknown day, game or format, or a day without an archive.',
+    example: {
+      error: "No archive of 'magic-the-gathering' for 2025-01-01: GET /v1/bulk/archive lists the days kept.",
+      code: 'NOT_FOUND',
+    },
+  })
+  @ApiErrorResponses(401, 429)
+  async downloadArchive(
+    @Param('date') date: string,
+    @Param('game') game: string,
+    @Param('format') format: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.bulk.send(await this.bulk.findArchived(date, game, format), req, res, true);
   }
 
   @Get(':game/:format')

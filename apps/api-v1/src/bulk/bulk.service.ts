@@ -7,11 +7,13 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import {
+  ARCHIVE_FORMATS,
   BULK_FORMATS,
   BulkFormat,
   BulkSnapshot,
   BulkSnapshotStore,
   CatalogueRepository,
+  isArchiveFormat,
   isBulkFormat,
 } from '@tcg/domain';
 import { ifNoneMatchHits } from '@tcg/http-service';
@@ -21,7 +23,15 @@ import { CATALOGUE } from '@tcg/persistence/nest';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { BULK_SNAPSHOTS } from './bulk-store.provider';
 import { byteRange } from './byte-range';
-import { BulkSnapshotsResponseDto, toBulkSnapshotDto } from './dto/bulk-snapshot.dto';
+import {
+  BulkArchivesResponseDto,
+  BulkSnapshotsResponseDto,
+  toBulkArchiveDto,
+  toBulkSnapshotDto,
+} from './dto/bulk-snapshot.dto';
+
+/** A day as the archive paths write it. */
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Longest a value from the path is echoed in an error. */
 const ECHO_MAX = 100;
@@ -40,13 +50,41 @@ export class BulkService {
     return { data: snapshots.map(toBulkSnapshotDto), _metadata: usage };
   }
 
+  async listArchives(usage: UsageMetadataDto): Promise<BulkArchivesResponseDto> {
+    const archives = await this.snapshots.listArchives();
+    return { data: archives.map(toBulkArchiveDto), _metadata: usage };
+  }
+
+  /** A day's archived file, or the 404 naming what is accepted (or that the day has none). */
+  async findArchived(date: string, gameId: string, format: string): Promise<BulkSnapshot> {
+    if (!DAY.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
+      throw new NotFoundException(
+        `Unknown date '${echo(date)}'. Accepted: a day as YYYY-MM-DD that has an archive (GET /v1/bulk/archive lists them).`,
+      );
+    if (!isArchiveFormat(format))
+      throw new NotFoundException(
+        `Unknown format '${echo(format)}'. Accepted: ${ARCHIVE_FORMATS.join(', ')}.`,
+      );
+    await this.requireGame(gameId);
+    const archived = await this.snapshots.archived(date, gameId, format);
+    if (!archived)
+      throw new NotFoundException(
+        `No archive of '${gameId}' for ${date}: GET /v1/bulk/archive lists the days kept.`,
+      );
+    return archived;
+  }
+
+  private async requireGame(gameId: string): Promise<void> {
+    const games = (await this.catalogue.listGames()).map((g) => g.id).sort();
+    if (!games.includes(gameId))
+      throw new NotFoundException(`Unknown game '${echo(gameId)}'. Accepted: ${games.join(', ')}.`);
+  }
+
   /** The latest snapshot of a game and format, or the 404 naming what is accepted. */
   async find(gameId: string, format: string): Promise<BulkSnapshot> {
     if (!isBulkFormat(format))
       throw new NotFoundException(`Unknown format '${echo(format)}'. Accepted: ${BULK_FORMATS.join(', ')}.`);
-    const games = (await this.catalogue.listGames()).map((g) => g.id).sort();
-    if (!games.includes(gameId))
-      throw new NotFoundException(`Unknown game '${echo(gameId)}'. Accepted: ${games.join(', ')}.`);
+    await this.requireGame(gameId);
     const snapshot = await this.snapshots.latest(gameId, format as BulkFormat);
     if (!snapshot) {
       throw new ServiceUnavailableException(
@@ -65,12 +103,20 @@ export class BulkService {
    * snapshots committed during one download) cuts the connection: the client sees fewer bytes than
    * Content-Length and retries.
    */
-  async send(snapshot: BulkSnapshot, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async send(
+    snapshot: BulkSnapshot,
+    req: IncomingMessage,
+    res: ServerResponse,
+    /** Sent as a day's archive (its path named the day): immutable, the day in its file name. */
+    asArchive = false,
+  ): Promise<void> {
     const etag = `"${snapshot.sha256}"`;
+    const name = asArchive ? snapshot.archiveDate : snapshot.dataVersion;
     const lastModified = new Date(snapshot.generatedAt * 1000).toUTCString();
     const headers = {
       etag,
-      'cache-control': 'private, no-cache',
+      // A day's archive never changes: a client may keep it as long as it likes.
+      'cache-control': asArchive ? 'private, max-age=31536000, immutable' : 'private, no-cache',
       'last-modified': lastModified,
       'x-data-version': String(snapshot.dataVersion),
       'accept-ranges': 'bytes',
@@ -100,7 +146,7 @@ export class BulkService {
       'content-type': 'application/gzip',
       'content-length': String(end - start + 1),
       ...(range.kind === 'partial' ? { 'content-range': `bytes ${start}-${end}/${snapshot.bytes}` } : {}),
-      'content-disposition': `attachment; filename="${snapshot.gameId}-${snapshot.dataVersion}.${snapshot.format}"`,
+      'content-disposition': `attachment; filename="${snapshot.gameId}-${name}.${snapshot.format}"`,
     });
     if (req.method === 'HEAD' || end < start) {
       res.end();

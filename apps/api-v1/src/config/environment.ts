@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DEFAULT_ARCHIVE_DAYS } from '@tcg/domain';
 import { readServiceEnvironment, ServiceEnvironment } from '@tcg/http-service';
 
 /**
@@ -34,6 +35,14 @@ export class Environment extends ServiceEnvironment {
   @Min(1)
   @Max(24 * 30)
   BULK_MAX_AGE_HOURS = 24;
+
+  /** Days a day's archive of the bulk data (both formats and the full history) is kept. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  BULK_ARCHIVE_DAYS = DEFAULT_ARCHIVE_DAYS;
 
   /**
    * Whether this instance evaluates price alerts after each data version and sends their

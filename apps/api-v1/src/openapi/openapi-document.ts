@@ -31,7 +31,7 @@ export function buildOpenApiDocument(): Promise<OpenAPIObject> {
       'Stable API: games, sets and cards with variant prices, statistics and price history, a batch card lookup, ' +
       'bulk data files, and price alerts by signed webhook. ' +
       'Every request needs an API key in the `x-api-key` header. Errors are `{ error, code }`.',
-    version: '1.3.0',
+    version: '1.4.0',
     tags: [
       ['games', 'Supported games, with summary counts and a market index.'],
       ['sets', 'Sets of a game.'],

@@ -9,11 +9,28 @@ export function isBulkFormat(value: string): value is BulkFormat {
   return (BULK_FORMATS as readonly string[]).includes(value);
 }
 
+/**
+ * A day's archive holds that day's snapshot in both formats and the full-history file: every
+ * variant's daily price series per region, as gzip NDJSON (docs/bulk-data.md "Archives").
+ */
+export const HISTORY_FORMAT = 'history.ndjson.gz';
+export const ARCHIVE_FORMATS = [...BULK_FORMATS, HISTORY_FORMAT] as const;
+export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
+
+export function isArchiveFormat(value: string): value is ArchiveFormat {
+  return (ARCHIVE_FORMATS as readonly string[]).includes(value);
+}
+
+/** Days a day's archive is kept by default (BULK_ARCHIVE_DAYS). */
+export const DEFAULT_ARCHIVE_DAYS = 400;
+
 /** One stored, complete snapshot file. */
 export interface BulkSnapshot {
   readonly id: number;
   readonly gameId: string;
-  readonly format: BulkFormat;
+  readonly format: ArchiveFormat;
+  /** The UTC day (YYYY-MM-DD) whose archive it is, never changed once written; null: not archived. */
+  readonly archiveDate: string | null;
   /** The data version its rows were read at (one consistent read of the catalogue). */
   readonly dataVersion: number;
   /** Unix seconds. */
@@ -33,6 +50,9 @@ export interface BulkSnapshotStore {
   /** The newest snapshot of each game and format, by game then format. */
   listLatest(): Promise<BulkSnapshot[]>;
   latest(gameId: string, format: BulkFormat): Promise<BulkSnapshot | null>;
+  /** The archived files, the latest day first, then by game and format. */
+  listArchives(): Promise<BulkSnapshot[]>;
+  archived(date: string, gameId: string, format: ArchiveFormat): Promise<BulkSnapshot | null>;
   /** Part `seq` of a snapshot; null when the snapshot was deleted meanwhile (retention). */
   readChunk(snapshotId: number, seq: number): Promise<Uint8Array | null>;
   /** The size of each part in order, to find where a range starts; null when deleted meanwhile. */

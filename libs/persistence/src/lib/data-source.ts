@@ -28,6 +28,7 @@ import { Price7dReference1765100000000 } from './migrations/1765100000000-price-
 import { RenderedLz4Compression1765200000000 } from './migrations/1765200000000-rendered-lz4';
 import { CardNameSuggestions1765300000000 } from './migrations/1765300000000-card-name-suggestions';
 import { PriceAlerts1765400000000 } from './migrations/1765400000000-price-alerts';
+import { BulkArchives1765500000000 } from './migrations/1765500000000-bulk-archives';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -56,6 +57,7 @@ export const MIGRATIONS = [
   RenderedLz4Compression1765200000000,
   CardNameSuggestions1765300000000,
   PriceAlerts1765400000000,
+  BulkArchives1765500000000,
 ];
 
 export interface DataSourceConfig {

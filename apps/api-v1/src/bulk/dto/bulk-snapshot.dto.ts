@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { BULK_FORMATS, BulkSnapshot } from '@tcg/domain';
+import { ARCHIVE_FORMATS, BULK_FORMATS, BulkSnapshot } from '@tcg/domain';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 
 /** One downloadable snapshot file (issue 11: bulk data). */
@@ -74,4 +74,44 @@ export function toBulkSnapshotDto(s: BulkSnapshot): BulkSnapshotDto {
 
 export function bulkDownloadPath(gameId: string, format: string): string {
   return `/v1/bulk/${encodeURIComponent(gameId)}/${format}`;
+}
+
+/** One file of a day's archive (issue 26: dated history archives). */
+export class BulkArchiveDto extends BulkSnapshotDto {
+  @ApiProperty({ description: 'The UTC day whose archive it is (YYYY-MM-DD).', example: '2026-11-27' })
+  date!: string;
+
+  @ApiProperty({
+    description:
+      'File format: the day’s snapshot as gzip NDJSON or gzip CSV, or `history.ndjson.gz`: every variant’s daily price series per region.',
+    enum: ARCHIVE_FORMATS,
+    example: 'history.ndjson.gz',
+  })
+  declare format: string;
+
+  @ApiProperty({
+    description: 'Where to download it (relative to the API base), with the same API key.',
+    example: '/v1/bulk/archive/2026-11-27/magic-the-gathering/history.ndjson.gz',
+  })
+  declare download_url: string;
+}
+
+export class BulkArchivesResponseDto {
+  @ApiProperty({
+    type: () => [BulkArchiveDto],
+    description: 'Every archived file, the latest day first, then by game and format.',
+  })
+  data!: BulkArchiveDto[];
+
+  @ApiProperty({ type: () => UsageMetadataDto })
+  _metadata!: UsageMetadataDto;
+}
+
+export function toBulkArchiveDto(s: BulkSnapshot): BulkArchiveDto {
+  const date = s.archiveDate!;
+  return {
+    date,
+    ...toBulkSnapshotDto(s),
+    download_url: `/v1/bulk/archive/${date}/${encodeURIComponent(s.gameId)}/${s.format}`,
+  };
 }

@@ -1,9 +1,10 @@
-import { BULK_FORMATS, BulkFormat } from '@tcg/domain';
+import { ArchiveFormat, BULK_FORMATS, BulkFormat, HISTORY_FORMAT } from '@tcg/domain';
 import { BulkSourceRow, csvHeader, csvLines, ndjsonLines, toBulkRow } from '@tcg/rendering';
 import type { ClientBase } from 'pg';
 import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { readDataVersion } from '../data-version';
 import { GzipChunks, GzipFile } from './gzip-chunks';
+import { historyLines } from './history-rows';
 
 /** Cards read per page (about 14 rows per card at full): two short indexed statements. */
 const CARDS_PER_PAGE = 20;
@@ -30,6 +31,16 @@ export interface GameSnapshotResult {
   readonly dataVersion: number;
   readonly rows: number;
   readonly files: Readonly<Record<BulkFormat, GzipFile>>;
+  /** The history file and its lines, when the generation wrote the day's archive. */
+  readonly history?: { readonly file: GzipFile; readonly lines: number };
+}
+
+/** A generation that is also its game's archive of a UTC day. */
+export interface ArchiveOptions {
+  /** YYYY-MM-DD. */
+  readonly date: string;
+  /** Archives of days more than this many before `date` are deleted in the same transaction. */
+  readonly keepDays: number;
 }
 
 export interface GenerateOptions {
@@ -43,6 +54,8 @@ export interface GenerateOptions {
    * of what one core gives and its requests keep the rest: slower snapshots, steady latency.
    */
   readonly restRatio?: number;
+  /** Makes the snapshots the game's archive of this day, with the full-history file. */
+  readonly archive?: ArchiveOptions;
 }
 
 interface CardPageRow {
@@ -70,17 +83,19 @@ export async function generateGameSnapshots(
     await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_TIMEOUT_MS}`);
     const dataVersion = await readDataVersion(client);
-    const ids = {} as Record<BulkFormat, number>;
-    for (const format of BULK_FORMATS) {
+    const ids = {} as Record<ArchiveFormat, number>;
+    const archive = options.archive;
+    const formats: readonly ArchiveFormat[] = archive ? [...BULK_FORMATS, HISTORY_FORMAT] : BULK_FORMATS;
+    for (const format of formats) {
       // Placeholders until the end of the transaction; nobody sees them before it commits.
       const { rows } = await client.query<{ id: string }>(
-        `INSERT INTO bulk_snapshots (game_id, format, data_version, generated_at, bytes, row_count, sha256, chunks)
-         VALUES ($1, $2, $3, now(), 0, 0, '', 0) RETURNING id::text`,
-        [gameId, format, dataVersion],
+        `INSERT INTO bulk_snapshots (game_id, format, data_version, generated_at, bytes, row_count, sha256, chunks, archive_date)
+         VALUES ($1, $2, $3, now(), 0, 0, '', 0, $4::date) RETURNING id::text`,
+        [gameId, format, dataVersion, archive?.date ?? null],
       );
       ids[format] = Number(rows[0]!.id);
     }
-    const store = (format: BulkFormat) => async (seq: number, part: Buffer) => {
+    const store = (format: ArchiveFormat) => async (seq: number, part: Buffer) => {
       await client.query('INSERT INTO bulk_chunks (snapshot_id, seq, data) VALUES ($1, $2, $3)', [
         ids[format],
         seq,
@@ -117,28 +132,72 @@ export async function generateGameSnapshots(
     }
 
     const files = { 'ndjson.gz': await ndjson.end(), 'csv.gz': await csv.end() };
-    for (const format of BULK_FORMATS) {
-      const f = files[format];
-      await client.query(
+    const finish = (id: number, f: GzipFile, count: number) =>
+      client.query(
         `UPDATE bulk_snapshots SET bytes = $2, row_count = $3, sha256 = $4, chunks = $5 WHERE id = $1`,
-        [ids[format], f.bytes, rows, f.sha256, f.chunks],
+        [id, f.bytes, count, f.sha256, f.chunks],
+      );
+    for (const format of BULK_FORMATS) await finish(ids[format], files[format], rows);
+    let history: GameSnapshotResult['history'];
+    if (archive) {
+      const h = await writeHistory(client, gameId, store(HISTORY_FORMAT), writers, options);
+      await finish(ids[HISTORY_FORMAT], h.file, h.lines);
+      history = h;
+      await client.query(
+        `DELETE FROM bulk_snapshots WHERE game_id = $1 AND archive_date < $2::date - $3::int`,
+        [gameId, archive.date, archive.keepDays],
       );
     }
+    // Archives are kept by day, not among the latest.
     await client.query(
       `DELETE FROM bulk_snapshots b
-       WHERE b.game_id = $1
+       WHERE b.game_id = $1 AND b.archive_date IS NULL
          AND b.id NOT IN (SELECT k.id FROM bulk_snapshots k
-                          WHERE k.game_id = b.game_id AND k.format = b.format
+                          WHERE k.game_id = b.game_id AND k.format = b.format AND k.archive_date IS NULL
                           ORDER BY k.id DESC LIMIT ${SNAPSHOTS_KEPT})`,
       [gameId],
     );
     await client.query('COMMIT');
-    return { gameId, dataVersion, rows, files };
+    return { gameId, dataVersion, rows, files, ...(history ? { history } : {}) };
   } catch (error) {
     for (const w of writers) w.destroy();
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The full-history file of the game, in the generation's transaction: the same keyset pages of
+ * cards, each page's variants' daily series (history-rows.ts), gzip parts stored as they fill.
+ */
+async function writeHistory(
+  client: ClientBase,
+  gameId: string,
+  store: (seq: number, part: Buffer) => Promise<void>,
+  writers: GzipChunks[],
+  options: GenerateOptions,
+): Promise<{ file: GzipFile; lines: number }> {
+  const out = new GzipChunks(store);
+  writers.push(out);
+  let lines = 0;
+  let after: CardPageRow | undefined;
+  for (;;) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const pageStarted = performance.now();
+    const cards = await cardPage(client, gameId, after);
+    if (cards.length === 0) break;
+    after = cards[cards.length - 1];
+    const page = await historyLines(
+      client,
+      cards.map((c) => c.uuid),
+    );
+    if (page.text.length > 0) await out.write(page.text);
+    lines += page.lines;
+    await yieldToLoop();
+    const rest = (performance.now() - pageStarted) * (options.restRatio ?? 0);
+    if (rest > 0) await sleep(rest);
+  }
+  return { file: await out.end(), lines };
 }
 
 async function cardPage(client: ClientBase, gameId: string, after: CardPageRow | undefined) {

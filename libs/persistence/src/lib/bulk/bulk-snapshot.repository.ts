@@ -1,4 +1,4 @@
-import { BULK_FORMATS, BulkFormat, BulkSnapshot, BulkSnapshotStore } from '@tcg/domain';
+import { ArchiveFormat, BULK_FORMATS, BulkFormat, BulkSnapshot, BulkSnapshotStore } from '@tcg/domain';
 import type { ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
 import { BULK_LOCK_KEY } from './bulk-generator';
@@ -6,7 +6,8 @@ import { BULK_LOCK_KEY } from './bulk-generator';
 interface SnapshotRow {
   id: string;
   game_id: string;
-  format: BulkFormat;
+  format: ArchiveFormat;
+  archive_date: string | null;
   data_version: string;
   generated_at: number;
   bytes: string;
@@ -15,7 +16,7 @@ interface SnapshotRow {
   chunks: number;
 }
 
-const COLUMNS = `id::text, game_id, format, data_version::text,
+const COLUMNS = `id::text, game_id, format, archive_date::text, data_version::text,
   floor(extract(epoch FROM generated_at))::float8 AS generated_at, bytes::text, row_count::text, sha256, chunks`;
 
 function toSnapshot(r: SnapshotRow): BulkSnapshot {
@@ -23,6 +24,7 @@ function toSnapshot(r: SnapshotRow): BulkSnapshot {
     id: Number(r.id),
     gameId: r.game_id,
     format: r.format,
+    archiveDate: r.archive_date,
     dataVersion: Number(r.data_version),
     generatedAt: r.generated_at,
     bytes: Number(r.bytes),
@@ -40,10 +42,27 @@ export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
     const rows = (await this.ds.query(
       // A game removed since (an interrupted first load is removed and redone) is not listed.
       `SELECT DISTINCT ON (game_id, format) ${COLUMNS} FROM bulk_snapshots
-       WHERE game_id IN (SELECT id FROM games)
+       WHERE game_id IN (SELECT id FROM games) AND format = ANY($1::text[])
        ORDER BY game_id, format, id DESC`,
+      [BULK_FORMATS],
     )) as SnapshotRow[];
     return rows.map(toSnapshot);
+  }
+
+  async listArchives(): Promise<BulkSnapshot[]> {
+    const rows = (await this.ds.query(
+      `SELECT ${COLUMNS} FROM bulk_snapshots WHERE archive_date IS NOT NULL
+       ORDER BY archive_date DESC, game_id, format`,
+    )) as SnapshotRow[];
+    return rows.map(toSnapshot);
+  }
+
+  async archived(date: string, gameId: string, format: ArchiveFormat): Promise<BulkSnapshot | null> {
+    const rows = (await this.ds.query(
+      `SELECT ${COLUMNS} FROM bulk_snapshots WHERE archive_date = $1::date AND game_id = $2 AND format = $3`,
+      [date, gameId, format],
+    )) as SnapshotRow[];
+    return rows[0] ? toSnapshot(rows[0]) : null;
   }
 
   async latest(gameId: string, format: BulkFormat): Promise<BulkSnapshot | null> {
@@ -73,12 +92,19 @@ export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
 
 /**
  * The games whose snapshots are missing, older than the catalogue (a data version after theirs)
- * or older than `maxAgeSeconds` (the daily regeneration), in game order.
+ * or older than `maxAgeSeconds` (the daily regeneration), or that have no archive of the UTC day
+ * `archiveDate` (a new day's first generation archives it), in game order.
  */
-export async function gamesToSnapshot(client: ClientBase, maxAgeSeconds: number): Promise<string[]> {
+export async function gamesToSnapshot(
+  client: ClientBase,
+  maxAgeSeconds: number,
+  archiveDate?: string,
+): Promise<string[]> {
   const { rows } = await client.query<{ id: string }>(
     `SELECT g.id FROM games g
-     WHERE EXISTS (
+     WHERE ($3::date IS NOT NULL AND NOT EXISTS (
+             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = $3::date AND a.game_id = g.id))
+        OR EXISTS (
        SELECT 1 FROM unnest($2::text[]) AS f (format)
        LEFT JOIN LATERAL (
          SELECT b.data_version, b.generated_at FROM bulk_snapshots b
@@ -87,9 +113,26 @@ export async function gamesToSnapshot(client: ClientBase, maxAgeSeconds: number)
           OR latest.data_version < (SELECT version FROM data_version)
           OR latest.generated_at < now() - make_interval(secs => $1))
      ORDER BY g.id`,
-    [maxAgeSeconds, BULK_FORMATS],
+    [maxAgeSeconds, BULK_FORMATS, archiveDate ?? null],
   );
   return rows.map((r) => r.id);
+}
+
+/** Today as a UTC calendar day (YYYY-MM-DD), by the database's clock: the day an archive is of. */
+export async function archiveDay(client: ClientBase): Promise<string> {
+  const { rows } = await client.query<{ day: string }>(
+    `SELECT (now() AT TIME ZONE 'UTC')::date::text AS day`,
+  );
+  return rows[0]!.day;
+}
+
+/** Whether the game has its archive of `date` already (then a generation only refreshes the latest). */
+export async function hasArchive(client: ClientBase, gameId: string, date: string): Promise<boolean> {
+  const { rows } = await client.query(
+    'SELECT 1 FROM bulk_snapshots WHERE archive_date = $1::date AND game_id = $2 LIMIT 1',
+    [date, gameId],
+  );
+  return rows.length > 0;
 }
 
 /** Every game, in order: what a generation on demand covers. */

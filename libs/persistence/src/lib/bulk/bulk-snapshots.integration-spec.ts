@@ -220,6 +220,69 @@ describe('bulk snapshots (PostgreSQL)', () => {
     expect(await gamesToSnapshot(client, DAY)).toEqual([GAME]);
   });
 
+  it("archives a day's first snapshots with the full history, never changes them, and drops those past the retention", async () => {
+    const archive = (date: string) => ({ archive: { date, keepDays: 2 } });
+    const day1 = await generateGameSnapshots(client, GAME, archive('2026-11-01'));
+    expect(day1.history?.lines).toBe(2); // the NM variant in NA and in JP; the slab has no series
+    const first = await store.listArchives();
+    expect(first.map((a) => [a.archiveDate, a.format, a.rows])).toEqual([
+      ['2026-11-01', 'csv.gz', 3],
+      ['2026-11-01', 'history.ndjson.gz', 2],
+      ['2026-11-01', 'ndjson.gz', 3],
+    ]);
+    const history = first.find((a) => a.format === 'history.ndjson.gz')!;
+    const lines = gunzipSync(await download(history.id, history.chunks))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
+      {
+        card_id: cat.cards[0]!.id,
+        variant_id: nm!.id,
+        variant_uuid: nm!.uuid,
+        region: 'NA',
+        currency: 'USD',
+        days: [
+          ['2026-10-24', 9],
+          ['2026-10-31', 11],
+          ['2026-11-01', 12],
+        ],
+      },
+      expect.objectContaining({ region: 'JP', currency: 'JPY', days: [['2026-11-01', 1500]] }),
+    ]);
+    // The latest snapshots list only the two formats, whatever the archives hold.
+    expect((await store.listLatest()).map((s) => s.format)).toEqual(['csv.gz', 'ndjson.gz']);
+
+    // Regenerated the same day (an import): the latest move on, the day's archive does not.
+    await new PriceIngestRepository(ds).ingest([
+      { variantUuid: nm!.uuid, region: 'NA', t: T_NOW + 3600, price: 1250 },
+    ]);
+    await generateGameSnapshots(client, GAME);
+    expect(await store.listArchives()).toEqual(first);
+
+    await new PriceIngestRepository(ds).ingest([
+      { variantUuid: nm!.uuid, region: 'NA', t: T_NOW + DAY, price: 1300 },
+    ]);
+    await generateGameSnapshots(client, GAME, archive('2026-11-02'));
+    const two = await store.listArchives();
+    expect(two.filter((a) => a.archiveDate === '2026-11-01')).toEqual(first);
+    const sha = (date: string, format: string) =>
+      two.find((a) => a.archiveDate === date && a.format === format)!.sha256;
+    for (const format of ['ndjson.gz', 'csv.gz', 'history.ndjson.gz'])
+      expect(sha('2026-11-02', format)).not.toBe(sha('2026-11-01', format));
+    expect(await store.archived('2026-11-01', GAME, 'history.ndjson.gz')).toEqual(history);
+    expect(await store.archived('2026-10-31', GAME, 'csv.gz')).toBeNull();
+
+    // A new day is due for every game, even with fresh snapshots; the oldest day falls out.
+    expect(await gamesToSnapshot(client, 3600, '2026-11-04')).toEqual([GAME]);
+    expect(await gamesToSnapshot(client, 3600, '2026-11-02')).toEqual([]);
+    await generateGameSnapshots(client, GAME, archive('2026-11-04'));
+    expect([...new Set((await store.listArchives()).map((a) => a.archiveDate))]).toEqual([
+      '2026-11-04',
+      '2026-11-02',
+    ]);
+  });
+
   it('lists no snapshot of a game that is gone', async () => {
     await generateGameSnapshots(client, GAME);
     await ds.query('TRUNCATE price_series, variant_prices, variants, cards, sets, games CASCADE');
