@@ -72,8 +72,13 @@ describe('bulk data through the gateway: /v1/bulk', () => {
     const version = await currentVersion();
     stack = await startStack({ env: { BULK_GENERATION: 'on', BULK_SETTLE_MS: '300' } });
     key = await newKey('starter');
-    // api-v1 writes the first snapshots by itself, soon after it starts.
+    // api-v1 writes the first snapshots by itself, soon after it starts, then the full history.
     await until(ds, snapshotsAt(version));
+    await until(
+      ds,
+      async (d) =>
+        (await d.query(`SELECT 1 FROM bulk_snapshots WHERE format = 'history.ndjson.gz'`)).length === 1,
+    );
   });
   afterAll(async () => {
     await stack?.close();
@@ -182,33 +187,48 @@ describe('bulk data through the gateway: /v1/bulk', () => {
 
   it.each([
     ['/v1/bulk/no-such-game/csv.gz', /Unknown game 'no-such-game'\. Accepted: test-game\./],
-    ['/v1/bulk/test-game/zip', /Unknown format 'zip'\. Accepted: ndjson\.gz, csv\.gz\./],
+    ['/v1/bulk/test-game/zip', /Unknown format 'zip'\. Accepted: ndjson\.gz, csv\.gz, history\.ndjson\.gz\./],
   ])('%s is a 404 in the v1 shape naming what is accepted', async (path, message) => {
     const res = await get(path);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: expect.stringMatching(message), code: 'NOT_FOUND' });
   });
 
-  it("lists the day's archive and serves its files, the full history among them, immutable", async () => {
+  it("lists the day's archive and serves its files, immutable; the full history beside the latest", async () => {
     const res = await get('/v1/bulk/archive');
     expect(res.status).toBe(200);
-    const archives = ((await res.json()) as { data: (Listed & { date: string })[] }).data;
+    const { data: archives, history: histories } = (await res.json()) as {
+      data: (Listed & { date: string })[];
+      history: Listed[];
+    };
     const today = new Date().toISOString().slice(0, 10);
     expect(archives.map((a) => [a.date, a.game, a.format, a.download_url])).toEqual(
-      ['csv.gz', 'history.ndjson.gz', 'ndjson.gz'].map((format) => [
+      ['csv.gz', 'ndjson.gz'].map((format) => [
         today,
         'test-game',
         format,
         `/v1/bulk/archive/${today}/test-game/${format}`,
       ]),
     );
-    const history = archives.find((a) => a.format === 'history.ndjson.gz')!;
+    const csv = archives.find((a) => a.format === 'csv.gz')!;
+    const archived = await get(csv.download_url);
+    expect(archived.status).toBe(200);
+    expect(archived.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    expect(archived.headers.get('content-disposition')).toBe(
+      `attachment; filename="test-game-${today}.csv.gz"`,
+    );
+    expect(
+      createHash('sha256')
+        .update(Buffer.from(await archived.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(csv.sha256);
+
+    expect(histories.map((h) => [h.game, h.format, h.rows, h.download_url])).toEqual([
+      ['test-game', 'history.ndjson.gz', 1, '/v1/bulk/test-game/history.ndjson.gz'],
+    ]);
+    const history = histories[0]!;
     const file = await get(history.download_url);
     expect(file.status).toBe(200);
-    expect(file.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
-    expect(file.headers.get('content-disposition')).toBe(
-      `attachment; filename="test-game-${today}.history.ndjson.gz"`,
-    );
     const bytes = Buffer.from(await file.arrayBuffer());
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(history.sha256);
     const lines = gunzipSync(bytes).toString('utf8').trimEnd().split('\n');
@@ -219,19 +239,17 @@ describe('bulk data through the gateway: /v1/bulk', () => {
         variant_uuid: nm!.uuid,
         region: 'NA',
         currency: 'USD',
-        days: [
-          ['2026-10-24', 9],
-          ['2026-10-31', 11],
-          ['2026-11-01', 12],
-        ],
+        from: '2026-10-24',
+        prices: [9, null, null, null, null, null, null, 11, 12],
       },
     ]);
     for (const [path, message] of [
       [`/v1/bulk/archive/2020-01-01/test-game/csv.gz`, /No archive of 'test-game' for 2020-01-01/],
       [`/v1/bulk/archive/yesterday/test-game/csv.gz`, /Unknown date 'yesterday'/],
+      [`/v1/bulk/archive/2026-02-31/test-game/csv.gz`, /Unknown date '2026-02-31'/],
       [
-        `/v1/bulk/archive/${today}/test-game/zip`,
-        /Unknown format 'zip'. Accepted: ndjson.gz, csv.gz, history.ndjson.gz/,
+        `/v1/bulk/archive/${today}/test-game/history.ndjson.gz`,
+        /Unknown format 'history.ndjson.gz'. Accepted: ndjson.gz, csv.gz/,
       ],
     ] as const) {
       const refused = await get(path);
@@ -251,12 +269,12 @@ describe('bulk data through the gateway: /v1/bulk', () => {
     expect(fresh.map((s) => s.data_version)).toEqual([version, version]);
     expect(fresh.map((s) => s.sha256)).not.toEqual(old.map((s) => s.sha256));
     // The previous snapshots are kept beside the new ones, for downloads under way: here as the
-    // day's archive (the day's first), with its history file.
+    // day's archive (the day's first).
     expect(
       await ds.query(
         `SELECT count(*) FILTER (WHERE archive_date IS NULL)::int AS latest,
                 count(*) FILTER (WHERE archive_date IS NOT NULL)::int AS archived FROM bulk_snapshots`,
       ),
-    ).toEqual([{ latest: 2, archived: 3 }]);
+    ).toEqual([{ latest: 3, archived: 2 }]); // the new pair and the history (written daily, not at each version); the day's archive
   });
 });

@@ -2,6 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { DataVersionSource } from '@tcg/domain';
 import {
   archiveDay,
+  dropExpiredArchives,
+  gamesDueHistory,
+  generateGameHistory,
   generateGameSnapshots,
   gamesToSnapshot,
   hasArchive,
@@ -112,6 +115,24 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
       });
   }
 
+  /**
+   * One game's file(s), logged; a failure is logged and the next game goes on (a game that keeps
+   * failing must not hold the others' files back). An abort (shutdown) stops the loop.
+   */
+  private async each(
+    game: string,
+    what: string,
+    work: () => Promise<Record<string, unknown>>,
+  ): Promise<void> {
+    const started = Date.now();
+    try {
+      this.logger.log({ msg: `${what} written`, game, ...(await work()), ms: Date.now() - started });
+    } catch (error) {
+      if (this.abort.signal.aborted) throw error;
+      this.logger.warn({ msg: `${what} failed`, game, error: (error as Error).message });
+    }
+  }
+
   private async generateDue(): Promise<void> {
     const client = new Client({
       connectionString: this.url,
@@ -129,28 +150,35 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
       await withBulkLock(client, false, async () => {
         // A new UTC day's first generation of a game is that day's archive (kept BULK_ARCHIVE_DAYS).
         const day = await archiveDay(client);
-        for (const game of await gamesToSnapshot(client, this.maxAgeSeconds, day)) {
-          const started = Date.now();
-          const archive = (await hasArchive(client, game, day))
-            ? undefined
-            : { date: day, keepDays: this.archiveDays };
-          const result = await generateGameSnapshots(client, game, {
-            signal: this.abort.signal,
-            restRatio: REST_RATIO,
-            archive,
+        for (const game of await gamesToSnapshot(client, this.maxAgeSeconds, day))
+          await this.each(game, 'bulk snapshot', async () => {
+            const archive = (await hasArchive(client, game, day))
+              ? undefined
+              : { date: day, keepDays: this.archiveDays };
+            const result = await generateGameSnapshots(client, game, {
+              signal: this.abort.signal,
+              restRatio: REST_RATIO,
+              archive,
+            });
+            return {
+              dataVersion: result.dataVersion,
+              rows: result.rows,
+              ndjsonBytes: result.files['ndjson.gz'].bytes,
+              csvBytes: result.files['csv.gz'].bytes,
+              archive: archive?.date ?? null,
+            };
           });
-          this.logger.log({
-            msg: 'bulk snapshot written',
-            game,
-            dataVersion: result.dataVersion,
-            rows: result.rows,
-            ndjsonBytes: result.files['ndjson.gz'].bytes,
-            csvBytes: result.files['csv.gz'].bytes,
-            archive: archive?.date ?? null,
-            historyBytes: result.history?.file.bytes ?? null,
-            ms: Date.now() - started,
+        // Daily, after the snapshots: minutes per game at full, so not at every data version.
+        for (const game of await gamesDueHistory(client, this.maxAgeSeconds))
+          await this.each(game, 'bulk history', async () => {
+            const result = await generateGameHistory(client, game, {
+              signal: this.abort.signal,
+              restRatio: REST_RATIO,
+            });
+            return { dataVersion: result.dataVersion, lines: result.lines, bytes: result.file.bytes };
           });
-        }
+        const dropped = await dropExpiredArchives(client, day, this.archiveDays);
+        if (dropped > 0) this.logger.log({ msg: 'bulk archives expired', files: dropped });
       });
     } finally {
       await client.end().catch(() => undefined);

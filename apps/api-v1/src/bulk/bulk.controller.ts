@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ARCHIVE_FORMATS, BULK_FORMATS } from '@tcg/domain';
+import { BULK_FORMATS, LATEST_FORMATS } from '@tcg/domain';
 import { ApiKeyAuth, CachedResponder } from '@tcg/http-service';
 import type { Request, Response } from 'express';
 import { ApiErrorResponses } from '../common/decorators/api-docs.decorator';
@@ -42,12 +42,16 @@ export class BulkController {
     operationId: 'listBulkArchives',
     summary: 'List the dated archives of the bulk data',
     description:
-      "Every archived file: per UTC day and game, that day's first snapshot in both formats (never rewritten) and " +
-      "`history.ndjson.gz`, every variant's daily price series per region (one line per variant and region: " +
-      '`{card_id, variant_id, variant_uuid, region, currency, days: [[date, price], …]}`). Kept 400 days by default ' +
-      '(BULK_ARCHIVE_DAYS). Costs 1.',
+      "Every archived file: per UTC day and game, that day's first snapshot in both formats, never rewritten, kept " +
+      "400 days by default (BULK_ARCHIVE_DAYS). And in `history`, each game's full-history file, written daily and " +
+      'downloaded at `/v1/bulk/{game}/history.ndjson.gz`: one line per variant and region, ' +
+      '`{card_id, variant_id, variant_uuid, region, currency, from, prices}`, `prices` holding each UTC day from ' +
+      "`from` on (the day's last observation, null for a day without). Costs 1.",
   })
-  @ApiOkResponse({ type: BulkArchivesResponseDto, description: 'The archived files, with their SHA-256.' })
+  @ApiOkResponse({
+    type: BulkArchivesResponseDto,
+    description: 'The archived files and the full-history files, with their SHA-256.',
+  })
   @ApiErrorResponses(401, 429)
   async listArchives(
     @Usage() usage: UsageMetadataDto,
@@ -69,7 +73,7 @@ export class BulkController {
   })
   @ApiParam({ name: 'date', description: 'The UTC day, YYYY-MM-DD.', example: '2026-11-27' })
   @ApiParam({ name: 'game', description: 'Game identifier.', example: 'magic-the-gathering' })
-  @ApiParam({ name: 'format', enum: ARCHIVE_FORMATS, description: 'File format.' })
+  @ApiParam({ name: 'format', enum: BULK_FORMATS, description: 'File format.' })
   @ApiOkResponse({
     description: 'The gzip file.',
     content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
@@ -109,7 +113,11 @@ export class BulkController {
       '`Last-Modified`, give the whole file (200). Costs 1, whatever the size.',
   })
   @ApiParam({ name: 'game', description: 'Game identifier.', example: 'magic-the-gathering' })
-  @ApiParam({ name: 'format', enum: BULK_FORMATS, description: 'File format.' })
+  @ApiParam({
+    name: 'format',
+    enum: LATEST_FORMATS,
+    description: "File format: the latest snapshot as NDJSON or CSV, or the game's full history.",
+  })
   @ApiOkResponse({
     description: 'The gzip file.',
     content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },

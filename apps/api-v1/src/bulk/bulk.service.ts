@@ -7,14 +7,14 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import {
-  ARCHIVE_FORMATS,
   BULK_FORMATS,
-  BulkFormat,
   BulkSnapshot,
   BulkSnapshotStore,
   CatalogueRepository,
-  isArchiveFormat,
+  HISTORY_FORMAT,
   isBulkFormat,
+  isLatestFormat,
+  LATEST_FORMATS,
 } from '@tcg/domain';
 import { ifNoneMatchHits } from '@tcg/http-service';
 import { once } from 'node:events';
@@ -30,8 +30,12 @@ import {
   toBulkSnapshotDto,
 } from './dto/bulk-snapshot.dto';
 
-/** A day as the archive paths write it. */
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A day as the archive paths write it: a real one (2026-02-31 is not), from year 1. */
+function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || text.startsWith('0000')) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text;
+}
 
 /** Longest a value from the path is echoed in an error. */
 const ECHO_MAX = 100;
@@ -51,20 +55,25 @@ export class BulkService {
   }
 
   async listArchives(usage: UsageMetadataDto): Promise<BulkArchivesResponseDto> {
-    const archives = await this.snapshots.listArchives();
-    return { data: archives.map(toBulkArchiveDto), _metadata: usage };
+    const [archives, history] = await Promise.all([
+      this.snapshots.listArchives(),
+      this.snapshots.listLatest([HISTORY_FORMAT]),
+    ]);
+    return {
+      data: archives.map(toBulkArchiveDto),
+      history: history.map(toBulkSnapshotDto),
+      _metadata: usage,
+    };
   }
 
   /** A day's archived file, or the 404 naming what is accepted (or that the day has none). */
   async findArchived(date: string, gameId: string, format: string): Promise<BulkSnapshot> {
-    if (!DAY.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
+    if (!isDay(date))
       throw new NotFoundException(
         `Unknown date '${echo(date)}'. Accepted: a day as YYYY-MM-DD that has an archive (GET /v1/bulk/archive lists them).`,
       );
-    if (!isArchiveFormat(format))
-      throw new NotFoundException(
-        `Unknown format '${echo(format)}'. Accepted: ${ARCHIVE_FORMATS.join(', ')}.`,
-      );
+    if (!isBulkFormat(format))
+      throw new NotFoundException(`Unknown format '${echo(format)}'. Accepted: ${BULK_FORMATS.join(', ')}.`);
     await this.requireGame(gameId);
     const archived = await this.snapshots.archived(date, gameId, format);
     if (!archived)
@@ -82,10 +91,12 @@ export class BulkService {
 
   /** The latest snapshot of a game and format, or the 404 naming what is accepted. */
   async find(gameId: string, format: string): Promise<BulkSnapshot> {
-    if (!isBulkFormat(format))
-      throw new NotFoundException(`Unknown format '${echo(format)}'. Accepted: ${BULK_FORMATS.join(', ')}.`);
+    if (!isLatestFormat(format))
+      throw new NotFoundException(
+        `Unknown format '${echo(format)}'. Accepted: ${LATEST_FORMATS.join(', ')}.`,
+      );
     await this.requireGame(gameId);
-    const snapshot = await this.snapshots.latest(gameId, format as BulkFormat);
+    const snapshot = await this.snapshots.latest(gameId, format);
     if (!snapshot) {
       throw new ServiceUnavailableException(
         `No ${format} snapshot of '${gameId}' has been generated yet (it is made in the background). Retry shortly.`,

@@ -1,6 +1,7 @@
 /**
  * Bulk data: per game, a snapshot of every variant with its current price and statistics, as one
- * gzip file per format, generated in the background and downloaded whole (issue 11).
+ * gzip file per format, generated in the background and downloaded whole (issue 11); each UTC
+ * day's first one kept as that day's archive, and a full-history file (issue 26).
  */
 export const BULK_FORMATS = ['ndjson.gz', 'csv.gz'] as const;
 export type BulkFormat = (typeof BULK_FORMATS)[number];
@@ -10,15 +11,16 @@ export function isBulkFormat(value: string): value is BulkFormat {
 }
 
 /**
- * A day's archive holds that day's snapshot in both formats and the full-history file: every
- * variant's daily price series per region, as gzip NDJSON (docs/bulk-data.md "Archives").
+ * The full-history file of a game: every variant's daily price series per region, as gzip NDJSON,
+ * written at most daily beside the latest snapshots (docs/bulk-data.md "Full history").
  */
 export const HISTORY_FORMAT = 'history.ndjson.gz';
-export const ARCHIVE_FORMATS = [...BULK_FORMATS, HISTORY_FORMAT] as const;
-export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
+/** What `GET /v1/bulk/{game}/{format}` serves: the latest snapshots and the full history. */
+export const LATEST_FORMATS = [...BULK_FORMATS, HISTORY_FORMAT] as const;
+export type LatestFormat = (typeof LATEST_FORMATS)[number];
 
-export function isArchiveFormat(value: string): value is ArchiveFormat {
-  return (ARCHIVE_FORMATS as readonly string[]).includes(value);
+export function isLatestFormat(value: string): value is LatestFormat {
+  return (LATEST_FORMATS as readonly string[]).includes(value);
 }
 
 /** Days a day's archive is kept by default (BULK_ARCHIVE_DAYS). */
@@ -28,7 +30,7 @@ export const DEFAULT_ARCHIVE_DAYS = 400;
 export interface BulkSnapshot {
   readonly id: number;
   readonly gameId: string;
-  readonly format: ArchiveFormat;
+  readonly format: LatestFormat;
   /** The UTC day (YYYY-MM-DD) whose archive it is, never changed once written; null: not archived. */
   readonly archiveDate: string | null;
   /** The data version its rows were read at (one consistent read of the catalogue). */
@@ -47,12 +49,12 @@ export interface BulkSnapshot {
 
 /** Read side of the stored snapshots. Implemented in libs/persistence. */
 export interface BulkSnapshotStore {
-  /** The newest snapshot of each game and format, by game then format. */
-  listLatest(): Promise<BulkSnapshot[]>;
-  latest(gameId: string, format: BulkFormat): Promise<BulkSnapshot | null>;
+  /** The newest file of each game and format (the snapshots' two unless told), by game then format. */
+  listLatest(formats?: readonly LatestFormat[]): Promise<BulkSnapshot[]>;
+  latest(gameId: string, format: LatestFormat): Promise<BulkSnapshot | null>;
   /** The archived files, the latest day first, then by game and format. */
   listArchives(): Promise<BulkSnapshot[]>;
-  archived(date: string, gameId: string, format: ArchiveFormat): Promise<BulkSnapshot | null>;
+  archived(date: string, gameId: string, format: BulkFormat): Promise<BulkSnapshot | null>;
   /** Part `seq` of a snapshot; null when the snapshot was deleted meanwhile (retention). */
   readChunk(snapshotId: number, seq: number): Promise<Uint8Array | null>;
   /** The size of each part in order, to find where a range starts; null when deleted meanwhile. */

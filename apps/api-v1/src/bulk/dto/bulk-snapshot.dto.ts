@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ARCHIVE_FORMATS, BULK_FORMATS, BulkSnapshot } from '@tcg/domain';
+import { BULK_FORMATS, LATEST_FORMATS, BulkSnapshot } from '@tcg/domain';
 import { UsageMetadataDto } from '../../common/decorators/usage.decorator';
 
 /** One downloadable snapshot file (issue 11: bulk data). */
@@ -8,8 +8,9 @@ export class BulkSnapshotDto {
   game!: string;
 
   @ApiProperty({
-    description: 'File format: gzip NDJSON or gzip CSV.',
-    enum: BULK_FORMATS,
+    description:
+      "File format: the snapshot as gzip NDJSON or gzip CSV, or `history.ndjson.gz`, the game's full history (every variant's daily price series per region, written daily).",
+    enum: LATEST_FORMATS,
     example: 'csv.gz',
   })
   format!: string;
@@ -33,7 +34,8 @@ export class BulkSnapshotDto {
 
   @ApiProperty({
     type: 'integer',
-    description: 'Rows in the file (the CSV header not counted): one per variant and region with prices.',
+    description:
+      'Rows in the file (the CSV header not counted): one per variant and region with prices (history: per variant and region with observations).',
     example: 62630,
   })
   rows!: number;
@@ -52,7 +54,10 @@ export class BulkSnapshotDto {
 }
 
 export class BulkSnapshotsResponseDto {
-  @ApiProperty({ type: () => [BulkSnapshotDto], description: 'The latest snapshot of each game and format.' })
+  @ApiProperty({
+    type: () => [BulkSnapshotDto],
+    description: 'The latest snapshot of each game and format.',
+  })
   data!: BulkSnapshotDto[];
 
   @ApiProperty({ type: () => UsageMetadataDto })
@@ -82,16 +87,15 @@ export class BulkArchiveDto extends BulkSnapshotDto {
   date!: string;
 
   @ApiProperty({
-    description:
-      'File format: the day’s snapshot as gzip NDJSON or gzip CSV, or `history.ndjson.gz`: every variant’s daily price series per region.',
-    enum: ARCHIVE_FORMATS,
-    example: 'history.ndjson.gz',
+    description: 'File format: the day’s snapshot as gzip NDJSON or gzip CSV.',
+    enum: BULK_FORMATS,
+    example: 'csv.gz',
   })
   declare format: string;
 
   @ApiProperty({
     description: 'Where to download it (relative to the API base), with the same API key.',
-    example: '/v1/bulk/archive/2026-11-27/magic-the-gathering/history.ndjson.gz',
+    example: '/v1/bulk/archive/2026-11-27/magic-the-gathering/csv.gz',
   })
   declare download_url: string;
 }
@@ -102,6 +106,13 @@ export class BulkArchivesResponseDto {
     description: 'Every archived file, the latest day first, then by game and format.',
   })
   data!: BulkArchiveDto[];
+
+  @ApiProperty({
+    type: () => [BulkSnapshotDto],
+    description:
+      "Each game's latest full-history file (`history.ndjson.gz`, written daily): every variant's daily price series per region.",
+  })
+  history!: BulkSnapshotDto[];
 
   @ApiProperty({ type: () => UsageMetadataDto })
   _metadata!: UsageMetadataDto;

@@ -1,4 +1,4 @@
-import { ArchiveFormat, BULK_FORMATS, BulkFormat, HISTORY_FORMAT } from '@tcg/domain';
+import { BULK_FORMATS, BulkFormat, HISTORY_FORMAT, LatestFormat } from '@tcg/domain';
 import { BulkSourceRow, csvHeader, csvLines, ndjsonLines, toBulkRow } from '@tcg/rendering';
 import type { ClientBase } from 'pg';
 import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -8,6 +8,11 @@ import { historyLines } from './history-rows';
 
 /** Cards read per page (about 14 rows per card at full): two short indexed statements. */
 const CARDS_PER_PAGE = 20;
+/**
+ * Cards per page of the history file: about 11 series of 730 days per card at full, so a page is
+ * some 60,000 observations reduced on the event loop between two yields (a few milliseconds).
+ */
+const HISTORY_CARDS_PER_PAGE = 5;
 /**
  * Rows parsed, presented and serialised on the event loop between two yields to it: small enough
  * that a service generating in the background keeps its event-loop delay to a few milliseconds
@@ -31,8 +36,6 @@ export interface GameSnapshotResult {
   readonly dataVersion: number;
   readonly rows: number;
   readonly files: Readonly<Record<BulkFormat, GzipFile>>;
-  /** The history file and its lines, when the generation wrote the day's archive. */
-  readonly history?: { readonly file: GzipFile; readonly lines: number };
 }
 
 /** A generation that is also its game's archive of a UTC day. */
@@ -54,7 +57,7 @@ export interface GenerateOptions {
    * of what one core gives and its requests keep the rest: slower snapshots, steady latency.
    */
   readonly restRatio?: number;
-  /** Makes the snapshots the game's archive of this day, with the full-history file. */
+  /** Makes the snapshots the game's archive of this day. */
   readonly archive?: ArchiveOptions;
 }
 
@@ -83,25 +86,11 @@ export async function generateGameSnapshots(
     await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_TIMEOUT_MS}`);
     const dataVersion = await readDataVersion(client);
-    const ids = {} as Record<ArchiveFormat, number>;
+    const ids = {} as Record<BulkFormat, number>;
     const archive = options.archive;
-    const formats: readonly ArchiveFormat[] = archive ? [...BULK_FORMATS, HISTORY_FORMAT] : BULK_FORMATS;
-    for (const format of formats) {
-      // Placeholders until the end of the transaction; nobody sees them before it commits.
-      const { rows } = await client.query<{ id: string }>(
-        `INSERT INTO bulk_snapshots (game_id, format, data_version, generated_at, bytes, row_count, sha256, chunks, archive_date)
-         VALUES ($1, $2, $3, now(), 0, 0, '', 0, $4::date) RETURNING id::text`,
-        [gameId, format, dataVersion, archive?.date ?? null],
-      );
-      ids[format] = Number(rows[0]!.id);
-    }
-    const store = (format: ArchiveFormat) => async (seq: number, part: Buffer) => {
-      await client.query('INSERT INTO bulk_chunks (snapshot_id, seq, data) VALUES ($1, $2, $3)', [
-        ids[format],
-        seq,
-        part,
-      ]);
-    };
+    for (const format of BULK_FORMATS)
+      ids[format] = await placeholder(client, gameId, format, dataVersion, archive?.date ?? null);
+    const store = (format: BulkFormat) => storeParts(client, ids[format]);
     const ndjson = new GzipChunks(store('ndjson.gz'));
     const csv = new GzipChunks(store('csv.gz'));
     writers.push(ndjson, csv);
@@ -132,33 +121,16 @@ export async function generateGameSnapshots(
     }
 
     const files = { 'ndjson.gz': await ndjson.end(), 'csv.gz': await csv.end() };
-    const finish = (id: number, f: GzipFile, count: number) =>
-      client.query(
-        `UPDATE bulk_snapshots SET bytes = $2, row_count = $3, sha256 = $4, chunks = $5 WHERE id = $1`,
-        [id, f.bytes, count, f.sha256, f.chunks],
-      );
-    for (const format of BULK_FORMATS) await finish(ids[format], files[format], rows);
-    let history: GameSnapshotResult['history'];
-    if (archive) {
-      const h = await writeHistory(client, gameId, store(HISTORY_FORMAT), writers, options);
-      await finish(ids[HISTORY_FORMAT], h.file, h.lines);
-      history = h;
+    for (const format of BULK_FORMATS) await finish(client, ids[format], files[format], rows);
+    if (archive)
+      // Within the retention: the day and the `keepDays - 1` before it.
       await client.query(
-        `DELETE FROM bulk_snapshots WHERE game_id = $1 AND archive_date < $2::date - $3::int`,
+        `DELETE FROM bulk_snapshots WHERE game_id = $1 AND archive_date <= $2::date - $3::int`,
         [gameId, archive.date, archive.keepDays],
       );
-    }
-    // Archives are kept by day, not among the latest.
-    await client.query(
-      `DELETE FROM bulk_snapshots b
-       WHERE b.game_id = $1 AND b.archive_date IS NULL
-         AND b.id NOT IN (SELECT k.id FROM bulk_snapshots k
-                          WHERE k.game_id = b.game_id AND k.format = b.format AND k.archive_date IS NULL
-                          ORDER BY k.id DESC LIMIT ${SNAPSHOTS_KEPT})`,
-      [gameId],
-    );
+    await deleteOlder(client, gameId);
     await client.query('COMMIT');
-    return { gameId, dataVersion, rows, files, ...(history ? { history } : {}) };
+    return { gameId, dataVersion, rows, files };
   } catch (error) {
     for (const w of writers) w.destroy();
     await client.query('ROLLBACK').catch(() => undefined);
@@ -166,48 +138,122 @@ export async function generateGameSnapshots(
   }
 }
 
-/**
- * The full-history file of the game, in the generation's transaction: the same keyset pages of
- * cards, each page's variants' daily series (history-rows.ts), gzip parts stored as they fill.
- */
-async function writeHistory(
-  client: ClientBase,
-  gameId: string,
-  store: (seq: number, part: Buffer) => Promise<void>,
-  writers: GzipChunks[],
-  options: GenerateOptions,
-): Promise<{ file: GzipFile; lines: number }> {
-  const out = new GzipChunks(store);
-  writers.push(out);
-  let lines = 0;
-  let after: CardPageRow | undefined;
-  for (;;) {
-    if (options.signal?.aborted) throw options.signal.reason;
-    const pageStarted = performance.now();
-    const cards = await cardPage(client, gameId, after);
-    if (cards.length === 0) break;
-    after = cards[cards.length - 1];
-    const page = await historyLines(
-      client,
-      cards.map((c) => c.uuid),
-    );
-    if (page.text.length > 0) await out.write(page.text);
-    lines += page.lines;
-    await yieldToLoop();
-    const rest = (performance.now() - pageStarted) * (options.restRatio ?? 0);
-    if (rest > 0) await sleep(rest);
-  }
-  return { file: await out.end(), lines };
+export interface GameHistoryResult {
+  readonly gameId: string;
+  readonly dataVersion: number;
+  readonly lines: number;
+  readonly file: GzipFile;
 }
 
-async function cardPage(client: ClientBase, gameId: string, after: CardPageRow | undefined) {
+/**
+ * Writes the game's full-history file (history-rows.ts: every variant's daily series per region)
+ * in a REPEATABLE READ transaction of its own, as `generateGameSnapshots` writes the snapshots:
+ * cards by keyset pages, parts stored as they fill, the older files beyond `SNAPSHOTS_KEPT`
+ * deleted, all committed at once; killed or aborted, nothing of it is visible. Never archived: each
+ * file holds every day of the ones before.
+ */
+export async function generateGameHistory(
+  client: ClientBase,
+  gameId: string,
+  options: Omit<GenerateOptions, 'archive'> = {},
+): Promise<GameHistoryResult> {
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+  let out: GzipChunks | undefined;
+  try {
+    await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_TIMEOUT_MS}`);
+    const dataVersion = await readDataVersion(client);
+    const id = await placeholder(client, gameId, HISTORY_FORMAT, dataVersion, null);
+    out = new GzipChunks(storeParts(client, id));
+    let lines = 0;
+    let after: CardPageRow | undefined;
+    for (;;) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const pageStarted = performance.now();
+      const cards = await cardPage(client, gameId, after, HISTORY_CARDS_PER_PAGE);
+      if (cards.length === 0) break;
+      after = cards[cards.length - 1];
+      const page = await historyLines(
+        client,
+        cards.map((c) => c.uuid),
+      );
+      if (page.text.length > 0) await out.write(page.text);
+      lines += page.lines;
+      await options.onPage?.(lines);
+      await yieldToLoop();
+      const rest = (performance.now() - pageStarted) * (options.restRatio ?? 0);
+      if (rest > 0) await sleep(rest);
+    }
+    const file = await out.end();
+    await finish(client, id, file, lines);
+    await deleteOlder(client, gameId);
+    await client.query('COMMIT');
+    return { gameId, dataVersion, lines, file };
+  } catch (error) {
+    out?.destroy();
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A snapshot's row, a placeholder until its transaction ends; nobody sees it before it commits. */
+async function placeholder(
+  client: ClientBase,
+  gameId: string,
+  format: LatestFormat,
+  dataVersion: number,
+  archiveDate: string | null,
+): Promise<number> {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO bulk_snapshots (game_id, format, data_version, generated_at, bytes, row_count, sha256, chunks, archive_date)
+     VALUES ($1, $2, $3, now(), 0, 0, '', 0, $4::date) RETURNING id::text`,
+    [gameId, format, dataVersion, archiveDate],
+  );
+  return Number(rows[0]!.id);
+}
+
+function storeParts(client: ClientBase, snapshotId: number) {
+  return async (seq: number, part: Buffer) => {
+    await client.query('INSERT INTO bulk_chunks (snapshot_id, seq, data) VALUES ($1, $2, $3)', [
+      snapshotId,
+      seq,
+      part,
+    ]);
+  };
+}
+
+async function finish(client: ClientBase, id: number, f: GzipFile, rows: number): Promise<void> {
+  await client.query(
+    `UPDATE bulk_snapshots SET bytes = $2, row_count = $3, sha256 = $4, chunks = $5 WHERE id = $1`,
+    [id, f.bytes, rows, f.sha256, f.chunks],
+  );
+}
+
+/** The game's files beyond the newest `SNAPSHOTS_KEPT` of each format; archives are kept by day. */
+async function deleteOlder(client: ClientBase, gameId: string): Promise<void> {
+  await client.query(
+    `DELETE FROM bulk_snapshots b
+     WHERE b.game_id = $1 AND b.archive_date IS NULL
+       AND b.id NOT IN (SELECT k.id FROM bulk_snapshots k
+                        WHERE k.game_id = b.game_id AND k.format = b.format AND k.archive_date IS NULL
+                        ORDER BY k.id DESC LIMIT ${SNAPSHOTS_KEPT})`,
+    [gameId],
+  );
+}
+
+async function cardPage(
+  client: ClientBase,
+  gameId: string,
+  after: CardPageRow | undefined,
+  limit = CARDS_PER_PAGE,
+) {
   const { rows } = await client.query<CardPageRow>(
     after
       ? `SELECT uuid::text, sort_key FROM cards
          WHERE game_id = $1 AND (sort_key, uuid) > ($2, $3::uuid)
-         ORDER BY sort_key, uuid LIMIT ${CARDS_PER_PAGE}`
+         ORDER BY sort_key, uuid LIMIT ${limit}`
       : `SELECT uuid::text, sort_key FROM cards
-         WHERE game_id = $1 ORDER BY sort_key, uuid LIMIT ${CARDS_PER_PAGE}`,
+         WHERE game_id = $1 ORDER BY sort_key, uuid LIMIT ${limit}`,
     after ? [gameId, after.sort_key, after.uuid] : [gameId],
   );
   return rows;

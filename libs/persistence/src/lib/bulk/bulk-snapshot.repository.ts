@@ -1,4 +1,11 @@
-import { ArchiveFormat, BULK_FORMATS, BulkFormat, BulkSnapshot, BulkSnapshotStore } from '@tcg/domain';
+import {
+  BULK_FORMATS,
+  BulkFormat,
+  BulkSnapshot,
+  BulkSnapshotStore,
+  HISTORY_FORMAT,
+  LatestFormat,
+} from '@tcg/domain';
 import type { ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
 import { BULK_LOCK_KEY } from './bulk-generator';
@@ -6,7 +13,7 @@ import { BULK_LOCK_KEY } from './bulk-generator';
 interface SnapshotRow {
   id: string;
   game_id: string;
-  format: ArchiveFormat;
+  format: LatestFormat;
   archive_date: string | null;
   data_version: string;
   generated_at: number;
@@ -38,26 +45,27 @@ function toSnapshot(r: SnapshotRow): BulkSnapshot {
 export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
   constructor(private readonly ds: DataSource) {}
 
-  async listLatest(): Promise<BulkSnapshot[]> {
+  async listLatest(formats: readonly LatestFormat[] = BULK_FORMATS): Promise<BulkSnapshot[]> {
     const rows = (await this.ds.query(
       // A game removed since (an interrupted first load is removed and redone) is not listed.
       `SELECT DISTINCT ON (game_id, format) ${COLUMNS} FROM bulk_snapshots
        WHERE game_id IN (SELECT id FROM games) AND format = ANY($1::text[])
        ORDER BY game_id, format, id DESC`,
-      [BULK_FORMATS],
+      [formats],
     )) as SnapshotRow[];
     return rows.map(toSnapshot);
   }
 
   async listArchives(): Promise<BulkSnapshot[]> {
     const rows = (await this.ds.query(
-      `SELECT ${COLUMNS} FROM bulk_snapshots WHERE archive_date IS NOT NULL
+      `SELECT ${COLUMNS} FROM bulk_snapshots
+       WHERE archive_date IS NOT NULL AND game_id IN (SELECT id FROM games)
        ORDER BY archive_date DESC, game_id, format`,
     )) as SnapshotRow[];
     return rows.map(toSnapshot);
   }
 
-  async archived(date: string, gameId: string, format: ArchiveFormat): Promise<BulkSnapshot | null> {
+  async archived(date: string, gameId: string, format: BulkFormat): Promise<BulkSnapshot | null> {
     const rows = (await this.ds.query(
       `SELECT ${COLUMNS} FROM bulk_snapshots WHERE archive_date = $1::date AND game_id = $2 AND format = $3`,
       [date, gameId, format],
@@ -65,7 +73,7 @@ export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
     return rows[0] ? toSnapshot(rows[0]) : null;
   }
 
-  async latest(gameId: string, format: BulkFormat): Promise<BulkSnapshot | null> {
+  async latest(gameId: string, format: LatestFormat): Promise<BulkSnapshot | null> {
     const rows = (await this.ds.query(
       `SELECT ${COLUMNS} FROM bulk_snapshots WHERE game_id = $1 AND format = $2 ORDER BY id DESC LIMIT 1`,
       [gameId, format],
@@ -133,6 +141,35 @@ export async function hasArchive(client: ClientBase, gameId: string, date: strin
     [date, gameId],
   );
   return rows.length > 0;
+}
+
+/**
+ * The games whose full-history file is missing or older than `maxAgeSeconds` (daily): a new data
+ * version alone does not make it due, as it costs minutes and a day's file holds the day.
+ */
+export async function gamesDueHistory(client: ClientBase, maxAgeSeconds: number): Promise<string[]> {
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT g.id FROM games g
+     WHERE NOT EXISTS (
+       SELECT 1 FROM bulk_snapshots h WHERE h.game_id = g.id AND h.format = $2
+         AND h.generated_at >= now() - make_interval(secs => $1))
+     ORDER BY g.id`,
+    [maxAgeSeconds, HISTORY_FORMAT],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Deletes every archive, of any game (one removed since too), older than the retention. */
+export async function dropExpiredArchives(
+  client: ClientBase,
+  date: string,
+  keepDays: number,
+): Promise<number> {
+  const { rowCount } = await client.query(
+    'DELETE FROM bulk_snapshots WHERE archive_date <= $1::date - $2::int',
+    [date, keepDays],
+  );
+  return rowCount ?? 0;
 }
 
 /** Every game, in order: what a generation on demand covers. */

@@ -7,8 +7,14 @@ import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
-import { generateGameSnapshots, SNAPSHOTS_KEPT } from './bulk-generator';
-import { gamesToSnapshot, TypeOrmBulkSnapshotStore, withBulkLock } from './bulk-snapshot.repository';
+import { generateGameHistory, generateGameSnapshots, SNAPSHOTS_KEPT } from './bulk-generator';
+import {
+  dropExpiredArchives,
+  gamesDueHistory,
+  gamesToSnapshot,
+  TypeOrmBulkSnapshotStore,
+  withBulkLock,
+} from './bulk-snapshot.repository';
 
 const DAY = 86_400;
 const T_NOW = Date.UTC(2026, 10, 1, 12) / 1000;
@@ -220,38 +226,14 @@ describe('bulk snapshots (PostgreSQL)', () => {
     expect(await gamesToSnapshot(client, DAY)).toEqual([GAME]);
   });
 
-  it("archives a day's first snapshots with the full history, never changes them, and drops those past the retention", async () => {
-    const archive = (date: string) => ({ archive: { date, keepDays: 2 } });
-    const day1 = await generateGameSnapshots(client, GAME, archive('2026-11-01'));
-    expect(day1.history?.lines).toBe(2); // the NM variant in NA and in JP; the slab has no series
+  it("archives a day's first snapshots, never changes them, and drops those past the retention", async () => {
+    const archive = (date: string) => ({ archive: { date, keepDays: 3 } });
+    await generateGameSnapshots(client, GAME, archive('2026-11-01'));
     const first = await store.listArchives();
     expect(first.map((a) => [a.archiveDate, a.format, a.rows])).toEqual([
       ['2026-11-01', 'csv.gz', 3],
-      ['2026-11-01', 'history.ndjson.gz', 2],
       ['2026-11-01', 'ndjson.gz', 3],
     ]);
-    const history = first.find((a) => a.format === 'history.ndjson.gz')!;
-    const lines = gunzipSync(await download(history.id, history.chunks))
-      .toString('utf8')
-      .trimEnd()
-      .split('\n');
-    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
-      {
-        card_id: cat.cards[0]!.id,
-        variant_id: nm!.id,
-        variant_uuid: nm!.uuid,
-        region: 'NA',
-        currency: 'USD',
-        days: [
-          ['2026-10-24', 9],
-          ['2026-10-31', 11],
-          ['2026-11-01', 12],
-        ],
-      },
-      expect.objectContaining({ region: 'JP', currency: 'JPY', days: [['2026-11-01', 1500]] }),
-    ]);
-    // The latest snapshots list only the two formats, whatever the archives hold.
-    expect((await store.listLatest()).map((s) => s.format)).toEqual(['csv.gz', 'ndjson.gz']);
 
     // Regenerated the same day (an import): the latest move on, the day's archive does not.
     await new PriceIngestRepository(ds).ingest([
@@ -259,6 +241,7 @@ describe('bulk snapshots (PostgreSQL)', () => {
     ]);
     await generateGameSnapshots(client, GAME);
     expect(await store.listArchives()).toEqual(first);
+    expect((await store.latest(GAME, 'csv.gz'))!.sha256).not.toBe(first[0]!.sha256);
 
     await new PriceIngestRepository(ds).ingest([
       { variantUuid: nm!.uuid, region: 'NA', t: T_NOW + DAY, price: 1300 },
@@ -268,12 +251,13 @@ describe('bulk snapshots (PostgreSQL)', () => {
     expect(two.filter((a) => a.archiveDate === '2026-11-01')).toEqual(first);
     const sha = (date: string, format: string) =>
       two.find((a) => a.archiveDate === date && a.format === format)!.sha256;
-    for (const format of ['ndjson.gz', 'csv.gz', 'history.ndjson.gz'])
+    for (const format of ['ndjson.gz', 'csv.gz'])
       expect(sha('2026-11-02', format)).not.toBe(sha('2026-11-01', format));
-    expect(await store.archived('2026-11-01', GAME, 'history.ndjson.gz')).toEqual(history);
+    expect(await store.archived('2026-11-01', GAME, 'csv.gz')).toEqual(first[0]);
     expect(await store.archived('2026-10-31', GAME, 'csv.gz')).toBeNull();
 
-    // A new day is due for every game, even with fresh snapshots; the oldest day falls out.
+    // A new day is due for every game, even with fresh snapshots; with 3 days kept, the 4th's
+    // archive drops the 1st's (the 4th, the 3rd and the 2nd are within).
     expect(await gamesToSnapshot(client, 3600, '2026-11-04')).toEqual([GAME]);
     expect(await gamesToSnapshot(client, 3600, '2026-11-02')).toEqual([]);
     await generateGameSnapshots(client, GAME, archive('2026-11-04'));
@@ -281,6 +265,46 @@ describe('bulk snapshots (PostgreSQL)', () => {
       '2026-11-04',
       '2026-11-02',
     ]);
+    // The sweep of every game's archives, a game removed since included.
+    expect(await dropExpiredArchives(client, '2026-11-05', 3)).toBe(2);
+    expect((await store.listArchives()).map((a) => a.archiveDate)).toEqual(['2026-11-04', '2026-11-04']);
+  });
+
+  it('writes the full history daily beside the latest snapshots, never archived', async () => {
+    expect(await gamesDueHistory(client, DAY)).toEqual([GAME]);
+    const result = await generateGameHistory(client, GAME);
+    expect(result.lines).toBe(2); // the NM variant in NA and in JP; the slab has no series
+    expect(await gamesDueHistory(client, DAY)).toEqual([]);
+    const history = (await store.latest(GAME, 'history.ndjson.gz'))!;
+    expect(history).toMatchObject({ format: 'history.ndjson.gz', archiveDate: null, rows: 2 });
+    const file = await download(history.id, history.chunks);
+    expect(createHash('sha256').update(file).digest('hex')).toBe(history.sha256);
+    expect(
+      gunzipSync(file)
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([
+      {
+        card_id: cat.cards[0]!.id,
+        variant_id: nm!.id,
+        variant_uuid: nm!.uuid,
+        region: 'NA',
+        currency: 'USD',
+        from: '2026-10-24',
+        prices: [9, null, null, null, null, null, null, 11, 12],
+      },
+      expect.objectContaining({ region: 'JP', currency: 'JPY', from: '2026-11-01', prices: [1500] }),
+    ]);
+    // Listed apart from the snapshots (GET /v1/bulk keeps its two formats).
+    expect(await store.listLatest()).toEqual([]);
+    expect(await store.listLatest(['history.ndjson.gz'])).toEqual([history]);
+    await generateGameSnapshots(client, GAME, { archive: { date: '2026-11-01', keepDays: 3 } });
+    expect((await store.listLatest()).map((s) => s.format)).toEqual(['csv.gz', 'ndjson.gz']);
+    expect((await store.listArchives()).map((s) => s.format)).toEqual(['csv.gz', 'ndjson.gz']);
+    await ds.query(`UPDATE bulk_snapshots SET generated_at = now() - interval '25 hours'`);
+    expect(await gamesDueHistory(client, DAY)).toEqual([GAME]);
   });
 
   it('lists no snapshot of a game that is gone', async () => {

@@ -60,16 +60,22 @@ describe('history lines (PostgreSQL)', () => {
     await ds.destroy();
   });
 
-  const nmLine = (region: string, currency: string, days: [string, number][]): HistoryLine => ({
+  const nmLine = (
+    region: string,
+    currency: string,
+    from: string,
+    prices: (number | null)[],
+  ): HistoryLine => ({
     card_id: card!.id,
     variant_id: nm!.id,
     variant_uuid: nm!.uuid,
     region,
     currency,
-    days,
+    from,
+    prices,
   });
 
-  it("reduces each UTC day to its last observation, across months, per region (NA first), in the region's currency", async () => {
+  it("reduces each UTC day to its last observation, a null for a day without, across months, per region (NA first), in the region's currency", async () => {
     const v = nm!.uuid;
     await ingest.ingest([
       // Two on one day: the later one's price is the day's.
@@ -94,16 +100,10 @@ describe('history lines (PostgreSQL)', () => {
     expect(result.lines).toBe(3);
     expect(result.text).toBe(
       ndjson([
-        nmLine('NA', 'USD', [
-          ['2025-10-28', 12.34],
-          ['2025-10-31', 15],
-          ['2025-11-01', 16.05],
-        ]),
-        nmLine('EU', 'EUR', [
-          ['2025-10-28', 9.99],
-          ['2025-11-02', 10.5],
-        ]),
-        nmLine('JP', 'JPY', [['2025-10-30', 1480]]),
+        // 28, 29 (none), 30 (none), 31 October, 1 November.
+        nmLine('NA', 'USD', '2025-10-28', [12.34, null, null, 15, 16.05]),
+        nmLine('EU', 'EUR', '2025-10-28', [9.99, null, null, null, null, 10.5]),
+        nmLine('JP', 'JPY', '2025-10-30', [1480]),
       ]),
     );
     expect(result.text).not.toContain(psa!.id);
@@ -122,7 +122,8 @@ describe('history lines (PostgreSQL)', () => {
       variant_uuid: v.uuid,
       region: 'NA',
       currency: 'USD',
-      days: [['2025-10-28', price]],
+      from: '2025-10-28',
+      prices: [price],
     });
     expect([otherLp.id, otherNm.id].sort()).toEqual([otherLp.id, otherNm.id]);
 

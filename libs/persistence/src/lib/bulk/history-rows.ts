@@ -8,8 +8,13 @@ export interface HistoryLine {
   readonly variant_uuid: string;
   readonly region: string;
   readonly currency: string;
-  /** Per UTC day with observations, ascending: the date and the day's last price in major units. */
-  readonly days: [date: string, price: number][];
+  /** The first UTC day with an observation (YYYY-MM-DD). */
+  readonly from: string;
+  /**
+   * One entry per UTC day from `from` to the last day with an observation: the day's last price in
+   * major units, or null for a day without any. Dense, so a day costs a few bytes, not a date.
+   */
+  readonly prices: (number | null)[];
 }
 
 /** A stored month of one series, its arrays in their text form (`{1,2,3}`). */
@@ -19,8 +24,8 @@ interface MonthRow {
   readonly variant_uuid: string;
   readonly region: string;
   readonly currency: string | null;
-  /** `YYYY-MM-` of the month: a day's date is this and its two-digit day. */
-  readonly month_prefix: string;
+  /** The month's first day, in days since 1970-01-01 (UTC). */
+  readonly month_day: number;
   readonly offsets: string;
   readonly prices: string;
 }
@@ -33,8 +38,8 @@ const DAY_SECONDS = 86_400;
  *
  * One statement reads the page's stored months in line order; the per-day reduction happens here,
  * one pass over the observations, because a month's `offsets` are seconds since the month's
- * first UTC instant: an observation's day of the month is `offset / 86400` with no date
- * arithmetic, and the day's last observation is simply the last one seen before the day changes.
+ * first UTC instant: an observation's day is the month's day plus `offset / 86400`, with no date
+ * arithmetic, and the day's last observation is the last one written to its entry.
  * The month arrays come as text and are split here, as the history reads do: several times
  * cheaper than the driver's array parser. Memory holds this page's months and lines only, so a
  * caller paging through a game's cards holds one page whatever the game's size. Variants without
@@ -48,7 +53,7 @@ export async function historyLines(
   if (cardUuids.length === 0) return { text: '', lines: 0 };
   const { rows } = await client.query<MonthRow>(
     `SELECT c.id AS card_id, v.id AS variant_id, v.uuid::text AS variant_uuid, ps.region,
-            vp.currency::text AS currency, to_char(ps.month, 'YYYY-MM-') AS month_prefix,
+            vp.currency::text AS currency, (ps.month - DATE '1970-01-01') AS month_day,
             ps.offsets::text AS offsets, ps.prices::text AS prices
      FROM unnest($1::uuid[]) WITH ORDINALITY AS page (uuid, ord)
      JOIN cards c ON c.uuid = page.uuid
@@ -63,6 +68,8 @@ export async function historyLines(
   let lines = 0;
   let line: HistoryLine | undefined;
   let perMajor = 100;
+  /** The epoch day of `line.prices[0]`. */
+  let first = 0;
   const flush = () => {
     if (!line) return;
     text += `${JSON.stringify(line)}\n`;
@@ -72,6 +79,8 @@ export async function historyLines(
     if (!line || r.variant_uuid !== line.variant_uuid || r.region !== line.region) {
       flush();
       const currency = r.currency ?? parseRegion(r.region)?.currency ?? 'USD';
+      // The first month's first observation: months come in order, observations in time order.
+      first = r.month_day + Math.floor(Number(r.offsets.slice(1, -1).split(',', 1)[0]) / DAY_SECONDS);
       // Keys in this order are the file's stable column order.
       line = {
         card_id: r.card_id,
@@ -79,25 +88,20 @@ export async function historyLines(
         variant_uuid: r.variant_uuid,
         region: r.region,
         currency,
-        days: [],
+        from: new Date(first * DAY_SECONDS * 1000).toISOString().slice(0, 10),
+        prices: [],
       };
       perMajor = minorUnitsPerMajor(currency);
     }
     const offsets = r.offsets.slice(1, -1).split(',');
     const prices = r.prices.slice(1, -1).split(',');
-    const days = line.days;
-    // Only the day index is compared per observation; a date string is built once per day. Each
-    // month row starts afresh: months are disjoint, so none shares a day with the one before.
-    let lastDay = -1;
+    const out = line.prices;
+    // Observations are in time order: the day's last one overwrites its earlier ones, and days
+    // without any stay null.
     for (let i = 0; i < offsets.length; i++) {
-      const day = Math.floor(Number(offsets[i]) / DAY_SECONDS);
-      const price = toMajor(Number(prices[i]), perMajor);
-      if (day === lastDay) {
-        days[days.length - 1]![1] = price;
-        continue;
-      }
-      lastDay = day;
-      days.push([`${r.month_prefix}${String(day + 1).padStart(2, '0')}`, price]);
+      const at = r.month_day + Math.floor(Number(offsets[i]) / DAY_SECONDS) - first;
+      while (out.length <= at) out.push(null);
+      out[at] = toMajor(Number(prices[i]), perMajor);
     }
   }
   flush();

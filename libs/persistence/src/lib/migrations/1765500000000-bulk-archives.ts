@@ -3,8 +3,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Dated archives of the bulk data (docs/bulk-data.md "Archives"): the first snapshot of a game
  * written on a UTC day is that day's archive (`archive_date`), kept for BULK_ARCHIVE_DAYS and never
- * rewritten, with a third file only archives have: the full history (`history.ndjson.gz`). One
- * archive per day, game and format, enforced by a unique index.
+ * rewritten; one per day, game and format, enforced by a unique index. And a third format, the
+ * full history (`history.ndjson.gz`), kept as the latest snapshots are (never archived: each one
+ * holds every day of the ones before).
  */
 export class BulkArchives1765500000000 implements MigrationInterface {
   name = 'BulkArchives1765500000000';
