@@ -218,6 +218,7 @@ describe('price alerts through the gateway', () => {
       [{ ...base, rule: 'price_sideways' }, 'rule'],
       [{ ...base, value: -1 }, 'value'],
       [{ ...base, rule: 'price_above', value: 1.005 }, 'value'],
+      [{ ...base, rule: 'price_above', value: 0.001 }, 'value'],
       [{ ...base, region: 'Atlantis' }, 'region'],
       [{ ...base, card_id: dragon.id }, 'card_id'],
       [{ ...base, colour: 'red' }, 'colour'],
@@ -357,7 +358,8 @@ describe('price alerts through the gateway', () => {
     const receiver = await startReceiver();
     try {
       await sender({ ALERT_RETRY_WINDOW_MS: '15000' });
-      const key = await newKey('starter');
+      // Polling its alerts below takes more than the starter plan's 60 requests a minute.
+      const key = await newKey('professional');
       receiver.behave((n) => (n <= 3 ? 'fail' : 'ok'));
       const alert = (
         await call(key, 'POST', '/v1/alerts', {
@@ -459,6 +461,6 @@ async function untilAsync<T>(check: () => Promise<T | undefined>, timeoutMs: num
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 500));
   }
 }

@@ -1,8 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataVersionSource } from '@tcg/domain';
-import { claimDueEvents, type ClaimedEvent, evaluateAlerts, recordAttempt } from '@tcg/persistence';
+import {
+  claimDueEvents,
+  type ClaimedEvent,
+  evaluateAlerts,
+  purgeSettledEvents,
+  recordAttempt,
+} from '@tcg/persistence';
 import { DATA_VERSION } from '@tcg/persistence/nest';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 import { Environment } from '../config/environment';
 import { alertEventBody } from './alert-event';
 import { sendWebhook, type SendOptions } from './delivery/webhook-sender';
@@ -15,8 +21,13 @@ const CLAIM_BATCH = 16;
 const SETTLE_MS = 500;
 /** An evaluation or a round's statements (claims, records). */
 const STATEMENT_TIMEOUT_MS = 60_000;
-/** One attempt's deadlines and how much of a receiver's answer is read (the rest is discarded). */
+/**
+ * One attempt's deadlines (the connect one bounds the address lookup too) and how much of a
+ * receiver's answer is read (the rest is discarded). Both fit in the lease (see the constructor).
+ */
 const ATTEMPT = { connectTimeoutMs: 5_000, responseTimeoutMs: 10_000, maxResponseBytes: 4_096 } as const;
+/** How often settled events past their keeping are deleted. */
+const PURGE_EVERY_MS = 3_600_000;
 /** Shutdown waits this long for the work under way. */
 const STOP_WAIT_MS = 5_000;
 
@@ -43,6 +54,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
   private evaluateAgain = false;
   private delivering: Promise<void> | undefined;
   private stopped = false;
+  private purgedAt = 0;
 
   constructor(
     env: Environment,
@@ -52,7 +64,14 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     this.leaseMs = env.ALERT_LEASE_MS;
     this.pollMs = env.ALERT_POLL_MS;
     this.retry = { baseMs: env.ALERT_RETRY_BASE_MS, windowMs: env.ALERT_RETRY_WINDOW_MS };
-    this.send = { allowPrivate: env.ALERT_PRIVATE_URLS === 'allow', ...ATTEMPT };
+    // Lookup and connect, then the response: within a third and a half of the lease, so an attempt
+    // ends before its lease does and another sender never sends the event while it still might.
+    this.send = {
+      allowPrivate: env.ALERT_PRIVATE_URLS === 'allow',
+      connectTimeoutMs: Math.min(ATTEMPT.connectTimeoutMs, Math.floor(env.ALERT_LEASE_MS / 6)),
+      responseTimeoutMs: Math.min(ATTEMPT.responseTimeoutMs, Math.floor(env.ALERT_LEASE_MS / 2)),
+      maxResponseBytes: ATTEMPT.maxResponseBytes,
+    };
     this.pool = new Pool({
       connectionString: env.DATABASE_URL,
       application_name: 'api-v1 alerts',
@@ -92,9 +111,16 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     await this.pool.end().catch(() => undefined);
   }
 
+  /**
+   * At most SETTLE_MS after the first version not yet evaluated: versions that keep coming (an
+   * import's batches) are taken together, and never put the evaluation off for longer.
+   */
   private scheduleEvaluation(): void {
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => this.evaluate(), SETTLE_MS);
+    if (this.settleTimer) return;
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      this.evaluate();
+    }, SETTLE_MS);
     this.settleTimer.unref();
   }
 
@@ -124,6 +150,11 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
       const result = await evaluateAlerts(client, (fired) => alertEventBody(fired, new Date()));
       if (result.fired > 0 || result.cleared > 0)
         this.logger.log({ msg: 'alerts evaluated', ...result, ms: Date.now() - started });
+      if (Date.now() - this.purgedAt > PURGE_EVERY_MS) {
+        this.purgedAt = Date.now();
+        const purged = await purgeSettledEvents(client);
+        if (purged > 0) this.logger.log({ msg: 'settled alert events purged', events: purged });
+      }
     } finally {
       client.release();
     }
@@ -144,21 +175,28 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
       });
   }
 
+  /** Claims due events, sends them side by side, and records each as soon as its attempt ends. */
   private async deliverRound(): Promise<boolean> {
+    const events = await this.withClient((client) => claimDueEvents(client, CLAIM_BATCH, this.leaseMs));
+    await Promise.all(events.map((event) => this.attemptAndRecord(event)));
+    return events.length === CLAIM_BATCH;
+  }
+
+  private async attemptAndRecord(event: ClaimedEvent): Promise<void> {
+    const outcome = await this.attempt(event);
+    const after = outcome.ok
+      ? undefined
+      : afterFailure(event.attempt, event.createdAt, new Date(), this.retry);
+    const recorded = await this.withClient((client) => recordAttempt(client, event, outcome, after));
+    if (!recorded) this.logger.warn({ msg: 'alert attempt outlived its lease', eventId: event.id });
+    else if (after && 'giveUp' in after)
+      this.logger.warn({ msg: 'alert disabled', alertId: event.alertId, reason: after.giveUp });
+  }
+
+  private async withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
-      const events = await claimDueEvents(client, CLAIM_BATCH, this.leaseMs);
-      const outcomes = await Promise.all(events.map((event) => this.attempt(event)));
-      for (const [i, event] of events.entries()) {
-        const outcome = outcomes[i]!;
-        const after = outcome.ok
-          ? undefined
-          : afterFailure(event.attempt, event.createdAt, new Date(), this.retry);
-        await recordAttempt(client, event, outcome, after);
-        if (after && 'giveUp' in after)
-          this.logger.warn({ msg: 'alert disabled', alertId: event.alertId, reason: after.giveUp });
-      }
-      return events.length === CLAIM_BATCH;
+      return await work(client);
     } finally {
       client.release();
     }

@@ -135,7 +135,8 @@ export function parseCreateAlert(body: unknown): AlertRequest {
       : undefined;
   if (
     threshold === undefined ||
-    (price && Math.abs(threshold - (value as number) * perMajor) > 1e-6 * perMajor)
+    // A price below the currency's smallest unit would be 0: always above, never below.
+    (price && (threshold < 1 || Math.abs(threshold - (value as number) * perMajor) > 1e-6 * perMajor))
   )
     throw invalidParameter(
       'value',

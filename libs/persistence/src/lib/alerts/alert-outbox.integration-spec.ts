@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { TypeOrmApiKeyRepository } from '../repositories/api-key.repository';
 import { refreshSummaries } from '../summaries';
 import { claimDueEvents, evaluateAlerts, recordAttempt } from './alert-outbox';
 import { TypeOrmAlertRepository } from './alert.repository';
@@ -83,20 +84,30 @@ describe('price alerts (PostgreSQL)', () => {
 
   it('fires when the rule becomes true, not while it stays true, and again after it cleared', async () => {
     const a = (await alerts.create(newAlert(), 10))!;
-    expect(await evaluate()).toEqual({ evaluated: 1, fired: 0, cleared: 0 });
+    expect(await evaluate()).toEqual({ ran: true, evaluated: 1, fired: 0, cleared: 0 });
     await setPrice(1100);
-    expect(await evaluate()).toEqual({ evaluated: 1, fired: 1, cleared: 0 });
+    expect(await evaluate()).toEqual({ ran: true, evaluated: 1, fired: 1, cleared: 0 });
     expect(await events()).toEqual([
       { alert_id: a.id, payload: JSON.stringify({ alert: a.id, price: 1100 }) },
     ]);
     await setPrice(1200);
     expect(await evaluate()).toMatchObject({ fired: 0 });
     await setPrice(950);
-    expect(await evaluate()).toEqual({ evaluated: 1, fired: 0, cleared: 1 });
+    expect(await evaluate()).toEqual({ ran: true, evaluated: 1, fired: 0, cleared: 1 });
     await setPrice(1001);
     expect(await evaluate()).toMatchObject({ fired: 1 });
     expect(await events()).toHaveLength(2);
     expect((await alerts.get(KEY, a.id))!.lastFiredAt).toBeInstanceOf(Date);
+  });
+
+  it("disables a key's alerts when the key is revoked (nobody could delete them afterwards)", async () => {
+    const keys = new TypeOrmApiKeyRepository(ds);
+    const { record } = await keys.create('starter', 'alerts');
+    const a = (await alerts.create(newAlert({ keyId: record.id }), 10))!;
+    const other = (await alerts.create(newAlert(), 10))!;
+    expect(await keys.revoke(record.id)).toBe(true);
+    expect(await alerts.get(record.id, a.id)).toMatchObject({ disabledReason: 'key revoked' });
+    expect(await alerts.get(KEY, other.id)).toMatchObject({ disabledAt: null });
   });
 
   it('starts from the rule as it holds at creation: no event for a price already past the threshold', async () => {
@@ -111,6 +122,21 @@ describe('price alerts (PostgreSQL)', () => {
     await alerts.create(newAlert({ rule: 'change_24h', threshold: 10 }), 10);
     await setPrice(1500); // +67% over 24 h
     expect(await evaluate()).toMatchObject({ evaluated: 2, fired: 2 });
+  });
+
+  it('lets one instance evaluate at a time; the other skips, as the one evaluating answers for it', async () => {
+    await alerts.create(newAlert(), 10);
+    const other = new Client({ connectionString: workerDatabaseUrl() });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_advisory_xact_lock(hashtext('tcg_alerts'), 1)`);
+      expect(await evaluate()).toEqual({ ran: false, evaluated: 0, fired: 0, cleared: 0 });
+      await other.query('COMMIT');
+      expect(await evaluate()).toMatchObject({ ran: true, evaluated: 1 });
+    } finally {
+      await other.end();
+    }
   });
 
   it('lets one claimer have an event until its lease passes, and records what followed', async () => {
@@ -142,6 +168,15 @@ describe('price alerts (PostgreSQL)', () => {
         },
       );
       expect(await claimDueEvents(other, 10, 60_000)).toEqual([]);
+      // The first claimer's late answer: its attempt is no longer the event's, so nothing is recorded.
+      expect(
+        await recordAttempt(
+          client,
+          event,
+          { at, ok: true, status: 204, durationMs: 9000, error: null },
+          undefined,
+        ),
+      ).toBe(false);
       expect(await alerts.attempts(KEY, a.id, 50)).toEqual([
         { eventId: event.id, attempt: 2, at, status: 503, durationMs: 12, error: 'http_503' },
       ]);
@@ -154,6 +189,9 @@ describe('price alerts (PostgreSQL)', () => {
         },
       );
       expect(await alerts.get(KEY, a.id)).toMatchObject({ disabledReason: 'deliveries failed for 24 h' });
+      expect(await ds.query('SELECT count(*)::int AS n FROM alert_events WHERE failed_at IS NULL')).toEqual([
+        { n: 0 },
+      ]);
       expect((await alerts.get(KEY, a.id))!.disabledAt).toBeInstanceOf(Date);
       // A disabled alert is not evaluated.
       await setPrice(100);

@@ -20,6 +20,8 @@ export interface FiredAlert {
 }
 
 export interface EvaluationResult {
+  /** False: another instance was evaluating; nothing was done. */
+  readonly ran: boolean;
   /** Enabled alerts looked at. */
   readonly evaluated: number;
   /** Of those, whose rule turned true (one event each) or false. */
@@ -27,8 +29,12 @@ export interface EvaluationResult {
   readonly cleared: number;
 }
 
-/** One evaluation at a time across instances: the second waits, then finds nothing changed. */
-const EVALUATION_LOCK = `hashtext('tcg_alert_evaluation')`;
+/**
+ * One evaluation at a time across instances (a two-key advisory lock: class 'alerts', object 1).
+ * Another instance's evaluation under way answers for this one: every instance hears every new
+ * version, and the one evaluating runs again for a version that came meanwhile.
+ */
+const EVALUATION_LOCK = `hashtext('tcg_alerts'), 1`;
 
 /**
  * Every enabled alert's rule on the current prices, against whether it held at the last
@@ -56,7 +62,10 @@ export async function evaluateAlertsInTransaction(
   client: ClientBase,
   payload: (fired: FiredAlert) => string,
 ): Promise<EvaluationResult> {
-  await client.query(`SELECT pg_advisory_xact_lock(${EVALUATION_LOCK})`);
+  const { rows: lock } = await client.query<{ locked: boolean }>(
+    `SELECT pg_try_advisory_xact_lock(${EVALUATION_LOCK}) AS locked`,
+  );
+  if (!lock[0]!.locked) return { ran: false, evaluated: 0, fired: 0, cleared: 0 };
   const { rows } = await client.query<EvaluationRow>(EVALUATION);
   const fired = rows.filter((r) => r.kind === 'fired').map(toFired);
   if (fired.length > 0)
@@ -66,6 +75,7 @@ export async function evaluateAlertsInTransaction(
       [fired.map(() => randomUUID()), fired.map((f) => f.alertId), fired.map(payload)],
     );
   return {
+    ran: true,
     evaluated: rows.find((r) => r.kind === 'count')!.n,
     fired: fired.length,
     cleared: rows.filter((r) => r.kind === 'cleared').length,
@@ -202,19 +212,38 @@ const ATTEMPTS_KEPT = 50;
 /**
  * Records an attempt and what follows it, in one transaction: delivered; or due again at
  * `retryAt`; or failed for good, the alert disabled with the reason. The lease ends either way.
- * Only the alert's latest attempts are kept.
+ * Only the alert's latest attempts are kept. False: the attempt was no longer this sender's (its
+ * lease passed and another claimed the event, or the event was settled): nothing recorded.
  */
 export async function recordAttempt(
   client: ClientBase,
   event: ClaimedEvent,
   outcome: AttemptOutcome,
   after: AfterFailure | undefined,
-): Promise<void> {
+): Promise<boolean> {
   await client.query('BEGIN');
   try {
+    // Fenced by the attempt number: a sender whose lease passed and whose event was claimed again
+    // (attempts moved on) or settled records nothing, so a late answer cannot undo a newer one.
+    const fence = `id = $1 AND attempts = $2 AND delivered_at IS NULL AND failed_at IS NULL`;
+    const settle = outcome.ok
+      ? `UPDATE alert_events SET delivered_at = now(), claimed_until = NULL WHERE ${fence}`
+      : after && 'retryAt' in after
+        ? `UPDATE alert_events SET due_at = $3, claimed_until = NULL WHERE ${fence}`
+        : `UPDATE alert_events SET failed_at = now(), claimed_until = NULL WHERE ${fence}`;
+    const { rowCount } = await client.query(
+      settle,
+      after && 'retryAt' in after && !outcome.ok
+        ? [event.id, event.attempt, after.retryAt]
+        : [event.id, event.attempt],
+    );
+    if (rowCount === 0) {
+      await client.query('ROLLBACK');
+      return false;
+    }
     await client.query(
       `INSERT INTO alert_attempts (event_id, alert_id, attempt, at, status, duration_ms, error)
-       SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM alert_events WHERE id = $1)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         event.id,
         event.alertId,
@@ -225,22 +254,16 @@ export async function recordAttempt(
         outcome.error,
       ],
     );
-    if (outcome.ok)
-      await client.query('UPDATE alert_events SET delivered_at = now(), claimed_until = NULL WHERE id = $1', [
-        event.id,
-      ]);
-    else if (after && 'retryAt' in after)
-      await client.query('UPDATE alert_events SET due_at = $2, claimed_until = NULL WHERE id = $1', [
-        event.id,
-        after.retryAt,
-      ]);
-    else {
-      await client.query('UPDATE alert_events SET failed_at = now(), claimed_until = NULL WHERE id = $1', [
-        event.id,
-      ]);
+    if (!outcome.ok && !(after && 'retryAt' in after)) {
       await client.query(
         `UPDATE alerts SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL`,
         [event.alertId, after?.giveUp ?? 'delivery failed'],
+      );
+      // Its other events are not sent either: they fail with it, rather than wait forever.
+      await client.query(
+        `UPDATE alert_events SET failed_at = now(), claimed_until = NULL
+         WHERE alert_id = $1 AND delivered_at IS NULL AND failed_at IS NULL`,
+        [event.alertId],
       );
     }
     await client.query(
@@ -249,8 +272,22 @@ export async function recordAttempt(
       [event.alertId],
     );
     await client.query('COMMIT');
+    return true;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/** Days delivered and failed events are kept (their attempts go with them). */
+const SETTLED_EVENTS_KEPT_DAYS = 30;
+
+/** Deletes the events settled more than SETTLED_EVENTS_KEPT_DAYS ago; returns how many. */
+export async function purgeSettledEvents(client: ClientBase): Promise<number> {
+  const { rowCount } = await client.query(
+    `DELETE FROM alert_events
+     WHERE delivered_at < now() - interval '${SETTLED_EVENTS_KEPT_DAYS} days'
+        OR failed_at < now() - interval '${SETTLED_EVENTS_KEPT_DAYS} days'`,
+  );
+  return rowCount ?? 0;
 }

@@ -72,11 +72,18 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     return (await this.repo.find({ order: { createdAt: 'ASC' } })).map(toRecord);
   }
 
+  /** Revokes the key and, in the same transaction, disables its price alerts: nobody could delete them now. */
   async revoke(idOrPrefix: string): Promise<boolean> {
     const id = await this.resolve(idOrPrefix);
-    return (
-      id !== undefined && ((await this.repo.update({ id }, { revokedAt: new Date() })).affected ?? 0) > 0
-    );
+    if (id === undefined) return false;
+    return this.repo.manager.transaction(async (m) => {
+      const revoked = ((await m.update(ApiKeyEntity, { id }, { revokedAt: new Date() })).affected ?? 0) > 0;
+      await m.query(
+        `UPDATE alerts SET disabled_at = now(), disabled_reason = 'key revoked' WHERE key_id = $1 AND disabled_at IS NULL`,
+        [id],
+      );
+      return revoked;
+    });
   }
 
   async changePlan(idOrPrefix: string, plan: PlanName): Promise<boolean> {
