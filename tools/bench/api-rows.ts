@@ -113,6 +113,8 @@ export interface LoadRow extends RowBase {
   readonly unavailable?: { readonly note: string; readonly why: string };
   /** The service whose response-cache hit ratio the row reports. */
   readonly cache?: Version;
+  /** A route whose server-side p95 (the service's own histogram, to its bucket bound) the row reports. */
+  readonly serverRoute?: { readonly service: Version; readonly route: string };
   /** The floor its `vs Nest` divides by; none: the lookup floor (`floor-nest`). */
   readonly floor?: SameBytesFloor;
   readonly note?: string | ((m: { requests: Requests; result: LoadResult }) => string);
@@ -361,6 +363,7 @@ const LISTING_ROWS: readonly RowSpec[] = [
     label: 'v1 autocomplete q=<typed>',
     connections: SEARCH_CONNECTIONS,
     cache: 'v1',
+    serverRoute: { service: 'v1', route: '/v1/cards/autocomplete' },
     requests: (c) => ({
       url: c.full.gateway,
       paths: typedPrefixes(c.full.cards).map((q) => `/v1/cards/autocomplete?q=${encodeURIComponent(q)}`),

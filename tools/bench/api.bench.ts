@@ -31,7 +31,7 @@ import {
   type WalkRow,
 } from './api-rows';
 import { ensureBenchCatalogue } from './bench-databases';
-import { cacheCounters, closeBenchHttp, get, pool } from './bench-http';
+import { cacheCounters, closeBenchHttp, get, p95Bound, pool, routeHistogram } from './bench-http';
 import { CpuAccounting } from './cpu-time';
 import { FLOOR_PATH } from './floor-server';
 import { LoadGenerator } from './load-client';
@@ -413,9 +413,18 @@ class RowRunner {
     const connections = spec.connections ?? this.b.o.connections;
     const floor = spec.floor ? await this.floor(spec.floor, requests, connections) : undefined;
     const service = spec.cache ? this.b.stacks[spec.catalogue ?? 'full']![spec.cache] : undefined;
-    const m = await this.measure(spec.id, spec.label, { ...requests, connections }, service);
-    const note = typeof spec.note === 'function' ? spec.note({ requests, result: m.result }) : spec.note;
-    this.rows.push({ ...m.row, note, floor });
+    const routed = spec.serverRoute && this.b.stacks[spec.catalogue ?? 'full']![spec.serverRoute.service];
+    const histogram = () => (routed ? routeHistogram(routed, spec.serverRoute!.route) : undefined);
+    const m = await this.measure(spec.id, spec.label, { ...requests, connections }, service, histogram);
+    let note = typeof spec.note === 'function' ? spec.note({ requests, result: m.result }) : spec.note;
+    if (m.serverP95 !== undefined)
+      note = `${note ?? ''}; server-side p95 ≤ ${m.serverP95} ms (${spec.serverRoute!.route} histogram)`;
+    this.rows.push({
+      ...m.row,
+      note,
+      floor,
+      ...(m.serverP95 !== undefined ? { serverP95: m.serverP95 } : {}),
+    });
   }
 
   /** The floor of a row's bytes, measured now with the row's connections and request bodies. */
@@ -449,16 +458,19 @@ class RowRunner {
     label: string,
     scenario: Omit<LoadScenario, 'kind' | 'duration' | 'seed'>,
     service?: RunningService,
-  ): Promise<{ row: Row; result: LoadResult }> {
+    histogram?: () => Promise<Map<number, number>> | undefined,
+  ): Promise<{ row: Row; result: LoadResult; serverP95?: number }> {
     const { generator, cpu } = this.b;
     const { warmup, duration } = this.b.o;
     log('info', 'measuring', { row: id, connections: scenario.connections, seconds: warmup + duration });
     const rowSeed = (this.seed += 7919);
     await generator.run({ ...scenario, kind: 'load', duration: warmup, seed: rowSeed + 1 });
     const before = service ? await cacheCounters(service) : undefined;
+    const histogramBefore = await histogram?.();
     const cpuBefore = cpu.snapshot();
     const result = await generator.run({ ...scenario, kind: 'load', duration, seed: rowSeed });
     const cpuAfter = cpu.snapshot();
+    const histogramAfter = await histogram?.();
     const after = service ? await cacheCounters(service) : undefined;
     const looked = before && after ? after.hits - before.hits + (after.misses - before.misses) : 0;
     const row: Row = {
@@ -478,7 +490,9 @@ class RowRunner {
         : {}),
       cpuUs: CpuAccounting.perRequest(cpuBefore, cpuAfter, result.requests),
     };
-    return { row, result };
+    const serverP95 =
+      histogramBefore && histogramAfter ? p95Bound(histogramBefore, histogramAfter) : undefined;
+    return { row, result, ...(serverP95 !== undefined ? { serverP95 } : {}) };
   }
 
   private async walk(spec: WalkRow): Promise<void> {

@@ -89,3 +89,31 @@ export async function cacheCounters(
 export function closeBenchHttp(): void {
   agent.destroy();
 }
+
+/** A route's request-duration histogram on a service (its admin `/metrics`): count per bucket bound. */
+export async function routeHistogram(service: RunningService, route: string): Promise<Map<number, number>> {
+  const res = await get(service.healthUrl.replace(/\/health$/, '/metrics'), {});
+  const buckets = new Map<number, number>();
+  const line = /^tcg_http_request_duration_seconds_bucket\{([^}]*)\} (\d+(?:\.\d+)?)$/;
+  for (const text of res.body.toString('utf8').split('\n')) {
+    const m = line.exec(text);
+    if (!m || !m[1]!.includes(`route="${route}"`)) continue;
+    const le = /le="([^"]+)"/.exec(m[1]!)?.[1];
+    if (le === undefined || le === '+Inf') continue;
+    buckets.set(Number(le), (buckets.get(Number(le)) ?? 0) + Number(m[2]));
+  }
+  return buckets;
+}
+
+/**
+ * The bucket bound, in milliseconds, under which 95% of the requests between two histograms of a
+ * route were answered (the service's own time, arrival to the end of the answer); undefined when
+ * none came or the 95th lies past the last bound.
+ */
+export function p95Bound(before: Map<number, number>, after: Map<number, number>): number | undefined {
+  const bounds = [...after.keys()].sort((a, b) => a - b);
+  const total = bounds.length > 0 ? after.get(bounds.at(-1)!)! - (before.get(bounds.at(-1)!) ?? 0) : 0;
+  if (total <= 0) return undefined;
+  const bound = bounds.find((le) => after.get(le)! - (before.get(le) ?? 0) >= 0.95 * total);
+  return bound === undefined ? undefined : bound * 1000;
+}

@@ -16,6 +16,8 @@ export interface Row {
   readonly bytesPerResponse?: number;
   /** hits / (hits + misses) of the service's response cache during the row; null: not reported. */
   readonly cacheHitRatio?: number | null;
+  /** The service's own p95 for the row's route, as its histogram's bucket bound, in ms. */
+  readonly serverP95?: number;
   readonly statuses?: Record<string, number>;
   readonly note?: string;
   readonly pages?: number;

@@ -29,6 +29,7 @@ import { RenderedLz4Compression1765200000000 } from './migrations/1765200000000-
 import { CardNameSuggestions1765300000000 } from './migrations/1765300000000-card-name-suggestions';
 import { PriceAlerts1765400000000 } from './migrations/1765400000000-price-alerts';
 import { BulkArchives1765500000000 } from './migrations/1765500000000-bulk-archives';
+import { CardNamePrefixes1765600000000 } from './migrations/1765600000000-card-name-prefixes';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -58,6 +59,7 @@ export const MIGRATIONS = [
   CardNameSuggestions1765300000000,
   PriceAlerts1765400000000,
   BulkArchives1765500000000,
+  CardNamePrefixes1765600000000,
 ];
 
 export interface DataSourceConfig {

@@ -11,6 +11,7 @@ const SUMMARY_VIEWS = [
   'game_price_sources',
   'card_names',
   'card_name_words',
+  'card_name_prefixes',
 ] as const;
 
 /** Anything that runs a parameterised statement in a writer's transaction: a pg client, a query runner. */

@@ -25,7 +25,7 @@ export class NamesController {
     operationId: 'autocompleteCardNames',
     summary: 'Suggest card names as one types',
     description:
-      'Up to 20 distinct card names: those with a word starting with `q` first (the names more cards carry first, then those that start with it), then, when fewer than 5 match so, names close to `q` for a typo. Metered like any request.',
+      'Up to 20 distinct card names: those with a word starting with `q` first (the names more cards carry first, then those that start with it), then, when none matches so, names close to `q` for a typo. Metered like any request.',
   })
   @NAMES_QUERY.document()
   @ApiOkResponse({ type: NameSuggestionsResponseDto, description: 'The suggested names, best first.' })

@@ -16,7 +16,7 @@ export class NameSuggestionDto {
   @ApiProperty({
     enum: ['prefix', 'similar'],
     description:
-      '`prefix`: a word of the name starts with `q` (those come first, the names more cards carry first); `similar`: the name is close to `q`, for a typo (looked for when fewer than 5 names match by prefix).',
+      '`prefix`: a word of the name starts with `q` (those come first, the names more cards carry first); `similar`: the name is close to `q`, for a typo (looked for when no name matches by prefix).',
     example: 'prefix',
   })
   match!: 'prefix' | 'similar';

@@ -9,7 +9,7 @@ describe('CardNameSuggestions1765300000000 (PostgreSQL)', () => {
   const views = async () =>
     (
       (await ds.query(
-        `SELECT matviewname FROM pg_matviews WHERE matviewname LIKE 'card_name%' ORDER BY 1`,
+        `SELECT matviewname FROM pg_matviews WHERE matviewname IN ('card_names', 'card_name_words') ORDER BY 1`,
       )) as { matviewname: string }[]
     ).map((r) => r.matviewname);
 

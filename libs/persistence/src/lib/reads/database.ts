@@ -150,4 +150,12 @@ export interface Database {
   card_names: { game_id: string; folded: string; name: string; cards: number };
   /** Every word start of every name in card_names, and the rest of the name from there. */
   card_name_words: { game_id: string; folded: string; name: string; cards: number; at: number; tail: string };
+  card_name_prefixes: {
+    scope: string;
+    prefix: string;
+    rank: number;
+    game_id: string;
+    name: string;
+    cards: number;
+  };
 }

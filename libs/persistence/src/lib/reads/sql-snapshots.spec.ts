@@ -379,7 +379,7 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
       'set summaries by release date, searched',
       (r) => r.catalogue.listSetSummaries('mtg', { orderBy: 'release_date', order: 'desc', q: 'alpha_%' }),
     ],
-    // Two names found by prefix, fewer than SIMILAR_BELOW: the close matches are read too.
+    // 3 characters: the precomputed answers (card_name_prefixes).
     ['name suggestions', (r) => r.catalogue.suggestCardNames({ text: 'Bol', limit: 20 })],
     [
       'name suggestions of a game, wildcards',

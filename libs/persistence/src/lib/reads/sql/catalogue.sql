@@ -13,15 +13,9 @@ select "s"."uuid", "s"."id", "s"."game_id", "s"."name", "s"."code", to_char(s.re
 select "s"."uuid", "s"."id", "s"."game_id", "s"."name", "s"."code", to_char(s.release_date, 'YYYY-MM-DD') as "release_date", "g"."name" as "game_name", "ss"."cards_count", "ss"."value_cents" from "sets" as "s" inner join "games" as "g" on "g"."id" = "s"."game_id" inner join "set_summaries" as "ss" on "ss"."set_uuid" = "s"."uuid" where "s"."game_id" = $1 and ($2::text IS NULL OR s.name ILIKE $2) order by "s"."release_date" desc nulls last, "s"."id";
 
 -- name suggestions
--- 1/2 parameters: ["Bol%",null,20]
-select "w"."game_id", "w"."name", "w"."cards" from "card_name_words" as "w" where w.tail LIKE lower($1) and ($2::text IS NULL OR w.game_id = $2) group by "w"."game_id", "w"."folded", "w"."name", "w"."cards" order by "w"."cards" desc, min(w.at) = 1 desc, length(w.folded), "w"."folded", "w"."game_id" limit $3;
-
--- 2/2 parameters: ["Bol",null,20]
-select "n"."game_id", "n"."name", "n"."cards" from "card_names" as "n" where (n.folded % lower($1) OR lower($1) <% n.folded) and ($2::text IS NULL OR n.game_id = $2) order by similarity(n.folded, lower($1)) desc, word_similarity(lower($1), n.folded) desc, "n"."cards" desc, "n"."folded", "n"."game_id" limit $3;
+-- 1/1 parameters: ["*","Bol",20]
+select "p"."game_id", "p"."name", "p"."cards" from "card_name_prefixes" as "p" where p.scope = $1 and p.prefix = lower($2) order by "p"."rank" limit $3;
 
 -- name suggestions of a game, wildcards
--- 1/2 parameters: ["100\\%\\_%","mtg",5]
+-- 1/1 parameters: ["100\\%\\_%","mtg",5]
 select "w"."game_id", "w"."name", "w"."cards" from "card_name_words" as "w" where w.tail LIKE lower($1) and ($2::text IS NULL OR w.game_id = $2) group by "w"."game_id", "w"."folded", "w"."name", "w"."cards" order by "w"."cards" desc, min(w.at) = 1 desc, length(w.folded), "w"."folded", "w"."game_id" limit $3;
-
--- 2/2 parameters: ["100%_","mtg",5]
-select "n"."game_id", "n"."name", "n"."cards" from "card_names" as "n" where (n.folded % lower($1) OR lower($1) <% n.folded) and ($2::text IS NULL OR n.game_id = $2) order by similarity(n.folded, lower($1)) desc, word_similarity(lower($1), n.folded) desc, "n"."cards" desc, "n"."folded", "n"."game_id" limit $3;
