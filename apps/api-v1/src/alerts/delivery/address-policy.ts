@@ -1,4 +1,4 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { lookup as dnsLookup, Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -134,6 +134,32 @@ async function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T |
   }
 }
 
+/**
+ * The address lookup of public hosts: DNS itself (c-ares), A and AAAA side by side, each query
+ * abandoned after `timeoutMs` and cancelled with its resolver. Not `dns.lookup`: getaddrinfo runs
+ * on libuv's four pool threads and cannot be cancelled, so hosts whose name servers never answer
+ * (any attacker's subdomain) would hold them for their whole timeout, stalling what else needs
+ * them (zlib, the file system) for every request of the service.
+ */
+export function dnsQuery(timeoutMs: number, servers?: readonly string[]): LookupAll {
+  return async (hostname) => {
+    const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+    if (servers) resolver.setServers([...servers]);
+    const timer = setTimeout(() => resolver.cancel(), timeoutMs);
+    try {
+      const answers = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+      const found = answers.flatMap((a, i) =>
+        a.status === 'fulfilled' ? a.value.map((address) => ({ address, family: i === 0 ? 4 : 6 })) : [],
+      );
+      if (found.length === 0 && answers[0].status === 'rejected') throw answers[0].reason;
+      return found;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** With private addresses allowed (tests, one private network), the system's: /etc/hosts counts. */
 const systemLookup: LookupAll = (hostname) => dnsLookup(hostname, { all: true });
 
 /**
@@ -159,7 +185,8 @@ export async function resolvePublicAddresses(
   const timeoutMs = options.timeoutMs ?? DEFAULT_RESOLVE_TIMEOUT_MS;
   let found: readonly { address: string; family: number }[] | undefined;
   try {
-    found = await withDeadline((options.lookup ?? systemLookup)(host), timeoutMs);
+    const lookup = options.lookup ?? (allowPrivate ? systemLookup : dnsQuery(timeoutMs));
+    found = await withDeadline(lookup(host), timeoutMs);
   } catch {
     return refusal('unresolvable', `url host ${host} does not resolve to any address`);
   }
