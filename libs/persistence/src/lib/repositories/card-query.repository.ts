@@ -22,14 +22,14 @@ import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks'
 import { readAcceptedKinds } from '../reads/accepted-kinds.read';
 import { readCardCount } from '../reads/card-count.read';
 import { deepCardPage } from '../reads/card-deep-page.read';
-import { refClause, regionParam } from '../reads/card-fragments';
+import { regionParam } from '../reads/card-fragments';
 import { firstCardPage } from '../reads/card-first-page.read';
 import { readCardPage, type PageRange, type PageStatement } from '../reads/card-page';
 import { readJoinedCardPage } from '../reads/card-page-joined.read';
 import { cardPagePlan, readsCardTops, type CardPagePlan } from '../reads/card-page-plan';
 import { rankedCardPage } from '../reads/card-ranked-page.read';
 import { readCards } from '../reads/cards.read';
-import { cardsByUuid, readJoinedCards } from '../reads/joined-cards.read';
+import { cardsByUuid, readJoinedCardByRef, readJoinedCards } from '../reads/joined-cards.read';
 import { readPriceHistory } from '../reads/price-history.read';
 import { readResolvedIdentifiers } from '../reads/resolve-identifiers.read';
 import { TopRegions } from '../reads/top-region.read';
@@ -228,13 +228,7 @@ export class CardQueryRepository implements RenderedCardReads {
     region: string,
     json: JoinedVariantJson,
   ): Promise<JoinedCard | undefined> {
-    const [card] = await readJoinedCards(this.reads, {
-      cards: refClause(ref, 'c'),
-      json,
-      scope: { filter },
-      region: regionParam(region),
-    });
-    return card;
+    return readJoinedCardByRef(this.reads, ref, json, { filter }, region);
   }
 
   /**
