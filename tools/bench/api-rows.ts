@@ -2,7 +2,7 @@ import { measureAlertEvaluation } from './alert-evaluation';
 import { get, pool, send } from './bench-http';
 import { FLOOR_PATH } from './floor-server';
 import type { LoadResult, LoadScenario, WalkResult, WalkScenario } from './load-generator';
-import { shuffled } from './sampling';
+import { percentile, shuffled } from './sampling';
 import { ms, num } from './table';
 
 /**
@@ -453,9 +453,11 @@ const ALERT_ROWS: readonly RowSpec[] = [
     label: 'alert evaluation, 100,000 alerts',
     run: async (c) => {
       const r = await measureAlertEvaluation(c.databaseUrl);
-      const sorted = [...r.ms].sort((a, b) => a - b);
       return {
-        p50: sorted[Math.floor(sorted.length / 2)]!,
+        p50: percentile(
+          [...r.ms].sort((a, b) => a - b),
+          0.5,
+        ),
         note: `${num(r.alerts)} alerts after each of ${r.ms.length} imports moving 10% of prices: ${r.ms
           .map((m) => ms(m))
           .join(', ')}; fired ${r.fired.join('/')}, cleared ${r.cleared.join('/')}`,

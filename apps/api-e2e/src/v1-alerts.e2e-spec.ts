@@ -90,13 +90,22 @@ async function startReceiver(): Promise<{
   };
 }
 
-async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+/**
+ * What `check` gives once it gives something, asked every `everyMs` (every 50 ms for what the
+ * receiver saw; more slowly through the API, whose calls count against the key's quota).
+ */
+async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined>,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -377,10 +386,15 @@ describe('price alerts through the gateway', () => {
       expect(gaps[0]).toBeGreaterThanOrEqual(450);
       expect(gaps[2]).toBeGreaterThan(gaps[0]!);
       expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
-      const deliveries = await untilAsync(async () => {
-        const listed = (await call(key, 'GET', `/v1/alerts/${alert.id}/deliveries`)).body!['data'];
-        return listed.length === 4 ? listed : undefined;
-      }, 10_000);
+      const deliveries = await until(
+        'four attempts listed',
+        async () => {
+          const listed = (await call(key, 'GET', `/v1/alerts/${alert.id}/deliveries`)).body!['data'];
+          return listed.length === 4 ? listed : undefined;
+        },
+        10_000,
+        500,
+      );
       expect(deliveries.map((d) => [d.attempt, d.status])).toEqual([
         [4, 204],
         [3, 503],
@@ -402,10 +416,15 @@ describe('price alerts through the gateway', () => {
           })
         ).body!['data'];
         await importPrice(jp.uuid, '45.00');
-        const disabled = await untilAsync(async () => {
-          const a = (await call(key, 'GET', `/v1/alerts/${bad.id}`)).body!['data'];
-          return a.status === 'disabled' ? a : undefined;
-        }, 40_000);
+        const disabled = await until(
+          'the alert disabled',
+          async () => {
+            const a = (await call(key, 'GET', `/v1/alerts/${bad.id}`)).body!['data'];
+            return a.status === 'disabled' ? a : undefined;
+          },
+          40_000,
+          500,
+        );
         expect(disabled).toMatchObject({ disabled_reason: 'deliveries failed for 15 s' });
         const attempts = doomed.received.length;
         await importPrice(jp.uuid, '10.00');
@@ -454,13 +473,3 @@ describe('price alerts through the gateway', () => {
     }
   });
 });
-
-async function untilAsync<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}

@@ -6,7 +6,6 @@ import {
   DomainError,
   isUuid,
   NotFoundError,
-  PLANS,
 } from '@tcg/domain';
 import type { RenderedCardReads } from '@tcg/rendering';
 import { ALERTS, CARD_READS } from '@tcg/persistence/nest';
@@ -76,7 +75,7 @@ export class AlertsService {
     if (!alert)
       throw new DomainError(
         'FORBIDDEN',
-        `The ${usage.apiPlan in PLANS ? usage.apiPlan : 'free'} plan allows ${plan.maxAlerts} alerts per key; delete one to create another.`,
+        `The ${usage.apiPlan} plan allows ${plan.maxAlerts} alerts per key; delete one to create another.`,
       );
     return { ...toAlertDto(alert), secret };
   }

@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { ClientBase, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 
 /**
@@ -9,15 +9,25 @@ export async function inTransaction<T>(ds: DataSource, work: (client: PoolClient
   const runner = ds.createQueryRunner();
   const client = (await runner.connect()) as PoolClient;
   try {
-    await client.query('BEGIN');
+    return await inClientTransaction(client, work);
+  } finally {
+    await runner.release();
+  }
+}
+
+/** Runs `work` in one transaction on a connection the caller holds: all of it or none of it. */
+export async function inClientTransaction<C extends ClientBase, T>(
+  client: C,
+  work: (client: C) => Promise<T>,
+): Promise<T> {
+  await client.query('BEGIN');
+  try {
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
-  } finally {
-    await runner.release();
   }
 }
 

@@ -1,18 +1,15 @@
-import type { AlertRule } from '@tcg/domain';
+import { type Alert, type AlertRule, DELIVERY_ATTEMPTS_SHOWN } from '@tcg/domain';
 import { randomUUID } from 'node:crypto';
 import type { ClientBase } from 'pg';
+import { inClientTransaction } from '../transaction';
 import { RULE_HOLDS, WATCHED, WATCHED_PRICE_JOINS } from './alert-rules.sql';
 
 /** An alert whose rule has just become true, with what its event reports. */
-export interface FiredAlert {
+export interface FiredAlert extends Pick<
+  Alert,
+  'cardId' | 'cardName' | 'variantId' | 'market' | 'currency' | 'rule' | 'threshold'
+> {
   readonly alertId: string;
-  readonly cardId: string;
-  readonly cardName: string;
-  readonly variantId: string | null;
-  readonly market: string;
-  readonly currency: string;
-  readonly rule: AlertRule;
-  readonly threshold: number;
   /** Minor units. */
   readonly price: number | null;
   readonly change24h: number | null;
@@ -46,15 +43,7 @@ export async function evaluateAlerts(
   client: ClientBase,
   payload: (fired: FiredAlert) => string,
 ): Promise<EvaluationResult> {
-  await client.query('BEGIN');
-  try {
-    const result = await evaluateAlertsInTransaction(client, payload);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+  return inClientTransaction(client, () => evaluateAlertsInTransaction(client, payload));
 }
 
 /** `evaluateAlerts` inside the caller's open transaction (the benchmark rolls it back). */
@@ -206,9 +195,6 @@ export interface AttemptOutcome {
   readonly error: string | null;
 }
 
-/** Attempts kept per alert (`GET /v1/alerts/{id}/deliveries` shows them). */
-const ATTEMPTS_KEPT = 50;
-
 /**
  * Records an attempt and what follows it, in one transaction: delivered; or due again at
  * `retryAt`; or failed for good, the alert disabled with the reason. The lease ends either way.
@@ -221,26 +207,19 @@ export async function recordAttempt(
   outcome: AttemptOutcome,
   after: AfterFailure | undefined,
 ): Promise<boolean> {
-  await client.query('BEGIN');
-  try {
+  const retryAt = !outcome.ok && after && 'retryAt' in after ? after.retryAt : undefined;
+  const failed = !outcome.ok && retryAt === undefined;
+  return inClientTransaction(client, async () => {
     // Fenced by the attempt number: a sender whose lease passed and whose event was claimed again
     // (attempts moved on) or settled records nothing, so a late answer cannot undo a newer one.
-    const fence = `id = $1 AND attempts = $2 AND delivered_at IS NULL AND failed_at IS NULL`;
-    const settle = outcome.ok
-      ? `UPDATE alert_events SET delivered_at = now(), claimed_until = NULL WHERE ${fence}`
-      : after && 'retryAt' in after
-        ? `UPDATE alert_events SET due_at = $3, claimed_until = NULL WHERE ${fence}`
-        : `UPDATE alert_events SET failed_at = now(), claimed_until = NULL WHERE ${fence}`;
     const { rowCount } = await client.query(
-      settle,
-      after && 'retryAt' in after && !outcome.ok
-        ? [event.id, event.attempt, after.retryAt]
-        : [event.id, event.attempt],
+      `UPDATE alert_events
+       SET claimed_until = NULL, delivered_at = CASE WHEN $3 THEN now() END,
+           due_at = COALESCE($4::timestamptz, due_at), failed_at = CASE WHEN $5 THEN now() END
+       WHERE id = $1 AND attempts = $2 AND delivered_at IS NULL AND failed_at IS NULL`,
+      [event.id, event.attempt, outcome.ok, retryAt ?? null, failed],
     );
-    if (rowCount === 0) {
-      await client.query('ROLLBACK');
-      return false;
-    }
+    if (rowCount === 0) return false;
     await client.query(
       `INSERT INTO alert_attempts (event_id, alert_id, attempt, at, status, duration_ms, error)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -254,10 +233,10 @@ export async function recordAttempt(
         outcome.error,
       ],
     );
-    if (!outcome.ok && !(after && 'retryAt' in after)) {
+    if (failed) {
       await client.query(
         `UPDATE alerts SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL`,
-        [event.alertId, after?.giveUp ?? 'delivery failed'],
+        [event.alertId, after && 'giveUp' in after ? after.giveUp : 'delivery failed'],
       );
       // Its other events are not sent either: they fail with it, rather than wait forever.
       await client.query(
@@ -268,15 +247,11 @@ export async function recordAttempt(
     }
     await client.query(
       `DELETE FROM alert_attempts WHERE alert_id = $1 AND id <= (
-         SELECT id FROM alert_attempts WHERE alert_id = $1 ORDER BY id DESC OFFSET ${ATTEMPTS_KEPT} LIMIT 1)`,
+         SELECT id FROM alert_attempts WHERE alert_id = $1 ORDER BY id DESC OFFSET ${DELIVERY_ATTEMPTS_SHOWN} LIMIT 1)`,
       [event.alertId],
     );
-    await client.query('COMMIT');
     return true;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+  });
 }
 
 /** Days delivered and failed events are kept (their attempts go with them). */

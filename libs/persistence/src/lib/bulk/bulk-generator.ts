@@ -80,12 +80,7 @@ export async function generateGameSnapshots(
   gameId: string,
   options: GenerateOptions = {},
 ): Promise<GameSnapshotResult> {
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-  const writers: GzipChunks[] = [];
-  try {
-    await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_TIMEOUT_MS}`);
-    const dataVersion = await readDataVersion(client);
+  return inGeneration(client, async (dataVersion, writers) => {
     const ids = {} as Record<BulkFormat, number>;
     const archive = options.archive;
     for (const format of BULK_FORMATS)
@@ -96,29 +91,16 @@ export async function generateGameSnapshots(
     writers.push(ndjson, csv);
     await csv.write(csvHeader());
 
-    let rows = 0;
-    let after: CardPageRow | undefined;
-    for (;;) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      const pageStarted = performance.now();
-      const cards = await cardPage(client, gameId, after);
-      if (cards.length === 0) break;
-      after = cards[cards.length - 1];
-      const source = await pageRows(
-        client,
-        cards.map((c) => c.uuid),
-      );
+    const rows = await forEachCardPage(client, gameId, CARDS_PER_PAGE, options, async (cardUuids) => {
+      const source = await pageRows(client, cardUuids);
       for (let at = 0; at < source.length; at += ROWS_PER_SLICE) {
         const slice = source.slice(at, at + ROWS_PER_SLICE).map(toBulkRow);
         // Both files in step: each holds one slice at a time.
         await Promise.all([ndjson.write(ndjsonLines(slice)), csv.write(csvLines(slice))]);
         await yieldToLoop();
       }
-      rows += source.length;
-      await options.onPage?.(rows);
-      const rest = (performance.now() - pageStarted) * (options.restRatio ?? 0);
-      if (rest > 0) await sleep(rest);
-    }
+      return source.length;
+    });
 
     const files = { 'ndjson.gz': await ndjson.end(), 'csv.gz': await csv.end() };
     for (const format of BULK_FORMATS) await finish(client, ids[format], files[format], rows);
@@ -129,13 +111,8 @@ export async function generateGameSnapshots(
         [gameId, archive.date, archive.keepDays],
       );
     await deleteOlder(client, gameId);
-    await client.query('COMMIT');
     return { gameId, dataVersion, rows, files };
-  } catch (error) {
-    for (const w of writers) w.destroy();
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+  });
 }
 
 export interface GameHistoryResult {
@@ -157,42 +134,78 @@ export async function generateGameHistory(
   gameId: string,
   options: Omit<GenerateOptions, 'archive'> = {},
 ): Promise<GameHistoryResult> {
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-  let out: GzipChunks | undefined;
-  try {
-    await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_TIMEOUT_MS}`);
-    const dataVersion = await readDataVersion(client);
+  return inGeneration(client, async (dataVersion, writers) => {
     const id = await placeholder(client, gameId, HISTORY_FORMAT, dataVersion, null);
-    out = new GzipChunks(storeParts(client, id));
-    let lines = 0;
-    let after: CardPageRow | undefined;
-    for (;;) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      const pageStarted = performance.now();
-      const cards = await cardPage(client, gameId, after, HISTORY_CARDS_PER_PAGE);
-      if (cards.length === 0) break;
-      after = cards[cards.length - 1];
-      const page = await historyLines(
-        client,
-        cards.map((c) => c.uuid),
-      );
-      if (page.text.length > 0) await out.write(page.text);
-      lines += page.lines;
-      await options.onPage?.(lines);
-      await yieldToLoop();
-      const rest = (performance.now() - pageStarted) * (options.restRatio ?? 0);
-      if (rest > 0) await sleep(rest);
-    }
+    const out = new GzipChunks(storeParts(client, id));
+    writers.push(out);
+    const lines = await forEachCardPage(
+      client,
+      gameId,
+      HISTORY_CARDS_PER_PAGE,
+      options,
+      async (cardUuids) => {
+        const page = await historyLines(client, cardUuids);
+        if (page.text.length > 0) await out.write(page.text);
+        await yieldToLoop();
+        return page.lines;
+      },
+    );
     const file = await out.end();
     await finish(client, id, file, lines);
     await deleteOlder(client, gameId);
-    await client.query('COMMIT');
     return { gameId, dataVersion, lines, file };
+  });
+}
+
+/**
+ * Runs a generation in one REPEATABLE READ transaction on `client`, with its statement and idle
+ * deadlines, given the data version it reads at: committed when `work` returns; rolled back, and
+ * the gzip writers it registered destroyed, when it throws.
+ */
+async function inGeneration<T>(
+  client: ClientBase,
+  work: (dataVersion: number, writers: GzipChunks[]) => Promise<T>,
+): Promise<T> {
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+  const writers: GzipChunks[] = [];
+  try {
+    await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_TIMEOUT_MS}`);
+    const result = await work(await readDataVersion(client), writers);
+    await client.query('COMMIT');
+    return result;
   } catch (error) {
-    out?.destroy();
+    for (const w of writers) w.destroy();
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * The game's cards by keyset pages of `limit` on (sort_key, uuid) (its browse index), each page's
+ * UUIDs given to `page`, which returns the rows it wrote: between pages the abort signal is checked,
+ * `onPage` told the rows so far, and the rest taken (`restRatio` times the page's time). Returns
+ * the rows written.
+ */
+async function forEachCardPage(
+  client: ClientBase,
+  gameId: string,
+  limit: number,
+  options: Omit<GenerateOptions, 'archive'>,
+  page: (cardUuids: string[]) => Promise<number>,
+): Promise<number> {
+  let rows = 0;
+  let after: CardPageRow | undefined;
+  for (;;) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const pageStarted = performance.now();
+    const cards = await cardPage(client, gameId, after, limit);
+    if (cards.length === 0) return rows;
+    after = cards[cards.length - 1];
+    rows += await page(cards.map((c) => c.uuid));
+    await options.onPage?.(rows);
+    const rest = (performance.now() - pageStarted) * (options.restRatio ?? 0);
+    if (rest > 0) await sleep(rest);
   }
 }
 
@@ -241,12 +254,7 @@ async function deleteOlder(client: ClientBase, gameId: string): Promise<void> {
   );
 }
 
-async function cardPage(
-  client: ClientBase,
-  gameId: string,
-  after: CardPageRow | undefined,
-  limit = CARDS_PER_PAGE,
-) {
+async function cardPage(client: ClientBase, gameId: string, after: CardPageRow | undefined, limit: number) {
   const { rows } = await client.query<CardPageRow>(
     after
       ? `SELECT uuid::text, sort_key FROM cards
