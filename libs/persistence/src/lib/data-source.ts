@@ -30,6 +30,7 @@ import { CardNameSuggestions1765300000000 } from './migrations/1765300000000-car
 import { PriceAlerts1765400000000 } from './migrations/1765400000000-price-alerts';
 import { BulkArchives1765500000000 } from './migrations/1765500000000-bulk-archives';
 import { CardNamePrefixes1765600000000 } from './migrations/1765600000000-card-name-prefixes';
+import { FeedRunSamples1765700000000 } from './migrations/1765700000000-feed-run-samples';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -60,6 +61,7 @@ export const MIGRATIONS = [
   PriceAlerts1765400000000,
   BulkArchives1765500000000,
   CardNamePrefixes1765600000000,
+  FeedRunSamples1765700000000,
 ];
 
 export interface DataSourceConfig {

@@ -57,6 +57,8 @@ export interface FeedRunCounts {
   readonly observations: number;
   /** Unmatched rows by reason. */
   readonly reasons: Readonly<Record<string, number>>;
+  /** The first few distinct values seen under each reason (an unknown condition's text, say). */
+  readonly samples?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -337,7 +339,8 @@ export class FeedCatalogueRepository {
   ): Promise<void> {
     await this.ds.query(
       `UPDATE feed_runs SET finished_at = now(), status = $2, rows_read = $3, matched = $4, created = $5,
-         unmatched = $6, observations = $7, reasons = $8, error = $9, file = $10, sha256 = $11, fetched_at = $12
+         unmatched = $6, observations = $7, reasons = $8, error = $9, file = $10, sha256 = $11, fetched_at = $12,
+         samples = $13
        WHERE id = $1`,
       [
         id,
@@ -352,6 +355,7 @@ export class FeedCatalogueRepository {
         file.file,
         file.sha256 ?? null,
         file.fetchedAt ?? null,
+        JSON.stringify(counts.samples ?? {}),
       ],
     );
   }
