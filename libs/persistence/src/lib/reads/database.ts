@@ -101,6 +101,8 @@ export interface Database {
     change_30d: number | null;
     change_90d: number | null;
     updated_at: string;
+    /** Its top variant is priced by simulation (RealPricesInAggregates migration). */
+    simulated: boolean;
   };
   /** Per card, region and scope, its top variant's figures (CardFacets migration). */
   card_tops: {
