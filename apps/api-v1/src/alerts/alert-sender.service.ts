@@ -3,20 +3,30 @@ import { DataVersionSource } from '@tcg/domain';
 import {
   claimDueEvents,
   type ClaimedEvent,
+  deferDestination,
   evaluateAlerts,
   purgeSettledEvents,
   recordAttempt,
+  releaseClaim,
 } from '@tcg/persistence';
 import { DATA_VERSION } from '@tcg/persistence/nest';
 import { Pool, type PoolClient } from 'pg';
 import { Environment } from '../config/environment';
 import { alertEventBody } from './alert-event';
-import { sendWebhook, type SendOptions } from './delivery/webhook-sender';
+import { DestinationGuard } from './delivery/destination-guard';
+import { type AttemptError, sendWebhook, type SendOptions } from './delivery/webhook-sender';
 import { webhookHeaders } from './delivery/webhook-signature';
 import { afterFailure, type RetryPolicy } from './retry-policy';
 
-/** Events claimed (and sent side by side) per round. */
-const CLAIM_BATCH = 16;
+/**
+ * Attempts under way at once in one instance: a continuous pool, each slot refilled as soon as its
+ * attempt ends. Mostly sockets waiting on receivers, so cheap; what bounds one key is PER_KEY.
+ */
+const POOL_SIZE = 32;
+/** Events of one key in flight at once across all instances: a key's slow receivers hold no more. */
+const PER_KEY = 4;
+/** Outcomes that count towards a destination's breaker: the ones that hold a slot for long. */
+const TIMEOUTS: ReadonlySet<string> = new Set<AttemptError>(['connect_timeout', 'timeout']);
 /** A new data version is evaluated once versions have stopped coming for this long. */
 const SETTLE_MS = 500;
 /** An evaluation or a round's statements (claims, records). */
@@ -52,7 +62,11 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
   private unsubscribe: (() => void) | undefined;
   private evaluating: Promise<void> | undefined;
   private evaluateAgain = false;
-  private delivering: Promise<void> | undefined;
+  /** The claim under way, and whether another was asked for meanwhile. */
+  private claiming: Promise<void> | undefined;
+  private claimAgain = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly guard = new DestinationGuard();
   private stopped = false;
   private purgedAt = 0;
 
@@ -75,7 +89,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     this.pool = new Pool({
       connectionString: env.DATABASE_URL,
       application_name: 'api-v1 alerts',
-      max: 2,
+      max: 3,
       connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
       statement_timeout: STATEMENT_TIMEOUT_MS,
       query_timeout: STATEMENT_TIMEOUT_MS + 1000,
@@ -95,6 +109,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     this.scheduleEvaluation();
     this.pollTimer = setInterval(() => this.deliver(), this.pollMs);
     this.pollTimer.unref();
+    this.deliver();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -104,7 +119,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     clearInterval(this.pollTimer);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.all([this.evaluating, this.delivering]),
+      Promise.all([this.evaluating, this.claiming, ...this.inFlight]),
       new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS))),
     ]);
     clearTimeout(timer);
@@ -158,32 +173,84 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     } finally {
       client.release();
     }
-    if (this.delivering === undefined) this.deliver();
+    this.deliver();
   }
 
-  /** One round at a time: claims, sends side by side, records; another round at once if it was full. */
+  /**
+   * Fills the pool's free slots: claims that many due events (fairly across keys, PER_KEY at most
+   * of one key in flight, none bound for a closed destination) and starts each at once. Called on
+   * every poll and whenever an attempt ends; one claim at a time, another straight after it if
+   * asked for meanwhile or if it filled every slot it was asked for (more may be due).
+   */
   private deliver(): void {
-    if (this.stopped || this.delivering) return;
-    this.delivering = this.deliverRound()
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    const free = POOL_SIZE - this.inFlight.size;
+    if (free <= 0) return;
+    this.claimAgain = false;
+    this.claiming = this.claimAndStart(free)
       .catch((error: unknown) => {
-        this.logger.warn({ msg: 'alert delivery round failed', error: (error as Error).message });
+        this.logger.warn({ msg: 'alert claim failed', error: (error as Error).message });
         return false;
       })
       .then((full) => {
-        this.delivering = undefined;
-        if (full) this.deliver();
+        this.claiming = undefined;
+        if (full || this.claimAgain) this.deliver();
       });
   }
 
-  /** Claims due events, sends them side by side, and records each as soon as its attempt ends. */
-  private async deliverRound(): Promise<boolean> {
-    const events = await this.withClient((client) => claimDueEvents(client, CLAIM_BATCH, this.leaseMs));
-    await Promise.all(events.map((event) => this.attemptAndRecord(event)));
-    return events.length === CLAIM_BATCH;
+  /** True: every slot asked for was filled. */
+  private async claimAndStart(free: number): Promise<boolean> {
+    const events = await this.withClient((client) =>
+      claimDueEvents(client, free, this.leaseMs, {
+        perKey: PER_KEY,
+        skipDestinations: this.guard.closed(),
+      }),
+    );
+    for (const event of events) {
+      const admitted = this.guard.admit(event.destination);
+      const work = admitted.ok
+        ? this.attemptAndRecord(event)
+        : this.withClient((client) => releaseClaim(client, event, new Date(admitted.retryAt))).then(
+            () => undefined,
+          );
+      const tracked: Promise<void> = work
+        .catch((error: unknown) =>
+          this.logger.warn({
+            msg: 'alert attempt not recorded',
+            eventId: event.id,
+            error: (error as Error).message,
+          }),
+        )
+        .finally(() => {
+          this.inFlight.delete(tracked);
+          this.deliver();
+        });
+      this.inFlight.add(tracked);
+    }
+    return events.length === free;
   }
 
   private async attemptAndRecord(event: ClaimedEvent): Promise<void> {
     const outcome = await this.attempt(event);
+    const openUntil = this.guard.record(
+      event.destination,
+      outcome.error !== null && TIMEOUTS.has(outcome.error),
+    );
+    if (openUntil !== undefined) {
+      const deferred = await this.withClient((client) =>
+        deferDestination(client, event.destination, new Date(openUntil)),
+      );
+      this.logger.warn({
+        msg: 'alert destination breaker open',
+        destination: event.destination,
+        until: new Date(openUntil).toISOString(),
+        deferred,
+      });
+    }
     const after = outcome.ok
       ? undefined
       : afterFailure(event.attempt, event.createdAt, new Date(), this.retry);

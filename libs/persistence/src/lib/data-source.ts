@@ -31,6 +31,7 @@ import { PriceAlerts1765400000000 } from './migrations/1765400000000-price-alert
 import { BulkArchives1765500000000 } from './migrations/1765500000000-bulk-archives';
 import { CardNamePrefixes1765600000000 } from './migrations/1765600000000-card-name-prefixes';
 import { FeedRunSamples1765700000000 } from './migrations/1765700000000-feed-run-samples';
+import { AlertDestinations1765710000000 } from './migrations/1765710000000-alert-destinations';
 import { RealPricesInAggregates1765760000000 } from './migrations/1765760000000-real-prices-in-aggregates';
 
 export const MIGRATIONS = [
@@ -63,6 +64,7 @@ export const MIGRATIONS = [
   BulkArchives1765500000000,
   CardNamePrefixes1765600000000,
   FeedRunSamples1765700000000,
+  AlertDestinations1765710000000,
   RealPricesInAggregates1765760000000,
 ];
 

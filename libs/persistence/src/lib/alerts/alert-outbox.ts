@@ -134,54 +134,127 @@ function toFired(r: EvaluationRow): FiredAlert {
 export interface ClaimedEvent {
   readonly id: string;
   readonly alertId: string;
+  /** The key the alert belongs to. */
+  readonly keyId: string;
   readonly payload: string;
   /** This attempt's number, from 1. */
   readonly attempt: number;
   readonly createdAt: Date;
   readonly url: string;
+  /** The URL's `host` (name or address, and a port other than the scheme's): what a breaker guards. */
+  readonly destination: string;
+  /** As stored: sealed (docs/alerts.md, "Secrets at rest"), or a plain one not yet sealed. */
   readonly secret: string;
 }
 
+/** How claims share the senders among keys and destinations. */
+export interface ClaimOptions {
+  /**
+   * At most this many events of one key leased at once, across every sender (those already in
+   * flight count): one key's slow receivers cannot take every sender's slots.
+   */
+  readonly perKey: number;
+  /** Destinations whose events are not claimed now (an open breaker, a window's attempts spent). */
+  readonly skipDestinations?: readonly string[];
+}
+
 /**
- * Claims up to `limit` due events of enabled alerts, the oldest due first: each is leased for
- * `leaseMs` (`claimed_until`), committed before anything is sent. Rows another claimer holds are
- * skipped, not waited for; an event whose claimer died is due again once its lease has passed.
+ * Claims up to `limit` due events of enabled alerts whose key is not revoked, fairly: each key's
+ * oldest due first, taken round-robin across keys (every key's first, then every key's second…),
+ * none of a key past `perKey` in flight. Each is leased for `leaseMs` (`claimed_until`), committed
+ * before anything is sent. Rows another claimer holds are skipped, not waited for; an event whose
+ * claimer died is due again once its lease has passed.
  */
 export async function claimDueEvents(
   client: ClientBase,
   limit: number,
   leaseMs: number,
+  options: ClaimOptions = { perKey: limit },
 ): Promise<ClaimedEvent[]> {
   const { rows } = await client.query<{
     id: string;
     alert_id: string;
+    key_id: string;
     payload: string;
     attempts: number;
     created_at: Date;
     url: string;
+    destination: string;
     secret: string;
   }>(
-    `UPDATE alert_events e
-     SET claimed_until = now() + $2 * interval '1 millisecond', attempts = e.attempts + 1
-     FROM alerts a
-     WHERE a.id = e.alert_id AND e.id IN (
-       SELECT d.id FROM alert_events d JOIN alerts da ON da.id = d.alert_id
+    `WITH due AS (
+       SELECT d.id, d.due_at, da.key_id FROM alert_events d JOIN alerts da ON da.id = d.alert_id
        WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.due_at <= now()
          AND (d.claimed_until IS NULL OR d.claimed_until < now()) AND da.disabled_at IS NULL
-       ORDER BY d.due_at LIMIT $1
-       FOR UPDATE OF d SKIP LOCKED)
-     RETURNING e.id, e.alert_id, e.payload, e.attempts, e.created_at, a.url, a.secret`,
-    [limit, leaseMs],
+         AND da.destination <> ALL($4::text[])
+         AND NOT EXISTS (SELECT FROM api_keys k WHERE k.id = da.key_id AND k.revoked_at IS NOT NULL)
+     ), busy AS (
+       SELECT ba.key_id, count(*)::int AS n FROM alert_events b JOIN alerts ba ON ba.id = b.alert_id
+       WHERE b.delivered_at IS NULL AND b.failed_at IS NULL AND b.claimed_until >= now()
+         AND ba.key_id IN (SELECT key_id FROM due)
+       GROUP BY ba.key_id
+     ), ranked AS (
+       SELECT due.id, due.due_at,
+              row_number() OVER (PARTITION BY due.key_id ORDER BY due.due_at, due.id) + COALESCE(busy.n, 0) AS place
+       FROM due LEFT JOIN busy ON busy.key_id = due.key_id
+     ), chosen AS (
+       SELECT id FROM ranked WHERE place <= $3 ORDER BY place, due_at LIMIT $1
+     ), locked AS (
+       SELECT d.id FROM alert_events d
+       WHERE d.id IN (SELECT id FROM chosen) AND d.delivered_at IS NULL AND d.failed_at IS NULL
+         AND (d.claimed_until IS NULL OR d.claimed_until < now())
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE alert_events e
+     SET claimed_until = now() + $2 * interval '1 millisecond', attempts = e.attempts + 1
+     FROM alerts a
+     WHERE a.id = e.alert_id AND e.id IN (SELECT id FROM locked)
+     RETURNING e.id, e.alert_id, a.key_id, e.payload, e.attempts, e.created_at, a.url, a.destination, a.secret`,
+    [limit, leaseMs, options.perKey, options.skipDestinations ?? []],
   );
   return rows.map((r) => ({
     id: r.id,
     alertId: r.alert_id,
+    keyId: r.key_id,
     payload: r.payload,
     attempt: r.attempts,
     createdAt: r.created_at,
     url: r.url,
+    destination: r.destination,
     secret: r.secret,
   }));
+}
+
+/**
+ * Gives a claimed event back unsent (its destination was closed meanwhile): the lease ends, the
+ * attempt is not counted, and it is due again at `dueAt`. False: it was no longer this claim's.
+ */
+export async function releaseClaim(client: ClientBase, event: ClaimedEvent, dueAt: Date): Promise<boolean> {
+  const { rowCount } = await client.query(
+    `UPDATE alert_events SET claimed_until = NULL, attempts = attempts - 1, due_at = GREATEST(due_at, $3)
+     WHERE id = $1 AND attempts = $2 AND delivered_at IS NULL AND failed_at IS NULL`,
+    [event.id, event.attempt, dueAt],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Puts off every unsent event bound for `destination` that is not in flight until `until` (a
+ * breaker opened on it): no attempt is counted, and they keep their place otherwise. Returns how many.
+ */
+export async function deferDestination(
+  client: ClientBase,
+  destination: string,
+  until: Date,
+): Promise<number> {
+  const { rowCount } = await client.query(
+    `UPDATE alert_events e SET due_at = $2
+     FROM alerts a
+     WHERE a.id = e.alert_id AND a.destination = $1 AND e.delivered_at IS NULL AND e.failed_at IS NULL
+       AND e.due_at < $2 AND (e.claimed_until IS NULL OR e.claimed_until < now())`,
+    [destination, until],
+  );
+  return rowCount ?? 0;
 }
 
 /** When the next attempt of a failed one is due, or `give_up` (its alert is then disabled). */

@@ -1,0 +1,146 @@
+import type { DataVersionSource, NewAlert, PlanName } from '@tcg/domain';
+import { TypeOrmAlertRepository, TypeOrmApiKeyRepository, writeCatalogue } from '@tcg/persistence';
+import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { DataSource } from 'typeorm';
+import { validateEnvironment } from '../config/environment';
+import { AlertSenderService } from './alert-sender.service';
+
+/** A receiver on 127.0.0.1: `fast` answers 204 at once; `tarpit` reads the request and never answers. */
+async function startReceiver(kind: 'fast' | 'tarpit') {
+  const received: { at: number; id: string }[] = [];
+  const hung: ServerResponse[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.push({ at: Date.now(), id: String(req.headers['webhook-id']) });
+      if (kind === 'tarpit') hung.push(res);
+      else res.writeHead(204).end();
+    });
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: async () => {
+      hung.forEach((res) => res.destroy());
+      sockets.forEach((s) => s.destroy());
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+async function until<T>(what: string, check: () => T | undefined | false, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const noVersions: DataVersionSource = { current: () => null, onChange: () => () => undefined };
+
+describe('alert sender (PostgreSQL, receivers on 127.0.0.1)', () => {
+  let ds: DataSource;
+  useTestDatabase((opened) => (ds = opened));
+  const cat = tinyCatalogue();
+  const card = cat.cards[0]!;
+  const variant = cat.variants[0]!;
+  const services: AlertSenderService[] = [];
+  const receivers: { close(): Promise<void> }[] = [];
+
+  beforeEach(async () => {
+    await writeCatalogue(ds, cat);
+  });
+
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+    await Promise.all(services.splice(0).map((s) => s.onApplicationShutdown()));
+  });
+
+  const key = async (plan: PlanName = 'enterprise') =>
+    (await new TypeOrmApiKeyRepository(ds).create(plan, 'sender test')).record.id;
+
+  const newAlert = (keyId: string, url: string): NewAlert => ({
+    keyId,
+    cardUuid: card.uuid,
+    variantUuid: variant.uuid,
+    market: 'US',
+    storageRegion: 'NA',
+    currency: 'USD',
+    rule: 'price_above',
+    threshold: 1,
+    url,
+    secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0',
+  });
+
+  /** `n` alerts of the key on `url`, each with one event due now, `dueAgoMs` in the past. */
+  const fire = async (keyId: string, url: string, n: number, dueAgoMs: number) => {
+    const repo = new TypeOrmAlertRepository(ds);
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) ids.push((await repo.create(newAlert(keyId, url), 10_000))!.id);
+    await ds.query(
+      `INSERT INTO alert_events (id, alert_id, payload, due_at)
+       SELECT gen_random_uuid(), a, '{}', now() - $2 * interval '1 millisecond' FROM unnest($1::uuid[]) a`,
+      [ids, dueAgoMs],
+    );
+    return ids;
+  };
+
+  const start = (env: Record<string, string> = {}) => {
+    const service = new AlertSenderService(
+      validateEnvironment({
+        DATABASE_URL: workerDatabaseUrl(),
+        INTERNAL_TOKEN: randomUUID() + randomUUID(),
+        ALERT_PRIVATE_URLS: 'allow',
+        ALERT_POLL_MS: '50',
+        ...env,
+      }),
+      noVersions,
+    );
+    services.push(service);
+    service.onApplicationBootstrap();
+    return service;
+  };
+
+  it("delivers one key's event within 2 s while another key's 64 wait on a receiver that never answers", async () => {
+    const tarpit = await startReceiver('tarpit');
+    const fast = await startReceiver('fast');
+    receivers.push(tarpit, fast);
+    const [a, b] = [await key(), await key()];
+    // A's events are older: oldest-due first, they are all ahead of B's.
+    await fire(a, tarpit.url, 64, 1000);
+    await fire(b, fast.url, 1, 0);
+    const started = Date.now();
+    start();
+    const delivered = await until('B delivered', () => fast.received[0], 2000);
+    expect(delivered.at - started).toBeLessThan(2000);
+  });
+
+  it('stops sending to a destination after 3 timeouts in a row, and puts its other events off', async () => {
+    const tarpit = await startReceiver('tarpit');
+    receivers.push(tarpit);
+    const a = await key();
+    await fire(a, tarpit.url, 64, 0);
+    // A 1.5 s lease: each attempt gives up after 0.75 s without an answer.
+    start({ ALERT_LEASE_MS: '1500' });
+    await new Promise((r) => setTimeout(r, 4000));
+    // 4 at once (one key's share), each slot refilled once before the third timeout opened the breaker.
+    expect(tarpit.received.length).toBeGreaterThanOrEqual(3);
+    expect(tarpit.received.length).toBeLessThanOrEqual(8);
+    const [{ later }] = (await ds.query(
+      `SELECT count(*)::int AS later FROM alert_events WHERE due_at > now() + interval '50 seconds'`,
+    )) as { later: number }[];
+    expect(later).toBeGreaterThanOrEqual(64 - tarpit.received.length);
+  });
+});
