@@ -1,5 +1,6 @@
 import type { Failover } from '../limits/failover';
 import type { QuotaRedisClient } from '../limits/redis-quota.store';
+import { throttleSubject } from './client-address';
 
 const WINDOW_MS = 60_000;
 /** Addresses tracked in memory at most; past it the oldest are dropped (they only lose their count). */
@@ -34,7 +35,11 @@ interface Window {
  * Whether an address is blocked is answered from memory only (`blockedFor`), before any I/O: a
  * block counted in Redis is mirrored here when a failure reports it, and a blocked address costs
  * no further Redis call at all. Blocks seen by another instance reach this one at the address's
- * next failure here.
+ * next failure here. Failures the gateway found without any I/O (a key that fails its in-memory
+ * check) are counted here only (`recordLocalFailure`), so that they stay free.
+ *
+ * An IPv6 client is counted by its /64 (`throttleSubject`): one host can take a new address of
+ * its network for every request. IPv4 is counted per address, an IPv4-mapped address as IPv4.
  */
 export class AuthFailureThrottle {
   private readonly windows = new Map<string, Window>();
@@ -51,25 +56,37 @@ export class AuthFailureThrottle {
 
   /** Seconds the address must still wait, or undefined when it is not blocked. No I/O. */
   blockedFor(clientAddress: string): number | undefined {
-    const until = this.blockedUntil.get(clientAddress);
+    const subject = throttleSubject(clientAddress);
+    const until = this.blockedUntil.get(subject);
     if (until === undefined) return undefined;
     const leftMs = until - this.clock();
     if (leftMs > 0) return Math.max(1, Math.ceil(leftMs / 1000));
-    this.blockedUntil.delete(clientAddress);
+    this.blockedUntil.delete(subject);
     return undefined;
   }
 
-  /** Counts one failure; returns the seconds to wait when the address is now blocked. */
+  /** Counts one failure (in Redis when there is one); returns the seconds to wait when the address is now blocked. */
   async recordFailure(clientAddress: string): Promise<number | undefined> {
-    const { count, leftMs } =
+    const subject = throttleSubject(clientAddress);
+    const counted =
       this.redis && this.failover
         ? await this.failover.run(
-            () => this.countInRedis(clientAddress),
-            () => this.countInMemory(clientAddress),
+            () => this.countInRedis(subject),
+            () => this.countInMemory(subject),
           )
-        : this.countInMemory(clientAddress);
+        : this.countInMemory(subject);
+    return this.decide(subject, counted);
+  }
+
+  /** Counts one failure in this instance's memory only, whatever the store: no I/O. */
+  recordLocalFailure(clientAddress: string): number | undefined {
+    const subject = throttleSubject(clientAddress);
+    return this.decide(subject, this.countInMemory(subject));
+  }
+
+  private decide(subject: string, { count, leftMs }: { count: number; leftMs: number }): number | undefined {
     if (count <= this.limit) return undefined;
-    this.block(clientAddress, this.clock() + leftMs);
+    this.block(subject, this.clock() + leftMs);
     return Math.max(1, Math.ceil(leftMs / 1000));
   }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { IncomingMessage } from 'node:http';
 import {
   ClientAddressResolver,
+  throttleSubject,
   forwardedFor,
   lastHops,
   MAX_HOPS,
@@ -133,5 +134,22 @@ describe('the client address behind trusted proxies', () => {
   it('takes for= from a Forwarded element only', () => {
     expect(forwardedFor('by=10.0.0.1;for=192.0.2.60;proto=http')).toBe('192.0.2.60');
     expect(forwardedFor('for="192.0.2.60')).toBeUndefined();
+  });
+});
+
+describe('throttleSubject', () => {
+  it.each([
+    ['192.0.2.7', '192.0.2.7'],
+    ['::ffff:192.0.2.7', '192.0.2.7'],
+    ['::ffff:c000:207', '192.0.2.7'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:0DB8:0001:0002::', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['64:ff9b::192.0.2.7', '64:ff9b:0:0::/64'],
+    ['unknown', 'unknown'],
+  ])('counts %s as %s', (address, subject) => {
+    expect(throttleSubject(address)).toBe(subject);
   });
 });

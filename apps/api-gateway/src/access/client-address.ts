@@ -144,3 +144,49 @@ export function forwardedFor(element: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * What the auth-failure throttle counts a client address under: an IPv4 address as it is (an
+ * IPv4-mapped IPv6 address, dotted or in hex, as its IPv4 address), an IPv6 address as its /64 —
+ * one subscriber's network, from which a host can take a new address for every request.
+ * Anything else (`unknown`) as it is.
+ */
+export function throttleSubject(address: string): string {
+  const family = isIP(address);
+  if (family !== 6) return address;
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (`isIP` said 6), zone dropped; undefined if odd. */
+function ipv6Groups(address: string): number[] | undefined {
+  let s = address.toLowerCase();
+  const zone = s.indexOf('%');
+  if (zone !== -1) s = s.slice(0, zone);
+  const tail: number[] = [];
+  const dotted = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    tail.push((a << 8) | b, (c << 8) | d);
+    s = s.slice(0, dotted.index);
+    if (s.endsWith(':') && !s.endsWith('::')) s = s.slice(0, -1);
+  }
+  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((h) => parseInt(h, 16)));
+  const gap = s.indexOf('::');
+  let groups: number[];
+  if (gap === -1) groups = [...parse(s), ...tail];
+  else {
+    const head = parse(s.slice(0, gap));
+    const rest = [...parse(s.slice(gap + 2)), ...tail];
+    groups = [...head, ...new Array<number>(8 - head.length - rest.length).fill(0), ...rest];
+  }
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff)
+    ? groups
+    : undefined;
+}
