@@ -19,6 +19,11 @@ export interface Served {
 /** The pages, by path, and the assets they load, by name under `assetBase`. */
 export interface PageCatalogue {
   readonly pages: ReadonlyMap<'/' | '/docs', Served>;
+  /**
+   * The same pages without the prefill key: what a request naming another host than loopback
+   * gets (see `isLoopbackHost`). The same map as `pages` when there is no key.
+   */
+  readonly keylessPages: ReadonlyMap<'/' | '/docs', Served>;
   readonly assets: ReadonlyMap<string, Served>;
   /** `/assets/<build>`: the build is a digest of every asset, so their URLs change with their bytes. */
   readonly assetBase: string;
@@ -83,14 +88,29 @@ export function loadPageCatalogue(options: CatalogueOptions = {}): PageCatalogue
   const key = options.prefillKey ?? '';
   if (key !== '' && !PREFILL_KEY_FORMAT.test(key))
     throw new Error('the prefill key is not 1 to 256 printable ASCII characters');
-  const pages = new Map<'/' | '/docs', Served>();
-  for (const [path, file] of Object.entries(PAGES) as ['/' | '/docs', string][]) {
-    const html = readFileSync(join(ownDir, file), 'utf8')
-      .replaceAll('{{ASSETS}}', assetBase)
-      .replaceAll('{{API_KEY}}', escapeHtml(key));
-    pages.set(path, serve(Buffer.from(html), file));
-  }
-  return { pages, assets, assetBase };
+  const render = (prefill: string): Map<'/' | '/docs', Served> => {
+    const pages = new Map<'/' | '/docs', Served>();
+    for (const [path, file] of Object.entries(PAGES) as ['/' | '/docs', string][]) {
+      const html = readFileSync(join(ownDir, file), 'utf8')
+        .replaceAll('{{ASSETS}}', assetBase)
+        .replaceAll('{{API_KEY}}', escapeHtml(prefill));
+      pages.set(path, serve(Buffer.from(html), file));
+    }
+    return pages;
+  };
+  const keylessPages = render('');
+  return { pages: key === '' ? keylessPages : render(key), keylessPages, assets, assetBase };
+}
+
+/**
+ * Whether a request's `Host` names this machine's loopback: `localhost`, `127.0.0.1` or `[::1]`,
+ * with or without a port. Only such a request gets the pages with the prefill key: a page
+ * reached under any other name (a public address, a DNS-rebinding name pointing at 127.0.0.1)
+ * would hand the key to whoever can make a browser load it.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  return /^(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/i.test(host);
 }
 
 function serve(body: Buffer, name: string): Served {

@@ -3,7 +3,7 @@ import { entityTag, ifNoneMatchHits, negotiateCoding } from '@tcg/http-service';
 import type { Request, Response } from 'express';
 import { endWithin } from '../common/write-idle';
 import { Environment } from '../config/environment';
-import { compress, type PageCatalogue, type Served } from './page-catalogue';
+import { compress, isLoopbackHost, type PageCatalogue, type Served } from './page-catalogue';
 
 export const PAGE_CATALOGUE = Symbol('PageCatalogue');
 
@@ -47,12 +47,24 @@ export class PagesController {
 
   @Get()
   explorer(@Req() req: Request, @Res() res: Response): void {
-    send(req, res, this.catalogue.pages.get('/')!, PAGE_CACHE, this.writeIdleMs);
+    send(req, res, ...this.page(req, '/'), this.writeIdleMs);
   }
 
   @Get('docs')
   docs(@Req() req: Request, @Res() res: Response): void {
-    send(req, res, this.catalogue.pages.get('/docs')!, PAGE_CACHE, this.writeIdleMs);
+    send(req, res, ...this.page(req, '/docs'), this.writeIdleMs);
+  }
+
+  /**
+   * The page with the prefill key (EXPLORER_API_KEY, `npm start`'s demo key) only for a loopback
+   * `Host`; any other host gets the same page with the key field empty, not a refusal, so a
+   * gateway reached under its public name still serves a usable explorer.
+   */
+  private page(req: Request, path: '/' | '/docs'): [Served, string, string] {
+    const { pages, keylessPages } = this.catalogue;
+    if (pages === keylessPages) return [pages.get(path)!, PAGE_CACHE, 'Accept-Encoding'];
+    const served = (isLoopbackHost(req.headers.host) ? pages : keylessPages).get(path)!;
+    return [served, PAGE_CACHE, 'Accept-Encoding, Host'];
   }
 
   @Get('assets/:build/:name')
@@ -66,18 +78,25 @@ export class PagesController {
       `/assets/${build}` === this.catalogue.assetBase ? this.catalogue.assets.get(name) : undefined;
     // The exception filter answers it like any unknown path (the v1 error shape).
     if (!served) throw new NotFoundException();
-    send(req, res, served, ASSET_CACHE, this.writeIdleMs);
+    send(req, res, served, ASSET_CACHE, 'Accept-Encoding', this.writeIdleMs);
   }
 }
 
-function send(req: Request, res: Response, served: Served, cacheControl: string, writeIdleMs: number): void {
+function send(
+  req: Request,
+  res: Response,
+  served: Served,
+  cacheControl: string,
+  vary: string,
+  writeIdleMs: number,
+): void {
   const wanted = negotiateCoding(req.headers['accept-encoding']);
   if (wanted !== 'identity' && !served[wanted]) void compress(served);
   const coding = wanted !== 'identity' && served[wanted] ? wanted : 'identity';
   const body = coding === 'identity' ? served.body : served[coding]!;
   res.setHeader('content-type', served.contentType);
   res.setHeader('cache-control', cacheControl);
-  res.setHeader('vary', 'Accept-Encoding');
+  res.setHeader('vary', vary);
   res.setHeader('etag', entityTag(served.tag, false, coding));
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(name, value);
   if (ifNoneMatchHits(req.headers['if-none-match'], served.tag)) {
