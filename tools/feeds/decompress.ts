@@ -69,7 +69,7 @@ export function decompressed(
  */
 export const MAX_EXPANSION = 200;
 /** Output allowed whatever the input so far: a file's first blocks may expand more. */
-const EXPANSION_SLACK = 64 << 20;
+export const EXPANSION_SLACK = 64 << 20;
 
 const tooExpanded = (out: number, input: number) => out > EXPANSION_SLACK + MAX_EXPANSION * input;
 

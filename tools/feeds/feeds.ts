@@ -1,6 +1,6 @@
 import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { FEEDS, syncFeeds, type FeedName } from './sync';
 import { DEFAULT_CARDMARKET_GAMES, parseCardmarketGames } from './cardmarket/cardmarket-sync';
 import { DEFAULT_POLITENESS } from './polite-client';
@@ -17,8 +17,10 @@ daily price guide (EU trend prices of the printings MTGJSON gives a Cardmarket i
   --feeds        which feeds (default: all; with --from, tcgcsv only when DIR has dated folders and
                  cardmarket only when DIR has a price_guide_<idGame>.json)
   --from DIR     read the files from DIR (AllPrintings.json[.gz|.xz|.bz2], …, default-cards*.json[.gz],
-                 TCGCSV dumps in its archive layout DIR/YYYY-MM-DD/<categoryId>/<groupId>/prices,
-                 back-filled in date order) instead of downloading them; a <file>.sha256 is checked
+                 TCGCSV dumps in its archive layout DIR/YYYY-MM-DD/<categoryId>/<groupId>/prices
+                 or as its archive files DIR/prices-YYYY-MM-DD.ppmd.7z, back-filled in date order)
+                 instead of downloading them; a <file>.sha256 is checked. --from FILE takes one
+                 TCGCSV archive file (prices-YYYY-MM-DD.ppmd.7z) alone
   --dir DIR      where downloads are kept between runs and unmatched rows are written
                  (default: FEEDS_DIR, else .feeds)
   --compression  MTGJSON's compression to download (default gz)
@@ -97,8 +99,10 @@ async function main(): Promise<number> {
  */
 function defaultFeeds(from: string | true | undefined): string[] {
   if (typeof from !== 'string') return [...FEEDS];
+  // One of TCGCSV's archive files, named as published.
+  if (statSync(from).isFile()) return ['tcgcsv'];
   const entries = readdirSync(from);
-  const dated = entries.some((e) => /^\d{4}-\d{2}-\d{2}$/.test(e));
+  const dated = entries.some((e) => /^(\d{4}-\d{2}-\d{2}|prices-\d{4}-\d{2}-\d{2}\.ppmd\.7z)$/.test(e));
   const guide = entries.some((e) => /^price_guide_\d+\.json$/.test(e));
   return FEEDS.filter((f) => (f !== 'tcgcsv' || dated) && (f !== 'cardmarket' || guide));
 }

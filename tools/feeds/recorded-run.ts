@@ -11,13 +11,21 @@ import type { FeedName, FileReport } from './sync';
  */
 export async function recordedRun<D extends Record<string, unknown>>(
   ds: DataSource,
-  run: { feed: FeedName; file: string; unmatchedFile?: string; details: D; done: string },
+  run: {
+    feed: FeedName;
+    file: string;
+    unmatchedFile?: string;
+    /** The day the run's rows belong to (a back-fill's): written on each unmatched row. */
+    day?: string;
+    details: D;
+    done: string;
+  },
   work: (counts: RunCounts, details: D) => Promise<string | undefined>,
 ): Promise<FileReport> {
   const started = Date.now();
   const runs = new FeedCatalogueRepository(ds);
   const runId = await runs.startRun(run.feed, run.file);
-  const counts = new RunCounts(run.unmatchedFile);
+  const counts = new RunCounts(run.unmatchedFile, { day: run.day });
   const report = (error?: string): FileReport => ({
     feed: run.feed,
     file: run.file,

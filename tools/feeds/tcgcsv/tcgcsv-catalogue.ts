@@ -79,7 +79,11 @@ export class TcgcsvCatalogue {
       }
       const target = setOfGroup();
       if (!target) {
-        counts.miss('a new product of a group the archive does not name', { productId: product.productId });
+        counts.miss(
+          'a new product of a group the archive does not name',
+          { productId: product.productId },
+          String(product.productId),
+        );
         continue;
       }
       const key = `${target.uuid}|${product.name.toLowerCase()}`;
@@ -105,18 +109,22 @@ export class TcgcsvCatalogue {
         subTypeName: price.subTypeName,
       });
       if (!card) {
-        counts.miss('a price of a product not in the catalogue', row());
+        counts.miss('a price of a product not in the catalogue', row(), String(price.productId));
         continue;
       }
       if (slugify(price.subTypeName) === '') {
-        counts.miss('a printing name without a letter or digit', row());
+        counts.miss('a printing name without a letter or digit', row(), price.subTypeName);
         continue;
       }
       const conditions = card.sealed ? (['Sealed'] as const) : RAW_CONDITIONS;
       const observed = rawVariant(card.uuid, card.id, price.subTypeName, 'English', conditions[0]!);
       // Variant ids are slugs: `Holofoil` and `holofoil` are one printing, priced once.
       if (printings.has(observed.uuid)) {
-        counts.miss('a second price of the same product and printing', row());
+        counts.miss(
+          'a second price of the same product and printing',
+          row(),
+          `${price.productId} ${price.subTypeName}`,
+        );
         continue;
       }
       printings.add(observed.uuid);
@@ -126,7 +134,7 @@ export class TcgcsvCatalogue {
       if (price.marketPrice === null) continue; // no recent sale: the printing, but no price
       const minor = Math.round(price.marketPrice * minorUnitsPerMajor('USD'));
       if (minor <= 0 || minor > MAX_MINOR_UNITS) {
-        counts.miss('a market price of 0 or above what a series stores', row());
+        counts.miss('a market price of 0 or above what a series stores', row(), String(price.marketPrice));
         continue;
       }
       write.observations.push({ variantUuid: observed.uuid, cardUuid: card.uuid, price: minor });

@@ -1,6 +1,6 @@
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { useTestDatabase } from '@tcg/persistence/testing';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { DataSource } from 'typeorm';
@@ -280,6 +280,91 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     );
     expect([...groupsAsked]).toEqual(['3118']);
     expect(await series('283001', 'Holofoil')).toMatchObject({ points: 2 });
+  });
+
+  describe("TCGCSV's archive files (--from prices-YYYY-MM-DD.ppmd.7z: prices alone)", () => {
+    const ARCHIVES = join(FIXTURES, 'archives');
+    // An archive has no category listing: categories are configured by id.
+    const byId: TcgcsvGameConfig[] = [
+      { category: 62, game: 'flesh-and-blood', name: 'Flesh and Blood' },
+      { category: 3, game: 'pokemon', name: 'Pokémon' },
+    ];
+    const fromArchives = (from: string, games = byId) => {
+      const o = options('http://127.0.0.1:9', { from });
+      return { ...o, tcgcsv: { ...o.tcgcsv!, games } };
+    };
+
+    it('prices the cards the catalogue holds by product id, and makes no game of a category it cannot place', async () => {
+      const before = await state();
+      const report = await syncFeeds(ds, fromArchives(join(ARCHIVES, `prices-${DAY1}.ppmd.7z`)));
+      expect(report.files.map((f) => [f.file, f.status])).toEqual([
+        [`62@${DAY1}`, 'imported'],
+        [`3@${DAY1}`, 'imported'],
+      ]);
+      const [fab, pokemon] = report.files;
+      // The packaged cards' prices land as they do from the live dump; without products, the
+      // booster pack (999001), the promo (999002) and the product nowhere (999999) are unmatched.
+      expect(await series('225013', '1st Edition Cold Foil')).toMatchObject({ points: 1, price: '145000' });
+      expect(await series('225015', '1st Edition Rainbow Foil')).toMatchObject({ points: 1, price: '410' });
+      expect(fab).toMatchObject({ created: 0, unmatched: 4 });
+      expect(fab!.reasons).toEqual({
+        'a price of a product not in the catalogue': 3,
+        'a row of the wrong shape': 1,
+      });
+      // Pokémon: every price is of a product no card holds: no game, no card, nothing written.
+      expect(pokemon).toMatchObject({ rowsRead: 6, matched: 0, created: 0, unmatched: 6, observations: 0 });
+      expect(await rows(`SELECT id FROM games ORDER BY id`)).toEqual([{ id: 'flesh-and-blood' }]);
+      const after = await state();
+      expect(after.cards).toBe(before.cards);
+
+      // Pokémon alone: the data version does not move.
+      const pokemonOnly = await syncFeeds(
+        ds,
+        fromArchives(join(ARCHIVES, `prices-${DAY2}.ppmd.7z`), [byId[1]!]),
+      );
+      expect(pokemonOnly.files.map((f) => [f.file, f.status, f.observations])).toEqual([
+        [`3@${DAY2}`, 'imported', 0],
+      ]);
+      expect(await state()).toEqual(after);
+    });
+
+    it('back-fills a folder of archive files in date order into one unmatched list, each row with its day', async () => {
+      const report = await syncFeeds(ds, fromArchives(ARCHIVES, [byId[0]!]));
+      expect(report.files.map((f) => [f.file, f.status])).toEqual([
+        [`62@${DAY1}`, 'imported'],
+        [`62@${DAY2}`, 'imported'],
+      ]);
+      expect(await series('225015', '1st Edition Normal')).toMatchObject({ points: 2, price: '55' });
+      const lines = (await readFile(join(dir, 'unmatched-tcgcsv-62.ndjson'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { day?: string; reason: string; productId?: unknown });
+      const perDay = (day: string) => lines.filter((l) => l.day === day).length;
+      expect([perDay(DAY1), perDay(DAY2)]).toEqual(report.files.map((f) => f.unmatched));
+      expect(lines).toHaveLength(perDay(DAY1) + perDay(DAY2));
+      expect(lines[0]).toMatchObject({ reason: 'a row of the wrong shape', day: DAY1, groupId: 2061 });
+      expect(lines.at(-1)).toMatchObject({
+        reason: 'a price of a product not in the catalogue',
+        day: DAY2,
+        productId: 777777,
+      });
+      // The extraction's scratch folder is gone.
+      expect((await readdir(dir)).filter((e) => e.startsWith('tcgcsv-archive-'))).toEqual([]);
+    });
+
+    it('reports an archive that is not one and goes on with the next day', async () => {
+      const folder = join(dir, 'archives');
+      await mkdir(folder);
+      await writeFile(join(folder, `prices-${DAY1}.ppmd.7z`), 'not a 7z archive');
+      await copyFile(join(ARCHIVES, `prices-${DAY2}.ppmd.7z`), join(folder, `prices-${DAY2}.ppmd.7z`));
+      const report = await syncFeeds(ds, fromArchives(folder, [byId[0]!]));
+      expect(report.files.map((f) => [f.file, f.status])).toEqual([
+        [`prices-${DAY1}.ppmd.7z`, 'failed'],
+        [`62@${DAY2}`, 'imported'],
+      ]);
+      expect(report.files[0]!.error).toMatch(/not a 7z archive that reads/);
+      expect(await series('225015', '1st Edition Normal')).toMatchObject({ points: 1, price: '55' });
+    });
   });
 
   it('back-fills an archive of dated dumps in date order (--from), and again writes nothing', async () => {

@@ -1,6 +1,6 @@
 import { FeedCatalogueRepository, writeCatalogue } from '@tcg/persistence';
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { writeFileAtomically } from '../../common/files';
 import { log } from '../../common/log';
@@ -12,6 +12,7 @@ import { writeFeedSeries } from '../feed-series';
 import { recordedRun } from '../recorded-run';
 import { RunCounts } from '../run-counts';
 import type { FileReport } from '../sync';
+import { archiveDayOf, extractArchive, listArchive, type ArchiveLimits } from './tcgcsv-archive';
 import { TcgcsvCatalogue, type GroupWrite } from './tcgcsv-catalogue';
 import {
   readCategories,
@@ -22,6 +23,7 @@ import {
   type TcgcsvGroup,
   type TcgcsvPrice,
   type TcgcsvProduct,
+  type Rows,
 } from './tcgcsv-documents';
 import { findCategory, gameOf, type TcgcsvGameConfig } from './tcgcsv-games';
 
@@ -36,8 +38,13 @@ export interface TcgcsvOptions {
   readonly games: readonly TcgcsvGameConfig[];
   /** Where the day's progress (resuming a cut sync) and the unmatched rows are kept. */
   readonly dir: string;
-  /** A folder of dated dumps in TCGCSV's archive layout, back-filled in date order. */
+  /**
+   * A folder of dated dumps in TCGCSV's archive layout and/or TCGCSV's archive files
+   * (`prices-YYYY-MM-DD.ppmd.7z`), or one such file: back-filled in date order.
+   */
   readonly from?: string;
+  /** Bounds on an archive file (tests lower them). */
+  readonly archiveLimits?: ArchiveLimits;
   readonly baseUrl?: string;
   readonly politeness?: Politeness;
   readonly deadlines?: DownloadDeadlines;
@@ -53,10 +60,7 @@ interface DaySource {
   /** The category's groups; undefined when the category is not in the dump. */
   groups(categoryId: number): Promise<(TcgcsvGroup | { groupId: number; name: null })[] | undefined>;
   /** The group's products (undefined: the dump has prices alone) and prices. */
-  group(
-    categoryId: number,
-    groupId: number,
-  ): Promise<{ products?: TcgcsvProduct[]; prices: TcgcsvPrice[]; rejected: number }>;
+  group(categoryId: number, groupId: number): Promise<ParsedGroup>;
 }
 
 /**
@@ -70,8 +74,10 @@ export async function syncTcgcsv(ds: DataSource, opts: TcgcsvOptions): Promise<F
   const client = new PoliteClient(opts.politeness ?? DEFAULT_POLITENESS, opts.deadlines);
   const reports: FileReport[] = [];
   if (opts.from) {
-    for (const day of await archiveDays(opts.from))
-      reports.push(...(await syncDay(ds, opts, archiveSource(join(opts.from, day), day))));
+    for (const dump of await archiveDays(opts.from)) {
+      if (dump.folder) reports.push(...(await syncDay(ds, opts, archiveSource(dump.folder, dump.day))));
+      else reports.push(...(await syncArchiveFile(ds, opts, dump.file!, dump.day)));
+    }
   } else {
     const base = `${(opts.baseUrl ?? DEFAULT_TCGCSV_BASE_URL).replace(/\/+$/, '')}`;
     const stamp = (await client.text(`${base}/last-updated.txt`, 200)).trim();
@@ -82,6 +88,41 @@ export async function syncTcgcsv(ds: DataSource, opts: TcgcsvOptions): Promise<F
   }
   if (client.stats.retried > 0) log('info', 'tcgcsv politeness', { ...client.stats });
   return reports;
+}
+
+/**
+ * One of TCGCSV's archive files: listed and checked (`listArchive`: sizes, entries, expansion),
+ * then the configured categories' price documents extracted into a folder under `dir` (removed
+ * afterwards) and synced as a dated folder is. An archive that fails its checks is reported as
+ * one failed run and the back-fill goes on with the next day.
+ */
+async function syncArchiveFile(
+  ds: DataSource,
+  opts: TcgcsvOptions,
+  file: string,
+  day: string,
+): Promise<FileReport[]> {
+  const scratch = join(opts.dir, `tcgcsv-archive-${day}.tmp`);
+  await rm(scratch, { recursive: true, force: true });
+  try {
+    const listing = await listArchive(file, opts.archiveLimits);
+    // An archive has no category listing: only categories configured by id can be found in it.
+    const ids = opts.games.map((g) => g.category).filter((c): c is number => typeof c === 'number');
+    const extracted = await extractArchive(file, listing, scratch, ids);
+    log('info', 'tcgcsv archive extracted', {
+      file: basename(file),
+      priceFiles: listing.prices.length,
+      extracted: extracted.files,
+      bytes: extracted.bytes,
+      ignored: listing.ignored.length,
+    });
+    return await syncDay(ds, opts, archiveSource(join(scratch, day), day));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return [await failedRun(ds, basename(file), message)];
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 async function syncDay(ds: DataSource, opts: TcgcsvOptions, source: DaySource): Promise<FileReport[]> {
@@ -133,6 +174,7 @@ async function syncCategory(
       feed: 'tcgcsv',
       file,
       unmatchedFile: join(opts.dir, `unmatched-tcgcsv-${category.categoryId}.ndjson`),
+      day: source.day,
       details,
       done: 'tcgcsv category synced',
     },
@@ -141,7 +183,13 @@ async function syncCategory(
       const groups = await source.groups(category.categoryId);
       if (!groups)
         throw new Error(`category ${category.categoryId} has no groups in the dump of ${source.day}`);
-      await runs.ensureGame(game);
+      // The game is made with its first card or set: a category whose day prices nothing the
+      // catalogue holds (an archive has prices alone) adds no empty game and writes nothing.
+      let gameStored = false;
+      const ensureGame = async () => {
+        if (!gameStored) await runs.ensureGame(game);
+        gameStored = true;
+      };
       const index = await runs.gameIndex(game.id);
       const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards, await runs.allIds());
       const t = utcDayStart(source.day)!;
@@ -161,13 +209,19 @@ async function syncCategory(
         try {
           if ('error' in fetched) throw fetched.error;
           const { products, prices, rejected } = fetched.docs;
-          for (let k = 0; k < rejected; k++) counts.skip('a row of the wrong shape');
+          for (const r of rejected.listed)
+            counts.miss('a row of the wrong shape', { groupId, ...r.row }, r.reason);
+          for (let k = 0; k < rejected.beyond; k++) counts.skip('a row of the wrong shape');
           const write = catalogue.group(todo[i]!, products ?? [], prices, counts);
-          await applyGroup(ds, write, t, counts, details);
+          await applyGroup(ds, write, t, counts, details, ensureGame);
         } catch (error) {
           // Reported and left for the next sync (not marked done); the category's other groups go on.
           const message = error instanceof Error ? error.message : String(error);
-          counts.miss('a group that could not be read or written', { groupId, error: message.slice(0, 300) });
+          counts.miss(
+            'a group that could not be read or written',
+            { groupId, error: message.slice(0, 300) },
+            message,
+          );
           details.groupsFailed++;
           failures.push(`group ${groupId}: ${message.slice(0, 200)}`);
           log('error', 'tcgcsv group failed: the next sync tries it again', {
@@ -196,6 +250,7 @@ async function applyGroup(
   t: number,
   counts: RunCounts,
   details: { simulatedSeriesDropped: number; unchanged: number },
+  ensureGame: () => Promise<void>,
 ): Promise<void> {
   const repo = new FeedCatalogueRepository(ds);
   const stored = await repo.existingVariants(write.variants.map((v) => v.uuid));
@@ -204,6 +259,7 @@ async function applyGroup(
   ];
   await repo.updateCards(write.changes);
   if (write.cards.length > 0 || variants.length > 0) {
+    await ensureGame();
     await writeCatalogue(ds, { games: [], sets: [...write.sets.values()], cards: write.cards, variants });
   }
   // Every observed variant is among `write.variants`: stored, or written just above.
@@ -299,25 +355,47 @@ function archiveSource(dir: string, day: string): DaySource {
   };
 }
 
-function parsedGroup(
-  path: string,
-  products: unknown,
-  prices: unknown,
-): { products?: TcgcsvProduct[]; prices: TcgcsvPrice[]; rejected: number } {
-  const p = products === undefined ? undefined : readProducts(`${path}/products`, products);
-  // A group without prices (nothing sold yet) has products alone.
-  const q = prices === undefined ? { rows: [], rejectedCount: 0 } : readPrices(`${path}/prices`, prices);
-  return { products: p?.rows, prices: q.rows, rejected: (p?.rejectedCount ?? 0) + q.rejectedCount };
+/** A group's documents as read: the rows to use, and the rows refused (the first ones with why). */
+interface ParsedGroup {
+  readonly products?: TcgcsvProduct[];
+  readonly prices: TcgcsvPrice[];
+  readonly rejected: { listed: Rows<unknown>['rejected']; beyond: number };
 }
 
-/** The dated folders of an archive, oldest first, up to today. */
-async function archiveDays(from: string): Promise<string[]> {
+function parsedGroup(path: string, products: unknown, prices: unknown): ParsedGroup {
+  const p = products === undefined ? undefined : readProducts(`${path}/products`, products);
+  // A group without prices (nothing sold yet) has products alone.
+  const q = prices === undefined ? undefined : readPrices(`${path}/prices`, prices);
+  const listed = [...(p?.rejected ?? []), ...(q?.rejected ?? [])];
+  const total = (p?.rejectedCount ?? 0) + (q?.rejectedCount ?? 0);
+  return { products: p?.rows, prices: q?.rows ?? [], rejected: { listed, beyond: total - listed.length } };
+}
+
+/**
+ * The days to back-fill, oldest first, up to today: `from`'s dated folders and TCGCSV archive
+ * files (`prices-YYYY-MM-DD.ppmd.7z`), or `from` itself when it is such a file. A day with both
+ * is read from its folder, which may hold the products an archive lacks.
+ */
+async function archiveDays(from: string): Promise<{ day: string; folder?: string; file?: string }[]> {
   const today = new Date().toISOString().slice(0, 10);
-  const days = (await readdir(from)).filter(
-    (d) => utcDayStart(d) !== undefined && d >= EARLIEST_DAY && d <= today,
-  );
-  if (days.length === 0) throw new Error(`${from}: no dated folders (YYYY-MM-DD) of TCGCSV dumps`);
-  return days.sort();
+  const usable = (day: string | undefined): day is string =>
+    day !== undefined && utcDayStart(day) !== undefined && day >= EARLIEST_DAY && day <= today;
+  if ((await stat(from)).isFile()) {
+    const day = archiveDayOf(basename(from));
+    if (!usable(day)) throw new Error(`${from}: not a TCGCSV archive file (prices-YYYY-MM-DD.ppmd.7z)`);
+    return [{ day, file: from }];
+  }
+  const byDay = new Map<string, { day: string; folder?: string; file?: string }>();
+  for (const entry of (await readdir(from)).sort()) {
+    if (usable(entry)) byDay.set(entry, { day: entry, folder: join(from, entry) });
+    const day = archiveDayOf(entry);
+    if (usable(day) && !byDay.has(day)) byDay.set(day, { day, file: join(from, entry) });
+  }
+  if (byDay.size === 0)
+    throw new Error(
+      `${from}: no dated folders (YYYY-MM-DD) nor archives (prices-YYYY-MM-DD.ppmd.7z) of TCGCSV`,
+    );
+  return [...byDay.values()].sort((a, b) => (a.day < b.day ? -1 : 1));
 }
 
 /**
