@@ -96,7 +96,7 @@ async function syncGuide(
       if (document === undefined) throw new Error(`${file}: not published`);
       const guide = readPriceGuide(file, document);
       details.day = guide.day;
-      for (let k = 0; k < guide.rejected; k++) counts.skip('a row of the wrong shape');
+      for (const seen of guide.rejected) counts.skip('a row of the wrong shape', seen);
       const t = utcDayStart(guide.day)!;
       for (let i = 0; i < guide.rows.length; i += BATCH)
         await applyBatch(ds, guide.rows.slice(i, i + BATCH), t, counts, details);

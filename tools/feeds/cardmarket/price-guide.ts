@@ -10,7 +10,8 @@ export interface CardmarketGuide {
   /** `YYYY-MM-DD` of `createdAt`, in UTC. */
   readonly day: string;
   readonly rows: CardmarketPrice[];
-  readonly rejected: number;
+  /** The rows of the wrong shape, each as the value that broke it (`trend: "1,5"`). */
+  readonly rejected: string[];
 }
 
 export interface CardmarketPrice {
@@ -41,23 +42,20 @@ export function readPriceGuide(what: string, document: unknown, today = Date.now
     throw new CardmarketFormatError(what, 'createdAt is not a date up to today');
   if (!Array.isArray(priceGuides)) throw new CardmarketFormatError(what, 'priceGuides is not an array');
   const rows: CardmarketPrice[] = [];
-  let rejected = 0;
+  const rejected: string[] = [];
   for (const r of priceGuides) {
     const row = typeof r === 'object' && r !== null ? (r as Record<string, unknown>) : {};
     const idProduct = row['idProduct'];
     const trend = euros(row['trend']);
     const trendFoil = euros(row['trend-foil'] ?? row['trend-holo']);
-    if (
-      typeof idProduct !== 'number' ||
-      !Number.isSafeInteger(idProduct) ||
-      idProduct <= 0 ||
-      trend === undefined ||
-      trendFoil === undefined
-    ) {
-      rejected++;
+    const badId = typeof idProduct !== 'number' || !Number.isSafeInteger(idProduct) || idProduct <= 0;
+    if (badId || trend === undefined || trendFoil === undefined) {
+      const field = badId ? 'idProduct' : trend === undefined ? 'trend' : 'trend-foil';
+      const value = field === 'trend-foil' ? (row['trend-foil'] ?? row['trend-holo']) : row[field];
+      rejected.push(`${field}: ${value === undefined ? 'absent' : JSON.stringify(value)}`);
       continue;
     }
-    rows.push({ idProduct, trend, trendFoil });
+    rows.push({ idProduct: idProduct as number, trend, trendFoil });
   }
   return { day: new Date(created).toISOString().slice(0, 10), rows, rejected };
 }

@@ -147,7 +147,7 @@ export async function syncPrices(
     }
     const printType = printing.sealed ? 'Normal' : printingOfFinish(price.finish);
     if (!printType) {
-      counts.miss(`unknown finish ${price.finish}`, row());
+      counts.miss('unknown finish', row(), price.finish);
       continue;
     }
     if (variantsOf.uuid !== price.uuid) variantsOf = { uuid: price.uuid, byFinish: new Map() };
@@ -177,10 +177,11 @@ export async function syncPrices(
     counts.matched++;
     if (primary) {
       if (price.currency !== primary.currency) {
-        counts.miss('a primary price in another currency than its region', {
-          ...row(),
-          currency: price.currency,
-        });
+        counts.miss(
+          'a primary price in another currency than its region',
+          { ...row(), currency: price.currency },
+          price.currency,
+        );
         continue;
       }
       const key = `${variantUuid}|${primary.region}`;
@@ -198,12 +199,16 @@ export async function syncPrices(
       s.points.set(t, minor);
     } else {
       if (!QUOTE_PROVIDERS.has(price.provider)) {
-        counts.miss('a provider this sync does not know', row());
+        counts.miss('a provider this sync does not know', row(), price.provider);
         continue;
       }
       const region = QUOTE_REGION[price.currency];
       if (!region) {
-        counts.miss('a quote in a currency of no region', { ...row(), currency: price.currency });
+        counts.miss(
+          'a quote in a currency of no region',
+          { ...row(), currency: price.currency },
+          price.currency,
+        );
         continue;
       }
       const key = `${variantUuid}|${region}|${price.provider}|${price.side}`;

@@ -25,7 +25,8 @@ export interface MappedPrinting {
 }
 
 /** How a card of the feed found its catalogue card. */
-export type MatchedBy = 'uuid' | 'multiverseId' | 'setNumberName' | 'sealedName';
+export type MatchedBy =
+  'uuid' | 'multiverseId' | 'setNumberName' | 'sealedProductId' | 'sealedName' | 'sealedKind';
 
 export interface PrintingsResult {
   /** MTGJSON uuid → catalogue card, for the SKU and price files of the same run. */
@@ -53,7 +54,10 @@ const CARDS_PER_WRITE = 2_000;
  *   else by set, number and name; else a new card with the loader's slug rule. A matched card
  *   keeps its `id` and `uuid` and takes the feed's name, rarity, type line and identifiers
  *   (`opensetId` = uuid, `vendorId` = TCGplayer product, `imagedbId` = Scryfall id);
- * - a sealed product by uuid, else by name within its set, else new;
+ * - a sealed product by uuid; else by its TCGplayer product id (`vendorId`); else by name within its
+ *   set; else, for a product of the packaged sample (no uuid, no product id, named `<set> Booster
+ *   Pack` by the loader where MTGJSON says `Alpha Edition Booster Pack`), by its kind within its set
+ *   when the set has one sample product of that kind; else new;
  * - raw variants for each finish in the printing's language and every condition (SKUs add the
  *   other languages); existing variants and cards missing from the feed are kept as they are.
  * Online-only sets are left out, as the loader leaves them out.
@@ -68,7 +72,14 @@ export async function syncPrintings(
   const state = new CatalogueState(index.sets, index.cards);
   const result: PrintingsResult = {
     printings: new Map(),
-    matchedBy: { uuid: 0, multiverseId: 0, setNumberName: 0, sealedName: 0 },
+    matchedBy: {
+      uuid: 0,
+      multiverseId: 0,
+      setNumberName: 0,
+      sealedProductId: 0,
+      sealedName: 0,
+      sealedKind: 0,
+    },
     cardsUpdated: 0,
     cardmarketIdsWritten: 0,
     v3Unmapped: [],
@@ -159,6 +170,9 @@ class CatalogueState {
   private readonly byMultiverse = new Map<string, IndexedCard>();
   private readonly byNumberName = new Map<string, IndexedCard>();
   private readonly sealedByName = new Map<string, IndexedCard>();
+  private readonly sealedByProductId = new Map<string, IndexedCard>();
+  /** The packaged sample's sealed products (no feed identified them yet), by set and kind. */
+  private readonly sampleSealedByKind = new Map<string, IndexedCard[]>();
   private readonly claimed = new Set<string>();
   private readonly v3Cards: IndexedCard[] = [];
   /** The uuids the file gives the set being mapped. */
@@ -177,8 +191,15 @@ class CatalogueState {
     }
     for (const c of cards) {
       if (c.opensetId) this.byOpenset.set(c.opensetId, c);
-      if (c.sealed) this.sealedByName.set(`${c.setUuid}|${c.name.toLowerCase()}`, c);
-      else this.byNumberName.set(numberNameKey(c.setUuid, c.number, c.name), c);
+      if (c.sealed) {
+        this.sealedByName.set(`${c.setUuid}|${c.name.toLowerCase()}`, c);
+        if (c.vendorId) this.sealedByProductId.set(c.vendorId, c);
+        const kind = sealedKind(c.name);
+        if (!c.opensetId && !c.vendorId && kind) {
+          const key = `${c.setUuid}|${kind}`;
+          this.sampleSealedByKind.set(key, [...(this.sampleSealedByKind.get(key) ?? []), c]);
+        }
+      } else this.byNumberName.set(numberNameKey(c.setUuid, c.number, c.name), c);
       if (c.opensetId && V3_ID.test(c.opensetId)) this.v3Cards.push(c);
     }
     if (this.v3Cards.length > 0) {
@@ -228,12 +249,11 @@ class CatalogueState {
     const language = languageOfPrinting(front.language);
     if (!language) {
       for (const f of faces)
-        counts.miss('unknown language', {
-          uuid: f.uuid,
-          set: f.setCode,
-          name: f.name,
-          language: front.language,
-        });
+        counts.miss(
+          'unknown language',
+          { uuid: f.uuid, set: f.setCode, name: f.name, language: front.language },
+          front.language,
+        );
       return;
     }
     const fields = {
@@ -289,13 +309,12 @@ class CatalogueState {
     counts: RunCounts,
   ): void {
     const vendorId = product.identifiers.tcgplayerProductId ?? null;
-    const byUuid = this.byOpenset.get(product.uuid);
-    const card = byUuid ?? this.sealedByName.get(`${set.uuid}|${product.name.toLowerCase()}`);
+    const { card, by } = this.matchSealed(set, product, vendorId);
     let uuid: string;
     let id: string;
-    if (card && !this.claimed.has(card.uuid)) {
+    if (card) {
       this.claimed.add(card.uuid);
-      result.matchedBy[byUuid ? 'uuid' : 'sealedName']++;
+      result.matchedBy[by]++;
       counts.matched++;
       ({ uuid, id } = card);
       const change: CardChange = {
@@ -336,6 +355,27 @@ class CatalogueState {
     pending.variants.push(rawVariant(uuid, id, 'Normal', 'English', 'Sealed'));
   }
 
+  /** The stored sealed product a feed product is, the first way that finds an unclaimed one. */
+  private matchSealed(
+    set: IndexedSet,
+    product: FeedSealedProduct,
+    vendorId: string | null,
+  ): { card?: IndexedCard; by: MatchedBy } {
+    const free = (c: IndexedCard | undefined) => (c && !this.claimed.has(c.uuid) ? c : undefined);
+    const byUuid = free(this.byOpenset.get(product.uuid));
+    if (byUuid) return { card: byUuid, by: 'uuid' };
+    const byId = free(vendorId ? this.sealedByProductId.get(vendorId) : undefined);
+    if (byId && byId.setUuid === set.uuid) return { card: byId, by: 'sealedProductId' };
+    const byName = free(this.sealedByName.get(`${set.uuid}|${product.name.toLowerCase()}`));
+    if (byName) return { card: byName, by: 'sealedName' };
+    const kind = sealedKind(product.name);
+    const samples = kind ? (this.sampleSealedByKind.get(`${set.uuid}|${kind}`) ?? []) : [];
+    // Only one sample product of the kind: two would leave the choice to a guess.
+    const sample = samples.length === 1 ? free(samples[0]) : undefined;
+    if (sample) return { card: sample, by: 'sealedKind' };
+    return { by: 'sealedName' };
+  }
+
   /** The v3 cards of these sets that no feed card took. */
   unclaimedV3(setUuids: ReadonlySet<string>): IndexedCard[] {
     return this.v3Cards.filter((c) => setUuids.has(c.setUuid) && !this.claimed.has(c.uuid));
@@ -361,6 +401,15 @@ class CatalogueState {
       return { card: named, by: 'setNumberName' };
     return {};
   }
+}
+
+/** The product kinds the packaged sample names its sealed products by (magic-rules.ts). */
+const SEALED_KINDS = ['booster pack', 'booster box', 'bundle', 'fat pack'] as const;
+
+/** `booster pack` of `Alpha Edition Booster Pack`; undefined for a name of no known kind. */
+function sealedKind(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return SEALED_KINDS.find((kind) => lower.endsWith(` ${kind}`));
 }
 
 function numberNameKey(setUuid: string, number: string | null, name: string): string {

@@ -84,8 +84,17 @@ export async function syncScryfall(
       });
       continue;
     }
+    const language = languageOfScryfall(sc.lang);
+    if (!language) {
+      // The card keeps its Scryfall id; a price of a language we have no word for is not guessed.
+      counts.miss(
+        'unknown language',
+        { id: sc.id, set: sc.set, number: sc.collectorNumber, lang: sc.lang },
+        sc.lang,
+      );
+      continue;
+    }
     counts.matched++;
-    const language = languageOfScryfall(sc.lang) ?? 'English';
     for (const { field, region, currency, printing } of PRICE_FIELDS) {
       const price = sc.prices[field];
       if (price === null || price <= 0) continue;

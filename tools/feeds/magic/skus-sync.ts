@@ -5,7 +5,7 @@ import type { FeedSku } from '../mtgjson/tcgplayer-skus';
 import type { RunCounts } from '../run-counts';
 import { rawVariant } from '../../loader/catalogue/build-catalogue';
 import type { MappedPrinting } from './printings-sync';
-import { conditionOfSku, languageOfSku, printingOfSku } from './vocabulary';
+import { conditionOfSku, isKnownSkuFinish, isSkuPrinting, languageOfSku, printingOfSku } from './vocabulary';
 
 /** SKUs resolved per transaction. */
 const SKUS_PER_WRITE = 5_000;
@@ -19,8 +19,9 @@ export interface SkusResult {
  * Gives the catalogue TCGplayer's real SKUs (MTGJSON v5 `TcgplayerSkus`): each SKU is a variant
  * (condition × print type × language) of the card its printing maps to; the variant is created
  * when the catalogue lacks it, and takes the SKU as its `vendorSkuId` (replacing none, or the
- * sample's synthetic one). A SKU of an unknown printing or in an unknown condition, print type or
- * language is reported, as is one another variant already holds.
+ * sample's synthetic one). MTGJSON's words are read in every spelling it has published
+ * (vocabulary.ts `skuWord`); a SKU of an unknown printing or in an unknown condition, print type,
+ * finish or language is reported with the value seen, as is one another variant already holds.
  */
 export async function syncSkus(
   ds: DataSource,
@@ -64,23 +65,39 @@ export async function syncSkus(
       continue;
     }
     const printType = printingOfSku(sku.printing, sku.finish);
-    // A sealed product has one variant: its sealed, non-foil SKU in the feed's condition words.
-    if (printing.sealed && (sku.printing !== 'NON_FOIL' || !['UNOPENED', 'SEALED'].includes(sku.condition))) {
-      counts.miss('a sealed product SKU other than its sealed one', { uuid: sku.uuid, skuId: sku.skuId });
+    const row = {
+      uuid: sku.uuid,
+      skuId: sku.skuId,
+      printing: sku.printing,
+      finish: sku.finish,
+      condition: sku.condition,
+      language: sku.language,
+    };
+    // A sealed product has one variant: its unopened, non-foil SKU (TCGplayer's `UNOPENED`).
+    if (
+      printing.sealed &&
+      (!isSkuPrinting(sku.printing, 'NON FOIL') || conditionOfSku(sku.condition) !== 'Sealed')
+    ) {
+      counts.miss(
+        'a sealed product SKU other than its sealed one',
+        row,
+        `${sku.condition} / ${sku.printing}`,
+      );
       continue;
     }
-    const condition = printing.sealed ? 'Sealed' : conditionOfSku(sku.condition);
+    const condition = conditionOfSku(sku.condition);
     const language = languageOfSku(sku.language);
-    if (!printType || !condition || !language) {
-      const what = !printType ? 'print type' : !condition ? 'condition' : 'language';
-      counts.miss(`unknown ${what}`, {
-        uuid: sku.uuid,
-        skuId: sku.skuId,
-        printing: sku.printing,
-        finish: sku.finish,
-        condition: sku.condition,
-        language: sku.language,
-      });
+    // `UNOPENED` is a sealed product's condition, never a card's.
+    if (!printType || !condition || (condition === 'Sealed') !== printing.sealed || !language) {
+      // The value not understood is kept as the reason's sample: a report names what was seen.
+      const [what, seen] = !isKnownSkuFinish(sku.finish)
+        ? ['finish', sku.finish ?? '']
+        : !printType
+          ? ['print type', sku.printing]
+          : !condition || (condition === 'Sealed') !== printing.sealed
+            ? ['condition', sku.condition]
+            : ['language', sku.language];
+      counts.miss(`unknown ${what}`, row, seen);
       continue;
     }
     // The faces of a multi-face card list the same SKUs: one variant each.

@@ -18,24 +18,52 @@ export function printingOfFinish(finish: string): string | undefined {
   return PRINTING_OF_FINISH[finish];
 }
 
-/** A TCGplayer SKU's `printing` (`NON_FOIL`, `FOIL`) and `finish` (`FOIL_ETCHED` or none). */
-export function printingOfSku(printing: string, finish: string | null): string | undefined {
-  if (finish === 'FOIL_ETCHED') return 'Etched Foil';
-  if (finish !== null) return undefined;
-  return printing === 'NON_FOIL' ? 'Normal' : printing === 'FOIL' ? 'Foil' : undefined;
+/**
+ * A TCGplayer SKU word as MTGJSON has written it across v5: the name of TCGplayer's enum with its
+ * underscores replaced by spaces (`NEAR MINT`, `NON FOIL`, `CHINESE SIMPLIFIED`, `FOIL ETCHED`), and
+ * with underscores in our older fixtures (`NEAR_MINT`). Both spellings, in any case, read as one.
+ */
+export function skuWord(value: string): string {
+  return value
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_]+/g, ' ');
 }
 
+/**
+ * A TCGplayer SKU's `printing` (`NON FOIL`, `FOIL`) and `finish` (none; `FOIL ETCHED` up to v5.2.2,
+ * `ETCHED` from v5.3.0, both for the product MTGJSON lists as `tcgplayerEtchedProductId`).
+ */
+export function printingOfSku(printing: string, finish: string | null): string | undefined {
+  if (finish !== null) return ETCHED_SKU_FINISHES.has(skuWord(finish)) ? 'Etched Foil' : undefined;
+  const word = skuWord(printing);
+  return word === 'NON FOIL' ? 'Normal' : word === 'FOIL' ? 'Foil' : undefined;
+}
+
+const ETCHED_SKU_FINISHES = new Set(['FOIL ETCHED', 'ETCHED']);
+
+/** Whether a SKU's finish is one we know (none, or etched). */
+export function isKnownSkuFinish(finish: string | null): boolean {
+  return finish === null || ETCHED_SKU_FINISHES.has(skuWord(finish));
+}
+
+export function isSkuPrinting(printing: string, word: 'NON FOIL' | 'FOIL'): boolean {
+  return skuWord(printing) === word;
+}
+
+/** TCGplayer's conditions (`conditionId` 1–5); `UNOPENED` (6) is a sealed product's. */
 const CONDITION_OF_SKU: Readonly<Record<string, Condition>> = {
-  NEAR_MINT: 'Near Mint',
-  LIGHTLY_PLAYED: 'Lightly Played',
-  MODERATELY_PLAYED: 'Moderately Played',
-  HEAVILY_PLAYED: 'Heavily Played',
+  'NEAR MINT': 'Near Mint',
+  'LIGHTLY PLAYED': 'Lightly Played',
+  'MODERATELY PLAYED': 'Moderately Played',
+  'HEAVILY PLAYED': 'Heavily Played',
   DAMAGED: 'Damaged',
+  UNOPENED: 'Sealed',
   SEALED: 'Sealed',
 };
 
 export function conditionOfSku(condition: string): Condition | undefined {
-  return CONDITION_OF_SKU[condition];
+  return CONDITION_OF_SKU[skuWord(condition)];
 }
 
 /**
@@ -49,17 +77,18 @@ const LANGUAGE_NAMES: readonly (readonly [Language, sku: string, scryfall: strin
   ['German', 'GERMAN', 'de'],
   ['Spanish', 'SPANISH', 'es'],
   ['Italian', 'ITALIAN', 'it'],
-  ['Chinese (S)', 'CHINESE_SIMPLIFIED', 'zhs'],
-  ['Chinese (T)', 'CHINESE_TRADITIONAL', 'zht'],
-  ['Portuguese', 'PORTUGUESE', 'pt'],
+  ['Chinese (S)', 'CHINESE SIMPLIFIED', 'zhs'],
+  ['Chinese (T)', 'CHINESE TRADITIONAL', 'zht'],
+  ['Portuguese', 'PORTUGUESE BRAZIL', 'pt'],
   ['Russian', 'RUSSIAN', 'ru'],
   ['Korean', 'KOREAN', 'ko'],
 ];
 const LANGUAGE_OF_SKU = new Map(LANGUAGE_NAMES.map(([ours, sku]) => [sku, ours]));
 const LANGUAGE_OF_SCRYFALL = new Map(LANGUAGE_NAMES.map(([ours, , scryfall]) => [scryfall, ours]));
 
+/** TCGplayer's languages (`languageId` 1–11) as MTGJSON writes them (`CHINESE SIMPLIFIED`, `PORTUGUESE BRAZIL`). */
 export function languageOfSku(language: string): Language | undefined {
-  return LANGUAGE_OF_SKU.get(language);
+  return LANGUAGE_OF_SKU.get(skuWord(language));
 }
 
 /** MTGJSON's printing `language` (`English`, `Japanese`, `Chinese Simplified`, `Portuguese (Brazil)`…). */

@@ -153,9 +153,7 @@ function toCard(file: string, offset: number, setKey: string, value: unknown): F
     if (v === undefined || v === null) return null;
     return isFeedText(v) ? v : bad(`${f}: expected text, got ${shown(v)}`);
   };
-  const finishes = card['finishes'];
-  if (!Array.isArray(finishes) || !finishes.every((f) => typeof f === 'string'))
-    bad('finishes: expected a list of text');
+  const finishes = finishesOf(card, bad);
   const foreign = card['foreignData'];
   if (foreign !== undefined && !Array.isArray(foreign)) bad('foreignData: expected a list');
   const foreignLanguages: string[] = [];
@@ -174,11 +172,34 @@ function toCard(file: string, offset: number, setKey: string, value: unknown): F
     rarity: text('rarity'),
     layout: text('layout'),
     type: optional('type'),
-    language: text('language'),
-    finishes: finishes as string[],
+    // `language` is published from v5.2.1 on; MTGJSON's card model defaults it to English.
+    language: card['language'] === undefined ? DEFAULT_LANGUAGE : text('language'),
+    finishes,
     identifiers: identifiers(card['identifiers'], bad),
     foreignLanguages,
   };
+}
+
+/** MTGJSON's default for a card's `language` (models/cards.py: `default="English"`, v5.2.1). */
+const DEFAULT_LANGUAGE = 'English';
+
+/**
+ * A card's finishes: `finishes` from v5.2.0 on; before it (v5.0, v5.1) the card said
+ * `hasNonFoil`/`hasFoil`, which name the same two finishes.
+ */
+function finishesOf(card: Record<string, unknown>, bad: (why: string) => never): string[] {
+  const finishes = card['finishes'];
+  if (
+    finishes === undefined &&
+    (typeof card['hasNonFoil'] === 'boolean' || typeof card['hasFoil'] === 'boolean')
+  )
+    return [
+      ...(card['hasNonFoil'] === true ? ['nonfoil'] : []),
+      ...(card['hasFoil'] === true ? ['foil'] : []),
+    ];
+  if (!Array.isArray(finishes) || !finishes.every((f) => typeof f === 'string'))
+    return bad('finishes: expected a list of text');
+  return finishes as string[];
 }
 
 function toSealed(file: string, offset: number, setKey: string, value: unknown): FeedSealedProduct {

