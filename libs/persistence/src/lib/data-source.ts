@@ -33,6 +33,7 @@ import { CardNamePrefixes1765600000000 } from './migrations/1765600000000-card-n
 import { FeedRunSamples1765700000000 } from './migrations/1765700000000-feed-run-samples';
 import { AlertDestinations1765710000000 } from './migrations/1765710000000-alert-destinations';
 import { RealPricesInAggregates1765760000000 } from './migrations/1765760000000-real-prices-in-aggregates';
+import { SummariesInOnePass1765770000000 } from './migrations/1765770000000-summaries-in-one-pass';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -66,6 +67,7 @@ export const MIGRATIONS = [
   FeedRunSamples1765700000000,
   AlertDestinations1765710000000,
   RealPricesInAggregates1765760000000,
+  SummariesInOnePass1765770000000,
 ];
 
 export interface DataSourceConfig {

@@ -3,7 +3,7 @@ import { createSetAndGameSummaries } from './1764000000000-catalogue-summaries';
 import { createCardValues, dropSummaries } from './1764500000000-one-card-summary';
 
 /** What the aggregates count: every card of a game priced only by simulation, else its real ones. */
-const COUNTED = `
+export const COUNTED_CARD_VALUES = `
   SELECT cv.*
   FROM (SELECT cv.*, bool_or(NOT cv.simulated) OVER (PARTITION BY cv.game_id) AS game_has_real
         FROM card_values cv) cv
@@ -44,7 +44,7 @@ export class RealPricesInAggregates1765760000000 implements MigrationInterface {
              (SELECT count(*) FROM cards c WHERE c.set_uuid = s.uuid AND NOT c.sealed)::int AS cards_count,
              coalesce(sv.value_cents, 0)::bigint AS value_cents
       FROM sets s
-      LEFT JOIN (SELECT set_uuid, sum(price) AS value_cents FROM (${COUNTED}) counted GROUP BY set_uuid) sv
+      LEFT JOIN (SELECT set_uuid, sum(price) AS value_cents FROM (${COUNTED_CARD_VALUES}) counted GROUP BY set_uuid) sv
         ON sv.set_uuid = s.uuid`);
     await q.query(`CREATE UNIQUE INDEX set_summaries_set_idx ON set_summaries (set_uuid)`);
 
@@ -65,7 +65,7 @@ export class RealPricesInAggregates1765760000000 implements MigrationInterface {
                sum(price) AS value_cents,
                sum(coalesce(price_7d_ref, price)) AS value_7d_ago_cents,
                max(updated_at) AS last_updated
-        FROM (${COUNTED}) counted GROUP BY game_id
+        FROM (${COUNTED_CARD_VALUES}) counted GROUP BY game_id
       ) cv ON cv.game_id = g.id`);
     await q.query(`CREATE UNIQUE INDEX game_summaries_game_idx ON game_summaries (game_id)`);
     await grantAndAnalyze(q);
