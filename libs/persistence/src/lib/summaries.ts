@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 
 /** In refresh order: a view after those it is built on. */
-const SUMMARY_VIEWS = [
+export const SUMMARY_VIEWS = [
   'card_values',
   'set_summaries',
   'game_summaries',

@@ -1,0 +1,290 @@
+/**
+ * The TCGCSV sync at the marketplace's full size (issue 36): generates two days of a dump with the
+ * shape of TCGCSV's archive of 2025-10-20 (marketplace-shape.ts: 85 categories, ~486k price rows a
+ * day, Magic ~150k; `--scale` multiplies every count) in the layout `--from` reads, then runs the
+ * built CLI (`feeds sync --feeds tcgcsv --from`, its own process) into a fresh database:
+ *
+ * 1. day 1 from empty (every category's catalogue and first prices);
+ * 2. the daily sync: day 2 added (4 prices in 10 moved, the rest as they were);
+ * 3. a no-op re-sync of both days (must write nothing: the data version stays);
+ * 4. a summary refresh on its own, each view timed;
+ * 5. the database's size after each day, and its largest relations.
+ *
+ * Every category is configured (TCGCSV_GAMES), Magic's too, so that the rows synced are the
+ * archive's; in production Magic comes from MTGJSON instead.
+ *
+ *   npm run bench:marketplace [-- --scale 1] [--dir /tmp] [--database tcg_bench_marketplace] [--keep]
+ *
+ * PostgreSQL is DATABASE_URL's server.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { SUMMARY_VIEWS } from '@tcg/persistence';
+import { log, parseArgs, runTool } from '../common/log';
+import { dataVersion, freshDatabase, runFeedsCli, syncFigures } from './feeds-cli';
+import {
+  ARCHIVE_MARKET_PRICES,
+  ARCHIVE_PRICE_ROWS,
+  type BenchCategory,
+  marketplaceShape,
+} from './marketplace-shape';
+import { seededRandom } from './sampling';
+import { bytes, formatTable, num } from './table';
+
+const DAYS = ['2025-10-20', '2025-10-21'];
+const NULL_MARKET = 1 - ARCHIVE_MARKET_PRICES / ARCHIVE_PRICE_ROWS;
+const MOVED_ON_DAY_2 = 0.4;
+const TARGETS = { first: 30 * 60, daily: 10 * 60, noop: 2 * 60, refresh: 2 * 60, rssMb: 1024 };
+
+const envelope = (results: unknown[], total = true) =>
+  JSON.stringify(
+    total
+      ? { totalItems: results.length, success: true, errors: [], results }
+      : { success: true, errors: [], results },
+  );
+
+/** One day's dump of every category under `<from>/<day>/`; returns the price rows written. */
+function writeDay(from: string, day: string, categories: readonly BenchCategory[], dayIndex: number): number {
+  const root = join(from, day);
+  mkdirSync(root, { recursive: true });
+  writeFileSync(
+    join(root, 'categories'),
+    envelope(
+      categories.map((c) => ({
+        categoryId: c.categoryId,
+        name: c.name,
+        displayName: c.name,
+        modifiedOn: `${day}T20:00:00`,
+      })),
+    ),
+  );
+  let nextGroup = 10_000;
+  let nextProduct = 1_000_000;
+  let rows = 0;
+  for (const c of categories) {
+    // Product and group ids depend on the category's place only, so both days name the same ones.
+    const random = seededRandom(c.categoryId * 7 + dayIndex);
+    const groups = Math.ceil(c.products / c.productsPerGroup);
+    const groupIds = Array.from({ length: groups }, (_, g) => nextGroup + g);
+    nextGroup += groups;
+    mkdirSync(join(root, String(c.categoryId)), { recursive: true });
+    writeFileSync(
+      join(root, String(c.categoryId), 'groups'),
+      envelope(
+        groupIds.map((groupId, g) => ({
+          groupId,
+          name: `${c.name} Expansion ${g + 1}`,
+          abbreviation: `X${g + 1}`,
+          isSupplemental: false,
+          publishedOn: '2024-01-01T00:00:00',
+          modifiedOn: `${day}T18:00:00`,
+          categoryId: c.categoryId,
+        })),
+      ),
+    );
+    for (const [g, groupId] of groupIds.entries()) {
+      const dir = join(root, String(c.categoryId), String(groupId));
+      mkdirSync(dir, { recursive: true });
+      const count = Math.min(c.productsPerGroup, c.products - g * c.productsPerGroup);
+      const ids = Array.from({ length: count }, (_, k) => nextProduct + g * c.productsPerGroup + k);
+      writeFileSync(join(dir, 'products'), envelope(ids.map((id, k) => product(c, groupId, id, k, day))));
+      const prices = ids.flatMap((id) =>
+        c.printings.map((subTypeName, p) => {
+          const base = 0.1 + ((id * (p + 1)) % 5000) / 100;
+          const moved = dayIndex > 0 && (id + p) % 10 < MOVED_ON_DAY_2 * 10;
+          const market =
+            random() < NULL_MARKET ? null : Math.round(base * (moved ? 1 + dayIndex * 0.03 : 1) * 100) / 100;
+          return {
+            productId: id,
+            lowPrice: 0.05,
+            midPrice: 0.2,
+            highPrice: 9.99,
+            marketPrice: market,
+            directLowPrice: null,
+            subTypeName,
+          };
+        }),
+      );
+      rows += prices.length;
+      writeFileSync(join(dir, 'prices'), envelope(prices, false));
+    }
+    nextProduct += groups * c.productsPerGroup;
+  }
+  return rows;
+}
+
+function product(c: BenchCategory, groupId: number, id: number, k: number, day: string): unknown {
+  return {
+    productId: id,
+    name: `${c.name} Card ${id}`,
+    cleanName: `${c.name} Card ${id}`,
+    imageUrl: `https://tcgplayer-cdn.tcgplayer.com/product/${id}_200w.jpg`,
+    categoryId: c.categoryId,
+    groupId,
+    url: `https://www.tcgplayer.com/product/${id}/card-${id}`,
+    modifiedOn: `${day}T09:00:00`,
+    imageCount: 1,
+    presaleInfo: { isPresale: false, releasedOn: null, note: null },
+    extendedData: [
+      { name: 'Number', displayName: 'Card Number', value: `${k + 1}/${c.productsPerGroup}` },
+      { name: 'Rarity', displayName: 'Rarity', value: ['Common', 'Uncommon', 'Rare', 'Super Rare'][k % 4] },
+    ],
+  };
+}
+
+interface Run {
+  readonly label: string;
+  readonly seconds: number;
+  readonly peakRssMb: number;
+  readonly rows: number;
+  readonly observations: number;
+  readonly version: number;
+  readonly target: number;
+}
+
+async function main(): Promise<number> {
+  const { options } = parseArgs(process.argv.slice(2));
+  const scale = Number(options.get('scale') ?? 1);
+  const database = String(options.get('database') ?? 'tcg_bench_marketplace');
+  const server = process.env['DATABASE_URL'];
+  if (!server || !(scale > 0 && scale <= 4) || !/^[a-z_][a-z0-9_]{0,62}$/.test(database)) {
+    process.stderr.write(
+      'usage: DATABASE_URL=… npm run bench:marketplace -- [--scale 1] [--dir /tmp] [--database name] [--keep]\n',
+    );
+    return 2;
+  }
+  const dir = join(String(options.get('dir') ?? '/tmp'), `marketplace-bench-${process.pid}`);
+  const from = join(dir, 'from');
+  const games = join(dir, 'games.json');
+  const categories = marketplaceShape(scale);
+  const url = await freshDatabase(server, database);
+  mkdirSync(from, { recursive: true });
+  writeFileSync(
+    games,
+    JSON.stringify(categories.map((c) => ({ category: c.categoryId, game: c.slug, name: c.name }))),
+  );
+  try {
+    const runs: Run[] = [];
+    const sizes: { label: string; bytes: number }[] = [];
+    const step = async (label: string, target: number) => {
+      const figures = sync(url, from, dir, games);
+      runs.push({ label, ...figures, version: await dataVersion(url), target });
+      log('info', 'marketplace bench step done', { ...runs.at(-1) });
+    };
+
+    const rows1 = writeDay(from, DAYS[0]!, categories, 0);
+    log('info', 'day 1 written', { categories: categories.length, priceRows: rows1, dir: from });
+    await step('day 1 from empty', TARGETS.first);
+    sizes.push({ label: 'after day 1', bytes: await databaseSize(url) });
+
+    const rows2 = writeDay(from, DAYS[1]!, categories, 1);
+    log('info', 'day 2 written', { priceRows: rows2 });
+    await step('daily: day 2 added', TARGETS.daily);
+    sizes.push({ label: 'after day 2', bytes: await databaseSize(url) });
+
+    await step('no-op re-sync', TARGETS.noop);
+    const refresh = await timedRefresh(url);
+    const largest = await largestRelations(url);
+
+    const ok = (seconds: number, target: number) => (seconds <= target ? 'yes' : 'NO');
+    const totalRefresh = refresh.reduce((a, r) => a + r.seconds, 0);
+    process.stdout.write(
+      `\nTCGCSV sync at the marketplace's size × ${scale}: ${categories.length} categories, ` +
+        `${num(rows1)} price rows a day, ${num(categories.reduce((a, c) => a + c.products, 0))} products\n\n` +
+        formatTable(
+          ['run', 's', 'target s', 'within', 'rows read', 'observations', 'peak RSS MB', 'data version'],
+          runs.map((r) => [
+            r.label,
+            r.seconds.toFixed(1),
+            String(r.target),
+            `${ok(r.seconds, r.target)}${r.peakRssMb > TARGETS.rssMb ? ' (RSS over 1 GB)' : ''}`,
+            num(r.rows),
+            num(r.observations),
+            String(r.peakRssMb),
+            String(r.version),
+          ]),
+          [0, 3],
+        ) +
+        `\nsummary refresh on its own: ${totalRefresh.toFixed(1)} s (target ${TARGETS.refresh} s: ` +
+        `${ok(totalRefresh, TARGETS.refresh)})\n\n` +
+        formatTable(
+          ['view', 's'],
+          refresh.map((r) => [r.view, r.seconds.toFixed(2)]),
+          [0],
+        ) +
+        `\ndatabase size: ${sizes.map((s) => `${s.label} ${bytes(s.bytes)}`).join(', ')}; ` +
+        `one day of history ${bytes(sizes[1]!.bytes - sizes[0]!.bytes)}\n\n` +
+        formatTable(
+          ['largest relations', 'size'],
+          largest.map((r) => [r.name, bytes(r.bytes)]),
+          [0],
+        ) +
+        '\n',
+    );
+    return runs[1]!.version === runs[2]!.version ? 0 : 1;
+  } finally {
+    if (options.get('keep') === undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs the built CLI in its own process; returns its figures from its log lines. */
+function sync(
+  url: string,
+  from: string,
+  dir: string,
+  games: string,
+): Omit<Run, 'label' | 'version' | 'target'> {
+  const lines = runFeedsCli(url, ['--feeds', 'tcgcsv', '--from', from, '--dir', join(dir, 'cache')], {
+    TCGCSV_GAMES: games,
+  });
+  const files = lines.filter((l) => l['msg'] === 'feed file');
+  return {
+    ...syncFigures(lines),
+    rows: files.reduce((a, f) => a + Number(f['rowsRead'] ?? 0), 0),
+    observations: files.reduce((a, f) => a + Number(f['observations'] ?? 0), 0),
+  };
+}
+
+async function withClient<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function databaseSize(url: string): Promise<number> {
+  return withClient(url, async (c) =>
+    Number((await c.query('SELECT pg_database_size(current_database())::bigint AS b')).rows[0].b),
+  );
+}
+
+/** Every summary view refreshed as a sync's end refreshes them, each one timed. */
+async function timedRefresh(url: string): Promise<{ view: string; seconds: number }[]> {
+  return withClient(url, async (c) => {
+    const out: { view: string; seconds: number }[] = [];
+    for (const view of SUMMARY_VIEWS) {
+      const started = process.hrtime.bigint();
+      await c.query('SELECT tcg_refresh_summary($1)', [view]);
+      out.push({ view, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+    }
+    return out;
+  });
+}
+
+async function largestRelations(url: string): Promise<{ name: string; bytes: number }[]> {
+  return withClient(url, async (c) =>
+    (
+      await c.query(
+        `SELECT relname AS name, pg_total_relation_size(oid)::bigint AS bytes FROM pg_class
+         WHERE relkind IN ('r', 'm') AND relnamespace = 'public'::regnamespace
+         ORDER BY pg_total_relation_size(oid) DESC LIMIT 10`,
+      )
+    ).rows.map((r: { name: string; bytes: string }) => ({ name: r.name, bytes: Number(r.bytes) })),
+  );
+}
+
+runTool('bench:marketplace', main);
