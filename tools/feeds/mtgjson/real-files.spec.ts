@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   conditionOfSku,
@@ -100,6 +101,25 @@ describe('a genuine MTGJSON 5.2.0 AllPrintings (2022-04-25 set files of 3ED and 
       ['8', 'Blue Ward', '239'],
       ['9', 'Castle', '240'],
       ['10', 'Circle of Protection: Blue', '241'],
+    ]);
+  });
+
+  it('reads a 5.0/5.1 card, before `finishes`, by its `hasNonFoil`/`hasFoil`', async () => {
+    // The same real card as a v5.1 file wrote it: no `finishes` (5.2.0), no `language` (5.2.1).
+    const text = await readFile(join(REAL, 'AllPrintings-5.2.0-3ED-LEA.json'), 'utf8');
+    const file = JSON.parse(text) as { data: Record<string, { cards: Record<string, unknown>[] }> };
+    const wall = file.data['LEA']!.cards[0]!;
+    delete wall['finishes'];
+    file.data['LEA']!.cards = [
+      wall,
+      { ...wall, uuid: 'f0f0f0f0-0000-5000-8000-000000000001', hasFoil: true },
+    ];
+    file.data['3ED']!.cards = [];
+    const items = await all(readAllPrintings('v5.1.json', [Buffer.from(JSON.stringify(file))]));
+    const read = items.flatMap((i) => (i.kind === 'card' ? [i.card] : []));
+    expect(read.map((c) => [c.name, c.language, c.finishes])).toEqual([
+      ['Animate Wall', 'English', ['nonfoil']],
+      ['Animate Wall', 'English', ['nonfoil', 'foil']],
     ]);
   });
 
