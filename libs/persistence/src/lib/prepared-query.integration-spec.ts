@@ -1,3 +1,4 @@
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { DataSource } from 'typeorm';
 import { workerDatabaseUrl } from '../testing';
 import { createDataSource } from './data-source';
@@ -74,5 +75,87 @@ describe('preparedQuery on one connection', () => {
         );
     expect(orders.length * filters.length).toBeGreaterThan(STATEMENTS_PER_CONNECTION);
     expect(await preparedCount()).toBe(STATEMENTS_PER_CONNECTION);
+  });
+});
+
+/**
+ * A relay to the worker's database that, once armed, sends the end of the next answer (its
+ * ReadyForQuery) and at once, in the same chunk, the FATAL a backend writes when its postmaster
+ * died, then closes: what a replica killed just as a read finished looks like on the wire.
+ */
+async function dyingServer(target: URL): Promise<{ url: string; arm(): void; close(): Promise<void> }> {
+  const fatal = (() => {
+    const field = (type: string, value: string) =>
+      Buffer.concat([Buffer.from(type), Buffer.from(`${value}\0`)]);
+    const body = Buffer.concat([
+      field('S', 'FATAL'),
+      field('V', 'FATAL'),
+      field('C', '57P01'),
+      field('M', 'terminating connection due to unexpected postmaster exit'),
+      Buffer.from([0]),
+    ]);
+    const head = Buffer.alloc(5);
+    head.write('E', 0);
+    head.writeInt32BE(body.length + 4, 1);
+    return Buffer.concat([head, body]);
+  })();
+  let armed = false;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.on('data', (chunk: Buffer) => upstream.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      // ReadyForQuery: 'Z', length 5, the transaction status.
+      const endsAnswer =
+        chunk.length >= 6 && chunk[chunk.length - 6] === 0x5a && chunk.readInt32BE(chunk.length - 5) === 5;
+      if (armed && endsAnswer) {
+        armed = false;
+        client.end(Buffer.concat([chunk, fatal]));
+        upstream.destroy();
+      } else client.write(chunk);
+    });
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    arm: () => (armed = true),
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('preparedQuery when the server dies just after answering', () => {
+  it('returns the answer, and the next read gets a fresh connection instead of crashing the process', async () => {
+    const server = await dyingServer(new URL(workerDatabaseUrl()));
+    const ds = await createDataSource({ url: server.url, poolSize: 1, applicationName: 'test' }).initialize();
+    const crashes: unknown[] = [];
+    const onUncaught = (error: unknown) => crashes.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const pid = async () => (await preparedQuery(ds, 'SELECT pg_backend_pid() AS pid', []))[0]!.pid;
+      const before = await pid();
+      server.arm();
+      expect(await preparedQuery(ds, 'SELECT $1::int AS n', [7])).toEqual([{ n: 7 }]);
+      // The FATAL is read in the same turn as the answer's end: give the socket its close.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await pid()).not.toBe(before);
+      expect(crashes).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await ds.destroy();
+      await server.close();
+    }
   });
 });

@@ -46,6 +46,12 @@ async function prepared(ds: DataSource, text: string, values: readonly unknown[]
   const pool = poolOf(ds);
   const name = statementName(text);
   const client = await pool.connect();
+  // Checked out, a client has no listener of the pool's: an error it meets between queries (a
+  // server that died writes its FATAL right after an answer, in the same chunk) would be emitted
+  // with none and end the process. Kept here, it makes the pool discard the client on release.
+  let lost: Error | undefined;
+  const onError = (error: Error) => (lost = error);
+  client.on('error', onError);
   try {
     await makeRoomFor(client, name);
     const result = await client.query<QueryRow>({ name, text, values: values as unknown[] });
@@ -54,9 +60,10 @@ async function prepared(ds: DataSource, text: string, values: readonly unknown[]
     reportIfCancelled(error, name);
     throw error;
   } finally {
+    client.off('error', onError);
     // A connection that timed out or lost the server has been ended (see `DeadlineClient`), and
     // the pool discards an ended client on release rather than hand it to the next request.
-    client.release();
+    client.release(lost);
   }
 }
 

@@ -18,15 +18,17 @@ describe('RenderedLz4Compression1765200000000 (PostgreSQL)', () => {
         JOIN pg_attribute a ON a.attrelid = r.tbl::regclass AND a.attname = r.col`)) as { method: string }[]
     ).map((r) => r.method);
 
+  // down sets pglz wherever the server has it (every server does), so a server without lz4 ends
+  // down with pglz stated, and up, finding no lz4, leaves it so: pglz either way, as before up.
   it('compresses the rendered columns with lz4 where the server has it, and back with down', async () => {
     const lz4 = await compressionAvailable(ds, 'lz4');
     expect(await methods()).toEqual([lz4 ? 'l' : '']);
     const runner = ds.createQueryRunner();
     try {
       await new RenderedLz4Compression1765200000000().down(runner);
-      expect(await methods()).toEqual([lz4 ? 'p' : '']);
+      expect(await methods()).toEqual(['p']);
       await new RenderedLz4Compression1765200000000().up(runner);
-      expect(await methods()).toEqual([lz4 ? 'l' : '']);
+      expect(await methods()).toEqual([lz4 ? 'l' : 'p']);
     } finally {
       await runner.release();
     }
