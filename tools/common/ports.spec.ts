@@ -1,5 +1,5 @@
 import { createServer, Server } from 'node:net';
-import { freePort, portFree, servicePort } from './ports';
+import { freePort, portFree, portInUse, servicePort } from './ports';
 
 describe('servicePort', () => {
   let held: Server;
@@ -30,5 +30,19 @@ describe('servicePort', () => {
       await expect(servicePort('API_V2_PORT', bad, 8082, '127.0.0.1', new Set())).rejects.toThrow(
         `API_V2_PORT must be a port from 1 to 65535 (got '${bad}')`,
       );
+  });
+});
+
+describe('portInUse', () => {
+  it.each([
+    [
+      '{"level":"fatal","service":"api-v2","msg":"Error: listen EADDRINUSE: address already in use 127.0.0.1:9082"}',
+      9082,
+    ],
+    ['Error: listen EADDRINUSE: address already in use :::8081', 8081],
+    ['Error: listen EADDRINUSE: address already in use ::1:8080', 8080],
+    ['{"level":"fatal","service":"api-v1","msg":"Error: connect ECONNREFUSED 127.0.0.1:5432"}', undefined],
+  ])('reads the port a service could not listen on from %s', (line, port) => {
+    expect(portInUse(line)).toBe(port);
   });
 });

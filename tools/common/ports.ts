@@ -59,8 +59,22 @@ export async function servicePort(
 ): Promise<number> {
   if (explicit !== undefined && explicit !== '') return portOf(variable, explicit);
   if (!reserved.has(preferred) && (await portFree(preferred, host))) return preferred;
+  return freePortOutside(reserved);
+}
+
+/** A free loopback port that is not among `reserved`. */
+export async function freePortOutside(reserved: ReadonlySet<number>): Promise<number> {
   for (;;) {
     const port = await freePort();
     if (!reserved.has(port)) return port;
   }
+}
+
+/**
+ * The port a service's fatal line says it could not listen on (`listen EADDRINUSE: address already
+ * in use 127.0.0.1:9082`, the API's port or its admin port), if that is why it stopped.
+ */
+export function portInUse(output: string): number | undefined {
+  const match = /EADDRINUSE: address already in use \S*:(\d+)\b/.exec(output);
+  return match ? Number(match[1]) : undefined;
 }

@@ -235,6 +235,61 @@ describe('npm start killed during its first load', () => {
     }
   }, 120_000);
 
+  /** The ports the start announced just before spawning the services, as soon as it does. */
+  async function announcedPorts(run: Run): Promise<Record<string, { port: number; metricsPort: number }>> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const [line] = logged(run.stderr(), 'starting the services');
+      if (line) return line['ports'] as Record<string, { port: number; metricsPort: number }>;
+      if (run.child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`no ports announced: ${run.stderr().slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  it('replaces a port it chose that another process takes before the service listens', async () => {
+    const run = start();
+    // Taken the instant after npm start chose it and before api-v2 (a second or more of booting) listens.
+    const v2Metrics = (await announcedPorts(run))['api-v2']!.metricsPort;
+    const holder = await holdPort(v2Metrics);
+    expect(holder).toBeDefined();
+    try {
+      await until('the services', () => run.stdout().includes('is up at'), run);
+      const [moved] = logged(run.stderr(), 'port taken as the service started: using another');
+      expect(moved).toMatchObject({ service: 'api-v2', taken: v2Metrics });
+      expect(moved!['port']).not.toBe(v2Metrics);
+      const key = (await runKeys(env, ['create', '--plan', 'starter'])).stdout.trim();
+      const cards = await fetch(`http://127.0.0.1:${gatewayPort}/v2/cards?q=dragon&limit=1`, {
+        headers: { 'x-api-key': key },
+      });
+      expect(cards.status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${String(moved!['port'])}/metrics`)).status).toBe(200);
+      process.kill(run.child.pid!, 'SIGINT');
+      expect(await run.exited).toBe(0);
+    } finally {
+      holder?.close();
+    }
+  }, 120_000);
+
+  it('names a port given explicitly that another process takes before the service listens', async () => {
+    const run = start();
+    const v2Port = (await announcedPorts(run))['api-v2']!.port;
+    expect(v2Port).toBe(Number(env['API_V2_PORT']));
+    const holder = await holdPort(v2Port);
+    expect(holder).toBeDefined();
+    try {
+      expect(await run.exited).toBe(1);
+      expect(run.stderr()).toContain(
+        `port ${v2Port} (API_V2_PORT) was taken as api-v2 started: stop what listens there, or set API_V2_PORT to another port`,
+      );
+      // Everything stopped, the embedded server included.
+      expect(await portOpen(gatewayPort)).toBe(false);
+      expect(await portOpen(pgPort)).toBe(false);
+    } finally {
+      holder?.close();
+    }
+  }, 120_000);
+
   it('says at once that the gateway’s port is taken, before touching the database', async () => {
     const holder = await holdPort(gatewayPort);
     try {

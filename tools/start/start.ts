@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openDatabase, resolveDatabase } from '../common/database';
 import { REPO_ROOT } from '../common/files';
 import { log } from '../common/log';
-import { portFree, portOf, servicePort } from '../common/ports';
+import { freePortOutside, portFree, portInUse, portOf, servicePort } from '../common/ports';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../common/service-runtime';
 import { CATALOGUE_SIZES, CatalogueSize } from '../loader/catalogue';
 import { currentHour, ensureSampleLoaded, loadProgressReporter } from '../loader/sample-loader';
@@ -47,38 +47,50 @@ async function main(): Promise<void> {
     await db.stop();
     throw error;
   });
-  process.removeListener('SIGINT', interrupted);
-  process.removeListener('SIGTERM', interrupted);
+
+  // Taken during the load: said the same way, the database given back.
+  const takenSince = await gatewayPortTaken();
+  if (takenSince) {
+    await db.stop();
+    throw new Error(takenSince);
+  }
 
   // The services' ports are npm start's own business: a default that is taken, or promised to
   // another process of this start, is replaced by a free one. One given explicitly is kept (the
-  // service then fails if it is taken).
+  // start then fails, naming it, if it is taken). They are chosen now, after the load, and a port
+  // another process takes between this choice and the service's listen is replaced again then
+  // (see `onExit`): a port is only held once its service listens on it.
   const reserved = new Set([gatewayPort]);
   for (const variable of ['API_V1_PORT', 'API_V2_PORT'])
     if (env[variable]) reserved.add(portOf(variable, env[variable]));
-  const internalPort = async (service: string, variable: string, preferred: number) => {
+  const internalPort = async (service: string, variable: string, preferred: number): Promise<PortChoice> => {
     const port = await servicePort(variable, env[variable], preferred, SERVICE_HOST, reserved);
     reserved.add(port);
     if (port !== preferred && !env[variable])
       log('info', 'default port taken: using a free one', { service, taken: preferred, port });
-    return port;
+    return { port, variable: env[variable] ? variable : undefined };
   };
-  const v1Port = await internalPort('api-v1', 'API_V1_PORT', 8081);
-  const v2Port = await internalPort('api-v2', 'API_V2_PORT', 8082);
   // Each service's /metrics admin port: its default, or a free one when taken; METRICS_PORT=0
   // turns them all off (one METRICS_PORT cannot serve three processes).
-  const metricsPort = async (service: string, preferred: number) => {
-    if (env['METRICS_PORT'] === '0') return 0;
+  const metricsPort = async (service: string, preferred: number): Promise<PortChoice> => {
+    if (env['METRICS_PORT'] === '0') return { port: 0, variable: 'METRICS_PORT' };
     const port = await servicePort('METRICS_PORT', undefined, preferred, SERVICE_HOST, reserved);
     reserved.add(port);
     if (port !== preferred)
       log('info', 'default metrics port taken: using a free one', { service, taken: preferred, port });
-    return port;
+    return { port, variable: undefined };
   };
-  const metricsPorts = {
-    v1: await metricsPort('api-v1', 9081),
-    v2: await metricsPort('api-v2', 9082),
-    gateway: await metricsPort('api-gateway', 9080),
+  const v1: ServicePorts = {
+    api: await internalPort('api-v1', 'API_V1_PORT', 8081),
+    metrics: await metricsPort('api-v1', 9081),
+  };
+  const v2: ServicePorts = {
+    api: await internalPort('api-v2', 'API_V2_PORT', 8082),
+    metrics: await metricsPort('api-v2', 9082),
+  };
+  const gateway: ServicePorts = {
+    api: { port: gatewayPort, variable: 'PORT' },
+    metrics: await metricsPort('api-gateway', 9080),
   };
   // The credential the services require from the gateway: fresh for every start unless given.
   const internalToken = env['INTERNAL_TOKEN'] ?? randomBytes(24).toString('base64url');
@@ -91,73 +103,128 @@ async function main(): Promise<void> {
     HOST: SERVICE_HOST,
     LOG_FORMAT: logFormat,
   };
-  const services: [string, string, NodeJS.ProcessEnv][] = [
-    [
-      'api-v1',
-      'apps/api-v1/src/main.js',
-      { ...common, PORT: String(v1Port), METRICS_PORT: String(metricsPorts.v1) },
-    ],
-    [
-      'api-v2',
-      'apps/api-v2/src/main.js',
-      { ...common, PORT: String(v2Port), METRICS_PORT: String(metricsPorts.v2) },
-    ],
-    [
-      'api-gateway',
-      'apps/api-gateway/src/main.js',
-      {
+  // Each service's environment is built when it is spawned, from its ports as they are then.
+  const services: ServiceSpec[] = [
+    {
+      name: 'api-v1',
+      script: 'apps/api-v1/src/main.js',
+      ports: v1,
+      env: () => ({ ...common, PORT: String(v1.api.port), METRICS_PORT: String(v1.metrics.port) }),
+    },
+    {
+      name: 'api-v2',
+      script: 'apps/api-v2/src/main.js',
+      ports: v2,
+      env: () => ({ ...common, PORT: String(v2.api.port), METRICS_PORT: String(v2.metrics.port) }),
+    },
+    {
+      name: 'api-gateway',
+      script: 'apps/api-gateway/src/main.js',
+      ports: gateway,
+      env: () => ({
         ...common,
         PORT: String(gatewayPort),
         HOST: gatewayHost,
-        METRICS_PORT: String(metricsPorts.gateway),
-        API_V1_URL: `http://127.0.0.1:${v1Port}`,
-        API_V2_URL: `http://127.0.0.1:${v2Port}`,
+        METRICS_PORT: String(gateway.metrics.port),
+        API_V1_URL: `http://127.0.0.1:${v1.api.port}`,
+        API_V2_URL: `http://127.0.0.1:${v2.api.port}`,
         // The explorer page at / starts with the demo key in its key field (and /docs authorised);
         // a revoked one is not offered.
         ...(demo.revoked ? {} : { EXPLORER_API_KEY: demo.key }),
-      },
-    ],
+      }),
+    },
   ];
-  // Taken during the load: said the same way, the database given back.
-  const takenSince = await gatewayPortTaken();
-  if (takenSince) {
-    await db.stop();
-    throw new Error(takenSince);
-  }
-  const children: ChildProcess[] = [];
+  log('info', 'starting the services', {
+    ports: Object.fromEntries(
+      services.map((s) => [s.name, { port: s.ports.api.port, metricsPort: s.ports.metrics.port }]),
+    ),
+  });
+
+  const children = new Map<string, ChildProcess>();
   let stopping = false;
+  let up = false;
+  let replaced = 0;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    for (const child of children) child.kill('SIGTERM');
+    for (const child of children.values()) child.kill('SIGTERM');
     await Promise.all(
-      children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())),
+      [...children.values()].map((c) =>
+        c.exitCode === null && c.signalCode === null
+          ? new Promise((r) => c.once('exit', r))
+          : Promise.resolve(),
+      ),
     );
     await db.stop();
     process.exit(code);
   };
-  for (const [name, script, childEnv] of services) {
+  const run = (spec: ServiceSpec): void => {
+    // stderr passes through (the services' errors and fatal lines), kept to read why one stopped.
     const child = spawn(
       process.execPath,
-      [...SERVICE_NODE_FLAGS, '--enable-source-maps', join(REPO_ROOT, 'dist', script)],
-      {
-        env: { ...SERVICE_ENV, ...childEnv },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      },
+      [...SERVICE_NODE_FLAGS, '--enable-source-maps', join(REPO_ROOT, 'dist', spec.script)],
+      { env: { ...SERVICE_ENV, ...spec.env() }, stdio: ['ignore', 'inherit', 'pipe'] },
     );
-    child.once('exit', (code) => {
-      if (!stopping) {
-        log('error', 'service exited; stopping', { service: name, code });
-        void stop(1);
-      }
+    let tail = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      tail = (tail + chunk.toString()).slice(-8192);
     });
-    children.push(child);
-  }
+    child.once('exit', (code) => void onExit(spec, child, code, tail));
+    children.set(spec.name, child);
+  };
+  /**
+   * A service that stopped before the start was up because a port was taken under it: a port npm
+   * start chose is replaced by another free one and the service started again (the gateway too
+   * when it was a service's API port, which the gateway is given); a port given explicitly, or
+   * too many replacements, stops everything with the port named. Any other exit stops everything.
+   */
+  const onExit = async (spec: ServiceSpec, child: ChildProcess, code: number | null, tail: string) => {
+    if (stopping || children.get(spec.name) !== child) return;
+    const taken = portInUse(tail);
+    const choice = [spec.ports.api, spec.ports.metrics].find((c) => c.port !== 0 && c.port === taken);
+    if (!up && choice && choice.variable === undefined && replaced < MAX_PORT_REPLACEMENTS) {
+      replaced++;
+      choice.port = await freePortOutside(reserved);
+      reserved.add(choice.port);
+      log('warn', 'port taken as the service started: using another', {
+        service: spec.name,
+        taken,
+        port: choice.port,
+      });
+      run(spec);
+      const gatewayChild = children.get('api-gateway');
+      if (choice === spec.ports.api && spec.name !== 'api-gateway' && gatewayChild) {
+        // Its replacement must wait for the old one's PORT to be given back.
+        children.delete('api-gateway');
+        gatewayChild.once('exit', () => {
+          if (!stopping) run(services[2]!);
+        });
+        gatewayChild.kill('SIGTERM');
+      }
+      return;
+    }
+    if (taken !== undefined && choice)
+      log('error', 'port taken: stopping', {
+        service: spec.name,
+        port: taken,
+        error:
+          choice.variable === undefined
+            ? `port ${taken} was taken as ${spec.name} started, and so were the ${MAX_PORT_REPLACEMENTS} free ports tried after it`
+            : `port ${taken} (${choice.variable}) was taken as ${spec.name} started: stop what listens there, or set ${choice.variable} to another port`,
+      });
+    log('error', 'service exited; stopping', { service: spec.name, code });
+    void stop(1);
+  };
+  process.removeListener('SIGINT', interrupted);
+  process.removeListener('SIGTERM', interrupted);
+  for (const spec of services) run(spec);
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 
   const base = `http://${urlHost(gatewayHost)}:${gatewayPort}`;
   await waitForHealth(`${base}/health`, 60_000);
+  up = true;
   const key = demo.revoked ? '<your key>' : demo.key;
   process.stdout.write(
     [
@@ -177,10 +244,10 @@ async function main(): Promise<void> {
       `  curl -H 'x-api-key: ${key}' '${base}/v1/cards?q=lightning%20bolt&limit=3'`,
       `  curl -H 'x-api-key: ${key}' '${base}/v2/cards?q=lightning%20bolt&regions=NA,EU&include=periods.30d'`,
       `  curl -H 'x-api-key: ${key}' '${base}/v1/bulk'    (whole-game files, about a minute after start)`,
-      ...(metricsPorts.gateway
+      ...(gateway.metrics.port
         ? [
-            `  curl http://127.0.0.1:${metricsPorts.gateway}/metrics    (Prometheus; no key)`,
-            `  curl http://127.0.0.1:${metricsPorts.gateway}/health     (health details; no key)`,
+            `  curl http://127.0.0.1:${gateway.metrics.port}/metrics    (Prometheus; no key)`,
+            `  curl http://127.0.0.1:${gateway.metrics.port}/health     (health details; no key)`,
           ]
         : []),
       '',
@@ -192,6 +259,28 @@ async function main(): Promise<void> {
 
 /** Where the services listen: only the gateway, on the same machine, calls them. */
 const SERVICE_HOST = '127.0.0.1';
+
+/** Ports taken under the services as they start that npm start replaces before giving up. */
+const MAX_PORT_REPLACEMENTS = 5;
+
+/** A port a service listens on, and the variable that named it (undefined: npm start chose it). */
+interface PortChoice {
+  port: number;
+  readonly variable: string | undefined;
+}
+
+interface ServicePorts {
+  readonly api: PortChoice;
+  /** 0: no admin port. */
+  readonly metrics: PortChoice;
+}
+
+interface ServiceSpec {
+  readonly name: string;
+  readonly script: string;
+  readonly ports: ServicePorts;
+  env(): NodeJS.ProcessEnv;
+}
 
 /** HOST, the gateway's listening address: an IP address (127.0.0.1 when unset; 0.0.0.0 or :: for every interface). */
 function hostOf(value: string | undefined): string {
