@@ -70,4 +70,92 @@ describe('TcgcsvCatalogue', () => {
     ]);
     expect([counts.matched, counts.created]).toEqual([1, 1]);
   });
+
+  describe('Flesh and Blood editions: a group `<set> Unlimited` is the packaged set', () => {
+    // The packaged catalogue holds each card once, both editions as printings (its data gives the
+    // two editions' printings one TCGplayer product id); TCGplayer also lists Unlimited printings
+    // as products of their own in a group of that name.
+    const wtr = {
+      uuid: 'b3c5a1f2-0000-5000-8000-00000000f001',
+      id: 'flesh-and-blood-welcome-to-rathe',
+      code: 'WTR',
+      name: 'Welcome to Rathe',
+      releaseDate: '2019-10-11',
+    };
+    const rhinar = {
+      uuid: 'b3c5a1f2-0000-5000-8000-00000000f002',
+      id: 'flesh-and-blood-welcome-to-rathe-rhinar-reckless-rampage-token',
+      setUuid: wtr.uuid,
+      name: 'Rhinar, Reckless Rampage',
+      number: 'WTR001',
+      rarity: 'Token',
+      details: null,
+      vendorId: '225218',
+      opensetId: null,
+      imagedbId: null,
+      sealed: false,
+    };
+    const unlimited = {
+      groupId: 2220,
+      name: 'Welcome to Rathe Unlimited',
+      abbreviation: 'U-WTR',
+      publishedOn: null,
+    };
+    const product = (productId: number, number: string, name = rhinar.name) => ({
+      productId,
+      name,
+      number,
+      rarity: 'Token',
+      sealed: false,
+    });
+
+    it.each([['WTR001'], ['U-WTR001']])(
+      'prices the packaged card from the Unlimited product (number %s)',
+      (number) => {
+        const counts = new RunCounts(undefined);
+        const catalogue = new TcgcsvCatalogue('flesh-and-blood', [wtr], [rhinar]);
+        const write = catalogue.group(
+          unlimited,
+          [product(242001, number)],
+          [
+            { productId: 242001, subTypeName: 'Unlimited Edition Normal', marketPrice: 1.5 },
+            { productId: 225218, subTypeName: '1st Edition Normal', marketPrice: 4 },
+          ],
+          counts,
+        );
+        expect(write.cards).toEqual([]);
+        expect(write.sets.size).toBe(0);
+        expect(write.observations).toEqual([
+          expect.objectContaining({ cardUuid: rhinar.uuid, price: 150 }),
+          expect.objectContaining({ cardUuid: rhinar.uuid, price: 400 }),
+        ]);
+        expect(new Set(write.variants.map((v) => v.printing))).toEqual(
+          new Set(['Unlimited Edition Normal', '1st Edition Normal']),
+        );
+        expect([counts.matched, counts.created, counts.unmatched, catalogue.editionsMerged]).toEqual([
+          3, 0, 0, 1,
+        ]);
+      },
+    );
+
+    it('takes no other product for the card: another name, another number, or a group of another set', () => {
+      const counts = new RunCounts(undefined);
+      const catalogue = new TcgcsvCatalogue('flesh-and-blood', [wtr], [rhinar]);
+      const write = catalogue.group(
+        unlimited,
+        [product(242002, 'WTR002'), product(242003, 'WTR001', 'Bone Head Barrier')],
+        [],
+        counts,
+      );
+      // New cards of an edition's group join the set it is an edition of.
+      expect(write.cards.map((c) => c.setId)).toEqual([wtr.id, wtr.id]);
+      catalogue.group(
+        { groupId: 2221, name: 'Arcane Rising Unlimited', abbreviation: 'U-ARC', publishedOn: null },
+        [product(242004, 'WTR001')],
+        [],
+        counts,
+      );
+      expect([counts.created, catalogue.editionsMerged]).toEqual([3, 0]);
+    });
+  });
 });

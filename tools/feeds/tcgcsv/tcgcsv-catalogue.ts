@@ -5,6 +5,18 @@ import { CatalogueIds } from '../catalogue-ids';
 import type { RunCounts } from '../run-counts';
 import type { TcgcsvGroup, TcgcsvPrice, TcgcsvProduct } from './tcgcsv-documents';
 
+/** A group named after a set and an edition: `Welcome to Rathe Unlimited`, `Arcane Rising (1st Edition)`. */
+const EDITION_GROUP = /^(.+?)[\s:-]+\(?(?:unlimited(?: edition)?|1st edition|first edition)\)?$/i;
+
+/**
+ * A card by set, collector number and name, compared without case or punctuation; the number
+ * without the `U-` the Flesh and Blood data puts before Unlimited printings' identifiers.
+ */
+function editionKey(setUuid: string, number: string, name: string): string {
+  const plain = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  return `${setUuid}|${plain(number.replace(/^u-/i, ''))}|${plain(name)}`;
+}
+
 /** A series stores minor units as 32-bit integers. */
 const MAX_MINOR_UNITS = 2 ** 31 - 1;
 
@@ -39,8 +51,15 @@ export class TcgcsvCatalogue {
   /** Stored sealed products without a product id (the packaged games' boosters and boxes), by set and name. */
   private readonly sealedByName = new Map<string, IndexedCard>();
   private readonly ids: CatalogueIds;
+  /**
+   * Stored cards by set, collector number and name: where a group is another edition of a stored
+   * set (`<set> Unlimited`), its products are that set's cards under another product id.
+   */
+  private readonly bySetNumberName = new Map<string, IndexedCard | null>();
   /** Sets made for groups no stored set stood for. */
   setsCreated = 0;
+  /** Products of an edition's group taken as the stored card they are another edition of. */
+  editionsMerged = 0;
 
   constructor(
     private readonly gameId: string,
@@ -57,6 +76,11 @@ export class TcgcsvCatalogue {
     for (const c of cards) {
       if (c.vendorId && !this.byProduct.has(c.vendorId)) this.byProduct.set(c.vendorId, c);
       else if (!c.vendorId && c.sealed) this.sealedByName.set(`${c.setUuid}|${c.name.toLowerCase()}`, c);
+      if (c.vendorId && c.number && !c.sealed) {
+        const key = editionKey(c.setUuid, c.number, c.name);
+        // Two cards alike: neither is taken for another edition's product.
+        this.bySetNumberName.set(key, this.bySetNumberName.has(key) ? null : c);
+      }
     }
   }
 
@@ -71,9 +95,21 @@ export class TcgcsvCatalogue {
     counts.rowsRead += products.length + prices.length;
     let set: IndexedSet | undefined;
     const setOfGroup = (): IndexedSet | undefined => (set ??= this.setFor(group, products));
+    const edition = this.editionOf(group);
     for (const product of products) {
       const stored = this.byProduct.get(String(product.productId));
       if (stored) {
+        counts.matched++;
+        continue;
+      }
+      const same =
+        edition && product.number
+          ? this.bySetNumberName.get(editionKey(edition.uuid, product.number, product.name))
+          : undefined;
+      if (same) {
+        // Flesh and Blood's Unlimited products on TCGplayer: the packaged card, not a second one.
+        this.byProduct.set(String(product.productId), same);
+        this.editionsMerged++;
         counts.matched++;
         continue;
       }
@@ -142,6 +178,18 @@ export class TcgcsvCatalogue {
     return write;
   }
 
+  /**
+   * The stored set a group is another edition of: TCGplayer lists Flesh and Blood's Unlimited
+   * (and some 1st Edition) printings as products of their own, in a group named after the set
+   * (`Welcome to Rathe Unlimited`), while the packaged catalogue holds each card once with both
+   * editions as printings.
+   */
+  private editionOf(group: TcgcsvGroup | { groupId: number; name: null }): IndexedSet | undefined {
+    if (group.name === null) return undefined;
+    const m = EDITION_GROUP.exec(group.name);
+    return m ? this.setsByName.get(m[1]!.trim().toLowerCase()) : undefined;
+  }
+
   private setFor(
     group: TcgcsvGroup | { groupId: number; name: null },
     products: readonly TcgcsvProduct[],
@@ -155,6 +203,8 @@ export class TcgcsvCatalogue {
     const [voted] = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     if (voted) return this.setsByUuid.get(voted[0]);
     if (group.name === null) return undefined;
+    const edition = this.editionOf(group);
+    if (edition) return edition;
     const code = group.abbreviation ?? String(group.groupId);
     const known = this.setsByCode.get(code.toLowerCase()) ?? this.setsByName.get(group.name.toLowerCase());
     if (known) return known;

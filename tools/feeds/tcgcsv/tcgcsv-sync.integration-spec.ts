@@ -282,6 +282,31 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     expect(await series('283001', 'Holofoil')).toMatchObject({ points: 2 });
   });
 
+  it('prices both Flesh and Blood editions on the one packaged card when TCGplayer lists them as two products', async () => {
+    const editions = join(__dirname, '..', 'fixtures', 'tcgcsv-editions');
+    const o = options('http://127.0.0.1:9', { from: editions });
+    const report = await syncFeeds(ds, { ...o, tcgcsv: { ...o.tcgcsv!, games: [GAMES[0]!] } });
+    expect(report.files.map((f) => [f.file, f.status])).toEqual([['62@2026-11-28', 'imported']]);
+    expect(report.files[0]).toMatchObject({
+      created: 0,
+      unmatched: 0,
+      details: expect.objectContaining({ editionsMerged: 1, setsCreated: 0 }),
+    });
+    expect(await rows(`SELECT id, vendor_id FROM cards WHERE name = 'Rhinar, Reckless Rampage'`)).toEqual([
+      { id: wtr.cards.find((c) => c.vendorId === '225218')!.id, vendor_id: '225218' },
+    ]);
+    expect(await series('225218', '1st Edition Normal')).toMatchObject({
+      points: 1,
+      price: '400',
+      source: 'tcgplayer',
+    });
+    expect(await series('225218', 'Unlimited Edition Normal')).toMatchObject({
+      points: 1,
+      price: '150',
+      source: 'tcgplayer',
+    });
+  });
+
   describe("TCGCSV's archive files (--from prices-YYYY-MM-DD.ppmd.7z: prices alone)", () => {
     const ARCHIVES = join(FIXTURES, 'archives');
     // An archive has no category listing: categories are configured by id.

@@ -164,6 +164,7 @@ async function syncCategory(
     groupsFailed: 0,
     resumed: 0,
     setsCreated: 0,
+    editionsMerged: 0,
     simulatedSeriesDropped: 0,
     unchanged: 0,
   };
@@ -237,6 +238,7 @@ async function syncCategory(
           log('info', 'tcgcsv progress', { category: category.categoryId, groups: i + 1, of: todo.length });
       }
       details.setsCreated = catalogue.setsCreated;
+      details.editionsMerged = catalogue.editionsMerged;
       return failures.length === 0
         ? undefined
         : `${failures.length} group(s) not synced, first ${failures[0]}`;
