@@ -150,6 +150,27 @@ describe('npm run feeds -- sync on genuine MTGJSON files (5.2.0 AllPrintings, SK
     expect(await ds.query(`SELECT count(*)::int AS n FROM cards`)).toEqual(cards);
   });
 
+  it('does not guess which of two booster packs the sample’s is', async () => {
+    await serve('AllPrintings', PRINTINGS, (text) => {
+      const file = JSON.parse(text) as { data: Record<string, { sealedProduct: Record<string, unknown>[] }> };
+      const products = file.data['LEA']!.sealedProduct;
+      const pack = products.find((p) => p['name'] === 'Alpha Edition Booster Pack')!;
+      products.push({
+        ...pack,
+        name: 'Alpha Edition Tournament Booster Pack',
+        uuid: 'f0f0f0f0-0000-5000-8000-000000000002',
+      });
+      return JSON.stringify(file);
+    });
+    const report = await syncFeeds(ds, options);
+    expect(report.files[0]!.details).toMatchObject({ matchedBy: { sealedName: 2, sealedKind: 1 } });
+    expect(
+      await ds.query(`SELECT name, openset_id FROM cards WHERE uuid = $1`, [
+        v3Card(lea.id, 'Limited Edition Alpha Booster Pack').uuid,
+      ]),
+    ).toEqual([{ name: 'Limited Edition Alpha Booster Pack', openset_id: null }]);
+  });
+
   it('reports a SKU word it has no meaning for with the value seen, and imports the rest', async () => {
     await serve('TcgplayerSkus', SKUS, (text) => {
       const file = JSON.parse(text) as { data: Record<string, Record<string, unknown>[]> };

@@ -57,7 +57,7 @@ const CARDS_PER_WRITE = 2_000;
  * - a sealed product by uuid; else by its TCGplayer product id (`vendorId`); else by name within its
  *   set; else, for a product of the packaged sample (no uuid, no product id, named `<set> Booster
  *   Pack` by the loader where MTGJSON says `Alpha Edition Booster Pack`), by its kind within its set
- *   when the set has one sample product of that kind; else new;
+ *   when both the set and the file's set have one product of that kind; else new;
  * - raw variants for each finish in the printing's language and every condition (SKUs add the
  *   other languages); existing variants and cards missing from the feed are kept as they are.
  * Online-only sets are left out, as the loader leaves them out.
@@ -123,6 +123,7 @@ export async function syncPrintings(
       }
       const set = state.set(item.set, pending);
       state.fileUuids = new Set([...cards.map((c) => c.uuid), ...sealed.map((p) => p.uuid)]);
+      state.fileSealedKinds = countKinds(sealed);
       syncedSets.add(set.uuid);
       for (const faces of groupFaces(cards)) state.card(set, faces, pending, result, counts);
       for (const product of sealed) state.sealed(set, product, pending, result, counts);
@@ -177,6 +178,8 @@ class CatalogueState {
   private readonly v3Cards: IndexedCard[] = [];
   /** The uuids the file gives the set being mapped. */
   fileUuids: ReadonlySet<string> = new Set();
+  /** How many sealed products of each kind the file gives the set being mapped. */
+  fileSealedKinds: ReadonlyMap<string, number> = new Map();
   /** Cardmarket's product id of each mapped printing, as MTGJSON gives it. */
   readonly cardmarketIds: MarketplaceProduct[] = [];
 
@@ -369,9 +372,11 @@ class CatalogueState {
     const byName = free(this.sealedByName.get(`${set.uuid}|${product.name.toLowerCase()}`));
     if (byName) return { card: byName, by: 'sealedName' };
     const kind = sealedKind(product.name);
+    // One sample product of the kind and one of the file's (not a set's draft, set and collector
+    // booster packs for its one sample pack): any other count would leave the choice to a guess.
     const samples = kind ? (this.sampleSealedByKind.get(`${set.uuid}|${kind}`) ?? []) : [];
-    // Only one sample product of the kind: two would leave the choice to a guess.
-    const sample = samples.length === 1 ? free(samples[0]) : undefined;
+    const alone = kind !== undefined && this.fileSealedKinds.get(kind) === 1;
+    const sample = alone && samples.length === 1 ? free(samples[0]) : undefined;
     if (sample) return { card: sample, by: 'sealedKind' };
     return { by: 'sealedName' };
   }
@@ -410,6 +415,15 @@ const SEALED_KINDS = ['booster pack', 'booster box', 'bundle', 'fat pack'] as co
 function sealedKind(name: string): string | undefined {
   const lower = name.toLowerCase();
   return SEALED_KINDS.find((kind) => lower.endsWith(` ${kind}`));
+}
+
+function countKinds(products: readonly FeedSealedProduct[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of products) {
+    const kind = sealedKind(p.name);
+    if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return counts;
 }
 
 function numberNameKey(setUuid: string, number: string | null, name: string): string {
