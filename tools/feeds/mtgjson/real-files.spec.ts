@@ -23,6 +23,10 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
+async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
+  yield bytes;
+}
+
 /** A SKU in our words, or the first value the vocabulary has no word for. */
 function mapped(sku: FeedSku) {
   return {
@@ -115,7 +119,7 @@ describe('a genuine MTGJSON 5.2.0 AllPrintings (2022-04-25 set files of 3ED and 
       { ...wall, uuid: 'f0f0f0f0-0000-5000-8000-000000000001', hasFoil: true },
     ];
     file.data['3ED']!.cards = [];
-    const items = await all(readAllPrintings('v5.1.json', [Buffer.from(JSON.stringify(file))]));
+    const items = await all(readAllPrintings('v5.1.json', once(Buffer.from(JSON.stringify(file)))));
     const read = items.flatMap((i) => (i.kind === 'card' ? [i.card] : []));
     expect(read.map((c) => [c.name, c.language, c.finishes])).toEqual([
       ['Animate Wall', 'English', ['nonfoil']],
