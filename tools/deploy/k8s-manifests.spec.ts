@@ -395,7 +395,9 @@ describe('docker/k8s', () => {
       c.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.key;
     expect(Object.fromEntries(APPS.map((app) => [app, databaseKey(container(app))]))).toEqual({
       'api-gateway': 'GATEWAY_DATABASE_URL',
-      'api-v1': 'SERVICES_DATABASE_URL',
+      // api-v1's own login role (tcg_api_v1): the catalogue as a reader, and the alerts, whose
+      // webhook secrets api-v2 and the replicas' role cannot read.
+      'api-v1': 'API_V1_DATABASE_URL',
       'api-v2': 'SERVICES_DATABASE_URL',
     });
     expect(databaseKey(ofKind('Job')[0]!.spec!.template!.spec.containers[0]!)).toBe('DATABASE_URL');

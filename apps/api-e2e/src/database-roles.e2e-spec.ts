@@ -8,7 +8,7 @@ import { startStack, Stack } from './stack';
 /**
  * Each app runs on a login role of its own group (the DatabaseRoles migration, as docs/deploying.md,
  * "PostgreSQL roles", has the operator create them): the gateway in tcg_gateway, the
- * services in tcg_reader, the importer in tcg_importer. What users do through the stack works,
+ * services in tcg_reader (api-v1 in tcg_api_v1, which adds its alerts), the importer in tcg_importer. What users do through the stack works,
  * so the grants suffice: keys, quotas counted in PostgreSQL (no Redis), v1 and v2 reads, api-v1's
  * bulk snapshots, an import.
  */
@@ -32,7 +32,7 @@ describe('every app on its own PostgreSQL role', () => {
     } = await new TypeOrmApiKeyRepository(admin).create('starter', 'roles'));
     stack = await startStack({
       gatewayEnv: { DATABASE_URL: roles.urls.tcg_gateway },
-      v1Env: { DATABASE_URL: roles.urls.tcg_reader, BULK_GENERATION: 'on', BULK_SETTLE_MS: '300' },
+      v1Env: { DATABASE_URL: roles.urls.tcg_api_v1, BULK_GENERATION: 'on', BULK_SETTLE_MS: '300' },
       v2Env: { DATABASE_URL: roles.urls.tcg_reader },
       logs: true,
     });

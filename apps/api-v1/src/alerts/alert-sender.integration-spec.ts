@@ -1,12 +1,13 @@
 import type { DataVersionSource, NewAlert, PlanName } from '@tcg/domain';
 import { TypeOrmAlertRepository, TypeOrmApiKeyRepository, writeCatalogue } from '@tcg/persistence';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DataSource } from 'typeorm';
 import { validateEnvironment } from '../config/environment';
 import { AlertSenderService } from './alert-sender.service';
+import { SecretBox } from './secrets/secret-box';
 
 /** A receiver on 127.0.0.1: `fast` answers 204 at once; `tarpit` reads the request and never answers. */
 async function startReceiver(kind: 'fast' | 'tarpit') {
@@ -49,6 +50,7 @@ async function until<T>(what: string, check: () => T | undefined | false, timeou
 }
 
 const noVersions: DataVersionSource = { current: () => null, onChange: () => () => undefined };
+const box = new SecretBox({ id: 'test', key: randomBytes(32) });
 
 describe('alert sender (PostgreSQL, receivers on 127.0.0.1)', () => {
   let ds: DataSource;
@@ -107,6 +109,7 @@ describe('alert sender (PostgreSQL, receivers on 127.0.0.1)', () => {
         ...env,
       }),
       noVersions,
+      box,
     );
     services.push(service);
     service.onApplicationBootstrap();

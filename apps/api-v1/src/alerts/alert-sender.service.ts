@@ -8,6 +8,7 @@ import {
   purgeSettledEvents,
   recordAttempt,
   releaseClaim,
+  resealAlertSecrets,
 } from '@tcg/persistence';
 import { DATA_VERSION } from '@tcg/persistence/nest';
 import { Pool, type PoolClient } from 'pg';
@@ -17,6 +18,7 @@ import { DestinationGuard } from './delivery/destination-guard';
 import { type AttemptError, sendWebhook, type SendOptions } from './delivery/webhook-sender';
 import { webhookHeaders } from './delivery/webhook-signature';
 import { afterFailure, type RetryPolicy } from './retry-policy';
+import { SecretBox } from './secrets/secret-box';
 
 /**
  * Attempts under way at once in one instance: a continuous pool, each slot refilled as soon as its
@@ -68,11 +70,13 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
   private readonly inFlight = new Set<Promise<void>>();
   private readonly guard = new DestinationGuard();
   private stopped = false;
+  private resealing: Promise<void> | undefined;
   private purgedAt = 0;
 
   constructor(
     env: Environment,
     @Inject(DATA_VERSION) private readonly versions: DataVersionSource,
+    private readonly secrets: SecretBox,
   ) {
     this.enabled = env.ALERT_SENDER === 'on';
     this.leaseMs = env.ALERT_LEASE_MS;
@@ -101,6 +105,9 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
   }
 
   onApplicationBootstrap(): void {
+    // Every instance, sender or not: secrets not sealed with the current key are sealed with it
+    // (plain ones from before sealing, an old key's after a rotation).
+    this.resealing = this.reseal();
     if (!this.enabled) return;
     this.unsubscribe = this.versions.onChange((version) => {
       if (version !== null) this.scheduleEvaluation();
@@ -119,11 +126,26 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     clearInterval(this.pollTimer);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.all([this.evaluating, this.claiming, ...this.inFlight]),
+      Promise.all([this.resealing, this.evaluating, this.claiming, ...this.inFlight]),
       new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS))),
     ]);
     clearTimeout(timer);
     await this.pool.end().catch(() => undefined);
+  }
+
+  /** The reseal pass (docs/alerts.md, "Secrets at rest"); logs what it did, never throws. */
+  private async reseal(): Promise<void> {
+    try {
+      const result = await this.withClient((client) => resealAlertSecrets(client, this.secrets));
+      if (result.resealed > 0 || result.unreadable > 0)
+        this.logger[result.unreadable > 0 ? 'warn' : 'log']({
+          msg: 'alert secrets resealed',
+          keyId: this.secrets.currentKeyId,
+          ...result,
+        });
+    } catch (error) {
+      this.logger.warn({ msg: 'alert secret reseal failed', error: (error as Error).message });
+    }
   }
 
   /**
@@ -273,7 +295,12 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
   private async attempt(event: ClaimedEvent) {
     const at = new Date();
     try {
-      const headers = webhookHeaders(event.secret, event.id, Math.floor(at.getTime() / 1000), event.payload);
+      const headers = webhookHeaders(
+        this.secrets.open(event.secret),
+        event.id,
+        Math.floor(at.getTime() / 1000),
+        event.payload,
+      );
       return { at, ...(await sendWebhook(new URL(event.url), headers, event.payload, this.send)) };
     } catch (error) {
       const message = (error as Error).message.slice(0, 200);

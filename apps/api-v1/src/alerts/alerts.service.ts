@@ -22,6 +22,7 @@ import {
   toDeliveryAttemptDto,
 } from './dto/alert.dto';
 import { parseCreateAlert } from './dto/create-alert.schema';
+import { SecretBox } from './secrets/secret-box';
 
 const refused = (r: UrlRefusal) =>
   new DomainError('INVALID_REQUEST', `Invalid value for 'url' (rule ${r.rule}): ${r.message}`, 'url');
@@ -34,6 +35,7 @@ export class AlertsService {
   constructor(
     @Inject(ALERTS) private readonly alerts: AlertRepository,
     @Inject(CARD_READS) private readonly cards: RenderedCardReads,
+    private readonly secrets: SecretBox,
     env: Environment,
   ) {
     this.allowPrivate = env.ALERT_PRIVATE_URLS === 'allow';
@@ -68,7 +70,8 @@ export class AlertsService {
         rule: request.rule,
         threshold: request.threshold,
         url: url.href,
-        secret,
+        // Sealed at rest; the plain secret is in this answer only.
+        secret: this.secrets.seal(secret),
       },
       plan.maxAlerts,
     );

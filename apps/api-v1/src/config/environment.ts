@@ -1,8 +1,12 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { DEFAULT_ARCHIVE_DAYS } from '@tcg/domain';
 import { readServiceEnvironment, ServiceEnvironment } from '@tcg/http-service';
+
+/** `<id>:<base64>`, as many as given, comma-separated (the key's length is checked when it is read). */
+const SECRET_KEYS =
+  /^\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+\s*(,\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]+\s*)*$/;
 
 /**
  * Every variable this service reads; validated once at boot (see .env.example). The shared ones
@@ -95,6 +99,36 @@ export class Environment extends ServiceEnvironment {
   @Min(500)
   @Max(600_000)
   ALERT_LEASE_MS = 60_000;
+
+  /**
+   * The key that seals webhook signing secrets at rest (AES-256-GCM), `<id>:<base64 of 32 bytes>`:
+   * `k1:$(openssl rand -base64 32)`. Every api-v1 instance needs the same one. Unset outside
+   * production (`npm start`): a key made once in TCG_DATA_DIR (`.data`)/alert-secret.key. Unset
+   * with NODE_ENV=production: api-v1 refuses to start (docs/alerts.md, "Secrets at rest").
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(SECRET_KEYS, { message: 'ALERT_SECRET_KEY must be id:base64' })
+  ALERT_SECRET_KEY?: string;
+
+  /**
+   * Keys that open secrets but seal none, comma-separated, in ALERT_SECRET_KEY's form: the
+   * previous key while a rotation's reseal pass moves every secret to the current one.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(SECRET_KEYS, { message: 'ALERT_SECRET_OLD_KEYS must be id:base64[,id:base64…]' })
+  ALERT_SECRET_OLD_KEYS?: string;
+
+  /** Where local state is kept (`npm start` sets the same): the local alert secret key without ALERT_SECRET_KEY. */
+  @IsOptional()
+  @IsString()
+  TCG_DATA_DIR?: string;
+
+  /** `production` (the Docker image's): no local alert secret key is made; ALERT_SECRET_KEY is required. */
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
 }
 
 export function validateEnvironment(raw: Record<string, unknown>): Environment {

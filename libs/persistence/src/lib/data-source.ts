@@ -32,6 +32,7 @@ import { BulkArchives1765500000000 } from './migrations/1765500000000-bulk-archi
 import { CardNamePrefixes1765600000000 } from './migrations/1765600000000-card-name-prefixes';
 import { FeedRunSamples1765700000000 } from './migrations/1765700000000-feed-run-samples';
 import { AlertDestinations1765710000000 } from './migrations/1765710000000-alert-destinations';
+import { AlertsRole1765710000001 } from './migrations/1765710000001-alerts-role';
 import { RealPricesInAggregates1765760000000 } from './migrations/1765760000000-real-prices-in-aggregates';
 import { SummariesInOnePass1765770000000 } from './migrations/1765770000000-summaries-in-one-pass';
 
@@ -66,6 +67,7 @@ export const MIGRATIONS = [
   CardNamePrefixes1765600000000,
   FeedRunSamples1765700000000,
   AlertDestinations1765710000000,
+  AlertsRole1765710000001,
   RealPricesInAggregates1765760000000,
   SummariesInOnePass1765770000000,
 ];

@@ -98,22 +98,34 @@ describe('database roles (DatabaseRoles migration)', () => {
     await expect(as.tcg_importer.query('SELECT * FROM quota_counters')).rejects.toEqual(refused);
   });
 
-  it('lets the services read the catalogue, and write nothing but bulk snapshots and alerts', async () => {
+  it('lets the services read the catalogue, and write nothing but bulk snapshots', async () => {
     const reads = new TypeOrmCatalogueRepository(as.tcg_reader);
     expect(await reads.listGameSummaries()).toHaveLength(1);
     for (const privilege of WRITES)
       expect({ privilege, tables: await holding('tcg_reader', privilege) }).toEqual({
         privilege,
-        tables:
-          privilege === 'TRUNCATE'
-            ? []
-            : ['alert_attempts', 'alert_events', 'alerts', 'bulk_chunks', 'bulk_snapshots'],
+        tables: privilege === 'TRUNCATE' ? [] : ['bulk_chunks', 'bulk_snapshots'],
       });
     await expect(as.tcg_reader.query("UPDATE cards SET name = 'x'")).rejects.toEqual(refused);
     await expect(as.tcg_reader.query('DELETE FROM price_series')).rejects.toEqual(refused);
     await expect(as.tcg_reader.query('SELECT * FROM api_keys')).rejects.toEqual(refused);
     await expect(as.tcg_reader.query('SELECT * FROM quota_counters')).rejects.toEqual(refused);
     await expect(as.tcg_reader.query("SELECT tcg_refresh_summary('card_values')")).rejects.toEqual(refused);
+  });
+
+  it("keeps the alerts (their webhook secrets) to api-v1's role: api-v2 and the replicas' tcg_reader see none", async () => {
+    await expect(as.tcg_reader.query('SELECT secret FROM alerts LIMIT 1')).rejects.toEqual(refused);
+    await expect(as.tcg_reader.query('SELECT * FROM alert_events LIMIT 1')).rejects.toEqual(refused);
+    expect(await holding('tcg_reader', 'SELECT')).not.toContain('alerts');
+    // api-v1: the catalogue as a reader, its alerts, and of the keys only whether one is revoked and its plan.
+    expect(await new TypeOrmCatalogueRepository(as.tcg_api_v1).listGameSummaries()).toHaveLength(1);
+    for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE'])
+      expect(await holding('tcg_api_v1', privilege)).toEqual(
+        expect.arrayContaining(['alert_attempts', 'alert_events', 'alerts']),
+      );
+    expect(await as.tcg_api_v1.query('SELECT id, plan, revoked_at FROM api_keys LIMIT 1')).toBeDefined();
+    await expect(as.tcg_api_v1.query('SELECT key_hash FROM api_keys LIMIT 1')).rejects.toEqual(refused);
+    await expect(as.tcg_api_v1.query('TRUNCATE alerts')).rejects.toEqual(refused);
   });
 
   it('lets the gateway read keys and count quotas, and nothing of the catalogue', async () => {

@@ -2,8 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../lib/data-source';
 import { DATABASE_ROLES } from '../lib/migrations/1764760000000-database-roles';
+import { API_V1_ROLE } from '../lib/migrations/1765710000001-alerts-role';
 
-export type DatabaseRole = (typeof DATABASE_ROLES)[number];
+/** Every group role of the migrations: DatabaseRoles' three, and api-v1's own (AlertsRole). */
+const GROUP_ROLES = [...DATABASE_ROLES, API_V1_ROLE] as const;
+
+export type DatabaseRole = (typeof GROUP_ROLES)[number];
 
 /**
  * Login roles in each group role of the DatabaseRoles migration, as an operator creates them
@@ -15,15 +19,15 @@ export async function createLoginRoles(
   databaseUrl: string,
 ): Promise<{ urls: Record<DatabaseRole, string>; drop(): Promise<void> }> {
   const suffix = randomBytes(4).toString('hex');
-  const names = Object.fromEntries(DATABASE_ROLES.map((g) => [g, `${g}_test_${suffix}`])) as Record<
+  const names = Object.fromEntries(GROUP_ROLES.map((g) => [g, `${g}_test_${suffix}`])) as Record<
     DatabaseRole,
     string
   >;
   const password = randomBytes(12).toString('hex');
-  for (const group of DATABASE_ROLES)
+  for (const group of GROUP_ROLES)
     await admin.query(`CREATE ROLE ${names[group]} LOGIN PASSWORD '${password}' IN ROLE ${group}`);
   const urls = Object.fromEntries(
-    DATABASE_ROLES.map((group) => {
+    GROUP_ROLES.map((group) => {
       const url = new URL(databaseUrl);
       url.username = names[group];
       url.password = password;

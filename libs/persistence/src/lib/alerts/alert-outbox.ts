@@ -339,3 +339,58 @@ export async function purgeSettledEvents(client: ClientBase): Promise<number> {
   );
   return rowCount ?? 0;
 }
+
+/** How a reseal pass treats each stored secret (api-v1's SecretBox). */
+export interface SecretResealer {
+  /** Whether this stored value is already sealed with the current key. */
+  isCurrent(stored: string): boolean;
+  /** The value sealed with the current key; throws when it cannot be opened. */
+  reseal(stored: string): string;
+}
+
+/**
+ * Seals every alert secret not yet sealed with the current key (plain ones from before sealing,
+ * or an old key's after a rotation), a batch at a time in id order. Each row is written only if
+ * it still holds what was read (another instance's pass, or a new alert, may race this one).
+ * Returns how many were resealed and how many could not be opened (a key no longer configured).
+ */
+export async function resealAlertSecrets(
+  client: ClientBase,
+  box: SecretResealer,
+  batch = 500,
+): Promise<{ resealed: number; unreadable: number }> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  let resealed = 0;
+  let unreadable = 0;
+  for (;;) {
+    const { rows } = await client.query<{ id: string; secret: string }>(
+      'SELECT id, secret FROM alerts WHERE id > $1 ORDER BY id LIMIT $2',
+      [after, batch],
+    );
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1]!.id;
+    const ids: string[] = [];
+    const was: string[] = [];
+    const now: string[] = [];
+    for (const row of rows) {
+      if (box.isCurrent(row.secret)) continue;
+      try {
+        now.push(box.reseal(row.secret));
+        ids.push(row.id);
+        was.push(row.secret);
+      } catch {
+        unreadable += 1;
+      }
+    }
+    if (ids.length > 0) {
+      const { rowCount } = await client.query(
+        `UPDATE alerts a SET secret = n.now
+         FROM unnest($1::uuid[], $2::text[], $3::text[]) AS n(id, was, now)
+         WHERE a.id = n.id AND a.secret = n.was`,
+        [ids, was, now],
+      );
+      resealed += rowCount ?? 0;
+    }
+  }
+  return { resealed, unreadable };
+}
