@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { parseAllDocuments } from 'yaml';
 import { SERVICE_NODE_FLAGS } from '../common/service-runtime';
 
@@ -293,6 +294,43 @@ function egressOpenings(labels: Labels, list: NetworkPolicy[]): string[] | undef
       ),
     );
   return [...new Set(openings)].sort();
+}
+
+/** Whether `ip` (in an ipBlock's CIDR and outside its exceptions) is a peer of this rule. */
+function inBlock(ip: string, peer: PolicyPeer | undefined): boolean {
+  if (peer === undefined) return true;
+  const block = peer.ipBlock;
+  if (!block) return false; // a pod or namespace selector: no address outside the cluster
+  const address = ipaddr.parse(ip);
+  const within = (cidr: string) => {
+    const [range, bits] = ipaddr.parseCIDR(cidr);
+    return range.kind() === address.kind() && address.match(range, bits);
+  };
+  return within(block.cidr) && !(block.except ?? []).some(within);
+}
+
+/** Whether the NetworkPolicies let pods with these labels open a connection to `ip`:`port`. */
+function egressAllows(
+  labels: Labels,
+  list: NetworkPolicy[],
+  ip: string,
+  port: number,
+  protocol: string,
+): boolean {
+  const selecting = list.filter(
+    (p) => p.spec.policyTypes.includes('Egress') && selects(p.spec.podSelector.matchLabels ?? {}, labels),
+  );
+  if (selecting.length === 0) return true;
+  return selecting
+    .flatMap((p) => p.spec.egress ?? [])
+    .some(
+      (rule) =>
+        (!rule.ports?.length ||
+          rule.ports.some(
+            (p) => (p.protocol ?? 'TCP') === protocol && (p.port === undefined || p.port === port),
+          )) &&
+        (!rule.to?.length ? true : rule.to.some((peer) => inBlock(ip, peer))),
+    );
 }
 
 /** A resource quantity (`250m`, `320Mi`, `1`) as a number of units. */
@@ -612,8 +650,8 @@ describe('docker/k8s', () => {
       expect(Object.keys(compose.volumes ?? {})).toContain(cache![0]);
     });
 
-    it("leaves the apps' egress open: its policy selects none of their pods", () => {
-      for (const app of APPS)
+    it("leaves the gateway's and api-v2's egress open: its policy selects none of their pods", () => {
+      for (const app of ['api-gateway', 'api-v2'] as const)
         expect(egressOpenings(template(app).metadata.labels, policies())).toBeUndefined();
     });
 
@@ -627,6 +665,43 @@ describe('docker/k8s', () => {
       for (const p of unselected)
         if (p.spec.egress) p.spec.podSelector.matchLabels = { 'app.kubernetes.io/name': 'renamed' };
       expect(egressOpenings(labels, unselected)).toBeUndefined();
+    });
+  });
+
+  describe("api-v1's egress (it sends webhooks to addresses its subscribers name)", () => {
+    const labels = () => template('api-v1').metadata.labels;
+    const postgres = () => new URL(filledSecret['API_V1_DATABASE_URL']!).port || '5432';
+    const can = (ip: string, port: number, protocol = 'TCP') =>
+      egressAllows(labels(), policies(), ip, port, protocol);
+
+    it('may resolve names and reach PostgreSQL wherever they are, and nothing else but HTTPS', () => {
+      const openings = egressOpenings(labels(), policies())!;
+      expect(openings).toBeDefined();
+      expect(new Set(openings.map((o) => o.split(' ').slice(0, 2).join(' ')))).toEqual(
+        new Set(['TCP 443', 'TCP 53', 'UDP 53', `TCP ${postgres()}`]),
+      );
+      expect(can('10.96.0.10', 53, 'UDP')).toBe(true);
+      expect(can('10.1.2.3', Number(postgres()))).toBe(true);
+      for (const port of [80, 6379, 8443, 9080])
+        expect({ port, allowed: can('93.184.216.34', port) }).toEqual({ port, allowed: false });
+    });
+
+    it.each([
+      ['93.184.216.34', true],
+      ['2606:4700::6810:84e5', true],
+      ['169.254.169.254', false], // cloud metadata
+      ['169.254.170.2', false], // ECS task metadata
+      ['10.0.0.1', false],
+      ['172.16.5.4', false],
+      ['192.168.1.1', false],
+      ['100.64.0.1', false],
+      ['127.0.0.1', false],
+      ['0.0.0.0', false],
+      ['fd00:ec2::254', false], // AWS metadata over IPv6
+      ['fe80::1', false],
+      ['::1', false],
+    ])('HTTPS to %s: %s', (ip, allowed) => {
+      expect(can(ip, 443)).toBe(allowed);
     });
   });
 
