@@ -49,7 +49,8 @@ describe('gateway: repeated key failures from one address', () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
     expect(JSON.parse(blocked.body)).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
-    // While the block lasts, a well-formed key is still looked up: an unknown one gets 429...
+    // While the block lasts, an unknown key gets 429 (one of the old shape, never issued, from
+    // memory; one whose check verifies after its lookup)...
     expect((await getFrom('127.0.0.1', url, `tcg_${'a'.repeat(32)}`)).status).toBe(429);
     // ...a valid one never used before is served (the block throttles failures, not customers),
     const fresh = await newKey('starter');

@@ -1,11 +1,37 @@
-import { type ApiKeyRecord, generateApiKey } from '@tcg/domain';
+import {
+  type ApiKeyRecord,
+  ApiKeySigner,
+  generateApiKey,
+  generateLegacyApiKey,
+  hashApiKey,
+} from '@tcg/domain';
 import type { IncomingMessage } from 'node:http';
+import type { Environment } from '../config/environment';
+import type { Failover } from '../limits/failover';
 import { MemoryQuotaStore } from '../limits/memory-quota.store';
 import type { QuotaStore } from '../limits/quota';
 import { AccessService } from './access.service';
 import type { ApiKeyCache, KeyLookup } from './api-key-cache.service';
 import { AuthFailureThrottle } from './auth-failure-throttle.service';
 import { ClientAddressResolver } from './client-address';
+import type { QuotaRedisClient } from '../limits/redis-quota.store';
+
+const SECRET = 'access-spec-secret-0123456789';
+
+/** The validated environment's parts AccessService reads. */
+function environment(overrides: Partial<Environment> = {}): Environment {
+  return {
+    API_KEY_PREVIOUS_SECRETS: '',
+    LEGACY_KEYS_REFRESH_MS: 60_000,
+    KEY_LOOKUP_TIMEOUT_MS: 1_000,
+    ...overrides,
+  } as Environment;
+}
+
+/** A key repository holding these legacy keys' digests. */
+const legacyKeys = (...keys: string[]) => ({
+  activeLegacyKeyHashes: () => Promise.resolve(keys.map(hashApiKey)),
+});
 
 const record: ApiKeyRecord = {
   id: 'k1',
@@ -47,6 +73,8 @@ describe('AccessService', () => {
       new AuthFailureThrottle(2, undefined, undefined),
       quotas,
       new ClientAddressResolver([]),
+      environment(),
+      legacyKeys(),
     );
   });
 
@@ -91,6 +119,8 @@ describe('AccessService', () => {
       new AuthFailureThrottle(2, undefined, undefined),
       quotas,
       new ClientAddressResolver(['10.0.0.0/8']),
+      environment(),
+      legacyKeys(),
     );
     const via = (client: string) =>
       ({
@@ -136,5 +166,101 @@ describe('AccessService', () => {
   it('admits a valid key within its plan and reports the usage', async () => {
     const admitted = await access.admit(request(generateApiKey()), url);
     expect(admitted).toMatchObject({ admitted: true, key: record, usage: { plan: 'free' } });
+  });
+
+  describe('keys refused from memory (issue 37: a flood of unknown keys cost a lookup each)', () => {
+    const signer = new ApiKeySigner(SECRET);
+    const legacy = generateLegacyApiKey();
+    let redisCalls: number;
+    let secured: AccessService;
+
+    beforeEach(async () => {
+      redisCalls = 0;
+      // A throttle counting in "Redis": every call to the shared store is seen here.
+      const redis = {
+        defineCommand: () => undefined,
+        tcgAuthFailure: () => {
+          redisCalls++;
+          return Promise.resolve([1, 60_000]);
+        },
+      } as unknown as QuotaRedisClient;
+      const failover = { run: (inRedis: () => Promise<unknown>) => inRedis() } as unknown as Failover;
+      validKeys.add(legacy);
+      secured = new AccessService(
+        {
+          lookup: (key: string, suspect: boolean) => {
+            lookups.push({ key, suspect });
+            return Promise.resolve(validKeys.has(key) ? { kind: 'found', record } : { kind: 'unknown' });
+          },
+        } as unknown as ApiKeyCache,
+        new AuthFailureThrottle(30, redis, failover),
+        quotas,
+        new ClientAddressResolver([]),
+        environment({ API_KEY_SECRET: SECRET }),
+        legacyKeys(legacy),
+      );
+      await secured.onModuleInit();
+    });
+    afterEach(() => secured.onModuleDestroy());
+
+    const forged = signer.generate().slice(0, 36) + signer.generate().slice(36);
+    it.each([
+      ['with a random check', forged],
+      ['whose check was made under another secret', new ApiKeySigner('another-secret-0123456789').generate()],
+      ['checked under the default, when a secret is set', generateApiKey()],
+      ['of the legacy shape, not among the legacy keys', generateLegacyApiKey()],
+    ])('refuses a key %s with 401, without a lookup or a Redis call', async (_name, key) => {
+      expect(await secured.admit(request(key), url)).toMatchObject({
+        admitted: false,
+        status: 401,
+        code: 'INVALID_API_KEY',
+      });
+      expect(lookups).toEqual([]);
+      expect(redisCalls).toBe(0);
+    });
+
+    it('admits a key checked under the secret, and a legacy key among the legacy ones', async () => {
+      const fresh = signer.generate();
+      validKeys.add(fresh);
+      expect(await secured.admit(request(fresh), url)).toMatchObject({ admitted: true });
+      expect(await secured.admit(request(legacy), url)).toMatchObject({ admitted: true });
+      expect(lookups.map((l) => l.key)).toEqual([fresh, legacy]);
+    });
+
+    it('still looks up an unknown key whose check verifies, and counts it in the shared store', async () => {
+      expect(await secured.admit(request(signer.generate()), url)).toMatchObject({ status: 401 });
+      expect(lookups).toHaveLength(1);
+      expect(redisCalls).toBe(1);
+    });
+
+    it('blocks a flood of forged keys from memory: 30 × 401, then 429, and never any I/O', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const a = await secured.admit(request(generateLegacyApiKey(), '10.9.9.9'), url);
+        statuses.push(a.admitted ? 200 : a.status);
+      }
+      expect(statuses).toEqual([...Array(30).fill(401), ...Array(10).fill(429)]);
+      expect(lookups).toEqual([]);
+      expect(redisCalls).toBe(0);
+      // A customer sharing the flooding address is served, fresh or legacy.
+      const fresh = signer.generate();
+      validKeys.add(fresh);
+      expect(await secured.admit(request(fresh, '10.9.9.9'), url)).toMatchObject({ admitted: true });
+      expect(await secured.admit(request(legacy, '10.9.9.9'), url)).toMatchObject({ admitted: true });
+    });
+
+    it('looks legacy-shaped keys up as before while the legacy keys could not be read', async () => {
+      const unread = new AccessService(
+        { lookup: () => Promise.resolve({ kind: 'found', record }) } as unknown as ApiKeyCache,
+        new AuthFailureThrottle(30, undefined, undefined),
+        quotas,
+        new ClientAddressResolver([]),
+        environment({ API_KEY_SECRET: SECRET, KEY_LOOKUP_TIMEOUT_MS: 10 }),
+        { activeLegacyKeyHashes: () => Promise.reject(new Error('database down')) },
+      );
+      await unread.onModuleInit();
+      expect(await unread.admit(request(generateLegacyApiKey()), url)).toMatchObject({ admitted: true });
+      unread.onModuleDestroy();
+    });
   });
 });

@@ -1,8 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiKeyRecord, isWellFormedApiKey, PLANS, requestCost } from '@tcg/domain';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ApiKeyRecord, type ApiKeyRepository, ApiKeySigner, PLANS, requestCost } from '@tcg/domain';
 import { UsageReport } from '@tcg/http-service';
+import { API_KEYS } from '@tcg/persistence/nest';
 import type { IncomingMessage } from 'node:http';
+import { apiKeyPreviousSecrets, Environment } from '../config/environment';
 import { QuotaDecision, QuotaStore, QuotaWindow } from '../limits/quota';
+import { ApiKeyChecker, LegacyKeySet } from './api-key-check.service';
 import { ApiKeyCache } from './api-key-cache.service';
 import { AuthFailureThrottle } from './auth-failure-throttle.service';
 import { ClientAddressResolver } from './client-address';
@@ -66,25 +69,61 @@ const unavailable = (): Refusal => ({
  * Who is calling, and may they. Cheapest first, so a hostile client pays for its own refusals:
  * 1. the client address is the TCP peer, or the right-most untrusted hop when the peer is a
  *    trusted proxy (ClientAddressResolver, TRUSTED_PROXIES);
- * 2. a missing key, or one not of the shape keys are generated in, is a 401 counted as a failure,
- *    without hashing or querying — or, from an address blocked for repeated failures, a 429
- *    without any I/O;
+ * 2. a missing key, one not of a shape keys are issued in, or one that fails the in-memory check
+ *    (ApiKeyChecker: a `checked` key's HMAC, a `legacy` key's digest among the legacy keys) is a
+ *    401 counted as a failure in this instance's memory, without any I/O — or, from an address
+ *    blocked for repeated failures, a 429, likewise;
  * 3. only then the key lookup (cached; see ApiKeyCache), and the plan's quotas at the request's
- *    cost. A blocked address's well-formed keys are still looked up (in the part of the lookup
+ *    cost. A blocked address's plausible keys are still looked up (in the part of the lookup
  *    budget not reserved for other addresses) and served when valid: the block throttles
- *    failures, not the customers who share the address; its unknown keys get 429.
+ *    failures, not the customers who share the address; its unknown keys get 429. An unknown key
+ *    that passed the check cost a lookup, so it is counted where every instance sees it (Redis).
  * `admit` never rejects: anything unexpected is logged and becomes a 503 decision.
  */
 @Injectable()
-export class AccessService {
+export class AccessService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Access');
+  private readonly legacyKeys: LegacyKeySet;
+  private readonly checker: ApiKeyChecker;
 
+  /**
+   * The checker is made here, from the validated environment and the key repository (both
+   * global), so that the access feature owns its whole admission path.
+   */
   constructor(
     private readonly keys: ApiKeyCache,
     private readonly failures: AuthFailureThrottle,
     @Inject(QUOTA_STORE) private readonly quotas: QuotaStore,
     private readonly addresses: ClientAddressResolver,
-  ) {}
+    env: Environment,
+    @Inject(API_KEYS) keyRepository: Pick<ApiKeyRepository, 'activeLegacyKeyHashes'>,
+  ) {
+    this.legacyKeys = new LegacyKeySet(() => keyRepository.activeLegacyKeyHashes(), {
+      refreshMs: env.LEGACY_KEYS_REFRESH_MS,
+      timeoutMs: env.KEY_LOOKUP_TIMEOUT_MS,
+      onError: (error) =>
+        this.logger.warn({
+          msg: 'legacy key digests not read; legacy-shaped keys are looked up until they are',
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      onLoad: (size) => this.logger.debug({ msg: 'legacy key digests read', size }),
+    });
+    this.checker = new ApiKeyChecker(
+      new ApiKeySigner(env.API_KEY_SECRET, apiKeyPreviousSecrets(env)),
+      this.legacyKeys,
+    );
+    if (env.API_KEY_SECRET === undefined)
+      this.logger.log('API_KEY_SECRET is not set: key checks use the public default (a checksum, not a MAC)');
+  }
+
+  /** Reads the legacy keys before the gateway listens (within KEY_LOOKUP_TIMEOUT_MS). */
+  async onModuleInit(): Promise<void> {
+    await this.legacyKeys.start();
+  }
+
+  onModuleDestroy(): void {
+    this.legacyKeys.stop();
+  }
 
   async admit(req: IncomingMessage, target: CostedTarget, beforeCharge?: BeforeCharge): Promise<Admission> {
     try {
@@ -106,12 +145,12 @@ export class AccessService {
     const address = this.addresses.of(req);
     const presented = req.headers['x-api-key'];
     const clearKey = Array.isArray(presented) ? presented.join(',') : presented;
-    const wellFormed = clearKey !== undefined && isWellFormedApiKey(clearKey);
+    const check = this.checker.check(clearKey);
 
     const blockedFor = this.failures.blockedFor(address);
-    if (!wellFormed) {
+    if (check !== 'plausible' || clearKey === undefined) {
       if (blockedFor !== undefined) return tooManyFailures(blockedFor);
-      return this.refuse(address, clearKey ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
+      return this.refuseInMemory(address, clearKey ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
     }
 
     const found = await this.keys.lookup(clearKey, blockedFor !== undefined);
@@ -143,14 +182,27 @@ export class AccessService {
     };
   }
 
-  /** A missing or invalid key: counted against the address, 429 once it is over its allowance. */
-  private async refuse(address: string, code: 'MISSING_API_KEY' | 'INVALID_API_KEY'): Promise<Refusal> {
+  /** An unknown key that was looked up: counted against the address in the shared store. */
+  private async refuse(address: string, code: 'INVALID_API_KEY'): Promise<Refusal> {
     const blockedFor = await this.failures.recordFailure(address);
-    if (blockedFor !== undefined) return tooManyFailures(blockedFor);
-    return code === 'INVALID_API_KEY'
-      ? { admitted: false, status: 401, code, message: 'The API key is not valid.' }
-      : { admitted: false, status: 401, code, message: 'Send your API key in the x-api-key header.' };
+    return blockedFor !== undefined ? tooManyFailures(blockedFor) : invalidKey(code);
   }
+
+  /**
+   * A key refused from memory: counted against the address in this instance's memory only, so
+   * that it costs no I/O at all. It could never have been valid, so a guesser learns nothing from
+   * it and sharing its count between instances would buy nothing.
+   */
+  private refuseInMemory(address: string, code: 'MISSING_API_KEY' | 'INVALID_API_KEY'): Refusal {
+    const blockedFor = this.failures.recordLocalFailure(address);
+    return blockedFor !== undefined ? tooManyFailures(blockedFor) : invalidKey(code);
+  }
+}
+
+function invalidKey(code: 'MISSING_API_KEY' | 'INVALID_API_KEY'): Refusal {
+  return code === 'INVALID_API_KEY'
+    ? { admitted: false, status: 401, code, message: 'The API key is not valid.' }
+    : { admitted: false, status: 401, code, message: 'Send your API key in the x-api-key header.' };
 }
 
 function tooManyFailures(retryAfterSeconds: number): Refusal {

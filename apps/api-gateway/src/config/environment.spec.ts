@@ -1,4 +1,4 @@
-import { validateEnvironment } from './environment';
+import { apiKeyPreviousSecrets, validateEnvironment } from './environment';
 
 describe('api-gateway configuration', () => {
   const required = { DATABASE_URL: 'postgres://x/y', INTERNAL_TOKEN: 'x'.repeat(32) };
@@ -60,6 +60,24 @@ describe('api-gateway configuration', () => {
   ])('refuses to boot on %o, naming %s', (raw, variable) => {
     expect(() => validateEnvironment({ ...required, ...raw })).toThrow(
       new RegExp(`Invalid configuration: .*${variable}`),
+    );
+  });
+
+  it('takes an API key secret of at least 16 characters, and earlier ones likewise', () => {
+    expect(validateEnvironment(required)).toMatchObject({
+      API_KEY_PREVIOUS_SECRETS: '',
+      LEGACY_KEYS_REFRESH_MS: 60_000,
+    });
+    expect(validateEnvironment(required).API_KEY_SECRET).toBeUndefined();
+    const env = validateEnvironment({
+      ...required,
+      API_KEY_SECRET: 's'.repeat(16),
+      API_KEY_PREVIOUS_SECRETS: ` ${'a'.repeat(16)}, ${'b'.repeat(20)} `,
+    });
+    expect(apiKeyPreviousSecrets(env)).toEqual(['a'.repeat(16), 'b'.repeat(20)]);
+    expect(() => validateEnvironment({ ...required, API_KEY_SECRET: 'short' })).toThrow(/API_KEY_SECRET/);
+    expect(() => validateEnvironment({ ...required, API_KEY_PREVIOUS_SECRETS: 'short' })).toThrow(
+      /API_KEY_PREVIOUS_SECRETS/,
     );
   });
 });

@@ -1,6 +1,18 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { MIN_API_KEY_SECRET_LENGTH } from '@tcg/domain';
 import { BaseEnvironment, readEnvironment } from '@tcg/http-service';
 import {
   PROXY_HEADERS,
@@ -104,6 +116,38 @@ export class Environment extends BaseEnvironment {
   @Max(30_000)
   KEY_LOOKUP_TIMEOUT_MS = 1_000;
 
+  /**
+   * The secret API keys' checks are made under (HMAC-SHA256): the gateway refuses a key whose check
+   * does not verify without any lookup. `npm run keys` needs the same value to issue keys. Unset:
+   * a public default (`UNSET_API_KEY_SECRET`), so `npm start` and the tests need none; the check is
+   * then only a checksum, stopping random keys but not keys crafted by someone who knows the default.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(MIN_API_KEY_SECRET_LENGTH)
+  @MaxLength(256)
+  API_KEY_SECRET?: string;
+
+  /**
+   * Earlier values of API_KEY_SECRET, comma-separated: keys issued under them keep working (a
+   * rotation). The default used while none was set is `UNSET_API_KEY_SECRET`'s value.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  API_KEY_PREVIOUS_SECRETS = '';
+
+  /**
+   * How often the digests of the keys issued before keys had a check (`legacy`) are read again;
+   * a legacy key added meanwhile (`DEMO_API_KEY`) works from the next read.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  LEGACY_KEYS_REFRESH_MS = 60_000;
+
   /** Missing or invalid keys one client address may send per minute before it gets 429s. */
   @IsOptional()
   @Type(() => Number)
@@ -206,6 +250,39 @@ export class Environment extends BaseEnvironment {
   DOWNLOAD_MAX_SOCKETS = 8;
 
   /**
+   * Of DOWNLOAD_MAX_SOCKETS, the most one key holds on this instance at once (its plan's
+   * `concurrentDownloads` is the limit across instances); past it: 429.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  DOWNLOAD_SOCKETS_PER_KEY = 2;
+
+  /**
+   * Of DOWNLOAD_MAX_SOCKETS, the last ones, kept for keys with no download in progress on this
+   * instance: however many keys read slowly, a new one finds a connection (at most sockets − 1).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000)
+  DOWNLOAD_RESERVED_SOCKETS = 2;
+
+  /**
+   * How long a key's download counts among its downloads in progress across instances without
+   * being renewed (every third of it while it runs): an instance that died frees its places then.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  DOWNLOAD_LEASE_TTL_MS = 60_000;
+
+  /**
    * A key's requests in progress at once on this instance, for every plan alike; unset: each
    * plan's own (`concurrentRequests`: free 4, starter 8, professional 16, enterprise 32).
    */
@@ -216,7 +293,10 @@ export class Environment extends BaseEnvironment {
   @Max(1_000_000)
   KEY_REQUESTS_AT_ONCE?: number;
 
-  /** The average rate a download must keep once DOWNLOAD_GRACE_MS have passed; slower ones are cut. */
+  /**
+   * The rate a download must keep, counted on the bytes its client took and averaged over the last
+   * DOWNLOAD_GRACE_MS (at least 1 s) once those have passed; slower ones are cut.
+   */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -311,6 +391,11 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
       throw new Error(`Invalid configuration: TRUSTED_PROXIES: ${err.message}`);
     throw err;
   }
+  for (const previous of apiKeyPreviousSecrets(env))
+    if (previous.length < MIN_API_KEY_SECRET_LENGTH)
+      throw new Error(
+        `Invalid configuration: API_KEY_PREVIOUS_SECRETS: each secret must be at least ${MIN_API_KEY_SECRET_LENGTH} characters`,
+      );
   try {
     parseRedisTarget(env);
   } catch (err) {
@@ -318,4 +403,11 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
     throw err;
   }
   return env;
+}
+
+/** API_KEY_PREVIOUS_SECRETS as a list (empty entries dropped). */
+export function apiKeyPreviousSecrets(env: Pick<Environment, 'API_KEY_PREVIOUS_SECRETS'>): string[] {
+  return env.API_KEY_PREVIOUS_SECRETS.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }

@@ -33,6 +33,7 @@ import { CardNamePrefixes1765600000000 } from './migrations/1765600000000-card-n
 import { FeedRunSamples1765700000000 } from './migrations/1765700000000-feed-run-samples';
 import { AlertDestinations1765710000000 } from './migrations/1765710000000-alert-destinations';
 import { AlertsRole1765710000001 } from './migrations/1765710000001-alerts-role';
+import { LegacyApiKeys1765720000000 } from './migrations/1765720000000-legacy-api-keys';
 import { RealPricesInAggregates1765760000000 } from './migrations/1765760000000-real-prices-in-aggregates';
 import { SummariesInOnePass1765770000000 } from './migrations/1765770000000-summaries-in-one-pass';
 
@@ -68,6 +69,7 @@ export const MIGRATIONS = [
   FeedRunSamples1765700000000,
   AlertDestinations1765710000000,
   AlertsRole1765710000001,
+  LegacyApiKeys1765720000000,
   RealPricesInAggregates1765760000000,
   SummariesInOnePass1765770000000,
 ];

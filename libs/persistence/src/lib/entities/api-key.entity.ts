@@ -9,4 +9,6 @@ export class ApiKeyEntity {
   @Column('text') label!: string;
   @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
   @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt!: Date | null;
+  /** Issued without a check (before issue 37): the gateway keeps these digests in memory. */
+  @Column('boolean') legacy!: boolean;
 }

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { useTestDatabase } from '../../testing';
-import { hashApiKey } from '@tcg/domain';
+import { ApiKeySigner, generateLegacyApiKey, hashApiKey } from '@tcg/domain';
 import { TypeOrmApiKeyRepository } from './api-key.repository';
 
 describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
@@ -14,7 +14,8 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
 
   it('stores only a hash, finds the key by its clear value, and shows a prefix', async () => {
     const { key, record } = await keys.create('starter', 'shop');
-    expect(key).toMatch(/^tcg_[0-9A-Za-z]{32}$/);
+    expect(key).toMatch(/^tcg_[0-9A-Za-z]{43}$/);
+    expect(new ApiKeySigner(undefined).verify(key)).toBe(true);
     expect(record.prefix).toBe(key.slice(0, 12));
     const [row] = await ds.query('SELECT key_hash, key_prefix FROM api_keys');
     expect(row.key_hash).toEqual(hashApiKey(key));
@@ -52,6 +53,25 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
     expect(again.revokedAt).toBeInstanceOf(Date);
     expect(await keys.findActiveByHash(hashApiKey(clear))).toBeNull();
     expect(await keys.list()).toHaveLength(1);
+  });
+
+  it('issues keys checked under its signer, and lists the active legacy keys only', async () => {
+    const signer = new ApiKeySigner('integration-secret-0123456789');
+    const signed = new TypeOrmApiKeyRepository(ds, signer);
+    const { key } = await signed.create('free', 'checked');
+    expect(signer.verify(key)).toBe(true);
+    const legacy = await signed.create('free', 'legacy', generateLegacyApiKey());
+    const revoked = await signed.create('free', 'legacy, revoked', generateLegacyApiKey());
+    await signed.revoke(revoked.record.id);
+    expect(await signed.activeLegacyKeyHashes()).toEqual([hashApiKey(legacy.key)]);
+    const rows: { label: string; legacy: boolean }[] = await ds.query(
+      'SELECT label, legacy FROM api_keys ORDER BY created_at, label',
+    );
+    expect(rows.map((r) => [r.label, r.legacy])).toEqual([
+      ['checked', false],
+      ['legacy', true],
+      ['legacy, revoked', true],
+    ]);
   });
 
   it('refuses to store a key of another shape, which the gateway would never look up', async () => {

@@ -1,11 +1,12 @@
 import {
   ApiKeyRecord,
   ApiKeyRepository,
-  generateApiKey,
+  ApiKeyShape,
+  ApiKeySigner,
+  apiKeyShape,
   hashApiKey,
   isPlanName,
   isUuid,
-  isWellFormedApiKey,
   PlanName,
 } from '@tcg/domain';
 import { randomUUID } from 'node:crypto';
@@ -25,7 +26,14 @@ function toRecord(e: ApiKeyEntity): ApiKeyRecord {
 }
 
 export class TypeOrmApiKeyRepository implements ApiKeyRepository {
-  constructor(private readonly ds: DataSource) {}
+  /**
+   * `signer`: makes the check of the keys `create` generates; it must hold the gateway's
+   * API_KEY_SECRET (without one, the gateway's default when none is configured).
+   */
+  constructor(
+    private readonly ds: DataSource,
+    private readonly signer = new ApiKeySigner(undefined),
+  ) {}
 
   private get repo() {
     return this.ds.getRepository(ApiKeyEntity);
@@ -34,9 +42,9 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
   async create(
     plan: PlanName,
     label: string,
-    clearKey = generateApiKey(),
+    clearKey = this.signer.generate(),
   ): Promise<{ key: string; record: ApiKeyRecord }> {
-    this.assertWellFormedApiKey(clearKey);
+    const shape = this.assertWellFormedApiKey(clearKey);
     const entity = this.repo.create({
       id: randomUUID(),
       keyHash: hashApiKey(clearKey),
@@ -45,6 +53,7 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
       label,
       createdAt: new Date(),
       revokedAt: null,
+      legacy: shape === 'legacy',
     });
     await this.repo.insert(entity);
     return { key: clearKey, record: toRecord(entity) };
@@ -66,6 +75,13 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     if (!row) return (await this.create(plan, label, clearKey)).record;
     await this.repo.update({ id: row.id }, { plan });
     return toRecord({ ...row, plan });
+  }
+
+  async activeLegacyKeyHashes(): Promise<Buffer[]> {
+    const rows: { key_hash: Buffer }[] = await this.ds.query(
+      'SELECT key_hash FROM api_keys WHERE legacy AND revoked_at IS NULL',
+    );
+    return rows.map((r) => r.key_hash);
   }
 
   async list(): Promise<ApiKeyRecord[]> {
@@ -98,12 +114,18 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     return rows[0]?.id;
   }
 
-  /** A key of another shape could never be presented: the gateway refuses it before any lookup. */
-  private assertWellFormedApiKey(clearKey: string): void {
-    if (!isWellFormedApiKey(clearKey))
+  /**
+   * A key of another shape could never be presented: the gateway refuses it before any lookup. A
+   * `legacy` one is accepted (a DEMO_API_KEY chosen before issue 37) and marked so, which puts it in
+   * the gateway's in-memory set at its next refresh.
+   */
+  private assertWellFormedApiKey(clearKey: string): ApiKeyShape {
+    const shape = apiKeyShape(clearKey);
+    if (!shape)
       throw new Error(
-        `an API key must be 'tcg_' followed by 32 letters or digits (got ${clearKey.length} characters)`,
+        `an API key must be 'tcg_' followed by 43 (or, issued before, 32) letters or digits (got ${clearKey.length} characters)`,
       );
+    return shape;
   }
 
   private match(idOrPrefix: string): { id: string } | { keyPrefix: string } {

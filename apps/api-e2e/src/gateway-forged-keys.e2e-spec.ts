@@ -1,0 +1,159 @@
+import { ApiKeySigner, generateApiKey, generateLegacyApiKey } from '@tcg/domain';
+import { TypeOrmApiKeyRepository } from '@tcg/persistence';
+import { testDataSource } from '@tcg/persistence/testing';
+import Redis from 'ioredis';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEchoUpstream } from './echo-upstream';
+import { OwnRedis } from './own-redis';
+import { freePort, startStack, Stack } from './stack';
+
+const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
+
+const SECRET = 'e2e-api-key-secret-0123456789';
+
+const agents = new Map<string, Agent>();
+function call(url: string, key: string, from = '127.0.0.1'): Promise<{ status: number; code?: string }> {
+  let agent = agents.get(from);
+  if (!agent) agents.set(from, (agent = new Agent({ keepAlive: true, maxSockets: 16, localAddress: from })));
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers: { 'x-api-key': key } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        resolve({ status, code: status >= 400 ? (JSON.parse(body) as { code?: string }).code : undefined });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** What the gateway's admin port says of its key lookups, by result. */
+async function keyLookups(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  let total = 0;
+  for (const m of text.matchAll(/^\w*gateway_api_key_cache_lookups_total\{[^}]*\} (\S+)$/gm))
+    total += Number(m[1]);
+  return total;
+}
+
+/** Calls per command the Redis server executed (INFO commandstats), without the INFO that asks. */
+async function redisCommands(redis: Redis): Promise<Record<string, number>> {
+  const calls: Record<string, number> = {};
+  for (const m of (await redis.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    if (m[1] !== 'info') calls[m[1]!] = Number(m[2]);
+  return calls;
+}
+
+/**
+ * Issue 37, finding 1: every unknown well-formed key cost a PostgreSQL lookup (and its failure a
+ * Redis call), so a flood of them slowed and refused valid keys. A key now carries a check the
+ * gateway verifies in memory, and the keys issued before are held in memory by digest.
+ */
+(hasRedisServer ? describe : describe.skip)('gateway: forged keys cost no I/O (real HTTP, own Redis)', () => {
+  let dir: string;
+  let server: OwnRedis;
+  let admin: Redis;
+  let stack: Stack;
+  let echo: Awaited<ReturnType<typeof startEchoUpstream>>;
+  let legacyKey: string;
+  const signer = new ApiKeySigner(SECRET);
+
+  const issue = async (key?: string): Promise<string> => {
+    const ds = await testDataSource();
+    try {
+      return (await new TypeOrmApiKeyRepository(ds, signer).create('enterprise', 'e2e-forged', key)).key;
+    } finally {
+      await ds.destroy();
+    }
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tcg-forged-keys-'));
+    server = new OwnRedis(await freePort(), dir);
+    await server.start();
+    admin = server.client();
+    await admin.connect();
+    echo = await startEchoUpstream();
+    // Issued before the gateway starts, as the keys of before the migration were.
+    legacyKey = await issue(generateLegacyApiKey());
+    stack = await startStack({
+      v1Url: echo.url,
+      metrics: true,
+      gatewayEnv: { API_KEY_SECRET: SECRET, REDIS_URL: `redis://127.0.0.1:${server.port}/0` },
+    });
+  });
+  afterAll(async () => {
+    for (const a of agents.values()) a.destroy();
+    await stack?.close();
+    await echo?.close();
+    admin?.disconnect();
+    await server?.kill();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses 600 forged keys from 20 addresses with 401 and no lookup or Redis command; valid keys, fresh and legacy, get 200', async () => {
+    const url = `${stack.gatewayUrl}/v1/x`;
+    const fresh = await issue();
+    const forgedKeys = [
+      () => signer.generate().slice(0, 36) + signer.generate().slice(36), // a random check
+      () => new ApiKeySigner('another-secret-0123456789').generate(), // another secret's
+      () => generateApiKey(), // checked under the default, not this gateway's secret
+      () => generateLegacyApiKey(), // the old shape, never issued
+    ];
+    const lookupsBefore = await keyLookups(stack.metricsUrls.gateway);
+    const redisBefore = await redisCommands(admin);
+
+    const statuses: { status: number; code?: string }[] = [];
+    let next = 0;
+    let freshMidFlood: { status: number } | undefined;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < 600) {
+          const i = next++;
+          // 30 from each address, AUTH_FAILURES_PER_MINUTE: every one is a 401, none blocked yet.
+          statuses.push(await call(url, forgedKeys[i % 4]!(), `127.0.0.${10 + (i % 20)}`));
+          if (i === 300) freshMidFlood = await call(url, fresh, `127.0.0.${10 + (i % 20)}`);
+        }
+      }),
+    );
+    expect(statuses).toHaveLength(600);
+    expect(statuses.filter((s) => s.status === 401 && s.code === 'INVALID_API_KEY')).toHaveLength(600);
+    expect(await keyLookups(stack.metricsUrls.gateway)).toBe(lookupsBefore + 1); // the fresh key's
+    const redisAfter = await redisCommands(admin);
+    // The fresh key's one admission is the only Redis work of the whole flood.
+    const delta = Object.fromEntries(
+      Object.keys(redisAfter)
+        .filter((c) => redisAfter[c] !== redisBefore[c])
+        .map((c) => [c, redisAfter[c]! - (redisBefore[c] ?? 0)]),
+    );
+    // One script run, the fresh key's quota (its GET, INCRBY and EXPIRE are counted as commands
+    // too); none of the auth-failure script (INCR, PEXPIRE, PTTL).
+    expect((delta['eval'] ?? 0) + (delta['evalsha'] ?? 0)).toBe(1);
+    expect(
+      Object.keys(delta).filter((c) => !['eval', 'evalsha', 'get', 'incrby', 'expire'].includes(c)),
+    ).toEqual([]);
+    expect(freshMidFlood).toEqual({ status: 200 });
+
+    // The keys issued before keep working, the fresh one again, from a flooding address too.
+    expect(await call(url, legacyKey, '127.0.0.10')).toEqual({ status: 200 });
+    expect(await call(url, fresh, '127.0.0.11')).toEqual({ status: 200 });
+  });
+
+  it('still looks up an unknown key whose check verifies, and counts its failure in Redis', async () => {
+    const url = `${stack.gatewayUrl}/v1/x`;
+    const before = await keyLookups(stack.metricsUrls.gateway);
+    expect(await call(url, signer.generate(), '127.0.0.40')).toEqual({
+      status: 401,
+      code: 'INVALID_API_KEY',
+    });
+    expect(await keyLookups(stack.metricsUrls.gateway)).toBe(before + 1);
+    expect(Number(await admin.get('auth-failures:{127.0.0.40}'))).toBe(1);
+  });
+});
