@@ -171,7 +171,7 @@ describe('npm run feeds -- sync (the real downloader and mapping, a local feed s
 
     // Each file's run is recorded; the unmatched rows are kept for the operator.
     const runs = await ds.query(
-      `SELECT file, status, rows_read::int, unmatched::int, reasons FROM feed_runs ORDER BY id`,
+      `SELECT file, status, rows_read::int, unmatched::int, reasons, samples FROM feed_runs ORDER BY id`,
     );
     expect(runs.map((r: { file: string; status: string }) => [r.file, r.status])).toEqual([
       ['AllPrintings.json.gz', 'imported'],
@@ -180,6 +180,10 @@ describe('npm run feeds -- sync (the real downloader and mapping, a local feed s
       ['default-cards.json.gz', 'imported'],
     ]);
     expect(runs[2].reasons).toEqual({ 'not a paper price': 3, 'price of 0 (the provider has none)': 1 });
+    // What was not understood is named, not only counted.
+    expect(runs[3].samples).toEqual({
+      'no card with this Scryfall id, set and number': ['tst 5 Daybreak Warden // Nightfall Stalker'],
+    });
     const unmatched = (await readFile(join(dir, 'unmatched-scryfall-default_cards.ndjson'), 'utf8'))
       .trim()
       .split('\n')

@@ -122,9 +122,11 @@ async function applyBatch(
   for (const row of rows) {
     const product = products.get(String(row.idProduct));
     if (!product) {
-      counts.miss('no feed recorded this Cardmarket product id (never matched by name)', {
-        idProduct: row.idProduct,
-      });
+      counts.miss(
+        'no feed recorded this Cardmarket product id (never matched by name)',
+        { idProduct: row.idProduct },
+        String(row.idProduct),
+      );
       continue;
     }
     counts.matched++;

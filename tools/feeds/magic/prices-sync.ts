@@ -130,7 +130,7 @@ export async function syncPrices(
       date: price.date,
     });
     if (!printing) {
-      counts.miss('unknown card uuid', row());
+      counts.miss('unknown card uuid', row(), price.uuid);
       continue;
     }
     if (price.platform !== 'paper') {

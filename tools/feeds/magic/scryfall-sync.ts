@@ -76,12 +76,11 @@ export async function syncScryfall(
       }
     }
     if (!card) {
-      counts.miss('no card with this Scryfall id, set and number', {
-        id: sc.id,
-        set: sc.set,
-        number: sc.collectorNumber,
-        name: sc.name,
-      });
+      counts.miss(
+        'no card with this Scryfall id, set and number',
+        { id: sc.id, set: sc.set, number: sc.collectorNumber, name: sc.name },
+        `${sc.set} ${sc.collectorNumber} ${sc.name}`,
+      );
       continue;
     }
     const language = languageOfScryfall(sc.lang);

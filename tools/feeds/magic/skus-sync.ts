@@ -61,7 +61,7 @@ export async function syncSkus(
     counts.rowsRead++;
     const printing = printings.get(sku.uuid);
     if (!printing) {
-      counts.miss('unknown card uuid', { uuid: sku.uuid, skuId: sku.skuId });
+      counts.miss('unknown card uuid', { uuid: sku.uuid, skuId: sku.skuId }, sku.uuid);
       continue;
     }
     const printType = printingOfSku(sku.printing, sku.finish);
