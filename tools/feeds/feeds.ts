@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { FEEDS, syncFeeds, type FeedName } from './sync';
 import { DEFAULT_CARDMARKET_GAMES, parseCardmarketGames } from './cardmarket/cardmarket-sync';
 import { DEFAULT_POLITENESS } from './polite-client';
-import { DEFAULT_TCGCSV_GAMES, readTcgcsvGames } from './tcgcsv/tcgcsv-games';
+import { EVERY_TCGCSV_GAME, readTcgcsvGames } from './tcgcsv/tcgcsv-games';
 
 const USAGE = `usage: npm run feeds -- sync [--feeds mtgjson,scryfall,tcgcsv,cardmarket] [--from DIR] [--dir DIR]
                                   [--compression gz|xz|bz2]
@@ -26,7 +26,8 @@ daily price guide (EU trend prices of the printings MTGJSON gives a Cardmarket i
   --compression  MTGJSON's compression to download (default gz)
 Base URLs: MTGJSON_BASE_URL (default https://mtgjson.com/api/v5), SCRYFALL_BULK_URL
 (default https://api.scryfall.com/bulk-data), TCGCSV_BASE_URL (default https://tcgcsv.com).
-TCGCSV_GAMES: a JSON file of the games to sync (default: tools/feeds/tcgcsv/tcgcsv-games.ts);
+TCGCSV_GAMES: a JSON file of the games to sync (default: every category TCGCSV lists but Magic,
+comics and supplies; tools/feeds/tcgcsv/tcgcsv-games.ts);
 TCGCSV_CONCURRENCY (default 2) and TCGCSV_PAUSE_MS (default 250) set how hard TCGCSV is pressed.
 CARDMARKET_GAMES (default 1:magic-the-gathering) and CARDMARKET_BASE_URL (default
 https://downloads.s3.cardmarket.com/productCatalog) choose Cardmarket's price guides. Exit code 0 when every file was imported, 1 when one
@@ -69,9 +70,7 @@ async function main(): Promise<number> {
         baseUrl: process.env['CARDMARKET_BASE_URL'],
       },
       tcgcsv: {
-        games: process.env['TCGCSV_GAMES']
-          ? readTcgcsvGames(process.env['TCGCSV_GAMES'])
-          : DEFAULT_TCGCSV_GAMES,
+        games: process.env['TCGCSV_GAMES'] ? readTcgcsvGames(process.env['TCGCSV_GAMES']) : EVERY_TCGCSV_GAME,
         baseUrl: process.env['TCGCSV_BASE_URL'],
         politeness: {
           ...DEFAULT_POLITENESS,

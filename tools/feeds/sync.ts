@@ -25,7 +25,7 @@ import { syncCardmarket, type CardmarketGame } from './cardmarket/cardmarket-syn
 import type { Politeness } from './polite-client';
 import { RunCounts } from './run-counts';
 import { readScryfallCards } from './scryfall/default-cards';
-import type { TcgcsvGameConfig } from './tcgcsv/tcgcsv-games';
+import type { TcgcsvGames } from './tcgcsv/tcgcsv-games';
 import { syncTcgcsv } from './tcgcsv/tcgcsv-sync';
 
 export const FEEDS = ['mtgjson', 'scryfall', 'tcgcsv', 'cardmarket'] as const;
@@ -47,7 +47,7 @@ export interface SyncOptions {
   readonly deadlines?: DownloadDeadlines;
   /** TCGCSV: the categories to sync as games, its address and how hard to press it. */
   readonly tcgcsv?: {
-    readonly games: readonly TcgcsvGameConfig[];
+    readonly games: TcgcsvGames;
     readonly baseUrl?: string;
     readonly politeness?: Politeness;
     readonly now?: () => number;

@@ -1,5 +1,5 @@
 import { readPrices, readProducts, resultsOf, TcgcsvFormatError } from './tcgcsv-documents';
-import { checkTcgcsvGames, findCategory, gameOf } from './tcgcsv-games';
+import { checkTcgcsvGames, derivedGame, excludedWhy, findCategory, gameOf, knownGame } from './tcgcsv-games';
 
 const envelope = (results: unknown[]) => ({ totalItems: results.length, success: true, errors: [], results });
 
@@ -99,5 +99,42 @@ describe('TCGCSV games configuration', () => {
     ],
   ])('refuses %s, naming the entry', (_, config, message) => {
     expect(() => checkTcgcsvGames(config, 'games.json')).toThrow(message);
+  });
+
+  const category = (categoryId: number, name: string, displayName = name) => ({
+    categoryId,
+    name,
+    displayName,
+  });
+
+  it.each([
+    [category(1, 'Magic', 'Magic: The Gathering'), /MTGJSON/],
+    [category(69, 'Marvel Comics'), /comic books/],
+    [category(70, 'DC Comics'), /comic books/],
+    [category(21, 'Supplies'), /accessories/],
+    [category(62, 'Flesh & Blood TCG', 'Flesh and Blood TCG'), undefined],
+    [category(3, 'Pokemon'), undefined],
+    [category(85, 'Pokemon Japan'), undefined],
+  ])('leaves out of the default list: %j', (c, why) => {
+    if (why) expect(excludedWhy(c)).toMatch(why);
+    else expect(excludedWhy(c)).toBeUndefined();
+  });
+
+  it('keeps the known games their slugs and names; names the others after the category', () => {
+    expect(knownGame(category(62, 'Flesh & Blood TCG', 'Flesh and Blood TCG'))).toMatchObject({
+      game: 'flesh-and-blood',
+      name: 'Flesh and Blood',
+    });
+    expect(knownGame(category(2, 'YuGiOh'))).toMatchObject({ game: 'yu-gi-oh', name: 'Yu-Gi-Oh!' });
+    expect(knownGame(category(86, 'Gundam Card Game'))).toBeUndefined();
+    expect(derivedGame(category(86, 'gundam', 'Gundam Card Game'))).toEqual({
+      id: 'gundam-card-game',
+      name: 'Gundam Card Game',
+    });
+    expect(derivedGame(category(77, 'Sorcery Contested Realm', 'Sorcery: Contested Realm'))).toEqual({
+      id: 'sorcery-contested-realm',
+      name: 'Sorcery: Contested Realm',
+    });
+    expect(derivedGame(category(99, '***')).id).toBe('tcgplayer-99');
   });
 });

@@ -15,11 +15,11 @@ export interface TcgcsvGameConfig {
 }
 
 /**
- * The games synced when no configuration file is given (`TCGCSV_GAMES`): the category names as
- * TCGCSV's `/tcgplayer/categories` lists them. Magic is not among them: its prices come from
- * MTGJSON (docs/real-data.md).
+ * The games whose slug and name were chosen before every category was synced (issue 25), by the
+ * category's name as TCGCSV's `/tcgplayer/categories` lists it: when every category is synced,
+ * these keep their slug and name; the others take theirs from the category (`derivedGame`).
  */
-export const DEFAULT_TCGCSV_GAMES: readonly TcgcsvGameConfig[] = [
+export const KNOWN_TCGCSV_GAMES: readonly TcgcsvGameConfig[] = [
   { category: 'Flesh & Blood TCG', game: 'flesh-and-blood', name: 'Flesh and Blood' },
   { category: 'Pokemon', game: 'pokemon', name: 'Pokémon' },
   { category: 'YuGiOh', game: 'yu-gi-oh', name: 'Yu-Gi-Oh!' },
@@ -27,6 +27,51 @@ export const DEFAULT_TCGCSV_GAMES: readonly TcgcsvGameConfig[] = [
   { category: 'One Piece Card Game', game: 'one-piece', name: 'One Piece Card Game' },
   { category: 'Digimon Card Game', game: 'digimon', name: 'Digimon Card Game' },
 ];
+
+/**
+ * The default (`TCGCSV_GAMES` unset): every category TCGCSV lists (85 on 2025-10-20), less
+ * `EXCLUDED_TCGCSV_CATEGORIES`.
+ */
+export const EVERY_TCGCSV_GAME = 'every';
+/** What the TCGCSV sync brings in: the configured games, or every listed category. */
+export type TcgcsvGames = readonly TcgcsvGameConfig[] | typeof EVERY_TCGCSV_GAME;
+
+/**
+ * The listed categories the default leaves out, each with why (docs/more-games.md). Matched by
+ * name (compared without case or punctuation), as the listing names them.
+ */
+export const EXCLUDED_TCGCSV_CATEGORIES: readonly { readonly name: RegExp; readonly why: string }[] = [
+  {
+    name: /^magic(thegathering)?$/,
+    why: "Magic's catalogue, identifiers and prices come from MTGJSON (docs/real-data.md): its TCGplayer products would be cards a second time",
+  },
+  {
+    name: /comics?$/,
+    why: 'comic books, not cards: no card, set or printing to price (Marvel and DC alone are about 20,000 groups)',
+  },
+  { name: /supplies$/, why: 'sleeves, binders and deck boxes: accessories, not cards' },
+];
+
+/** Why the default leaves a listed category out, or undefined when it syncs it. */
+export function excludedWhy(category: TcgcsvCategory): string | undefined {
+  const names = [comparable(category.name), comparable(category.displayName)];
+  return EXCLUDED_TCGCSV_CATEGORIES.find((e) => names.some((n) => e.name.test(n)))?.why;
+}
+
+/**
+ * A category of the default list with no known game: its slug and name follow the category's
+ * display name the first time it is synced. The slug is kept afterwards: a later sync finds the
+ * game by the product ids its cards carry, whatever the category is called by then.
+ */
+export function derivedGame(category: TcgcsvCategory): { id: string; name: string } {
+  const name = category.displayName || category.name;
+  return { id: slugify(name).slice(0, 60).replace(/-+$/, '') || `tcgplayer-${category.categoryId}`, name };
+}
+
+/** The known game a listed category is, by its name. */
+export function knownGame(category: TcgcsvCategory): TcgcsvGameConfig | undefined {
+  return KNOWN_TCGCSV_GAMES.find((g) => findCategory(g, [category]) !== undefined);
+}
 
 const MAX_GAMES = 200;
 

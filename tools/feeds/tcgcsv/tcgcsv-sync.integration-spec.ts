@@ -307,6 +307,41 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     });
   });
 
+  describe('every category TCGCSV lists (the default, TCGCSV_GAMES unset)', () => {
+    const every = (from: string) => {
+      const o = options('http://127.0.0.1:9', { from });
+      return { ...o, tcgcsv: { ...o.tcgcsv!, games: 'every' as const } };
+    };
+
+    it('syncs each listed category but the excluded ones; a new game keeps its first slug when renamed', async () => {
+      const report = await syncFeeds(ds, every(join(__dirname, '..', 'fixtures', 'tcgcsv-every')));
+      // Magic (MTGJSON's), Supplies and Marvel Comics are left out; no run is recorded for them.
+      expect(report.files.map((f) => [f.file, f.status, f.details?.['game']])).toEqual([
+        ['62@2026-11-29', 'imported', 'flesh-and-blood'],
+        ['86@2026-11-29', 'imported', 'gundam-card-game'],
+        ['62@2026-11-30', 'imported', 'flesh-and-blood'],
+        // Renamed "Gundam TCG": the game that holds its products, not a second one.
+        ['86@2026-11-30', 'imported', 'gundam-card-game'],
+      ]);
+      expect(await rows(`SELECT id, name FROM games ORDER BY id`)).toEqual([
+        { id: 'flesh-and-blood', name: 'Flesh and Blood' },
+        { id: 'gundam-card-game', name: 'Gundam Card Game' },
+      ]);
+      expect(await series('990001', 'Normal')).toMatchObject({ points: 2, price: '80' });
+      expect(await series('225218', '1st Edition Normal')).toMatchObject({ points: 2, price: '425' });
+    });
+
+    it("takes an archive's categories whose game holds their products, and leaves the others", async () => {
+      const report = await syncFeeds(ds, every(join(FIXTURES, 'archives', `prices-${DAY1}.ppmd.7z`)));
+      // Pokémon (3) has no game yet and an archive has no names: nothing to place its prices on.
+      expect(report.files.map((f) => [f.file, f.status, f.details?.['game']])).toEqual([
+        [`62@${DAY1}`, 'imported', 'flesh-and-blood'],
+      ]);
+      expect(await series('225013', '1st Edition Cold Foil')).toMatchObject({ points: 1, price: '145000' });
+      expect(await rows(`SELECT id FROM games ORDER BY id`)).toEqual([{ id: 'flesh-and-blood' }]);
+    });
+  });
+
   describe("TCGCSV's archive files (--from prices-YYYY-MM-DD.ppmd.7z: prices alone)", () => {
     const ARCHIVES = join(FIXTURES, 'archives');
     // An archive has no category listing: categories are configured by id.

@@ -25,7 +25,15 @@ import {
   type TcgcsvProduct,
   type Rows,
 } from './tcgcsv-documents';
-import { findCategory, gameOf, type TcgcsvGameConfig } from './tcgcsv-games';
+import {
+  derivedGame,
+  excludedWhy,
+  findCategory,
+  gameOf,
+  knownGame,
+  type TcgcsvGameConfig,
+  type TcgcsvGames,
+} from './tcgcsv-games';
 
 export const DEFAULT_TCGCSV_BASE_URL = 'https://tcgcsv.com';
 
@@ -35,7 +43,8 @@ const MAX_DOCUMENT_BYTES = 32 << 20;
 const EARLIEST_DAY = '1993-01-01';
 
 export interface TcgcsvOptions {
-  readonly games: readonly TcgcsvGameConfig[];
+  /** The configured games, or `every` category TCGCSV lists less the documented exclusions. */
+  readonly games: TcgcsvGames;
   /** Where the day's progress (resuming a cut sync) and the unmatched rows are kept. */
   readonly dir: string;
   /**
@@ -57,6 +66,8 @@ interface DaySource {
   readonly day: string;
   /** The category listing; undefined when the dump has none (an archive of prices alone). */
   categories(): Promise<TcgcsvCategory[] | undefined>;
+  /** The categories the dump holds documents of, when it has no listing. */
+  categoryIds?(): Promise<number[]>;
   /** The category's groups; undefined when the category is not in the dump. */
   groups(categoryId: number): Promise<(TcgcsvGroup | { groupId: number; name: null })[] | undefined>;
   /** The group's products (undefined: the dump has prices alone) and prices. */
@@ -107,7 +118,11 @@ async function syncArchiveFile(
   try {
     const listing = await listArchive(file, opts.archiveLimits);
     // An archive has no category listing: only categories configured by id can be found in it.
-    const ids = opts.games.map((g) => g.category).filter((c): c is number => typeof c === 'number');
+    // Every category of the archive, or those configured by id.
+    const ids =
+      opts.games === 'every'
+        ? undefined
+        : opts.games.map((g) => g.category).filter((c): c is number => typeof c === 'number');
     const extracted = await extractArchive(file, listing, scratch, ids);
     log('info', 'tcgcsv archive extracted', {
       file: basename(file),
@@ -130,6 +145,21 @@ async function syncDay(ds: DataSource, opts: TcgcsvOptions, source: DaySource): 
   // The live day's finished groups; a back-fill does every group (its writes are idempotent).
   const progress = opts.from ? undefined : await Progress.open(opts.dir, source.day, await databaseOf(ds));
   const reports: FileReport[] = [];
+  if (opts.games === 'every') {
+    for (const { config, category } of await everyCategory(ds, source, categories))
+      reports.push(
+        await syncCategory(
+          ds,
+          opts,
+          source,
+          progress,
+          config,
+          category,
+          `${category.categoryId}@${source.day}`,
+        ),
+      );
+    return reports;
+  }
   for (const config of opts.games) {
     const category = categories
       ? findCategory(config, categories)
@@ -149,17 +179,88 @@ async function syncDay(ds: DataSource, opts: TcgcsvOptions, source: DaySource): 
   return reports;
 }
 
+/** A category to sync: configured, known, or of the default list with its game still to find. */
+type CategoryConfig = Omit<TcgcsvGameConfig, 'game'> & { readonly game: string | undefined };
+
+/**
+ * The default list's categories of the day: every listed one less the exclusions, the known games
+ * with their slugs. An archive has no listing (no names): its categories are those whose game the
+ * catalogue already holds, found by their products' ids; the others are left for a day that names
+ * them (they could price nothing: an archive has no products to make cards of).
+ */
+async function everyCategory(
+  ds: DataSource,
+  source: DaySource,
+  categories: TcgcsvCategory[] | undefined,
+): Promise<{ config: CategoryConfig; category: TcgcsvCategory }[]> {
+  if (categories) {
+    const excluded = categories.filter((c) => excludedWhy(c) !== undefined);
+    if (excluded.length > 0)
+      log('info', 'tcgcsv categories left out (docs/more-games.md)', {
+        day: source.day,
+        categories: excluded.map((c) => `${c.categoryId} ${c.name}`),
+      });
+    return [...categories]
+      .filter((c) => excludedWhy(c) === undefined)
+      .sort((a, b) => a.categoryId - b.categoryId)
+      .map((category) => ({
+        config: knownGame(category) ?? { category: category.categoryId, game: undefined },
+        category,
+      }));
+  }
+  const found: { config: CategoryConfig; category: TcgcsvCategory }[] = [];
+  const unplaced: number[] = [];
+  for (const id of (await source.categoryIds?.()) ?? []) {
+    const groups = (await source.groups(id)) ?? [];
+    const productIds = new Set<number>();
+    // A few groups' prices are enough to know whose products they are.
+    for (const g of groups.slice(0, 3)) {
+      const docs = await source.group(id, g.groupId).catch(() => undefined);
+      for (const p of docs?.prices ?? []) productIds.add(p.productId);
+    }
+    const game = await gameOfProducts(ds, [...productIds]);
+    if (!game) {
+      unplaced.push(id);
+      continue;
+    }
+    const category = { categoryId: id, name: game.name, displayName: game.name };
+    found.push({ config: { category: id, game: game.id, name: game.name }, category });
+  }
+  if (unplaced.length > 0)
+    log('info', 'tcgcsv archive categories with no game yet: left for a day that lists them', {
+      day: source.day,
+      categories: unplaced,
+    });
+  return found;
+}
+
+/** The game whose cards carry most of these TCGplayer product ids, if any does. */
+async function gameOfProducts(
+  ds: DataSource,
+  productIds: readonly number[],
+): Promise<{ id: string; name: string } | undefined> {
+  if (productIds.length === 0) return undefined;
+  const rows: { id: string; name: string }[] = await ds.query(
+    `SELECT g.id, g.name FROM cards c JOIN games g ON g.id = c.game_id
+     WHERE c.vendor_id = ANY($1::text[])
+     GROUP BY g.id, g.name ORDER BY count(*) DESC, g.id LIMIT 1`,
+    [productIds.slice(0, 1000).map(String)],
+  );
+  return rows[0];
+}
+
 async function syncCategory(
   ds: DataSource,
   opts: TcgcsvOptions,
   source: DaySource,
   progress: Progress | undefined,
-  config: TcgcsvGameConfig,
+  config: CategoryConfig,
   category: TcgcsvCategory,
   file: string,
 ): Promise<FileReport> {
   const runs = new FeedCatalogueRepository(ds);
   const details = {
+    game: config.game ?? '',
     groups: 0,
     groupsFailed: 0,
     resumed: 0,
@@ -180,10 +281,29 @@ async function syncCategory(
       done: 'tcgcsv category synced',
     },
     async (counts) => {
-      const game = gameOf(config, category);
       const groups = await source.groups(category.categoryId);
       if (!groups)
         throw new Error(`category ${category.categoryId} has no groups in the dump of ${source.day}`);
+      const todo = groups.filter((g) => !progress?.has(category.categoryId, g.groupId));
+      details.resumed = groups.length - todo.length;
+      // The next group's documents are fetched while this one is written.
+      const fetchGroup = (g: (typeof todo)[number]) =>
+        source.group(category.categoryId, g.groupId).then(
+          (docs) => ({ docs }),
+          (error: unknown) => ({ error: error as Error }),
+        );
+      let next = todo[0] ? fetchGroup(todo[0]) : undefined;
+      // A category of the default list is the game that holds its products (a slug, once given,
+      // stays whatever the category is renamed to); else a new game named after it.
+      let game: { id: string; name: string };
+      if (config.game !== undefined) game = gameOf({ ...config, game: config.game }, category);
+      else {
+        const first = next ? await next : undefined;
+        const docs = first && 'docs' in first ? first.docs : undefined;
+        const ids = [...(docs?.products ?? []), ...(docs?.prices ?? [])].map((p) => p.productId);
+        game = (await gameOfProducts(ds, ids)) ?? derivedGame(category);
+      }
+      details.game = game.id;
       // The game is made with its first card or set: a category whose day prices nothing the
       // catalogue holds (an archive has prices alone) adds no empty game and writes nothing.
       let gameStored = false;
@@ -194,15 +314,6 @@ async function syncCategory(
       const index = await runs.gameIndex(game.id);
       const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards, await runs.allIds());
       const t = utcDayStart(source.day)!;
-      const todo = groups.filter((g) => !progress?.has(category.categoryId, g.groupId));
-      details.resumed = groups.length - todo.length;
-      // The next group's documents are fetched while this one is written.
-      const fetchGroup = (g: (typeof todo)[number]) =>
-        source.group(category.categoryId, g.groupId).then(
-          (docs) => ({ docs }),
-          (error: unknown) => ({ error: error as Error }),
-        );
-      let next = todo[0] ? fetchGroup(todo[0]) : undefined;
       for (let i = 0; i < todo.length; i++) {
         const fetched = await next!;
         next = todo[i + 1] ? fetchGroup(todo[i + 1]!) : undefined;
@@ -335,6 +446,11 @@ function archiveSource(dir: string, day: string): DaySource {
       const body = await readBoundedJsonFile(join(dir, 'categories'), MAX_DOCUMENT_BYTES);
       return body === undefined ? undefined : readCategories(body).rows;
     },
+    categoryIds: async () =>
+      (await readdir(dir))
+        .filter((e) => /^[1-9]\d{0,9}$/.test(e))
+        .map(Number)
+        .sort((a, b) => a - b),
     groups: async (categoryId) => {
       const folder = join(dir, String(categoryId));
       const listed = await readBoundedJsonFile(join(folder, 'groups'), MAX_DOCUMENT_BYTES);
