@@ -201,7 +201,7 @@ describe('TcgplayerSkus and AllPricesToday in the shape of MTGJSON 5.3 code', ()
     ]);
   });
 
-  it('reads the prices the code writes beside an empty `foil`', async () => {
+  it('reads the prices the code writes beside an empty `buylist`', async () => {
     const prices = await all(
       readAllPrices('AllPricesToday-code-shape-LEA.json', read('AllPricesToday-code-shape-LEA.json')),
     );
@@ -250,4 +250,19 @@ describe('every spelling MTGJSON has published for a SKU word', () => {
     ['PORTUGUESE_BRAZIL', 'Portuguese'],
     ['KLINGON', undefined],
   ])('language %s → %s', (word, ours) => expect(languageOfSku(word)).toBe(ours));
+});
+
+describe('AllPrices as the legacy build (5.2.2) wrote it', () => {
+  it('reads a price beside an empty finish (`foil: {}`)', async () => {
+    const legacy = {
+      meta: { date: '2023-09-12', version: '5.2.2+20230912' },
+      data: {
+        '2b304dc1-8d7d-50a7-a310-2d0e5427935f': {
+          paper: { tcgplayer: { retail: { normal: { '2023-09-12': 1450.0 }, foil: {} }, currency: 'USD' } },
+        },
+      },
+    };
+    const prices = await all(readAllPrices('legacy.json', once(Buffer.from(JSON.stringify(legacy)))));
+    expect(prices.map((p) => [p.finish, p.price])).toEqual([['normal', 1450]]);
+  });
 });
