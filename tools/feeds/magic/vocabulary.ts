@@ -7,15 +7,16 @@ import { parseLanguage, type Condition, type Language } from '@tcg/domain';
  */
 
 /** MTGJSON `finishes` (and AllPrices' `normal`/`foil`/`etched`) to our print types. */
-const PRINTING_OF_FINISH: Readonly<Record<string, string>> = {
-  nonfoil: 'Normal',
-  normal: 'Normal',
-  foil: 'Foil',
-  etched: 'Etched Foil',
-};
+const PRINTING_OF_FINISH: ReadonlyMap<string, string> = new Map([
+  ['nonfoil', 'Normal'],
+  ['normal', 'Normal'],
+  ['foil', 'Foil'],
+  ['etched', 'Etched Foil'],
+]);
 
+/** A Map, not an object: a feed's `constructor` is no word of ours. */
 export function printingOfFinish(finish: string): string | undefined {
-  return PRINTING_OF_FINISH[finish];
+  return PRINTING_OF_FINISH.get(finish);
 }
 
 /**
@@ -52,18 +53,18 @@ export function isSkuPrinting(printing: string, word: 'NON FOIL' | 'FOIL'): bool
 }
 
 /** TCGplayer's conditions (`conditionId` 1–5); `UNOPENED` (6) is a sealed product's. */
-const CONDITION_OF_SKU: Readonly<Record<string, Condition>> = {
-  'NEAR MINT': 'Near Mint',
-  'LIGHTLY PLAYED': 'Lightly Played',
-  'MODERATELY PLAYED': 'Moderately Played',
-  'HEAVILY PLAYED': 'Heavily Played',
-  DAMAGED: 'Damaged',
-  UNOPENED: 'Sealed',
-  SEALED: 'Sealed',
-};
+const CONDITION_OF_SKU: ReadonlyMap<string, Condition> = new Map([
+  ['NEAR MINT', 'Near Mint'],
+  ['LIGHTLY PLAYED', 'Lightly Played'],
+  ['MODERATELY PLAYED', 'Moderately Played'],
+  ['HEAVILY PLAYED', 'Heavily Played'],
+  ['DAMAGED', 'Damaged'],
+  ['UNOPENED', 'Sealed'],
+  ['SEALED', 'Sealed'],
+]);
 
 export function conditionOfSku(condition: string): Condition | undefined {
-  return CONDITION_OF_SKU[skuWord(condition)];
+  return CONDITION_OF_SKU.get(skuWord(condition));
 }
 
 /**
@@ -93,13 +94,15 @@ export function languageOfSku(language: string): Language | undefined {
 
 /** MTGJSON's printing `language` (`English`, `Japanese`, `Chinese Simplified`, `Portuguese (Brazil)`…). */
 export function languageOfPrinting(language: string): Language | undefined {
-  const special: Readonly<Record<string, Language>> = {
-    'Chinese Simplified': 'Chinese (S)',
-    'Chinese Traditional': 'Chinese (T)',
-    'Portuguese (Brazil)': 'Portuguese',
-  };
-  return special[language] ?? parseLanguage(language);
+  return PRINTING_LANGUAGES.get(language) ?? parseLanguage(language);
 }
+
+/** MTGJSON's printing languages whose names are not ours. */
+const PRINTING_LANGUAGES: ReadonlyMap<string, Language> = new Map([
+  ['Chinese Simplified', 'Chinese (S)'],
+  ['Chinese Traditional', 'Chinese (T)'],
+  ['Portuguese (Brazil)', 'Portuguese'],
+]);
 
 /** Scryfall's card `lang` codes (`en`, `ja`, `zhs`…). */
 export function languageOfScryfall(lang: string): Language | undefined {
@@ -107,15 +110,15 @@ export function languageOfScryfall(lang: string): Language | undefined {
 }
 
 /** MTGJSON v5 rarities (lower case) as the catalogue has always written Magic's (v3's words). */
-const RARITY: Readonly<Record<string, string>> = {
-  common: 'Common',
-  uncommon: 'Uncommon',
-  rare: 'Rare',
-  mythic: 'Mythic Rare',
-  special: 'Special',
-  bonus: 'Bonus',
-};
+const RARITY: ReadonlyMap<string, string> = new Map([
+  ['common', 'Common'],
+  ['uncommon', 'Uncommon'],
+  ['rare', 'Rare'],
+  ['mythic', 'Mythic Rare'],
+  ['special', 'Special'],
+  ['bonus', 'Bonus'],
+]);
 
 export function rarityOf(rarity: string): string {
-  return RARITY[rarity] ?? rarity.charAt(0).toUpperCase() + rarity.slice(1);
+  return RARITY.get(rarity) ?? rarity.charAt(0).toUpperCase() + rarity.slice(1);
 }

@@ -241,6 +241,13 @@ describe('every spelling MTGJSON has published for a SKU word', () => {
     expect(printingOfSku(printing, finish)).toBe(ours),
   );
 
+  it('has no word for a name every object inherits', () => {
+    expect(conditionOfSku('constructor')).toBeUndefined();
+    expect(printingOfFinish('constructor')).toBeUndefined();
+    expect(languageOfPrinting('constructor')).toBeUndefined();
+    expect(rarityOf('toString')).toBe('ToString');
+  });
+
   it.each([
     ['ENGLISH', 'English'],
     ['CHINESE SIMPLIFIED', 'Chinese (S)'],
