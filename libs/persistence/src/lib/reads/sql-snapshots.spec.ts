@@ -112,6 +112,9 @@ function recordingSource(statements: Statement[]): ReadTarget {
   const client = {
     query: (q: { text: string; values: unknown[] }) => Promise.resolve({ rows: answer(q.text, q.values) }),
     release: () => undefined,
+    // preparedQuery listens for a connection lost between its statements while it holds one.
+    on: () => undefined,
+    off: () => undefined,
   };
   const ds = {
     driver: { master: { connect: () => Promise.resolve(client) } },
