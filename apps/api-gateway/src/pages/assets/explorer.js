@@ -6,6 +6,7 @@
 // lookup).
 
 import { apiGet, describeError } from './api.js';
+import { listGameSources } from './game-sources.js';
 import { suggestNames } from './name-suggest.js';
 import { PriceChart } from './price-chart.js';
 
@@ -83,6 +84,9 @@ const variantSelect = /** @type {HTMLSelectElement} */ (byId('variant'));
 const regionSelect = /** @type {HTMLSelectElement} */ (byId('region'));
 const chartElement = byId('chart');
 const chart = new PriceChart(chartElement);
+const gamesSection = byId('games');
+const gamesList = byId('games-list');
+const gamesStatus = byId('games-status');
 
 /** The one request in flight for each purpose; a newer one aborts it. */
 const inFlight = {
@@ -466,3 +470,11 @@ variantSelect.addEventListener('change', () => void showVariant());
 regionSelect.addEventListener('change', () => void showVariant());
 for (const radio of document.querySelectorAll('input[name="window"]'))
   radio.addEventListener('change', () => void showVariant());
+// With a key prefilled (npm start's demo key), the deployment's games and their sources are listed
+// once, as the API reference page lists them; a key typed here is spent on searches only.
+if (keyInput.value.trim())
+  void listGameSources(keyInput.value.trim(), {
+    section: gamesSection,
+    list: gamesList,
+    status: gamesStatus,
+  });

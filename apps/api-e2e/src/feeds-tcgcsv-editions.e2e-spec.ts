@@ -1,0 +1,128 @@
+import { uuidV5, variantSlug, type Card, type CardSet, type Variant } from '@tcg/domain';
+import { writeCatalogue } from '@tcg/persistence';
+import { testDataSource, truncateAll, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { DataSource } from 'typeorm';
+import { newKey } from './keys';
+import { startStack, Stack } from './stack';
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '../../..');
+const CLI = join(ROOT, 'dist/tools/feeds/feeds.js');
+/**
+ * One day of TCGCSV listing Flesh and Blood's Welcome to Rathe card Rhinar as two products: its
+ * 1st Edition (225218, the packaged catalogue's id) and its Unlimited printing in the group
+ * `Welcome to Rathe Unlimited` (tools/feeds/fixtures/tcgcsv-editions/README.md).
+ */
+const DUMP = join(ROOT, 'tools/feeds/fixtures/tcgcsv-editions');
+const NOV_28 = Date.UTC(2026, 10, 28) / 1000;
+
+/** The packaged card as `npm run load` writes it (tools/loader/catalogue/fab-drafts.ts): one card, both editions. */
+function packagedRhinar(): { sets: CardSet[]; cards: Card[]; variants: Variant[] } {
+  const set: CardSet = {
+    uuid: uuidV5('set:flesh-and-blood-welcome-to-rathe'),
+    id: 'flesh-and-blood-welcome-to-rathe',
+    gameId: 'flesh-and-blood',
+    name: 'Welcome to Rathe',
+    code: 'WTR',
+    releaseDate: '2019-10-11',
+  };
+  const id = 'flesh-and-blood-welcome-to-rathe-rhinar-reckless-rampage-token';
+  const card: Card = {
+    uuid: uuidV5(id),
+    id,
+    gameId: 'flesh-and-blood',
+    setId: set.id,
+    name: 'Rhinar, Reckless Rampage',
+    number: 'WTR001',
+    rarity: 'Token',
+    details: null,
+    vendorId: '225218',
+    opensetId: null,
+    imagedbId: null,
+    sealed: false,
+  };
+  const variants = ['Unlimited Edition Normal', '1st Edition Normal'].map((printing): Variant => {
+    const slug = variantSlug(id, { condition: 'Near Mint', printing, language: 'English' });
+    return {
+      uuid: uuidV5(slug),
+      id: slug,
+      cardUuid: card.uuid,
+      type: 'raw',
+      condition: 'Near Mint',
+      grading: null,
+      printing,
+      language: 'English',
+      vendorSkuId: null,
+    };
+  });
+  return { sets: [set], cards: [card], variants };
+}
+
+interface V1Card {
+  id: string;
+  name: string;
+  vendorId: string | null;
+  variants: { condition: string; printing: string; price: number | null; lastUpdated: number | null }[];
+}
+
+/**
+ * The built CLI syncs the day with the default game list (TCGCSV_GAMES unset: every listed
+ * category) onto the packaged card; a client then reads both editions' prices on that one card.
+ */
+describe('Flesh and Blood editions from TCGCSV, through the gateway', () => {
+  let stack: Stack;
+  let key: string;
+  let dir: string;
+  let ds: DataSource;
+
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': key } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as T;
+  };
+
+  beforeAll(async () => {
+    ds = await testDataSource();
+    await truncateAll(ds);
+    await writeCatalogue(ds, {
+      games: [{ id: 'flesh-and-blood', name: 'Flesh and Blood' }],
+      ...packagedRhinar(),
+    });
+    dir = await mkdtemp(join(tmpdir(), 'tcgcsv-editions-e2e-'));
+    await run(process.execPath, [CLI, 'sync', '--feeds', 'tcgcsv', '--from', DUMP, '--dir', dir], {
+      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
+    });
+    stack = await startStack();
+    key = await newKey('enterprise');
+  });
+  afterAll(async () => {
+    await stack.close();
+    await ds.destroy();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prices the 1st Edition and the Unlimited product on the one packaged card', async () => {
+    const { data } = await get<{ data: V1Card[] }>('/v1/cards?game=flesh-and-blood&q=rhinar');
+    expect(data.map((c) => [c.id, c.vendorId])).toEqual([
+      ['flesh-and-blood-welcome-to-rathe-rhinar-reckless-rampage-token', '225218'],
+    ]);
+    const nm = (printing: string) =>
+      data[0]!.variants.find((v) => v.printing === printing && v.condition === 'Near Mint');
+    expect(nm('1st Edition Normal')).toMatchObject({ price: 4, lastUpdated: NOV_28 });
+    expect(nm('Unlimited Edition Normal')).toMatchObject({ price: 1.5, lastUpdated: NOV_28 });
+  });
+
+  it('lists the game once, with TCGplayer as its source, and no set for the Unlimited group', async () => {
+    const games = await get<{ data: Record<string, unknown>[] }>('/v1/games');
+    expect(games.data).toEqual([
+      expect.objectContaining({ id: 'flesh-and-blood', cards_count: 1, price_sources: ['tcgplayer'] }),
+    ]);
+    const sets = await get<{ data: { id: string }[] }>('/v1/sets?game=flesh-and-blood');
+    expect(sets.data.map((s) => s.id)).toEqual(['flesh-and-blood-welcome-to-rathe']);
+  });
+});
