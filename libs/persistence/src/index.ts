@@ -8,6 +8,7 @@ export * from './lib/prices/price-ingest.repository';
 export * from './lib/prices/stats-row';
 export * from './lib/repositories/api-key.repository';
 export * from './lib/repositories/quota-counter.repository';
+export * from './lib/repositories/download-lease.repository';
 export * from './lib/repositories/catalogue.repository';
 export * from './lib/summaries';
 export * from './lib/sample-load-state';

@@ -1,8 +1,14 @@
 import { Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { QuotaCounterRepository } from '@tcg/persistence';
+import { DownloadLeaseRepository, QuotaCounterRepository } from '@tcg/persistence';
 import { DataSource } from 'typeorm';
 import { QUOTA_STORE } from '../access/access.service';
 import { Environment } from '../config/environment';
+import {
+  DownloadLeases,
+  MemoryDownloadLeaseStore,
+  PostgresDownloadLeaseStore,
+  RedisDownloadLeaseStore,
+} from './download-leases';
 import { Failover, type FailoverLogger } from './failover';
 import { FailoverQuotaStore } from './failover-quota.store';
 import { MemoryQuotaStore } from './memory-quota.store';
@@ -24,6 +30,8 @@ export class Limits implements OnApplicationShutdown {
   private readonly logger = new Logger('Limits');
   readonly failover: Failover;
   readonly quotaStore: FailoverQuotaStore;
+  /** Each key's downloads in progress across instances, in the same store as its quotas. */
+  readonly downloads: DownloadLeases;
   private readonly sweeper?: NodeJS.Timeout;
 
   constructor(
@@ -44,6 +52,12 @@ export class Limits implements OnApplicationShutdown {
         timeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
       });
       this.quotaStore = new FailoverQuotaStore(store, new MemoryQuotaStore(), this.failover);
+      this.downloads = new DownloadLeases(
+        new RedisDownloadLeaseStore(client),
+        new MemoryDownloadLeaseStore(),
+        this.failover,
+        env.DOWNLOAD_LEASE_TTL_MS,
+      );
     } else {
       const store = new PostgresQuotaStore(new QuotaCounterRepository(ds));
       this.failover = new Failover({
@@ -54,6 +68,13 @@ export class Limits implements OnApplicationShutdown {
         timeoutMs: env.QUOTA_DB_TIMEOUT_MS,
       });
       this.quotaStore = new FailoverQuotaStore(store, new MemoryQuotaStore(), this.failover);
+      // Expired leases are expired counters: the sweep below removes them too.
+      this.downloads = new DownloadLeases(
+        new PostgresDownloadLeaseStore(new DownloadLeaseRepository(ds)),
+        new MemoryDownloadLeaseStore(),
+        this.failover,
+        env.DOWNLOAD_LEASE_TTL_MS,
+      );
       this.sweeper = setInterval(() => {
         store.sweep(Date.now()).catch(() => undefined); // an outage is the failover's to report
       }, SWEEP_INTERVAL_MS);

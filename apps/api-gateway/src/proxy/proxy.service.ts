@@ -18,6 +18,8 @@ import { type BodyFraming, mayHaveBody, readBody, tooLarge } from '../common/req
 import type { GuardedRequest } from '../common/request-guard';
 import type { ApiVersion, RequestTarget } from '../common/request-target';
 import { Environment } from '../config/environment';
+import { Limits } from '../limits/limits.module';
+import { DownloadSlots } from './download-slots';
 import { upstreamRequestHeaders } from './forwarded-headers';
 import { KeyConcurrency } from './key-concurrency';
 import { routeTemplate } from './route-template';
@@ -53,6 +55,8 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly downloads: UpstreamClient;
   private readonly requestsPerKey = new KeyConcurrency();
   private readonly downloadsPerKey = new KeyConcurrency();
+  /** The download pool's connections, shared out between keys (DOWNLOAD_SOCKETS_PER_KEY, _RESERVED_SOCKETS). */
+  private readonly downloadSlots: DownloadSlots;
   private readonly docsUrl: string;
   /** How a refusal with the body still on the wire closes the connection (see endLastAnswer). */
   readonly linger: LingerLimits;
@@ -61,8 +65,14 @@ export class ProxyService implements OnApplicationShutdown {
     private readonly access: AccessService,
     private readonly metrics: GatewayMetrics,
     private readonly env: Environment,
+    private readonly limits: Limits,
   ) {
     this.docsUrl = env.DOCS_URL;
+    this.downloadSlots = new DownloadSlots(
+      env.DOWNLOAD_MAX_SOCKETS,
+      env.DOWNLOAD_SOCKETS_PER_KEY,
+      env.DOWNLOAD_RESERVED_SOCKETS,
+    );
     this.linger = lingerLimits(env.MAX_BODY_BYTES, env.SERVER_KEEP_ALIVE_TIMEOUT_MS);
     const upstream = (name: string, url: string, options: Partial<UpstreamOptions> = {}) =>
       new UpstreamClient({
@@ -122,9 +132,19 @@ export class ProxyService implements OnApplicationShutdown {
     const download = route !== undefined && DOWNLOAD_ROUTES.has(route);
     const places: (() => void)[] = [];
     const giveBack = () => places.splice(0).forEach((give) => give());
-    const admission = await this.access.admit(req, target, this.takePlaces(download, places));
+    let admission = await this.access.admit(req, target, this.takePlaces(download, places));
     if (admission.admitted) res.once('close', giveBack);
     else giveBack();
+    if (admission.admitted && download) {
+      // The key's downloads across every instance, counted once this one's own checks passed.
+      const plan = PLANS[admission.key.plan];
+      const lease = await this.limits.downloads.take(admission.key.id, plan.concurrentDownloads);
+      if (lease) places.push(() => lease.release());
+      else {
+        giveBack();
+        admission = this.tooManyAtOnce('downloads', plan.concurrentDownloads, admission.key.plan);
+      }
+    }
     this.metrics.admission(admission, version);
     if (!admission.admitted) {
       if (admission.retryAfterSeconds !== undefined)
@@ -186,7 +206,12 @@ export class ProxyService implements OnApplicationShutdown {
       const file = this.downloadsPerKey.take(key.id, plan.concurrentDownloads);
       if (!file) return this.tooManyAtOnce('downloads', plan.concurrentDownloads, key.plan);
       places.push(file);
-      return undefined;
+      const slot = this.downloadSlots.take(key.id);
+      if (typeof slot === 'function') {
+        places.push(slot);
+        return undefined;
+      }
+      return this.noDownloadSlot(slot);
     };
   }
 
@@ -199,6 +224,36 @@ export class ProxyService implements OnApplicationShutdown {
       // already back off on it by Retry-After; the message says which limit.
       code: 'RATE_LIMIT_EXCEEDED',
       message: `The ${plan} plan allows ${limit} ${what} in progress at once per key; wait for one to finish.`,
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+    };
+  }
+
+  /**
+   * A download this instance's share-out of its download connections refuses: the key's own share
+   * or the reserve for other keys (429, the key waits for one of its own), or every connection
+   * taken (503, as when the pool itself is full).
+   */
+  private noDownloadSlot(reason: 'key_share' | 'reserved' | 'full'): Refusal {
+    if (reason === 'full') {
+      // Counted as the download pool's own refusal would be.
+      this.metrics.upstreamFailure('api-v1-downloads', { kind: 'busy' });
+      return {
+        admitted: false,
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The api-v1-downloads service has too many requests in progress.',
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+      };
+    }
+    this.metrics.concurrencyRefusal('downloads');
+    const { perKey, reserved } = this.downloadSlots;
+    return {
+      admitted: false,
+      status: 429,
+      code: 'RATE_LIMIT_EXCEEDED',
+      message:
+        `Download connections are shared between keys: one key may have ${perKey} in progress through this ` +
+        `gateway, and the last ${reserved} are kept for keys with none; wait for one of yours to finish.`,
       retryAfterSeconds: RETRY_AFTER_SECONDS,
     };
   }

@@ -197,6 +197,14 @@ describe('UpstreamClient', () => {
       'attachment',
     ],
     [
+      // 16 KiB/s, the default: the first second's burst into the sockets' buffers (megabytes on
+      // loopback) averaged from the start would keep it above the rate for minutes.
+      'a download whose client stops taking anything once its buffers are full',
+      'too_slow',
+      { downloads: { minBytesPerSecond: 16_384, graceMs: 1_000, maxDurationMs: 60_000 } },
+      'attachment',
+    ],
+    [
       'a download past its longest duration',
       'max_duration',
       { downloads: { minBytesPerSecond: 0, graceMs: 0, maxDurationMs: 1_000 } },

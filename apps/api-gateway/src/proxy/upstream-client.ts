@@ -28,7 +28,10 @@ export interface UpstreamOptions {
   readonly onDownload?: (delta: 1 | -1) => void;
 }
 
-/** A download must keep an average rate (from its headers, once `graceMs` passed), and it ends. */
+/**
+ * A download must keep a rate, counted on what its client took and averaged over the last
+ * `graceMs` (at least a second) once `graceMs` passed, and it ends.
+ */
 export interface DownloadLimits {
   readonly minBytesPerSecond: number;
   readonly graceMs: number;
@@ -169,7 +172,7 @@ export class UpstreamClient {
       const vary = joinVary(forwarded['vary'], client.getHeader('vary'));
       if (vary !== undefined) forwarded['vary'] = vary;
       client.writeHead(status, forwarded);
-      if (download && this.options.downloads) downloadCheck = this.bound(body, this.options.downloads, cut);
+      if (download && this.options.downloads) downloadCheck = this.bound(client, this.options.downloads, cut);
       body.on('end', settle);
       // Mid-body (the service dropped it, a deadline): the status is gone already, so the client
       // can only see a cut connection.
@@ -197,17 +200,36 @@ export class UpstreamClient {
   }
 
   /**
-   * Checks a download every second: below the average rate once the grace has passed, or past
-   * its longest duration, it is cut (the client resumes with Range).
+   * Checks a download every second: below the rate once the grace has passed, or past its longest
+   * duration, it is cut (the client resumes with Range). The rate is of the bytes the client's
+   * socket has written out (its writes drained into the kernel), over a window as long as the
+   * grace: counted on what was pulled from the service, a client that stops reading would be
+   * credited with what waits in the gateway, and averaged from the start, with the burst that
+   * filled its buffers, for minutes after it took nothing.
    */
-  private bound(body: Readable, limits: DownloadLimits, cut: (reason: CutReason) => void): NodeJS.Timeout {
+  private bound(
+    client: ServerResponse,
+    limits: DownloadLimits,
+    cut: (reason: CutReason) => void,
+  ): NodeJS.Timeout {
+    const socket = client.socket;
+    const drained = () => (socket ? socket.bytesWritten - socket.writableLength : 0);
     const since = Date.now();
-    let bytes = 0;
-    body.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    const windowMs = Math.max(limits.graceMs, DOWNLOAD_CHECK_MS);
+    // The oldest is the last sample at or before the window's start.
+    const samples: { at: number; bytes: number }[] = [{ at: since, bytes: drained() }];
     const timer = setInterval(() => {
-      const elapsedMs = Date.now() - since;
-      if (elapsedMs >= limits.maxDurationMs) cut('max_duration');
-      else if (elapsedMs >= limits.graceMs && (bytes * 1000) / elapsedMs < limits.minBytesPerSecond)
+      const now = Date.now();
+      const bytes = drained();
+      samples.push({ at: now, bytes });
+      while (samples.length > 1 && samples[1]!.at <= now - windowMs) samples.shift();
+      const oldest = samples[0]!;
+      if (now - since >= limits.maxDurationMs) cut('max_duration');
+      else if (
+        now - since >= limits.graceMs &&
+        now > oldest.at &&
+        ((bytes - oldest.bytes) * 1000) / (now - oldest.at) < limits.minBytesPerSecond
+      )
         cut('too_slow');
     }, DOWNLOAD_CHECK_MS);
     timer.unref();

@@ -1,0 +1,89 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import { DownloadLeaseRepository } from '@tcg/persistence';
+import { testDataSource } from '@tcg/persistence/testing';
+import type { DataSource } from 'typeorm';
+import {
+  type DownloadLeaseStore,
+  PostgresDownloadLeaseStore,
+  RedisDownloadLeaseStore,
+} from './download-leases';
+import { createQuotaRedis } from './redis-quota.store';
+
+const TTL = 60_000;
+
+/** What every shared lease store does, on keys `newKeyId` makes unique to the run. */
+function describeLeaseStoreContract(store: () => DownloadLeaseStore, newKeyId: () => string): void {
+  it('gives a key its limit of places across instances, and the next one back when one ends', async () => {
+    const key = newKeyId();
+    const leases = Array.from({ length: 5 }, () => randomUUID());
+    // Four instances asking at once for the same key, limit 3.
+    const taken = await Promise.all(leases.map((l) => store().take(key, l, 3, 1_000, TTL)));
+    expect(taken.filter(Boolean)).toHaveLength(3);
+    const holder = leases[taken.indexOf(true)]!;
+    await store().release(key, holder);
+    expect(await store().take(key, randomUUID(), 3, 1_000, TTL)).toBe(true);
+    expect(await store().take(key, randomUUID(), 3, 1_000, TTL)).toBe(false);
+    // Another key is not touched.
+    expect(await store().take(newKeyId(), randomUUID(), 3, 1_000, TTL)).toBe(true);
+  });
+
+  it('frees the places of an instance that died once their leases expire, not those renewed', async () => {
+    const key = newKeyId();
+    const [dead, alive] = [randomUUID(), randomUUID()];
+    expect(await store().take(key, dead, 2, 0, TTL)).toBe(true);
+    expect(await store().take(key, alive, 2, 0, TTL)).toBe(true);
+    await store().renew(key, alive, TTL / 2, TTL);
+    expect(await store().take(key, randomUUID(), 2, TTL - 1, TTL)).toBe(false);
+    // Past the first lease's expiry: the dead instance's place is free, the renewed one is held.
+    expect(await store().take(key, randomUUID(), 2, TTL + 1, TTL)).toBe(true);
+    expect(await store().take(key, randomUUID(), 2, TTL + 2, TTL)).toBe(false);
+  });
+}
+
+describe('PostgresDownloadLeaseStore (PostgreSQL)', () => {
+  const run = `pg-dl-${randomBytes(6).toString('hex')}`;
+  let n = 0;
+  let ds: DataSource;
+  let store: PostgresDownloadLeaseStore;
+
+  beforeAll(async () => {
+    ds = await testDataSource();
+    store = new PostgresDownloadLeaseStore(new DownloadLeaseRepository(ds));
+  });
+  afterAll(async () => {
+    await ds.query('DELETE FROM quota_counters WHERE key_id LIKE $1', [`downloads:${run}-%`]);
+    await ds.destroy();
+  });
+
+  describeLeaseStoreContract(
+    () => store,
+    () => `${run}-${++n}`,
+  );
+});
+
+const REDIS_URL = process.env['REDIS_URL'];
+if (!REDIS_URL) process.stdout.write('REDIS_URL not set: Redis download lease tests skipped\n');
+
+(REDIS_URL ? describe : describe.skip)('RedisDownloadLeaseStore (Redis at REDIS_URL)', () => {
+  const run = `test-dl-${randomBytes(6).toString('hex')}`;
+  let n = 0;
+  let client: Redis;
+  let store: RedisDownloadLeaseStore;
+
+  beforeAll(async () => {
+    client = createQuotaRedis(REDIS_URL!, undefined, { lazyConnect: true });
+    await client.connect();
+    store = new RedisDownloadLeaseStore(client);
+  });
+  afterAll(async () => {
+    const keys = await client.keys(`downloads:{${run}-*`);
+    if (keys.length > 0) await client.del(...keys);
+    await client.quit();
+  });
+
+  describeLeaseStoreContract(
+    () => store,
+    () => `${run}-${++n}`,
+  );
+});

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { DownloadLeaseRepository } from '@tcg/persistence';
+import type { Failover } from './failover';
+import type { QuotaRedisClient } from './redis-quota.store';
+
+/**
+ * Where a key's downloads in progress are counted across gateway instances. A lease expires
+ * unless renewed: an instance that died without giving its places back frees them within the
+ * lease's time to live.
+ */
+export interface DownloadLeaseStore {
+  /** Takes one of the key's `limit` places until `nowMs + ttlMs`; false when live leases hold them all. */
+  take(keyId: string, leaseId: string, limit: number, nowMs: number, ttlMs: number): Promise<boolean>;
+  renew(keyId: string, leaseId: string, nowMs: number, ttlMs: number): Promise<void>;
+  release(keyId: string, leaseId: string): Promise<void>;
+}
+
+/** Named so it cannot clash with another `defineCommand` on the shared client. */
+const TAKE_COMMAND = 'tcgDownloadLeaseTake';
+
+/** A sorted set per key, its leases scored by their expiry: the expired are dropped, then counted. */
+const TAKE_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+type TakeClient = {
+  [TAKE_COMMAND](key: string, nowMs: number, ttlMs: number, limit: number, leaseId: string): Promise<number>;
+};
+
+/** Leases in Redis: `downloads:{<key id>}` (one slot per key on a cluster), one script per take. */
+export class RedisDownloadLeaseStore implements DownloadLeaseStore {
+  constructor(private readonly client: QuotaRedisClient) {
+    client.defineCommand(TAKE_COMMAND, { numberOfKeys: 1, lua: TAKE_SCRIPT });
+  }
+
+  async take(keyId: string, leaseId: string, limit: number, nowMs: number, ttlMs: number): Promise<boolean> {
+    const script = this.client as unknown as TakeClient;
+    return (await script[TAKE_COMMAND](setOf(keyId), nowMs, ttlMs, limit, leaseId)) === 1;
+  }
+
+  async renew(keyId: string, leaseId: string, nowMs: number, ttlMs: number): Promise<void> {
+    await this.client.zadd(setOf(keyId), 'XX', nowMs + ttlMs, leaseId);
+    await this.client.pexpire(setOf(keyId), ttlMs);
+  }
+
+  async release(keyId: string, leaseId: string): Promise<void> {
+    await this.client.zrem(setOf(keyId), leaseId);
+  }
+}
+
+const setOf = (keyId: string) => `downloads:{${keyId}}`;
+
+/** Leases in PostgreSQL, for a gateway without Redis (see `DownloadLeaseRepository`). */
+export class PostgresDownloadLeaseStore implements DownloadLeaseStore {
+  constructor(private readonly leases: DownloadLeaseRepository) {}
+
+  take(keyId: string, leaseId: string, limit: number, nowMs: number, ttlMs: number): Promise<boolean> {
+    return this.leases.take(keyId, leaseId, limit, new Date(nowMs + ttlMs), new Date(nowMs));
+  }
+
+  renew(keyId: string, leaseId: string, nowMs: number, ttlMs: number): Promise<void> {
+    return this.leases.renew(keyId, leaseId, new Date(nowMs + ttlMs));
+  }
+
+  release(keyId: string, leaseId: string): Promise<void> {
+    return this.leases.release(keyId, leaseId);
+  }
+}
+
+/** This instance's leases alone: what counts while the shared store is away. */
+export class MemoryDownloadLeaseStore {
+  private readonly held = new Map<string, Map<string, number>>();
+
+  takeNow(keyId: string, leaseId: string, limit: number, nowMs: number, ttlMs: number): boolean {
+    const leases = this.held.get(keyId) ?? new Map<string, number>();
+    for (const [id, until] of leases) if (until <= nowMs) leases.delete(id);
+    if (leases.size >= limit) return false;
+    leases.set(leaseId, nowMs + ttlMs);
+    this.held.set(keyId, leases);
+    return true;
+  }
+
+  renewNow(keyId: string, leaseId: string, nowMs: number, ttlMs: number): void {
+    const leases = this.held.get(keyId);
+    if (leases?.has(leaseId)) leases.set(leaseId, nowMs + ttlMs);
+  }
+
+  releaseNow(keyId: string, leaseId: string): void {
+    const leases = this.held.get(keyId);
+    leases?.delete(leaseId);
+    if (leases?.size === 0) this.held.delete(keyId);
+  }
+}
+
+/** A download's place among its key's, until `release` (idempotent). */
+export interface DownloadLease {
+  release(): void;
+}
+
+/**
+ * A key's downloads in progress across every gateway instance, at most its plan's
+ * `concurrentDownloads`: each takes a lease in the shared store (Redis, else PostgreSQL), renewed
+ * every third of its time to live while the download runs and given back when it ends. While the
+ * shared store is away (the quotas' `Failover`), leases are taken in this instance's memory: the
+ * limit then holds per instance, as before. A renewal or release that fails is left to the lease's
+ * expiry.
+ */
+export class DownloadLeases {
+  constructor(
+    private readonly shared: DownloadLeaseStore,
+    private readonly memory: MemoryDownloadLeaseStore,
+    private readonly failover: Failover,
+    private readonly ttlMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** One of the key's `limit` places, or undefined when its downloads in progress hold them all. */
+  async take(keyId: string, limit: number): Promise<DownloadLease | undefined> {
+    const leaseId = randomUUID();
+    let where: 'shared' | 'memory' = 'shared';
+    const taken = await this.failover.run(
+      () => this.shared.take(keyId, leaseId, limit, this.clock(), this.ttlMs),
+      () => ((where = 'memory'), this.memory.takeNow(keyId, leaseId, limit, this.clock(), this.ttlMs)),
+    );
+    if (!taken) return undefined;
+    const renewal = setInterval(
+      () => {
+        if (where === 'memory') this.memory.renewNow(keyId, leaseId, this.clock(), this.ttlMs);
+        else this.shared.renew(keyId, leaseId, this.clock(), this.ttlMs).catch(() => undefined);
+      },
+      Math.max(1, Math.floor(this.ttlMs / 3)),
+    );
+    renewal.unref();
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        clearInterval(renewal);
+        if (where === 'memory') this.memory.releaseNow(keyId, leaseId);
+        else this.shared.release(keyId, leaseId).catch(() => undefined);
+      },
+    };
+  }
+}
