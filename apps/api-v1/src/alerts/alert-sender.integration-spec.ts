@@ -146,4 +146,69 @@ describe('alert sender (PostgreSQL, receivers on 127.0.0.1)', () => {
     )) as { later: number }[];
     expect(later).toBeGreaterThanOrEqual(64 - tarpit.received.length);
   });
+
+  it('records one outcome for every way of not getting an answer, so the deliveries map no ports or hosts', async () => {
+    const tarpit = await startReceiver('tarpit');
+    receivers.push(tarpit);
+    const closed = await startReceiver('fast');
+    await closed.close(); // nothing listens on its port any more
+    const a = await key();
+    const [silent] = await fire(a, tarpit.url, 1, 0);
+    const [refused] = await fire(a, closed.url, 1, 0);
+    start({ ALERT_LEASE_MS: '1500' });
+    const repo = new TypeOrmAlertRepository(ds);
+    const errors = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          [silent!, refused!].map(
+            async (id) => [id, (await repo.attempts(a, id, 50))![0]?.error ?? 'none'] as const,
+          ),
+        ),
+      );
+    for (let i = 0; i < 100 && Object.values(await errors()).includes('none'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await errors()).toEqual({ [silent!]: 'no_response', [refused!]: 'no_response' });
+  });
+
+  it('records a destination refused at send time as one outcome, whether it resolves to a private address or not at all', async () => {
+    const a = await key();
+    const [literal] = await fire(a, 'https://10.0.0.1:8443/hook', 1, 0);
+    const [unknown] = await fire(a, 'https://nonexistent.invalid/hook', 1, 0);
+    start({ ALERT_PRIVATE_URLS: 'refuse', ALERT_LEASE_MS: '3000' });
+    const repo = new TypeOrmAlertRepository(ds);
+    const errors = async () =>
+      Promise.all(
+        [literal!, unknown!].map(async (id) => (await repo.attempts(a, id, 50))![0]?.error ?? 'none'),
+      );
+    for (let i = 0; i < 100 && (await errors()).includes('none'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await errors()).toEqual(['destination_refused', 'destination_refused']);
+  });
+
+  it("sends only what a downgraded key's plan still allows, and says why the rest is disabled", async () => {
+    const fast = await startReceiver('fast');
+    receivers.push(fast);
+    const k = await key('enterprise');
+    const made = await fire(k, fast.url, 7, 0);
+    await new TypeOrmApiKeyRepository(ds).changePlan(k, 'free'); // 5 alerts
+    start();
+    await until('5 deliveries', () => fast.received.length >= 5, 5000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(fast.received).toHaveLength(5);
+    const listed = await new TypeOrmAlertRepository(ds).list(k);
+    expect(listed.map((a) => [a.id, a.disabledReason])).toEqual(
+      made.map((id, i) => [id, i < 5 ? null : 'over the free plan’s 5 alerts']),
+    );
+  });
+
+  it("sends nothing for a key revoked behind the CLI's back", async () => {
+    const fast = await startReceiver('fast');
+    receivers.push(fast);
+    const k = await key();
+    await fire(k, fast.url, 3, 0);
+    await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [k]);
+    start();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(fast.received).toHaveLength(0);
+  });
 });

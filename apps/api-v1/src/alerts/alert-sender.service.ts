@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DataVersionSource } from '@tcg/domain';
+import { DataVersionSource, PLANS } from '@tcg/domain';
 import {
   claimDueEvents,
+  type AttemptOutcome,
   type ClaimedEvent,
   deferDestination,
+  disableUnentitledAlerts,
   evaluateAlerts,
   purgeSettledEvents,
   recordAttempt,
@@ -15,6 +17,7 @@ import { Pool, type PoolClient } from 'pg';
 import { Environment } from '../config/environment';
 import { alertEventBody } from './alert-event';
 import { DestinationGuard } from './delivery/destination-guard';
+import { shownAttemptError } from './delivery/shown-outcome';
 import { type AttemptError, sendWebhook, type SendOptions } from './delivery/webhook-sender';
 import { webhookHeaders } from './delivery/webhook-signature';
 import { afterFailure, type RetryPolicy } from './retry-policy';
@@ -38,6 +41,16 @@ const STATEMENT_TIMEOUT_MS = 60_000;
  * receiver's answer is read (the rest is discarded). Both fit in the lease (see the constructor).
  */
 const ATTEMPT = { connectTimeoutMs: 5_000, responseTimeoutMs: 10_000, maxResponseBytes: 4_096 } as const;
+/** Alerts each plan allows (`maxAlerts`), for disabling those past a downgraded key's cap. */
+const ALERT_CAPS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(PLANS).map(([plan, limits]) => [plan, limits.maxAlerts]),
+);
+/**
+ * How often alerts a key no longer entitles (revoked, or past a downgraded plan's cap) are
+ * disabled, besides before each evaluation: the longest a downgraded key's extra alerts may still
+ * send (a revoked key's send nothing from the moment it is revoked: claims skip them).
+ */
+const ENTITLEMENTS_EVERY_MS = 60_000;
 /** How often settled events past their keeping are deleted. */
 const PURGE_EVERY_MS = 3_600_000;
 /** Shutdown waits this long for the work under way. */
@@ -72,6 +85,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
   private stopped = false;
   private resealing: Promise<void> | undefined;
   private purgedAt = 0;
+  private entitledAt = 0;
 
   constructor(
     env: Environment,
@@ -133,6 +147,14 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     await this.pool.end().catch(() => undefined);
   }
 
+  /** Disables what keys no longer entitle (docs/alerts.md); logs what it did. */
+  private async disableUnentitled(client: PoolClient): Promise<void> {
+    this.entitledAt = Date.now();
+    const result = await disableUnentitledAlerts(client, ALERT_CAPS);
+    if (result.revoked > 0 || result.overCap > 0)
+      this.logger.log({ msg: 'alerts disabled: key revoked or plan downgraded', ...result });
+  }
+
   /** The reseal pass (docs/alerts.md, "Secrets at rest"); logs what it did, never throws. */
   private async reseal(): Promise<void> {
     try {
@@ -184,6 +206,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     const started = Date.now();
     const client = await this.pool.connect();
     try {
+      await this.disableUnentitled(client);
       const result = await evaluateAlerts(client, (fired) => alertEventBody(fired, new Date()));
       if (result.fired > 0 || result.cleared > 0)
         this.logger.log({ msg: 'alerts evaluated', ...result, ms: Date.now() - started });
@@ -213,7 +236,16 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     const free = POOL_SIZE - this.inFlight.size;
     if (free <= 0) return;
     this.claimAgain = false;
-    this.claiming = this.claimAndStart(free)
+    // Before the claim when due (and so before the first one): a downgraded key's extra alerts
+    // are disabled before any of their events can be claimed.
+    const entitled =
+      Date.now() - this.entitledAt > ENTITLEMENTS_EVERY_MS
+        ? this.withClient((client) => this.disableUnentitled(client)).catch((error: unknown) =>
+            this.logger.warn({ msg: 'alert entitlement check failed', error: (error as Error).message }),
+          )
+        : Promise.resolve();
+    this.claiming = entitled
+      .then(() => this.claimAndStart(free))
       .catch((error: unknown) => {
         this.logger.warn({ msg: 'alert claim failed', error: (error as Error).message });
         return false;
@@ -260,7 +292,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     const outcome = await this.attempt(event);
     const openUntil = this.guard.record(
       event.destination,
-      outcome.error !== null && TIMEOUTS.has(outcome.error),
+      outcome.detail !== null && TIMEOUTS.has(outcome.detail),
     );
     if (openUntil !== undefined) {
       const deferred = await this.withClient((client) =>
@@ -291,8 +323,11 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     }
   }
 
-  /** One attempt; never throws (a row that cannot be signed fails like any attempt, and is retried). */
-  private async attempt(event: ClaimedEvent) {
+  /**
+   * One attempt; never throws (a row that cannot be signed fails like any attempt, and is retried).
+   * `detail` is the attempt's own error (the breaker's); `error`, what is recorded, its shown form.
+   */
+  private async attempt(event: ClaimedEvent): Promise<AttemptOutcome & { detail: string | null }> {
     const at = new Date();
     try {
       const headers = webhookHeaders(
@@ -301,10 +336,24 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
         Math.floor(at.getTime() / 1000),
         event.payload,
       );
-      return { at, ...(await sendWebhook(new URL(event.url), headers, event.payload, this.send)) };
+      const result = await sendWebhook(new URL(event.url), headers, event.payload, this.send);
+      return { at, ...result, error: shownAttemptError(result.error), detail: result.error };
     } catch (error) {
-      const message = (error as Error).message.slice(0, 200);
-      return { at, ok: false, status: null, durationMs: Date.now() - at.getTime(), error: message };
+      // For the operator, not the subscriber: which key is missing, say.
+      this.logger.warn({
+        msg: 'alert attempt failed in the sender',
+        eventId: event.id,
+        error: (error as Error).message,
+      });
+      const durationMs = Date.now() - at.getTime();
+      return {
+        at,
+        ok: false,
+        status: null,
+        durationMs,
+        error: shownAttemptError('internal_error'),
+        detail: null,
+      };
     }
   }
 }

@@ -13,6 +13,7 @@ import { planOf } from '../common/send-options';
 import type { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { Environment } from '../config/environment';
 import { checkWebhookUrl, resolvePublicAddresses, type UrlRefusal } from './delivery/address-policy';
+import { shownRefusal } from './delivery/shown-outcome';
 import { newWebhookSecret } from './delivery/webhook-signature';
 import {
   type AlertDto,
@@ -24,8 +25,11 @@ import {
 import { parseCreateAlert } from './dto/create-alert.schema';
 import { SecretBox } from './secrets/secret-box';
 
-const refused = (r: UrlRefusal) =>
-  new DomainError('INVALID_REQUEST', `Invalid value for 'url' (rule ${r.rule}): ${r.message}`, 'url');
+/** One text for every refusal about the host (docs/alerts.md): no oracle for internal names. */
+const refused = (refusal: UrlRefusal) => {
+  const r = shownRefusal(refusal);
+  return new DomainError('INVALID_REQUEST', `Invalid value for 'url' (rule ${r.rule}): ${r.message}`, 'url');
+};
 
 /** A key's price alerts: created, listed, read and deleted for that key only (docs/alerts.md). */
 @Injectable()

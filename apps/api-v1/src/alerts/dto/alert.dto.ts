@@ -132,7 +132,10 @@ export class DeliveryAttemptDto {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    description: 'Why it failed (`timeout`, `private_address`, `http_503`, …); null when delivered.',
+    description:
+      'Why it failed: `no_response` (no HTTP status came: no connection, a reset, TLS, or no answer in time), ' +
+      '`destination_refused` (the host resolved to a refused address, or to none: nothing sent), ' +
+      '`redirect_not_followed`, `http_<status>`, `internal_error`; null when delivered.',
     example: null,
   })
   error!: string | null;

@@ -6,7 +6,8 @@ import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { TypeOrmApiKeyRepository } from '../repositories/api-key.repository';
 import { refreshSummaries } from '../summaries';
-import { claimDueEvents, evaluateAlerts, recordAttempt } from './alert-outbox';
+import { PLANS } from '@tcg/domain';
+import { claimDueEvents, disableUnentitledAlerts, evaluateAlerts, recordAttempt } from './alert-outbox';
 import { TypeOrmAlertRepository } from './alert.repository';
 
 const KEY = '00000000-0000-4000-8000-00000000000a';
@@ -199,5 +200,48 @@ describe('price alerts (PostgreSQL)', () => {
     } finally {
       await other.end();
     }
+  });
+
+  describe("a key's status, whatever changed it", () => {
+    const caps = Object.fromEntries(Object.entries(PLANS).map(([plan, limits]) => [plan, limits.maxAlerts]));
+    const keys = () => new TypeOrmApiKeyRepository(ds);
+    const fireAll = (ids: string[]) =>
+      ds.query(
+        `INSERT INTO alert_events (id, alert_id, payload) SELECT gen_random_uuid(), a, '{}' FROM unnest($1::uuid[]) a`,
+        [ids],
+      );
+
+    it("sends nothing for a revoked key's alerts, and disables them, even when revoked without the CLI", async () => {
+      const { record } = await keys().create('starter', 'revoked elsewhere');
+      const a = (await alerts.create(newAlert({ keyId: record.id }), 10))!;
+      await fireAll([a.id]);
+      await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [record.id]);
+      expect(await claimDueEvents(client, 10, 60_000)).toEqual([]);
+      expect(await disableUnentitledAlerts(client, caps)).toEqual({ revoked: 1, overCap: 0 });
+      expect(await alerts.get(record.id, a.id)).toMatchObject({ disabledReason: 'key revoked' });
+    });
+
+    it("disables the newest alerts past a downgraded plan's cap, and sends none of their events", async () => {
+      const { record } = await keys().create('enterprise', 'downgraded');
+      const made: string[] = [];
+      for (let i = 0; i < 7; i++) made.push((await alerts.create(newAlert({ keyId: record.id }), 5000))!.id);
+      await fireAll(made);
+      expect(await keys().changePlan(record.id, 'free')).toBe(true); // free: 5 alerts
+      expect(await disableUnentitledAlerts(client, caps)).toEqual({ revoked: 0, overCap: 2 });
+      const listed = await alerts.list(record.id);
+      expect(listed.map((x) => x.disabledReason)).toEqual([
+        null,
+        null,
+        null,
+        null,
+        null,
+        'over the free plan’s 5 alerts',
+        'over the free plan’s 5 alerts',
+      ]);
+      const claimed = await claimDueEvents(client, 10, 60_000, { perKey: 10 });
+      expect(claimed.map((e) => e.alertId).sort()).toEqual(made.slice(0, 5).sort());
+      // Run again: nothing more to do.
+      expect(await disableUnentitledAlerts(client, caps)).toEqual({ revoked: 0, overCap: 0 });
+    });
   });
 });

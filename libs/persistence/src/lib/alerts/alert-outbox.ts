@@ -394,3 +394,41 @@ export async function resealAlertSecrets(
   }
   return { resealed, unreadable };
 }
+
+/**
+ * Disables the alerts their key no longer entitles, whatever changed the key (the key CLI, the
+ * gateway, an operator's statement): every enabled alert of a revoked key (`key revoked`), and
+ * of a key over its plan's cap (`caps`, alerts per plan; a plan not listed has the smallest), the
+ * newest beyond it (`over the <plan> plan’s <n> alerts`): the oldest are kept, counted as
+ * creation counts them, disabled ones included. Their unsent events fail with them.
+ */
+export async function disableUnentitledAlerts(
+  client: ClientBase,
+  caps: Readonly<Record<string, number>>,
+): Promise<{ revoked: number; overCap: number }> {
+  const smallest = Math.min(...Object.values(caps));
+  const { rows } = await client.query<{ revoked: boolean }>(
+    `WITH ranked AS (
+       SELECT a.id, a.disabled_at, k.plan, k.revoked_at,
+              COALESCE(($1::jsonb ->> k.plan)::int, $2) AS cap,
+              row_number() OVER (PARTITION BY a.key_id ORDER BY a.created_at, a.id) AS n
+       FROM alerts a JOIN api_keys k ON k.id = a.key_id
+       WHERE a.key_id IN (SELECT key_id FROM alerts WHERE disabled_at IS NULL)
+     ), disabled AS (
+       UPDATE alerts u
+       SET disabled_at = now(),
+           disabled_reason = CASE WHEN r.revoked_at IS NOT NULL THEN 'key revoked'
+                                  ELSE format('over the %s plan’s %s alerts', r.plan, r.cap) END
+       FROM ranked r
+       WHERE u.id = r.id AND u.disabled_at IS NULL AND (r.revoked_at IS NOT NULL OR r.n > r.cap)
+       RETURNING u.id, r.revoked_at IS NOT NULL AS revoked
+     ), failed AS (
+       UPDATE alert_events e SET failed_at = now(), claimed_until = NULL
+       WHERE e.alert_id IN (SELECT id FROM disabled) AND e.delivered_at IS NULL AND e.failed_at IS NULL
+     )
+     SELECT revoked FROM disabled`,
+    [JSON.stringify(caps), smallest],
+  );
+  const revoked = rows.filter((r) => r.revoked).length;
+  return { revoked, overCap: rows.length - revoked };
+}
