@@ -171,6 +171,86 @@ describe('npm run feeds -- sync on genuine MTGJSON files (5.2.0 AllPrintings, SK
     ).toEqual([{ name: 'Limited Edition Alpha Booster Pack', openset_id: null }]);
   });
 
+  it('reads a genuine 5.2.2 file: an etched SKU on the etched variant, a split card once', async () => {
+    await serve('AllPrintings', 'AllPrintings-5.2.2-MH2.json');
+    await serve('TcgplayerSkus', 'TcgplayerSkus-5.2.2-code-shape-MH2.json');
+    const report = await syncFeeds(ds, options);
+    expect(report.files.map((f) => [f.file, f.status])).toEqual([
+      ['AllPrintings.json.gz', 'imported'],
+      ['TcgplayerSkus.json.gz', 'imported'],
+      ['AllPrices.json.gz', 'imported'],
+    ]);
+    const variants = async (openset: string) =>
+      ds.query(
+        `SELECT c.name, v.printing, v.condition, v.language, v.vendor_sku_id FROM variants v
+         JOIN cards c ON c.uuid = v.card_uuid WHERE c.openset_id = $1 AND v.vendor_sku_id IS NOT NULL
+         ORDER BY v.vendor_sku_id`,
+        [openset],
+      );
+    expect(await variants('bdf5a083-643a-5f6f-8bc9-0236b35d0a2e')).toEqual([
+      {
+        name: 'Angelic Curator',
+        printing: 'Normal',
+        condition: 'Near Mint',
+        language: 'English',
+        vendor_sku_id: '9200001',
+      },
+      {
+        name: 'Angelic Curator',
+        printing: 'Foil',
+        condition: 'Near Mint',
+        language: 'English',
+        vendor_sku_id: '9200002',
+      },
+      {
+        name: 'Angelic Curator',
+        printing: 'Etched Foil',
+        condition: 'Near Mint',
+        language: 'English',
+        vendor_sku_id: '9200003',
+      },
+      {
+        name: 'Angelic Curator',
+        printing: 'Etched Foil',
+        condition: 'Lightly Played',
+        language: 'English',
+        vendor_sku_id: '9200004',
+      },
+    ]);
+    // Both faces list the product's SKUs: one card, one variant per SKU, a Japanese one added.
+    expect(await variants('92879e5d-fbcb-57a5-8d74-7e8113699d99')).toEqual([
+      {
+        name: 'Said // Done',
+        printing: 'Normal',
+        condition: 'Near Mint',
+        language: 'English',
+        vendor_sku_id: '9200005',
+      },
+      {
+        name: 'Said // Done',
+        printing: 'Normal',
+        condition: 'Near Mint',
+        language: 'Japanese',
+        vendor_sku_id: '9200006',
+      },
+    ]);
+    expect(await ds.query(`SELECT count(*)::int AS n FROM cards WHERE name = 'Said // Done'`)).toEqual([
+      { n: 1 },
+    ]);
+    // Three booster packs of one set: none is the sample's, so each is its own product.
+    expect(
+      await ds.query(
+        `SELECT name, vendor_id FROM cards WHERE sealed AND name LIKE 'Modern Horizons 2%' ORDER BY name`,
+      ),
+    ).toEqual([
+      { name: 'Modern Horizons 2 Bundle', vendor_id: '238649' },
+      { name: 'Modern Horizons 2 Collector Booster Pack', vendor_id: '236349' },
+      { name: 'Modern Horizons 2 Draft Booster Pack', vendor_id: '236356' },
+      { name: 'Modern Horizons 2 Set Booster Pack', vendor_id: '236351' },
+    ]);
+    expect((await runs())[1]).toMatchObject({ rows_read: 8, matched: 7, created: 1, unmatched: 0 });
+  });
+
   it('reports a SKU word it has no meaning for with the value seen, and imports the rest', async () => {
     await serve('TcgplayerSkus', SKUS, (text) => {
       const file = JSON.parse(text) as { data: Record<string, Record<string, unknown>[]> };

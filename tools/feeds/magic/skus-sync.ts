@@ -100,8 +100,11 @@ export async function syncSkus(
       counts.miss(`unknown ${what}`, row, seen);
       continue;
     }
-    // The faces of a multi-face card list the same SKUs: one variant each.
-    if (batch.has(sku.skuId)) continue;
+    // The faces of a multi-face card list the same SKUs: one variant each, every row counted.
+    if (batch.has(sku.skuId)) {
+      counts.matched++;
+      continue;
+    }
     batch.set(sku.skuId, {
       sku,
       variant: rawVariant(printing.cardUuid, printing.cardId, printType, language, condition, sku.skuId),

@@ -134,6 +134,52 @@ describe('a genuine MTGJSON 5.2.0 AllPrintings (2022-04-25 set files of 3ED and 
   });
 });
 
+describe('a genuine MTGJSON 5.2.2 set file (MH2, 2024-01-01)', () => {
+  it('reads `language`, an etched finish with its own product id, and a split card’s two faces', async () => {
+    const items = await all(
+      readAllPrintings('AllPrintings-5.2.2-MH2.json', read('AllPrintings-5.2.2-MH2.json')),
+    );
+    const cards = items.flatMap((i) => (i.kind === 'card' ? [i.card] : []));
+    expect(cards.map((c) => [c.number, c.name, c.faceName, c.side, c.language])).toEqual([
+      ['1', 'Abiding Grace', null, null, 'English'],
+      ['2', 'Arcbound Javelineer', null, null, 'English'],
+      ['60', 'Said // Done', 'Said', 'a', 'English'],
+      ['60', 'Said // Done', 'Done', 'b', 'English'],
+      ['262', 'Angelic Curator', null, null, 'English'],
+    ]);
+    expect(cards[4]).toMatchObject({
+      uuid: 'bdf5a083-643a-5f6f-8bc9-0236b35d0a2e',
+      finishes: ['nonfoil', 'foil', 'etched'],
+      identifiers: { tcgplayerProductId: '240433', tcgplayerEtchedProductId: '240797', mcmId: '566933' },
+    });
+    expect(cards[4]!.finishes.map(printingOfFinish)).toEqual(['Normal', 'Foil', 'Etched Foil']);
+    const sealed = items.flatMap((i) => (i.kind === 'sealed' ? [i.product] : []));
+    expect(sealed.map((p) => [p.name, p.category, p.identifiers.tcgplayerProductId])).toEqual([
+      ['Modern Horizons 2 Bundle', 'bundle', '238649'],
+      ['Modern Horizons 2 Collector Booster Pack', 'booster_pack', '236349'],
+      ['Modern Horizons 2 Draft Booster Pack', 'booster_pack', '236356'],
+      ['Modern Horizons 2 Set Booster Pack', 'booster_pack', '236351'],
+    ]);
+  });
+
+  it('maps the SKUs the 5.2.2 code writes for it, `FOIL ETCHED` to Etched Foil', async () => {
+    const skus = await all(
+      readTcgplayerSkus(
+        'TcgplayerSkus-5.2.2-code-shape-MH2.json',
+        read('TcgplayerSkus-5.2.2-code-shape-MH2.json'),
+      ),
+    );
+    expect(skus.filter((s) => s.productId === '240797').map((s) => [s.skuId, s.finish, mapped(s)])).toEqual([
+      ['9200003', 'FOIL ETCHED', { printing: 'Etched Foil', condition: 'Near Mint', language: 'English' }],
+      [
+        '9200004',
+        'FOIL ETCHED',
+        { printing: 'Etched Foil', condition: 'Lightly Played', language: 'English' },
+      ],
+    ]);
+  });
+});
+
 describe('a copy of a published TcgplayerSkus (5.2.2+20250920)', () => {
   let skus: FeedSku[];
   beforeAll(async () => {
