@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { download } from './download';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defaultMaxBytes, download } from './download';
 import { FeedServer } from './testing/feed-server';
 
 const FIXTURE = join(__dirname, 'fixtures', 'mtgjson', 'AllPrices.json.gz');
@@ -79,6 +81,71 @@ describe('feed downloader (a local server in the published behaviour)', () => {
     await expect(fetchIt()).rejects.toThrow(/sha256 [0-9a-f]{64} is not the published 0{64}/);
     expect(existsSync(join(dir, 'AllPrices.json.gz'))).toBe(false);
     expect(existsSync(join(dir, 'AllPrices.json.gz.part'))).toBe(false);
+  });
+
+  it('refuses a file longer than its cap before writing a byte, and keeps the file it had', async () => {
+    const dest = join(dir, 'AllPrices.json.gz');
+    await fetchIt();
+    server.file(PATH, Buffer.concat([body, body])); // the feed grew past the cap set below
+    await expect(
+      download({
+        url: `${base}${PATH}`,
+        sha256Url: `${base}${PATH}.sha256`,
+        dest,
+        deadlines,
+        maxBytes: body.length,
+      }),
+    ).rejects.toThrow(`larger than its cap of ${body.length} bytes (${2 * body.length} bytes announced)`);
+    expect(await readFile(dest)).toEqual(body);
+    expect(existsSync(`${dest}.part`)).toBe(false);
+  });
+
+  it('drops the part of a cut download rather than resume a file past its cap', async () => {
+    const dest = join(dir, 'AllPrices.json.gz');
+    server.modes.set(PATH, 'cut-once');
+    await expect(fetchIt()).rejects.toThrow(/cut after \d+ bytes/);
+    expect(existsSync(`${dest}.part`)).toBe(true);
+    await expect(
+      download({ url: `${base}${PATH}`, dest, deadlines, maxBytes: body.length - 1 }),
+    ).rejects.toThrow(/larger than its cap/);
+    expect([`${dest}.part`, `${dest}.part.meta.json`, dest].filter((f) => existsSync(f))).toEqual([]);
+  });
+
+  it('stops a body that goes on past the cap without announcing its length, and keeps nothing', async () => {
+    // Chunked, no Content-Length: 16 parts of 64 KiB, against a cap of 200,000 bytes.
+    const endless = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/gzip' });
+      for (let i = 0; i < 16; i++) res.write(Buffer.alloc(64 * 1024, 1));
+      res.end();
+    });
+    await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
+    const dest = join(dir, 'AllPrices.json.gz');
+    try {
+      await expect(
+        download({
+          url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/AllPrices.json.gz`,
+          dest,
+          deadlines,
+          maxBytes: 200_000,
+        }),
+      ).rejects.toThrow(
+        'larger than its cap of 200000 bytes (more sent than the cap): nothing of it is kept',
+      );
+      expect([`${dest}.part`, `${dest}.part.meta.json`, dest].filter((f) => existsSync(f))).toEqual([]);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((r) => endless.close(r));
+    }
+  });
+
+  it.each([
+    ['AllPrices.json.gz', 8 * 1024 ** 3],
+    ['AllPrintings.json.xz', 8 * 1024 ** 3],
+    ['TcgplayerSkus.json.gz', 4 * 1024 ** 3],
+    ['default-cards.json', 4 * 1024 ** 3],
+    ['price_guide_1.json', 1024 ** 3],
+  ])('caps %s at %d bytes unless told otherwise', (name, cap) => {
+    expect(defaultMaxBytes(join(dir, name))).toBe(cap);
   });
 
   it('gives up on a server that does not answer, at its deadline', async () => {

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { basename } from 'node:path';
 import { writeFileAtomically } from '../common/files';
 
 /** A feed file that could not be fetched whole and verified: nothing of it is kept. */
@@ -35,6 +36,11 @@ export interface DownloadRequest {
   /** The published digest's address (a `.sha256` holding the hex digest, then anything). */
   readonly sha256Url?: string;
   readonly deadlines?: DownloadDeadlines;
+  /**
+   * The most the file may hold (the part already had included); default `defaultMaxBytes(dest)`.
+   * A larger one is refused, and nothing of it is kept, not even a part to resume.
+   */
+  readonly maxBytes?: number;
   /** Called as bytes arrive: bytes so far (a resumed download counts what it had), and the total when known. */
   readonly onProgress?: (bytes: number, total: number | undefined) => void;
 }
@@ -56,6 +62,29 @@ interface Validators {
   readonly bytes?: number;
 }
 
+const GIB = 1024 ** 3;
+
+/**
+ * Caps on a feed file's size by its name, a few times what each is now (MTGJSON v5's gzipped
+ * AllPrices and AllPrintings are each some hundreds of MB, Scryfall's default cards about 500 MB
+ * uncompressed): a feed gone wrong, or a host serving something else under the name, cannot fill
+ * the disk.
+ */
+const MAX_BYTES_BY_NAME: readonly [RegExp, number][] = [
+  [/^AllPrices\b/, 8 * GIB],
+  [/^AllPrintings\b/, 8 * GIB],
+  [/^TcgplayerSkus\b/, 4 * GIB],
+  [/^default-cards\b/, 4 * GIB],
+];
+/** Any other file (Cardmarket's and TCGCSV's are each a few MB). */
+const MAX_BYTES_OTHERWISE = 1 * GIB;
+
+/** The most a feed file saved as `dest` may hold unless its request says otherwise. */
+export function defaultMaxBytes(dest: string): number {
+  const name = basename(dest);
+  return MAX_BYTES_BY_NAME.find(([pattern]) => pattern.test(name))?.[1] ?? MAX_BYTES_OTHERWISE;
+}
+
 /**
  * Fetches a feed file over HTTP(S), as a well-behaved client of a public feed should:
  * - conditional: `If-None-Match`/`If-Modified-Since` from the last fetch; 304 keeps the file;
@@ -63,7 +92,9 @@ interface Validators {
  *   the rest with `Range` and `If-Range` (a server that answers 200 starts it over);
  * - verified: with `sha256Url`, the whole file's digest must match the published one, or nothing
  *   is kept;
- * - bounded: every wait has a deadline (`idleMs`), and so has the whole (`totalMs`);
+ * - bounded: every wait has a deadline (`idleMs`), and so has the whole (`totalMs`); its size has a
+ *   cap (`maxBytes`), checked on the announced length and on every byte, past which the download
+ *   fails and leaves no part behind;
  * - atomic: `dest` is replaced by a rename once verified, so a kill at any point leaves the old
  *   file or the new one, and at most a `.part` to resume.
  */
@@ -109,6 +140,18 @@ export async function download(req: DownloadRequest): Promise<Downloaded> {
   const from = resumed ? partBytes : 0;
   const length = Number(res.headers['content-length'] ?? NaN);
   const total = Number.isFinite(length) ? from + length : undefined;
+  const maxBytes = req.maxBytes ?? defaultMaxBytes(req.dest);
+  const tooLarge = (detail: string) =>
+    new FeedDownloadError(
+      req.url,
+      `larger than its cap of ${maxBytes} bytes (${detail}): nothing of it is kept`,
+    );
+  if (total !== undefined && total > maxBytes) {
+    res.destroy();
+    // Not a part to resume either: the same file would be refused again.
+    await discard(part);
+    throw tooLarge(`${total} bytes announced`);
+  }
   // The part's validators go down first: a download cut from here on resumes.
   if (validators.etag || validators.lastModified) await writeValidators(part, validators);
   else await rm(metaOf(part), { force: true });
@@ -120,8 +163,15 @@ export async function download(req: DownloadRequest): Promise<Downloaded> {
   );
   // Each chunk is written before the next is read: whatever arrived before a cut is in the part.
   const out = await open(part, resumed ? 'a' : 'w');
+  let over = false;
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
+      // Past the cap (a length not announced, or not kept to): nothing more is written.
+      if (bytes + chunk.length > maxBytes) {
+        over = true;
+        res.destroy();
+        break;
+      }
       await out.write(chunk);
       bytes += chunk.length;
       req.onProgress?.(bytes, total);
@@ -131,6 +181,10 @@ export async function download(req: DownloadRequest): Promise<Downloaded> {
   } finally {
     clearTimeout(overall);
     await out.close();
+  }
+  if (over) {
+    await discard(part);
+    throw tooLarge('more sent than the cap');
   }
   if (total !== undefined && bytes !== total) {
     throw new FeedDownloadError(req.url, `cut after ${bytes} of ${total} bytes`);
