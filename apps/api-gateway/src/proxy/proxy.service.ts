@@ -139,8 +139,11 @@ export class ProxyService implements OnApplicationShutdown {
       // The key's downloads across every instance, counted once this one's own checks passed.
       const plan = PLANS[admission.key.plan];
       const lease = await this.limits.downloads.take(admission.key.id, plan.concurrentDownloads);
-      if (lease) places.push(() => lease.release());
-      else {
+      if (lease) {
+        places.push(() => lease.release());
+        // The client left while the lease was taken: its close has given back the rest already.
+        if (req.socket.destroyed) giveBack();
+      } else {
         giveBack();
         admission = this.tooManyAtOnce('downloads', plan.concurrentDownloads, admission.key.plan);
       }
