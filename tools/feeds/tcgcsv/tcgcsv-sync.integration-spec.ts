@@ -1,3 +1,4 @@
+import { uuidV5 } from '@tcg/domain';
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { useTestDatabase } from '@tcg/persistence/testing';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -332,13 +333,53 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     });
 
     it("takes an archive's categories whose game holds their products, and leaves the others", async () => {
+      // A Magic card (MTGJSON's) with a product id of category 3: Magic stays excluded in an archive.
+      const set = {
+        uuid: uuidV5('set:magic-the-gathering-test'),
+        id: 'magic-the-gathering-test',
+        gameId: 'magic-the-gathering',
+        name: 'Test',
+        code: 'TST',
+        releaseDate: null,
+      };
+      const id = 'magic-the-gathering-test-lugia-rare';
+      await writeCatalogue(ds, {
+        games: [{ id: 'magic-the-gathering', name: 'Magic: The Gathering' }],
+        sets: [set],
+        cards: [
+          {
+            uuid: uuidV5(id),
+            id,
+            gameId: set.gameId,
+            setId: set.id,
+            name: 'Lugia',
+            number: '1',
+            rarity: 'Rare',
+            details: null,
+            vendorId: '451396',
+            opensetId: null,
+            imagedbId: null,
+            sealed: false,
+          },
+        ],
+        variants: [],
+      });
       const report = await syncFeeds(ds, every(join(FIXTURES, 'archives', `prices-${DAY1}.ppmd.7z`)));
       // Pokémon (3) has no game yet and an archive has no names: nothing to place its prices on.
       expect(report.files.map((f) => [f.file, f.status, f.details?.['game']])).toEqual([
         [`62@${DAY1}`, 'imported', 'flesh-and-blood'],
       ]);
       expect(await series('225013', '1st Edition Cold Foil')).toMatchObject({ points: 1, price: '145000' });
-      expect(await rows(`SELECT id FROM games ORDER BY id`)).toEqual([{ id: 'flesh-and-blood' }]);
+      expect(await rows(`SELECT id FROM games ORDER BY id`)).toEqual([
+        { id: 'flesh-and-blood' },
+        { id: 'magic-the-gathering' },
+      ]);
+      // Nothing of category 3 was written onto the Magic card.
+      expect(
+        await one(
+          `SELECT count(*)::int AS n FROM variants v JOIN cards c ON c.uuid = v.card_uuid WHERE c.vendor_id = '451396'`,
+        ),
+      ).toEqual({ n: 0 });
     });
   });
 

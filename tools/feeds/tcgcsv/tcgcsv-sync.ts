@@ -117,8 +117,8 @@ async function syncArchiveFile(
   await rm(scratch, { recursive: true, force: true });
   try {
     const listing = await listArchive(file, opts.archiveLimits);
-    // An archive has no category listing: only categories configured by id can be found in it.
-    // Every category of the archive, or those configured by id.
+    // An archive has no category listing: every category of it for the default list, else only
+    // those configured by id (a name cannot be found in it).
     const ids =
       opts.games === 'every'
         ? undefined
@@ -219,11 +219,12 @@ async function everyCategory(
       for (const p of docs?.prices ?? []) productIds.add(p.productId);
     }
     const game = await gameOfProducts(ds, [...productIds]);
-    if (!game) {
+    const category = { categoryId: id, name: game?.name ?? '', displayName: game?.name ?? '' };
+    // Magic's products are MTGJSON's cards: the exclusions hold for an archive too.
+    if (!game || excludedWhy(category) !== undefined) {
       unplaced.push(id);
       continue;
     }
-    const category = { categoryId: id, name: game.name, displayName: game.name };
     found.push({ config: { category: id, game: game.id, name: game.name }, category });
   }
   if (unplaced.length > 0)
