@@ -107,7 +107,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     this.pool = new Pool({
       connectionString: env.DATABASE_URL,
       application_name: 'api-v1 alerts',
-      max: 3,
+      max: 5,
       connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
       statement_timeout: STATEMENT_TIMEOUT_MS,
       query_timeout: STATEMENT_TIMEOUT_MS + 1000,

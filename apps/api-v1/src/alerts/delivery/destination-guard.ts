@@ -16,7 +16,7 @@ export const DESTINATION_LIMITS: DestinationLimits = {
   timeoutsToOpen: 3,
   openMs: 60_000,
   maxOpenMs: 15 * 60_000,
-  attemptsPerWindow: 300,
+  attemptsPerWindow: 3_000,
   windowMs: 60_000,
 };
 
