@@ -23,12 +23,21 @@ export function runFeedsCli(
   });
   if (child.status !== 0) {
     process.stderr.write(child.stderr.slice(-4000));
-    throw new Error(`the sync exited with ${child.status}`);
+    throw new Error(
+      `the sync exited with ${child.status} (${child.signal ?? child.error?.message ?? 'no signal'})`,
+    );
   }
-  return child.stderr
+  const lines = child.stderr
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+  if (!lines.some((l) => l['msg'] === 'feeds sync done')) {
+    process.stderr.write(child.stderr.slice(-4000));
+    throw new Error(
+      `the sync exited with 0 but never said it was done (${child.stderr.length} bytes of log)`,
+    );
+  }
+  return lines;
 }
 
 /** The figures of the CLI's last line: how long the whole sync took and its peak RSS. */
