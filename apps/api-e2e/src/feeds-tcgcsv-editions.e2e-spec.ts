@@ -20,6 +20,9 @@ const CLI = join(ROOT, 'dist/tools/feeds/feeds.js');
  */
 const DUMP = join(ROOT, 'tools/feeds/fixtures/tcgcsv-editions');
 const NOV_28 = Date.UTC(2026, 10, 28) / 1000;
+/** The next day as TCGCSV's archive file holds it: prices alone. */
+const ARCHIVE = join(ROOT, 'tools/feeds/fixtures/tcgcsv-editions-archive/prices-2026-11-29.ppmd.7z');
+const NOV_29 = Date.UTC(2026, 10, 29) / 1000;
 
 /** The packaged card as `npm run load` writes it (tools/loader/catalogue/fab-drafts.ts): one card, both editions. */
 function packagedRhinar(): { sets: CardSet[]; cards: Card[]; variants: Variant[] } {
@@ -124,5 +127,19 @@ describe('Flesh and Blood editions from TCGCSV, through the gateway', () => {
     ]);
     const sets = await get<{ data: { id: string }[] }>('/v1/sets?game=flesh-and-blood');
     expect(sets.data.map((s) => s.id)).toEqual(['flesh-and-blood-welcome-to-rathe']);
+  });
+
+  it('takes the next day from its archive file alone (--from prices-YYYY-MM-DD.ppmd.7z)', async () => {
+    // No --feeds: a TCGCSV archive file is the TCGCSV feed's.
+    const done = await run(process.execPath, [CLI, 'sync', '--from', ARCHIVE, '--dir', dir], {
+      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
+    });
+    expect(`${done.stdout}${done.stderr}`).toMatch(/"msg":"tcgcsv archive extracted"/);
+    const { data } = await get<{ data: V1Card[] }>('/v1/cards?game=flesh-and-blood&q=rhinar');
+    const nm = (printing: string) =>
+      data[0]!.variants.find((v) => v.printing === printing && v.condition === 'Near Mint');
+    expect(nm('1st Edition Normal')).toMatchObject({ price: 4.25, lastUpdated: NOV_29 });
+    // The Unlimited product is known as Rhinar only from a day's products: an archive has none.
+    expect(nm('Unlimited Edition Normal')).toMatchObject({ price: 1.5, lastUpdated: NOV_28 });
   });
 });
