@@ -7,7 +7,7 @@ import { DEFAULT_POLITENESS } from './polite-client';
 import { EVERY_TCGCSV_GAME, readTcgcsvGames } from './tcgcsv/tcgcsv-games';
 
 const USAGE = `usage: npm run feeds -- sync [--feeds mtgjson,scryfall,tcgcsv,cardmarket] [--from DIR] [--dir DIR]
-                                  [--compression gz|xz|bz2]
+                                  [--compression gz|xz|bz2] [--resync]
 
 Brings the public feeds into the catalogue: MTGJSON v5 AllPrintings (Magic's sets, cards, ids),
 TcgplayerSkus (variants with their real SKUs) and AllPrices (90 days of TCGplayer NA and Cardmarket
@@ -24,6 +24,8 @@ daily price guide (EU trend prices of the printings MTGJSON gives a Cardmarket i
   --dir DIR      where downloads are kept between runs and unmatched rows are written
                  (default: FEEDS_DIR, else .feeds)
   --compression  MTGJSON's compression to download (default gz)
+  --resync       TCGCSV: apply every group again, also those whose same documents a sync already
+                 applied in full (by default they are skipped by their digest)
 Base URLs: MTGJSON_BASE_URL (default https://mtgjson.com/api/v5), SCRYFALL_BULK_URL
 (default https://api.scryfall.com/bulk-data), TCGCSV_BASE_URL (default https://tcgcsv.com).
 TCGCSV_GAMES: a JSON file of the games to sync (default: every category TCGCSV lists but Magic,
@@ -49,6 +51,7 @@ async function main(): Promise<number> {
     !feeds.every((f): f is FeedName => (FEEDS as readonly string[]).includes(f)) ||
     from === true ||
     dir === true ||
+    (options.has('resync') && options.get('resync') !== true) ||
     !['gz', 'xz', 'bz2'].includes(String(compression))
   ) {
     process.stderr.write(`${USAGE}\n`);
@@ -72,6 +75,7 @@ async function main(): Promise<number> {
       tcgcsv: {
         games: process.env['TCGCSV_GAMES'] ? readTcgcsvGames(process.env['TCGCSV_GAMES']) : EVERY_TCGCSV_GAME,
         baseUrl: process.env['TCGCSV_BASE_URL'],
+        resync: options.get('resync') === true,
         politeness: {
           ...DEFAULT_POLITENESS,
           concurrency: boundedInt('TCGCSV_CONCURRENCY', DEFAULT_POLITENESS.concurrency, 1, 8),

@@ -50,6 +50,8 @@ export interface SyncOptions {
     readonly games: TcgcsvGames;
     readonly baseUrl?: string;
     readonly politeness?: Politeness;
+    /** Apply every group again, those already applied unchanged too (`--resync`). */
+    readonly resync?: boolean;
     readonly now?: () => number;
   };
   /** Cardmarket's price guides: which games, its address and how hard to press it. */

@@ -484,4 +484,46 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     await syncFeeds(ds, options('http://127.0.0.1:9', { from: FIXTURES }));
     expect(await state()).toEqual(filled);
   });
+
+  it('skips a group whose same documents it applied in full, and applies one that changed', async () => {
+    // A copy of the dumps, so that one price file can change between two back-fills.
+    const from = join(dir, 'from');
+    for (const day of [DAY1, DAY2])
+      for (const [path, body] of await dayFiles(day)) {
+        await mkdir(join(from, day, path, '..'), { recursive: true });
+        await writeFile(join(from, day, path), body);
+      }
+    const first = await syncFeeds(ds, options('http://127.0.0.1:9', { from }));
+    expect(first.files.every((f) => f.details?.['groupsSkipped'] === 0)).toBe(true);
+    const filled = await state();
+    const groupsOf = (r: typeof first) =>
+      r.files.map((f) => [f.details?.['groups'], f.details?.['groupsSkipped']]);
+
+    // Read again: every group skipped by its digest, its rows still counted as read, nothing written.
+    const again = await syncFeeds(ds, options('http://127.0.0.1:9', { from }));
+    expect(groupsOf(again)).toEqual(groupsOf(first).map(([groups]) => [groups, groups]));
+    expect(again.files.map((f) => f.rowsRead)).toEqual(first.files.map((f) => f.rowsRead));
+    expect(again.files.every((f) => f.observations === 0 && f.details?.['unchanged'] === 0)).toBe(true);
+    expect(await state()).toEqual(filled);
+
+    // --resync applies them all again, which writes nothing either.
+    const base = options('http://127.0.0.1:9', { from });
+    const resync = await syncFeeds(ds, { ...base, tcgcsv: { ...base.tcgcsv!, resync: true } });
+    expect(resync.files.every((f) => f.details?.['groupsSkipped'] === 0)).toBe(true);
+    expect(await state()).toEqual(filled);
+
+    // Day 2's Pokémon group 3170 changes one price: that group alone is applied, the new price lands.
+    const path = join(from, DAY2, '3', '3170', 'prices');
+    const doc = JSON.parse(await readFile(path, 'utf8')) as { results: { marketPrice: number | null }[] };
+    const row = doc.results.findIndex((r) => r.marketPrice !== null);
+    doc.results[row]!.marketPrice = 777.77;
+    await writeFile(path, JSON.stringify(doc));
+    const changed = await syncFeeds(ds, options('http://127.0.0.1:9', { from }));
+    const pokemon2 = changed.files.find((f) => f.file === `3@${DAY2}`)!;
+    const groups = pokemon2.details?.['groups'] as number;
+    expect(pokemon2.details).toMatchObject({ groupsSkipped: groups - 1 });
+    expect(pokemon2.observations).toBe(1);
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM variant_prices WHERE price = 77777`);
+    expect(n).toBe(1);
+  });
 });

@@ -1,4 +1,5 @@
 import { FeedCatalogueRepository, writeCatalogue } from '@tcg/persistence';
+import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DataSource } from 'typeorm';
@@ -57,6 +58,11 @@ export interface TcgcsvOptions {
   readonly baseUrl?: string;
   readonly politeness?: Politeness;
   readonly deadlines?: DownloadDeadlines;
+  /**
+   * Apply every group again, even those whose documents a sync already applied in full for the
+   * same game (`tcgcsv_group_digests`): after the catalogue changed under them, say.
+   */
+  readonly resync?: boolean;
   /** The time now (ms): the live day must be of the last two days. Tests set it. */
   readonly now?: () => number;
 }
@@ -269,6 +275,7 @@ async function syncCategory(
     editionsMerged: 0,
     simulatedSeriesDropped: 0,
     unchanged: 0,
+    groupsSkipped: 0,
   };
   const failures: string[] = [];
   return recordedRun(
@@ -312,6 +319,11 @@ async function syncCategory(
         if (!gameStored) await runs.ensureGame(game);
         gameStored = true;
       };
+      // Groups whose same documents were applied in full for this game are skipped unread by the
+      // mapping (docs/more-games.md): a re-read day costs its parsing and one digest each.
+      const applied = opts.resync
+        ? new Map<number, string>()
+        : await runs.tcgcsvGroupDigests(game.id, category.categoryId, source.day);
       const index = await runs.gameIndex(game.id);
       const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards, await runs.allIds());
       const t = utcDayStart(source.day)!;
@@ -319,14 +331,25 @@ async function syncCategory(
         const fetched = await next!;
         next = todo[i + 1] ? fetchGroup(todo[i + 1]!) : undefined;
         const groupId = todo[i]!.groupId;
+        let digest: string;
         try {
           if ('error' in fetched) throw fetched.error;
           const { products, prices, rejected } = fetched.docs;
+          digest = groupDigest(game.id, todo[i]!, fetched.docs);
+          if (applied.get(groupId) === digest) {
+            counts.rowsRead += (products?.length ?? 0) + prices.length;
+            details.groupsSkipped++;
+            details.groups++;
+            await progress?.done(category.categoryId, groupId);
+            continue;
+          }
           for (const r of rejected.listed)
             counts.miss('a row of the wrong shape', { groupId, ...r.row }, r.reason);
           for (let k = 0; k < rejected.beyond; k++) counts.skip('a row of the wrong shape');
           const write = catalogue.group(todo[i]!, products ?? [], prices, counts);
           await applyGroup(ds, write, t, counts, details, ensureGame);
+          // Only once its writes have committed: a sync killed before does the group again.
+          await runs.recordTcgcsvGroupDigest(game.id, category.categoryId, groupId, source.day, digest);
         } catch (error) {
           // Reported and left for the next sync (not marked done); the category's other groups go on.
           const message = error instanceof Error ? error.message : String(error);
@@ -391,6 +414,17 @@ async function applyGroup(
   );
   details.simulatedSeriesDropped += written.simulatedSeriesDropped;
   details.unchanged += written.unchanged;
+}
+
+/**
+ * What a group's application depends on besides the catalogue: the game it goes to, the group
+ * (its name makes the set) and its parsed documents, rejected rows included. Parsed rather than
+ * raw, so that a day read live, from a folder or from an archive file digests alike.
+ */
+function groupDigest(gameId: string, group: unknown, docs: ParsedGroup): string {
+  return createHash('sha256')
+    .update(JSON.stringify([gameId, group, docs.products ?? null, docs.prices, docs.rejected]))
+    .digest('base64url');
 }
 
 /** The database the sync writes to, as its progress names it. */

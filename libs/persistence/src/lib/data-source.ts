@@ -36,6 +36,7 @@ import { AlertsRole1765710000001 } from './migrations/1765710000001-alerts-role'
 import { LegacyApiKeys1765720000000 } from './migrations/1765720000000-legacy-api-keys';
 import { RealPricesInAggregates1765760000000 } from './migrations/1765760000000-real-prices-in-aggregates';
 import { SummariesInOnePass1765770000000 } from './migrations/1765770000000-summaries-in-one-pass';
+import { TcgcsvGroupDigests1765780000000 } from './migrations/1765780000000-tcgcsv-group-digests';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -72,6 +73,7 @@ export const MIGRATIONS = [
   LegacyApiKeys1765720000000,
   RealPricesInAggregates1765760000000,
   SummariesInOnePass1765770000000,
+  TcgcsvGroupDigests1765780000000,
 ];
 
 export interface DataSourceConfig {

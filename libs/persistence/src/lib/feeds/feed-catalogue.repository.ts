@@ -96,6 +96,35 @@ export class FeedCatalogueRepository {
     return { sets, cards };
   }
 
+  /** The digests of the groups of a TCGCSV category and day last applied in full for `gameId`. */
+  async tcgcsvGroupDigests(gameId: string, categoryId: number, day: string): Promise<Map<number, string>> {
+    const rows: { group_id: number; digest: string }[] = await this.ds.query(
+      `SELECT group_id, digest FROM tcgcsv_group_digests WHERE category_id = $1 AND day = $2 AND game_id = $3`,
+      [categoryId, day, gameId],
+    );
+    return new Map(rows.map((r) => [r.group_id, r.digest]));
+  }
+
+  /**
+   * Records that a TCGCSV group's documents of a day were applied in full for `gameId`; nothing
+   * when the game is not stored (a group that wrote nothing made no game).
+   */
+  async recordTcgcsvGroupDigest(
+    gameId: string,
+    categoryId: number,
+    groupId: number,
+    day: string,
+    digest: string,
+  ): Promise<void> {
+    await this.ds.query(
+      `INSERT INTO tcgcsv_group_digests (category_id, group_id, day, game_id, digest)
+       SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM games WHERE id = $4)
+       ON CONFLICT (category_id, day, group_id)
+       DO UPDATE SET game_id = EXCLUDED.game_id, digest = EXCLUDED.digest, applied_at = now()`,
+      [categoryId, groupId, day, gameId, digest],
+    );
+  }
+
   /** Every set and card slug of every game: new ones must not take another game's. */
   async allIds(): Promise<{ sets: string[]; cards: string[] }> {
     const sets: { id: string }[] = await this.ds.query(`SELECT id FROM sets`);
