@@ -9,16 +9,19 @@ import { validateEnvironment } from '../config/environment';
 import { AlertSenderService } from './alert-sender.service';
 import { SecretBox } from './secrets/secret-box';
 
-/** A receiver on 127.0.0.1: `fast` answers 204 at once; `tarpit` reads the request and never answers. */
-async function startReceiver(kind: 'fast' | 'tarpit') {
-  const received: { at: number; id: string }[] = [];
+/**
+ * A receiver on 127.0.0.1: `fast` answers 204 at once; `tarpit` reads the request and never
+ * answers; `mixed` never answers on `/slow` and answers at once elsewhere (one host, two tenants).
+ */
+async function startReceiver(kind: 'fast' | 'tarpit' | 'mixed') {
+  const received: { at: number; id: string; path: string }[] = [];
   const hung: ServerResponse[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      received.push({ at: Date.now(), id: String(req.headers['webhook-id']) });
-      if (kind === 'tarpit') hung.push(res);
+      received.push({ at: Date.now(), id: String(req.headers['webhook-id']), path: String(req.url) });
+      if (kind === 'tarpit' || (kind === 'mixed' && req.url === '/slow')) hung.push(res);
       else res.writeHead(204).end();
     });
   });
@@ -30,6 +33,7 @@ async function startReceiver(kind: 'fast' | 'tarpit') {
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}/hook`,
+    slowUrl: `http://127.0.0.1:${port}/slow`,
     received,
     close: async () => {
       hung.forEach((res) => res.destroy());
@@ -145,6 +149,24 @@ describe('alert sender (PostgreSQL, receivers on 127.0.0.1)', () => {
       `SELECT count(*)::int AS later FROM alert_events WHERE due_at > now() + interval '50 seconds'`,
     )) as { later: number }[];
     expect(later).toBeGreaterThanOrEqual(64 - tarpit.received.length);
+  });
+
+  it("keeps a key's breaker to itself: another key's silent path on the same host does not hold its events", async () => {
+    const host = await startReceiver('mixed');
+    receivers.push(host);
+    const [a, b] = [await key(), await key()];
+    // A points 64 alerts at a path of B's host that never answers, to trip that host's breaker.
+    await fire(a, host.slowUrl, 64, 0);
+    start({ ALERT_LEASE_MS: '1500' });
+    await new Promise((r) => setTimeout(r, 3000));
+    const [{ putOff }] = (await ds.query(
+      `SELECT count(*)::int AS "putOff" FROM alert_events WHERE due_at > now() + interval '50 seconds'`,
+    )) as { putOff: number }[];
+    expect(putOff).toBeGreaterThan(50); // A's own events wait
+    const fired = Date.now();
+    await fire(b, host.url, 1, 0);
+    const delivered = await until('B delivered', () => host.received.find((r) => r.path === '/hook'), 2000);
+    expect(delivered.at - fired).toBeLessThan(2000);
   });
 
   it('records one outcome for every way of not getting an answer, so the deliveries map no ports or hosts', async () => {

@@ -4,6 +4,7 @@ import {
   claimDueEvents,
   type AttemptOutcome,
   type ClaimedEvent,
+  alertLane,
   deferDestination,
   disableUnentitledAlerts,
   evaluateAlerts,
@@ -261,11 +262,11 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     const events = await this.withClient((client) =>
       claimDueEvents(client, free, this.leaseMs, {
         perKey: PER_KEY,
-        skipDestinations: this.guard.closed(),
+        skipLanes: this.guard.closed(),
       }),
     );
     for (const event of events) {
-      const admitted = this.guard.admit(event.destination);
+      const admitted = this.guard.admit(alertLane(event.keyId, event.destination));
       const work = admitted.ok
         ? this.attemptAndRecord(event)
         : this.withClient((client) => releaseClaim(client, event, new Date(admitted.retryAt))).then(
@@ -291,16 +292,17 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
   private async attemptAndRecord(event: ClaimedEvent): Promise<void> {
     const outcome = await this.attempt(event);
     const openUntil = this.guard.record(
-      event.destination,
+      alertLane(event.keyId, event.destination),
       outcome.detail !== null && TIMEOUTS.has(outcome.detail),
     );
     if (openUntil !== undefined) {
       const deferred = await this.withClient((client) =>
-        deferDestination(client, event.destination, new Date(openUntil)),
+        deferDestination(client, event.keyId, event.destination, new Date(openUntil)),
       );
       this.logger.warn({
         msg: 'alert destination breaker open',
         destination: event.destination,
+        keyId: event.keyId,
         until: new Date(openUntil).toISOString(),
         deferred,
       });

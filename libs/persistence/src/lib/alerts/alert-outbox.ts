@@ -154,8 +154,12 @@ export interface ClaimOptions {
    * flight count): one key's slow receivers cannot take every sender's slots.
    */
   readonly perKey: number;
-  /** Destinations whose events are not claimed now (an open breaker, a window's attempts spent). */
-  readonly skipDestinations?: readonly string[];
+  /**
+   * Lanes (`<key id> <destination>`, see `alertLane`) whose events are not claimed now: an open
+   * breaker, a window's attempts spent. Per key, so that one key's silent receivers on a host never
+   * hold back another key's events to that host.
+   */
+  readonly skipLanes?: readonly string[];
 }
 
 /**
@@ -186,7 +190,7 @@ export async function claimDueEvents(
        SELECT d.id, d.due_at, da.key_id FROM alert_events d JOIN alerts da ON da.id = d.alert_id
        WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.due_at <= now()
          AND (d.claimed_until IS NULL OR d.claimed_until < now()) AND da.disabled_at IS NULL
-         AND da.destination <> ALL($4::text[])
+         AND (da.key_id::text || ' ' || da.destination) <> ALL($4::text[])
          AND NOT EXISTS (SELECT FROM api_keys k WHERE k.id = da.key_id AND k.revoked_at IS NOT NULL)
      ), busy AS (
        SELECT ba.key_id, count(*)::int AS n FROM alert_events b JOIN alerts ba ON ba.id = b.alert_id
@@ -210,7 +214,7 @@ export async function claimDueEvents(
      FROM alerts a
      WHERE a.id = e.alert_id AND e.id IN (SELECT id FROM locked)
      RETURNING e.id, e.alert_id, a.key_id, e.payload, e.attempts, e.created_at, a.url, a.destination, a.secret`,
-    [limit, leaseMs, options.perKey, options.skipDestinations ?? []],
+    [limit, leaseMs, options.perKey, options.skipLanes ?? []],
   );
   return rows.map((r) => ({
     id: r.id,
@@ -238,21 +242,29 @@ export async function releaseClaim(client: ClientBase, event: ClaimedEvent, dueA
   return (rowCount ?? 0) > 0;
 }
 
+/** The breaker's unit: one key's events bound for one destination (a URL's host and port). */
+export function alertLane(keyId: string, destination: string): string {
+  return `${keyId} ${destination}`;
+}
+
 /**
- * Puts off every unsent event bound for `destination` that is not in flight until `until` (a
- * breaker opened on it): no attempt is counted, and they keep their place otherwise. Returns how many.
+ * Puts off every unsent event of `keyId` bound for `destination` that is not in flight until
+ * `until` (a breaker opened on that lane): no attempt is counted, and they keep their place
+ * otherwise. Other keys' events to the same destination are left alone. Returns how many.
  */
 export async function deferDestination(
   client: ClientBase,
+  keyId: string,
   destination: string,
   until: Date,
 ): Promise<number> {
   const { rowCount } = await client.query(
     `UPDATE alert_events e SET due_at = $2
      FROM alerts a
-     WHERE a.id = e.alert_id AND a.destination = $1 AND e.delivered_at IS NULL AND e.failed_at IS NULL
+     WHERE a.id = e.alert_id AND a.destination = $1 AND a.key_id = $3
+       AND e.delivered_at IS NULL AND e.failed_at IS NULL
        AND e.due_at < $2 AND (e.claimed_until IS NULL OR e.claimed_until < now())`,
-    [destination, until],
+    [destination, until, keyId],
   );
   return rowCount ?? 0;
 }
