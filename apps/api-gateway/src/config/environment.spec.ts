@@ -1,3 +1,4 @@
+import { UNSET_API_KEY_SECRET } from '@tcg/domain';
 import { apiKeyPreviousSecrets, validateEnvironment } from './environment';
 
 describe('api-gateway configuration', () => {
@@ -78,6 +79,24 @@ describe('api-gateway configuration', () => {
     expect(() => validateEnvironment({ ...required, API_KEY_SECRET: 'short' })).toThrow(/API_KEY_SECRET/);
     expect(() => validateEnvironment({ ...required, API_KEY_PREVIOUS_SECRETS: 'short' })).toThrow(
       /API_KEY_PREVIOUS_SECRETS/,
+    );
+  });
+
+  it('refuses to boot in production without a secret of its own', () => {
+    const production = { ...required, NODE_ENV: 'production' };
+    expect(() => validateEnvironment(production)).toThrow(/API_KEY_SECRET is required in production/);
+    expect(() => validateEnvironment({ ...production, API_KEY_SECRET: UNSET_API_KEY_SECRET })).toThrow(
+      /public default secret is refused/,
+    );
+    expect(() =>
+      validateEnvironment({
+        ...production,
+        API_KEY_SECRET: 's'.repeat(16),
+        API_KEY_PREVIOUS_SECRETS: UNSET_API_KEY_SECRET,
+      }),
+    ).toThrow(/public default secret is refused/);
+    expect(validateEnvironment({ ...production, API_KEY_SECRET: 's'.repeat(16) }).API_KEY_SECRET).toBe(
+      's'.repeat(16),
     );
   });
 });

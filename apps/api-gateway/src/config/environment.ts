@@ -12,7 +12,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { MIN_API_KEY_SECRET_LENGTH } from '@tcg/domain';
+import { MIN_API_KEY_SECRET_LENGTH, UNSET_API_KEY_SECRET } from '@tcg/domain';
 import { BaseEnvironment, readEnvironment } from '@tcg/http-service';
 import {
   PROXY_HEADERS,
@@ -127,6 +127,15 @@ export class Environment extends BaseEnvironment {
   @MinLength(MIN_API_KEY_SECRET_LENGTH)
   @MaxLength(256)
   API_KEY_SECRET?: string;
+
+  /**
+   * `production` (the Docker image's): API_KEY_SECRET is required and the public default is refused
+   * among the previous secrets, so that no key can be made by someone who has read the code.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  NODE_ENV?: string;
 
   /**
    * Earlier values of API_KEY_SECRET, comma-separated: keys issued under them keep working (a
@@ -390,6 +399,16 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
     if (err instanceof TrustedProxiesError)
       throw new Error(`Invalid configuration: TRUSTED_PROXIES: ${err.message}`);
     throw err;
+  }
+  if (env.NODE_ENV === 'production') {
+    if (env.API_KEY_SECRET === undefined || env.API_KEY_SECRET.trim() === '')
+      throw new Error(
+        'Invalid configuration: API_KEY_SECRET is required in production (openssl rand -base64 32)',
+      );
+    if ([env.API_KEY_SECRET, ...apiKeyPreviousSecrets(env)].includes(UNSET_API_KEY_SECRET))
+      throw new Error(
+        'Invalid configuration: the public default secret is refused in production (API_KEY_SECRET, API_KEY_PREVIOUS_SECRETS)',
+      );
   }
   for (const previous of apiKeyPreviousSecrets(env))
     if (previous.length < MIN_API_KEY_SECRET_LENGTH)
