@@ -48,6 +48,17 @@ describe('SecretBox (AES-256-GCM, key id with each ciphertext)', () => {
     const tampered = box.seal(SECRET).slice(0, -2) + 'AA';
     expect(() => box.open(tampered)).toThrow();
   });
+
+  it('takes only a whole 16-byte tag, never a truncated one GCM would check', () => {
+    const box = new SecretBox(key('k1'));
+    // A nonce and 4 bytes: GCM would check a 32-bit tag over an empty text.
+    const short = `v1.k1.${randomBytes(12 + 4).toString('base64url')}`;
+    expect(() => box.open(short)).toThrow(/too short/);
+  });
+
+  it('refuses two keys under one id', () => {
+    expect(() => new SecretBox(key('k1'), [key('k1')])).toThrow(/distinct ids/);
+  });
 });
 
 describe('secret keys from the environment', () => {

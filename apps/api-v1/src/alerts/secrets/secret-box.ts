@@ -28,6 +28,10 @@ export class SecretBox {
     private readonly current: SecretKey,
     old: readonly SecretKey[] = [],
   ) {
+    const ids = [...old, current].map((k) => k.id);
+    // Two keys under one id: which opens a secret would depend on the list's order.
+    if (new Set(ids).size !== ids.length)
+      throw new Error('Invalid configuration: ALERT_SECRET_KEY and ALERT_SECRET_OLD_KEYS need distinct ids');
     this.keys = new Map([...old, current].map((k) => [k.id, k.key]));
   }
 
@@ -51,7 +55,11 @@ export class SecretBox {
     const key = this.keys.get(parts.keyId);
     if (key === undefined) throw new Error(`webhook secret sealed with key ${parts.keyId} is not configured`);
     const raw = Buffer.from(parts.body, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+    // A body too short for a whole tag would be checked against a truncated one (GCM accepts 4 bytes).
+    if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('webhook secret: sealed value too short');
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
       'utf8',
