@@ -42,10 +42,29 @@ export function parseArgs(argv: readonly string[]): {
  */
 export function runTool(name: string, main: () => Promise<number>, failureCode = 2): void {
   main().then(
-    (code) => process.exit(code),
+    (code) => exitFlushed(code),
     (error: unknown) => {
       log('error', `${name} failed`, { error: (error as Error).message, stack: (error as Error).stack });
-      process.exit(failureCode);
+      exitFlushed(failureCode);
     },
   );
+}
+
+/**
+ * Exits once what was written to stdout and stderr has gone out. Into a pipe whose reader lags
+ * (a log collector, a parent process), a write that finds the pipe full is queued, and exiting at
+ * once dropped it: a feed sync's last 100 KB of lines, its "done" line among them, were lost.
+ * A write's callback runs after every write queued before it.
+ */
+export function exitFlushed(code: number): void {
+  let pending = 2;
+  // A stream that can no longer be written (its reader gone) must not keep the process alive.
+  const deadline = setTimeout(() => process.exit(code), 10_000).unref();
+  const done = () => {
+    if (--pending > 0) return;
+    clearTimeout(deadline);
+    process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
 }
