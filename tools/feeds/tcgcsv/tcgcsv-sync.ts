@@ -324,8 +324,16 @@ async function syncCategory(
       const applied = opts.resync
         ? new Map<number, string>()
         : await runs.tcgcsvGroupDigests(game.id, category.categoryId, source.day);
-      const index = await runs.gameIndex(game.id);
-      const catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards, await runs.allIds());
+      // The game's index and every slug are read at the first group to apply, not for a category
+      // whose groups are all skipped (every slug of every game is 280k ids at full size).
+      let catalogue: TcgcsvCatalogue | undefined;
+      const catalogueNow = async () => {
+        if (!catalogue) {
+          const index = await runs.gameIndex(game.id);
+          catalogue = new TcgcsvCatalogue(game.id, index.sets, index.cards, await runs.allIds());
+        }
+        return catalogue;
+      };
       const t = utcDayStart(source.day)!;
       for (let i = 0; i < todo.length; i++) {
         const fetched = await next!;
@@ -346,7 +354,7 @@ async function syncCategory(
           for (const r of rejected.listed)
             counts.miss('a row of the wrong shape', { groupId, ...r.row }, r.reason);
           for (let k = 0; k < rejected.beyond; k++) counts.skip('a row of the wrong shape');
-          const write = catalogue.group(todo[i]!, products ?? [], prices, counts);
+          const write = (await catalogueNow()).group(todo[i]!, products ?? [], prices, counts);
           await applyGroup(ds, write, t, counts, details, ensureGame);
           // Only once its writes have committed: a sync killed before does the group again.
           await runs.recordTcgcsvGroupDigest(game.id, category.categoryId, groupId, source.day, digest);
@@ -372,8 +380,8 @@ async function syncCategory(
         if ((i + 1) % 25 === 0)
           log('info', 'tcgcsv progress', { category: category.categoryId, groups: i + 1, of: todo.length });
       }
-      details.setsCreated = catalogue.setsCreated;
-      details.editionsMerged = catalogue.editionsMerged;
+      details.setsCreated = catalogue?.setsCreated ?? 0;
+      details.editionsMerged = catalogue?.editionsMerged ?? 0;
       return failures.length === 0
         ? undefined
         : `${failures.length} group(s) not synced, first ${failures[0]}`;
