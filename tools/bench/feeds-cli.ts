@@ -107,3 +107,33 @@ export async function feedBenchSetup(
   }
   return { count, dir, options, url: await freshDatabase(server, database) };
 }
+
+/** A TCGCSV document as TCGCSV publishes it: `totalItems` on listings, not on prices. */
+export function tcgcsvEnvelope(results: unknown[], total = true): string {
+  return JSON.stringify(
+    total
+      ? { totalItems: results.length, success: true, errors: [], results }
+      : { success: true, errors: [], results },
+  );
+}
+
+/** What one TCGCSV sync of the built CLI did: its seconds and peak RSS, rows read, observations. */
+export interface TcgcsvSyncFigures {
+  readonly seconds: number;
+  readonly peakRssMb: number;
+  readonly rows: number;
+  readonly observations: number;
+}
+
+/** Runs the built CLI's TCGCSV sync of `from` with the games of `games` (TCGCSV_GAMES), in its own process. */
+export function syncTcgcsvFrom(url: string, from: string, dir: string, games: string): TcgcsvSyncFigures {
+  const lines = runFeedsCli(url, ['--feeds', 'tcgcsv', '--from', from, '--dir', join(dir, 'cache')], {
+    TCGCSV_GAMES: games,
+  });
+  const files = lines.filter((l) => l['msg'] === 'feed file');
+  return {
+    ...syncFigures(lines),
+    rows: files.reduce((a, f) => a + Number(f['rowsRead'] ?? 0), 0),
+    observations: files.reduce((a, f) => a + Number(f['observations'] ?? 0), 0),
+  };
+}

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { SUMMARY_VIEWS } from '@tcg/persistence';
 import { log, parseArgs, runTool } from '../common/log';
-import { dataVersion, freshDatabase, runFeedsCli, syncFigures } from './feeds-cli';
+import { dataVersion, freshDatabase, syncTcgcsvFrom, tcgcsvEnvelope } from './feeds-cli';
 import {
   ARCHIVE_MARKET_PRICES,
   ARCHIVE_PRICE_ROWS,
@@ -37,20 +37,13 @@ const NULL_MARKET = 1 - ARCHIVE_MARKET_PRICES / ARCHIVE_PRICE_ROWS;
 const MOVED_ON_DAY_2 = 0.4;
 const TARGETS = { first: 30 * 60, daily: 10 * 60, noop: 2 * 60, refresh: 2 * 60, rssMb: 1024 };
 
-const envelope = (results: unknown[], total = true) =>
-  JSON.stringify(
-    total
-      ? { totalItems: results.length, success: true, errors: [], results }
-      : { success: true, errors: [], results },
-  );
-
 /** One day's dump of every category under `<from>/<day>/`; returns the price rows written. */
 function writeDay(from: string, day: string, categories: readonly BenchCategory[], dayIndex: number): number {
   const root = join(from, day);
   mkdirSync(root, { recursive: true });
   writeFileSync(
     join(root, 'categories'),
-    envelope(
+    tcgcsvEnvelope(
       categories.map((c) => ({
         categoryId: c.categoryId,
         name: c.name,
@@ -71,7 +64,7 @@ function writeDay(from: string, day: string, categories: readonly BenchCategory[
     mkdirSync(join(root, String(c.categoryId)), { recursive: true });
     writeFileSync(
       join(root, String(c.categoryId), 'groups'),
-      envelope(
+      tcgcsvEnvelope(
         groupIds.map((groupId, g) => ({
           groupId,
           name: `${c.name} Expansion ${g + 1}`,
@@ -88,7 +81,10 @@ function writeDay(from: string, day: string, categories: readonly BenchCategory[
       mkdirSync(dir, { recursive: true });
       const count = Math.min(c.productsPerGroup, c.products - g * c.productsPerGroup);
       const ids = Array.from({ length: count }, (_, k) => nextProduct + g * c.productsPerGroup + k);
-      writeFileSync(join(dir, 'products'), envelope(ids.map((id, k) => product(c, groupId, id, k, day))));
+      writeFileSync(
+        join(dir, 'products'),
+        tcgcsvEnvelope(ids.map((id, k) => product(c, groupId, id, k, day))),
+      );
       const prices = ids.flatMap((id) =>
         c.printings.map((subTypeName, p) => {
           const base = 0.1 + ((id * (p + 1)) % 5000) / 100;
@@ -107,7 +103,7 @@ function writeDay(from: string, day: string, categories: readonly BenchCategory[
         }),
       );
       rows += prices.length;
-      writeFileSync(join(dir, 'prices'), envelope(prices, false));
+      writeFileSync(join(dir, 'prices'), tcgcsvEnvelope(prices, false));
     }
     nextProduct += groups * c.productsPerGroup;
   }
@@ -168,7 +164,7 @@ async function main(): Promise<number> {
     const runs: Run[] = [];
     const sizes: { label: string; bytes: number }[] = [];
     const step = async (label: string, target: number) => {
-      const figures = sync(url, from, dir, games);
+      const figures = syncTcgcsvFrom(url, from, dir, games);
       runs.push({ label, ...figures, version: await dataVersion(url), target });
       log('info', 'marketplace bench step done', { ...runs.at(-1) });
     };
@@ -226,24 +222,6 @@ async function main(): Promise<number> {
   } finally {
     if (options.get('keep') === undefined) rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Runs the built CLI in its own process; returns its figures from its log lines. */
-function sync(
-  url: string,
-  from: string,
-  dir: string,
-  games: string,
-): Omit<Run, 'label' | 'version' | 'target'> {
-  const lines = runFeedsCli(url, ['--feeds', 'tcgcsv', '--from', from, '--dir', join(dir, 'cache')], {
-    TCGCSV_GAMES: games,
-  });
-  const files = lines.filter((l) => l['msg'] === 'feed file');
-  return {
-    ...syncFigures(lines),
-    rows: files.reduce((a, f) => a + Number(f['rowsRead'] ?? 0), 0),
-    observations: files.reduce((a, f) => a + Number(f['observations'] ?? 0), 0),
-  };
 }
 
 async function withClient<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {

@@ -14,7 +14,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log, runTool } from '../common/log';
-import { dataVersion, feedBenchSetup, runFeedsCli, syncFigures } from './feeds-cli';
+import { dataVersion, feedBenchSetup, syncTcgcsvFrom, tcgcsvEnvelope } from './feeds-cli';
 import { seededRandom } from './sampling';
 import { formatTable, num } from './table';
 
@@ -22,13 +22,6 @@ const PRODUCTS_PER_GROUP = 100;
 const PRINTINGS = ['Normal', 'Holofoil', 'Reverse Holofoil'];
 const CATEGORY = 3;
 const DAYS = ['2026-11-25', '2026-11-26'];
-
-const envelope = (results: unknown[], total = true) =>
-  JSON.stringify(
-    total
-      ? { totalItems: results.length, success: true, errors: [], results }
-      : { success: true, errors: [], results },
-  );
 
 /** One day's dump of the category under `<from>/<day>/`. */
 function writeDay(from: string, day: string, products: number, dayIndex: number): void {
@@ -38,7 +31,7 @@ function writeDay(from: string, day: string, products: number, dayIndex: number)
   mkdirSync(join(root, String(CATEGORY)), { recursive: true });
   writeFileSync(
     join(root, 'categories'),
-    envelope([
+    tcgcsvEnvelope([
       { categoryId: CATEGORY, name: 'Pokemon', displayName: 'Pokemon', modifiedOn: `${day}T20:00:00` },
     ]),
   );
@@ -51,7 +44,7 @@ function writeDay(from: string, day: string, products: number, dayIndex: number)
     modifiedOn: `${day}T18:00:00`,
     categoryId: CATEGORY,
   }));
-  writeFileSync(join(root, String(CATEGORY), 'groups'), envelope(groupRows));
+  writeFileSync(join(root, String(CATEGORY), 'groups'), tcgcsvEnvelope(groupRows));
   for (let g = 0; g < groups; g++) {
     const dir = join(root, String(CATEGORY), String(10_000 + g));
     mkdirSync(dir, { recursive: true });
@@ -61,7 +54,7 @@ function writeDay(from: string, day: string, products: number, dayIndex: number)
     );
     writeFileSync(
       join(dir, 'products'),
-      envelope(
+      tcgcsvEnvelope(
         ids.map((id, k) => ({
           productId: id,
           name: `Bench Monster ${id}`,
@@ -91,7 +84,7 @@ function writeDay(from: string, day: string, products: number, dayIndex: number)
     );
     writeFileSync(
       join(dir, 'prices'),
-      envelope(
+      tcgcsvEnvelope(
         ids.flatMap((id) =>
           PRINTINGS.map((subTypeName, p) => {
             const market =
@@ -138,18 +131,18 @@ async function main(): Promise<number> {
     const runs: Run[] = [];
     runs.push({
       label: 'day 1 (new catalogue)',
-      ...sync(url, from, dir, games),
+      ...syncTcgcsvFrom(url, from, dir, games),
       version: await dataVersion(url),
     });
     writeDay(from, DAYS[1]!, products, 1);
     runs.push({
       label: 'days 1 and 2 (+1 point a day)',
-      ...sync(url, from, dir, games),
+      ...syncTcgcsvFrom(url, from, dir, games),
       version: await dataVersion(url),
     });
     runs.push({
       label: 'days 1 and 2 again',
-      ...sync(url, from, dir, games),
+      ...syncTcgcsvFrom(url, from, dir, games),
       version: await dataVersion(url),
     });
     process.stdout.write(
@@ -172,19 +165,6 @@ async function main(): Promise<number> {
   } finally {
     if (options.get('keep') === undefined) rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Runs the built CLI in its own process; returns its figures from its log lines. */
-function sync(url: string, from: string, dir: string, games: string): Omit<Run, 'label' | 'version'> {
-  const lines = runFeedsCli(url, ['--feeds', 'tcgcsv', '--from', from, '--dir', join(dir, 'cache')], {
-    TCGCSV_GAMES: games,
-  });
-  const files = lines.filter((l) => l['msg'] === 'feed file');
-  return {
-    ...syncFigures(lines),
-    rows: files.reduce((a, f) => a + Number(f['rowsRead'] ?? 0), 0),
-    observations: files.reduce((a, f) => a + Number(f['observations'] ?? 0), 0),
-  };
 }
 
 runTool('bench:tcgcsv-sync', main);
