@@ -22,9 +22,12 @@ describe('RenderedLz4Compression1765200000000 (PostgreSQL)', () => {
   // down with pglz stated, and up, finding no lz4, leaves it so: pglz either way, as before up.
   it('compresses the rendered columns with lz4 where the server has it, and back with down', async () => {
     const lz4 = await compressionAvailable(ds, 'lz4');
-    // Without lz4: '' as migrated, or 'p' when a suite before this one in the same database ran
-    // the migrations down and up again (pglz either way).
-    expect((await methods()).join()).toMatch(lz4 ? /^l$/ : /^p?$/);
+    // Without lz4 each column reads '' as migrated, or 'p' where a suite before this one in the
+    // same database ran migrations down and up again (some columns may be rebuilt, others not):
+    // pglz either way.
+    const before = await methods();
+    if (lz4) expect(before).toEqual(['l']);
+    else expect(before.filter((m) => m !== '' && m !== 'p')).toEqual([]);
     const runner = ds.createQueryRunner();
     try {
       await new RenderedLz4Compression1765200000000().down(runner);
