@@ -4,13 +4,17 @@ import { DownloadLeaseRepository } from '@tcg/persistence';
 import { testDataSource } from '@tcg/persistence/testing';
 import type { DataSource } from 'typeorm';
 import {
+  DownloadLeases,
   type DownloadLeaseStore,
+  MemoryDownloadLeaseStore,
   PostgresDownloadLeaseStore,
   RedisDownloadLeaseStore,
 } from './download-leases';
+import { Failover } from './failover';
 import { createQuotaRedis } from './redis-quota.store';
 
 const TTL = 60_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What every shared lease store does, on keys `newKeyId` makes unique to the run. */
 function describeLeaseStoreContract(store: () => DownloadLeaseStore, newKeyId: () => string): void {
@@ -29,15 +33,19 @@ function describeLeaseStoreContract(store: () => DownloadLeaseStore, newKeyId: (
   });
 
   it('frees the places of an instance that died once their leases expire, not those renewed', async () => {
+    // On the clock: Redis scores leases by its own, whatever time the instance passes.
+    const ttl = 1_000;
     const key = newKeyId();
     const [dead, alive] = [randomUUID(), randomUUID()];
-    expect(await store().take(key, dead, 2, 0, TTL)).toBe(true);
-    expect(await store().take(key, alive, 2, 0, TTL)).toBe(true);
-    await store().renew(key, alive, TTL / 2, TTL);
-    expect(await store().take(key, randomUUID(), 2, TTL - 1, TTL)).toBe(false);
+    expect(await store().take(key, dead, 2, Date.now(), ttl)).toBe(true);
+    expect(await store().take(key, alive, 2, Date.now(), ttl)).toBe(true);
+    await sleep(ttl / 2);
+    await store().renew(key, alive, Date.now(), ttl);
+    expect(await store().take(key, randomUUID(), 2, Date.now(), ttl)).toBe(false);
     // Past the first lease's expiry: the dead instance's place is free, the renewed one is held.
-    expect(await store().take(key, randomUUID(), 2, TTL + 1, TTL)).toBe(true);
-    expect(await store().take(key, randomUUID(), 2, TTL + 2, TTL)).toBe(false);
+    await sleep(ttl / 2 + 100);
+    expect(await store().take(key, randomUUID(), 2, Date.now(), ttl)).toBe(true);
+    expect(await store().take(key, randomUUID(), 2, Date.now(), ttl)).toBe(false);
   });
 }
 
@@ -86,4 +94,41 @@ if (!REDIS_URL) process.stdout.write('REDIS_URL not set: Redis download lease te
     () => store,
     () => `${run}-${++n}`,
   );
+
+  it('scores leases by the Redis server’s clock: an instance running late cannot expire them early', async () => {
+    const key = `${run}-${++n}`;
+    // An instance whose clock is ten minutes behind takes the key's one place…
+    expect(await store.take(key, randomUUID(), 1, Date.now() - 600_000, TTL)).toBe(true);
+    // …and one on time finds it held, not expired.
+    expect(await store.take(key, randomUUID(), 1, Date.now(), TTL)).toBe(false);
+  });
+
+  it('gives a lease back in Redis when its take answered only after the instance stopped waiting', async () => {
+    const key = `${run}-${++n}`;
+    // The take runs in Redis; its answer reaches the instance after the failover's deadline.
+    const late: DownloadLeaseStore = {
+      take: async (...args) => {
+        const taken = await store.take(...args);
+        await sleep(200);
+        return taken;
+      },
+      renew: (...args) => store.renew(...args),
+      release: (...args) => store.release(...args),
+    };
+    const failover = new Failover({
+      name: 'redis',
+      isReady: () => true,
+      probe: () => client.ping(),
+      log: () => undefined,
+      timeoutMs: 50,
+    });
+    const leases = new DownloadLeases(late, new MemoryDownloadLeaseStore(), failover, TTL);
+    // Counted in this instance's memory meanwhile…
+    const lease = await leases.take(key, 1);
+    expect(lease).toBeDefined();
+    await sleep(300);
+    // …and not also held in Redis until the lease's expiry.
+    expect(await client.zcard(`downloads:{${key}}`)).toBe(0);
+    lease!.release();
+  });
 });

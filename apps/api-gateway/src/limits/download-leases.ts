@@ -9,41 +9,65 @@ import type { QuotaRedisClient } from './redis-quota.store';
  * lease's time to live.
  */
 export interface DownloadLeaseStore {
-  /** Takes one of the key's `limit` places until `nowMs + ttlMs`; false when live leases hold them all. */
+  /**
+   * Takes one of the key's `limit` places for `ttlMs`; false when live leases hold them all. `nowMs`
+   * is the instance's clock, for stores that have none of their own (Redis uses its server's).
+   */
   take(keyId: string, leaseId: string, limit: number, nowMs: number, ttlMs: number): Promise<boolean>;
   renew(keyId: string, leaseId: string, nowMs: number, ttlMs: number): Promise<void>;
   release(keyId: string, leaseId: string): Promise<void>;
 }
 
-/** Named so it cannot clash with another `defineCommand` on the shared client. */
+/** Named so they cannot clash with another `defineCommand` on the shared client. */
 const TAKE_COMMAND = 'tcgDownloadLeaseTake';
+const RENEW_COMMAND = 'tcgDownloadLeaseRenew';
+
+/**
+ * The Redis server's clock in ms: every instance scores leases on the one clock, so an instance
+ * whose clock runs late cannot expire another's leases early (nor its own late).
+ */
+const SERVER_NOW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
 /** A sorted set per key, its leases scored by their expiry: the expired are dropped, then counted. */
-const TAKE_SCRIPT = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+const TAKE_SCRIPT = `${SERVER_NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1`;
 
-type TakeClient = {
-  [TAKE_COMMAND](key: string, nowMs: number, ttlMs: number, limit: number, leaseId: string): Promise<number>;
+/** A lease still held is moved to `now + ttl`; one already dropped is not brought back. */
+const RENEW_SCRIPT = `${SERVER_NOW}
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1`;
+
+type LeaseScripts = {
+  [TAKE_COMMAND](key: string, ttlMs: number, limit: number, leaseId: string): Promise<number>;
+  [RENEW_COMMAND](key: string, ttlMs: number, leaseId: string): Promise<number>;
 };
 
-/** Leases in Redis: `downloads:{<key id>}` (one slot per key on a cluster), one script per take. */
+/**
+ * Leases in Redis: `downloads:{<key id>}` (one slot per key on a cluster), one script per take or
+ * renewal, on the server's clock (the instance's `nowMs` is not used).
+ */
 export class RedisDownloadLeaseStore implements DownloadLeaseStore {
+  private readonly scripts: LeaseScripts;
+
   constructor(private readonly client: QuotaRedisClient) {
     client.defineCommand(TAKE_COMMAND, { numberOfKeys: 1, lua: TAKE_SCRIPT });
+    client.defineCommand(RENEW_COMMAND, { numberOfKeys: 1, lua: RENEW_SCRIPT });
+    this.scripts = client as unknown as LeaseScripts;
   }
 
-  async take(keyId: string, leaseId: string, limit: number, nowMs: number, ttlMs: number): Promise<boolean> {
-    const script = this.client as unknown as TakeClient;
-    return (await script[TAKE_COMMAND](setOf(keyId), nowMs, ttlMs, limit, leaseId)) === 1;
+  async take(keyId: string, leaseId: string, limit: number, _nowMs: number, ttlMs: number): Promise<boolean> {
+    return (await this.scripts[TAKE_COMMAND](setOf(keyId), ttlMs, limit, leaseId)) === 1;
   }
 
-  async renew(keyId: string, leaseId: string, nowMs: number, ttlMs: number): Promise<void> {
-    await this.client.zadd(setOf(keyId), 'XX', nowMs + ttlMs, leaseId);
-    await this.client.pexpire(setOf(keyId), ttlMs);
+  async renew(keyId: string, leaseId: string, _nowMs: number, ttlMs: number): Promise<void> {
+    await this.scripts[RENEW_COMMAND](setOf(keyId), ttlMs, leaseId);
   }
 
   async release(keyId: string, leaseId: string): Promise<void> {
@@ -105,8 +129,8 @@ export interface DownloadLease {
  * `concurrentDownloads`: each takes a lease in the shared store (Redis, else PostgreSQL), renewed
  * every third of its time to live while the download runs and given back when it ends. While the
  * shared store is away (the quotas' `Failover`), leases are taken in this instance's memory: the
- * limit then holds per instance, as before. A renewal or release that fails is left to the lease's
- * expiry.
+ * limit then holds per instance, as before. A take the shared store answered too late is given
+ * back there; a renewal or release that fails is left to the lease's expiry.
  */
 export class DownloadLeases {
   constructor(
@@ -121,9 +145,14 @@ export class DownloadLeases {
   async take(keyId: string, limit: number): Promise<DownloadLease | undefined> {
     const leaseId = randomUUID();
     let where: 'shared' | 'memory' = 'shared';
+    let asked: Promise<boolean> | undefined;
     const taken = await this.failover.run(
-      () => this.shared.take(keyId, leaseId, limit, this.clock(), this.ttlMs),
-      () => ((where = 'memory'), this.memory.takeNow(keyId, leaseId, limit, this.clock(), this.ttlMs)),
+      () => (asked = this.shared.take(keyId, leaseId, limit, this.clock(), this.ttlMs)),
+      () => {
+        where = 'memory';
+        if (asked) this.giveBackShared(keyId, leaseId, asked);
+        return this.memory.takeNow(keyId, leaseId, limit, this.clock(), this.ttlMs);
+      },
     );
     if (!taken) return undefined;
     const renewal = setInterval(
@@ -144,5 +173,20 @@ export class DownloadLeases {
         else this.shared.release(keyId, leaseId).catch(() => undefined);
       },
     };
+  }
+
+  /**
+   * A take the shared store did not answer in time may have been done there all the same: its
+   * lease would hold one of the key's places until it expired, beside the one counted in memory.
+   * Given back at once (after the take on the same connection), and again if the take's late
+   * answer says it was taken. Best effort: what fails is left to the lease's expiry.
+   */
+  private giveBackShared(keyId: string, leaseId: string, asked: Promise<boolean>): void {
+    const release = () => void this.shared.release(keyId, leaseId).catch(() => undefined);
+    release();
+    asked.then(
+      (taken) => taken && release(),
+      () => undefined,
+    );
   }
 }
