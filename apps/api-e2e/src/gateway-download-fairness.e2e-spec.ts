@@ -1,6 +1,7 @@
 import { PLANS } from '@tcg/domain';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
+import { withinOneMinute } from './clock';
 import { newKey } from './keys';
 import { wire } from './raw-http';
 import { type ScaledStack, startScaledStack } from './stack';
@@ -94,5 +95,23 @@ describe('finding 3: a few keys cannot hold the download pool', () => {
     // Every download of a and b still in progress, a third key is served on either gateway.
     expect(await open(0, c, 1)).toEqual([200]);
     expect(await open(1, c, 1)).toEqual([200]);
+  }, 60_000);
+
+  it('charges nothing for a download refused because the key’s place is held on the other gateway', async () => {
+    await withinOneMinute();
+    const key = await newKey('free'); // one download at once
+    expect(await open(0, key, 1)).toEqual([200]);
+    const ask = async (path: string) => {
+      const res = await fetch(`${stack.gateways[1]!.url}${path}`, { headers: { 'x-api-key': key } });
+      await res.body?.cancel();
+      return res;
+    };
+    // What the user reads on v2 (the per-minute window is the free plan's closest to exhaustion).
+    const remaining = async () => Number((await ask('/v2/games')).headers.get('ratelimit-remaining'));
+    const before = await remaining();
+    // Every check of gateway 1's own passes; the lease across gateways refuses it.
+    expect((await ask(DOWNLOAD)).status).toBe(429);
+    // Only the second v2 request was charged.
+    expect(await remaining()).toBe(before - 1);
   }, 60_000);
 });

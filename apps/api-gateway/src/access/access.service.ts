@@ -38,8 +38,11 @@ export type Admission =
 
 export type Refusal = Extract<Admission, { admitted: false }>;
 
-/** Asked with the caller's key before any quota unit is charged; a refusal it returns is the answer. */
-export type BeforeCharge = (key: ApiKeyRecord) => Refusal | undefined;
+/**
+ * Asked with the caller's key before any quota unit is charged; a refusal it returns is the answer.
+ * Async: a place counted in the shared store (a download's lease) is taken here too.
+ */
+export type BeforeCharge = (key: ApiKeyRecord) => Promise<Refusal | undefined>;
 
 /** The parts of the guard's one parse of the request target that the cost is read from. */
 type CostedTarget = Pick<RequestTarget, 'path' | 'query'>;
@@ -158,7 +161,7 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
     if (found.kind === 'unknown')
       return blockedFor !== undefined ? tooManyFailures(blockedFor) : this.refuse(address, 'INVALID_API_KEY');
     const key = found.record;
-    const refused = beforeCharge?.(key);
+    const refused = await beforeCharge?.(key);
     if (refused) return refused;
 
     const plan = PLANS[key.plan];

@@ -132,22 +132,12 @@ export class ProxyService implements OnApplicationShutdown {
     const download = route !== undefined && DOWNLOAD_ROUTES.has(route);
     const places: (() => void)[] = [];
     const giveBack = () => places.splice(0).forEach((give) => give());
-    let admission = await this.access.admit(req, target, this.takePlaces(download, places));
-    if (admission.admitted) res.once('close', giveBack);
-    else giveBack();
-    if (admission.admitted && download) {
-      // The key's downloads across every instance, counted once this one's own checks passed.
-      const plan = PLANS[admission.key.plan];
-      const lease = await this.limits.downloads.take(admission.key.id, plan.concurrentDownloads);
-      if (lease) {
-        places.push(() => lease.release());
-        // The client left while the lease was taken: its close has given back the rest already.
-        if (req.socket.destroyed) giveBack();
-      } else {
-        giveBack();
-        admission = this.tooManyAtOnce('downloads', plan.concurrentDownloads, admission.key.plan);
-      }
-    }
+    const admission = await this.access.admit(req, target, this.takePlaces(download, places));
+    if (admission.admitted) {
+      res.once('close', giveBack);
+      // The client left while it was admitted: its close has been and gone.
+      if (req.socket.destroyed) giveBack();
+    } else giveBack();
     this.metrics.admission(admission, version);
     if (!admission.admitted) {
       if (admission.retryAfterSeconds !== undefined)
@@ -194,11 +184,13 @@ export class ProxyService implements OnApplicationShutdown {
   }
 
   /**
-   * Takes the key's place among its requests in progress (and its downloads'), before any quota
-   * unit is charged: a key over its plan's concurrency is refused without being charged.
+   * Takes the key's place among its requests in progress (and its downloads', on this instance and
+   * then across every instance), before any quota unit is charged: a key over its plan's
+   * concurrency is refused without being charged. What is taken is in `places`, given back by the
+   * caller whatever the answer.
    */
   private takePlaces(download: boolean, places: (() => void)[]): BeforeCharge {
-    return (key) => {
+    return async (key) => {
       const plan = PLANS[key.plan];
       // KEY_REQUESTS_AT_ONCE: one cap for every plan instead of each plan's own.
       const cap = this.env.KEY_REQUESTS_AT_ONCE ?? plan.concurrentRequests;
@@ -210,11 +202,13 @@ export class ProxyService implements OnApplicationShutdown {
       if (!file) return this.tooManyAtOnce('downloads', plan.concurrentDownloads, key.plan);
       places.push(file);
       const slot = this.downloadSlots.take(key.id);
-      if (typeof slot === 'function') {
-        places.push(slot);
-        return undefined;
-      }
-      return this.noDownloadSlot(slot);
+      if (typeof slot !== 'function') return this.noDownloadSlot(slot);
+      places.push(slot);
+      // The key's downloads across every instance, counted once this one's own checks passed.
+      const lease = await this.limits.downloads.take(key.id, plan.concurrentDownloads);
+      if (!lease) return this.tooManyAtOnce('downloads', plan.concurrentDownloads, key.plan);
+      places.push(() => lease.release());
+      return undefined;
     };
   }
 
