@@ -65,13 +65,16 @@ export class TcgcsvCatalogue {
     private readonly gameId: string,
     sets: readonly IndexedSet[],
     cards: readonly IndexedCard[],
-    /** Every game's slugs (default: this game's): a new set or card never takes another game's. */
-    taken: { sets: readonly string[]; cards: readonly string[] } = {
-      sets: sets.map((s) => s.id),
-      cards: cards.map((c) => c.id),
-    },
+    /**
+     * Every game's slugs (default: this game's): a new set or card never takes another game's. A
+     * sync shares one instance across its categories, so the slugs are read once, not per category.
+     */
+    taken: CatalogueIds = new CatalogueIds(
+      sets.map((s) => s.id),
+      cards.map((c) => c.id),
+    ),
   ) {
-    this.ids = new CatalogueIds(taken.sets, taken.cards);
+    this.ids = taken;
     for (const s of sets) this.addSet(s);
     for (const c of cards) {
       if (c.vendorId && !this.byProduct.has(c.vendorId)) this.byProduct.set(c.vendorId, c);

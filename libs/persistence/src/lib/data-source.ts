@@ -116,7 +116,15 @@ export function createDataSource(config: DataSourceConfig): DataSource {
     migrationsRun: false,
     logger: new QueryLogger(config.applicationName ?? 'tcg-pricing'),
     applicationName: config.applicationName ?? 'tcg-pricing',
-    extra: { max: config.poolSize ?? 10, ...(config.deadlines ? poolDeadlines(config.deadlines) : {}) },
+    extra: {
+      max: config.poolSize ?? 10,
+      // Tools' statements (a feed's group, a loader's batch) are short too, and a per-key probe
+      // over an unnest the planner cannot size was estimated high enough to compile: 165 ms of
+      // JIT for a 20 ms lookup, once per group of a sync (EXPLAIN ANALYZE at 5% of the
+      // marketplace's size). The summary refresh turns it off on its own (SummariesInOnePass).
+      options: '-c jit=off',
+      ...(config.deadlines ? poolDeadlines(config.deadlines) : {}),
+    },
   });
 }
 

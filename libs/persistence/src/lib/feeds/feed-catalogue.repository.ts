@@ -237,9 +237,18 @@ export class FeedCatalogueRepository {
     if (cardUuids.length === 0) return 0;
     return inTransaction(this.ds, async (client) => {
       const { rows } = await client.query<{ variant_uuid: string; region: string }>(
-        `SELECT vp.variant_uuid, vp.region FROM variants v
-         JOIN variant_prices vp ON vp.variant_uuid = v.uuid
-         WHERE v.card_uuid = ANY($1::uuid[]) AND vp.source = 'simulated'`,
+        // Probed card by card (variants by card, then prices by key; LATERAL fenced by OFFSET 0):
+        // as a plain join the planner, blind to how few cards the array holds, scanned the whole
+        // of variant_prices for every group a feed writes, 26 ms a group at 5% of the
+        // marketplace's size and growing with the table (EXPLAIN ANALYZE).
+        `SELECT vp.variant_uuid, vp.region
+         FROM unnest($1::uuid[]) AS k(card_uuid)
+         CROSS JOIN LATERAL (SELECT v.uuid FROM variants v WHERE v.card_uuid = k.card_uuid OFFSET 0) v
+         CROSS JOIN LATERAL (
+           SELECT p.variant_uuid, p.region FROM variant_prices p
+           WHERE p.variant_uuid = v.uuid AND p.source = 'simulated'
+           OFFSET 0
+         ) vp`,
         [[...new Set(cardUuids)]],
       );
       if (rows.length === 0) return 0;
