@@ -1,3 +1,4 @@
+import { uuidV5 } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll } from '../testing';
 import { writeCatalogue } from './catalogue-writer';
@@ -41,6 +42,36 @@ describe('summary stale marks (PostgreSQL)', () => {
     expect(await refreshSummariesIfStale(ds)).toBe(true);
     expect(await cardValue(ds)).toBe(500);
     expect(await refreshSummariesIfStale(ds)).toBe(false);
+  });
+
+  it('a write moving stored prices alone refreshes the price views and leaves the name views', async () => {
+    const kinds = async () =>
+      ((await ds.query('SELECT kind FROM summary_marks ORDER BY id')) as { kind: string }[]).map(
+        (r) => r.kind,
+      );
+    const names = async () =>
+      ((await ds.query('SELECT name FROM card_names ORDER BY name')) as { name: string }[]).map(
+        (r) => r.name,
+      );
+    await writeCatalogue(ds, cat);
+    await price(1_700_000_000, 500); // a new series: which variants are priced changed
+    expect(await kinds()).toEqual(['all', 'all']);
+    await refreshSummariesIfStale(ds);
+    const before = await names();
+
+    // A card renamed behind the writers' back (no mark): only a refresh of every view shows it.
+    await ds.query(`UPDATE cards SET name = 'Renamed Unmarked' WHERE uuid = $1`, [cat.cards[0]!.uuid]);
+    await price(1_700_086_400, 700); // the stored series, a new day
+    expect(await kinds()).toEqual(['prices']);
+    expect(await refreshSummariesIfStale(ds)).toBe(true);
+    expect(await cardValue(ds)).toBe(700);
+    expect(await names()).toEqual(before);
+
+    const added = { ...cat.cards[0]!, uuid: uuidV5('card:added'), id: 'test-game-added', name: 'Added Card' };
+    await writeCatalogue(ds, { games: [], sets: cat.sets, cards: [added], variants: [] });
+    expect(await kinds()).toEqual(['all']);
+    await refreshSummariesIfStale(ds);
+    expect(await names()).toEqual(expect.arrayContaining(['Added Card', 'Renamed Unmarked']));
   });
 
   it('a refresh clears only the marks it saw before it started', async () => {

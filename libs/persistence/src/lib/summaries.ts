@@ -20,11 +20,32 @@ export interface SqlClient {
 }
 
 /**
+ * The views built on prices alone: what observations of series already stored can move. The
+ * others are built on which cards, variants and priced regions exist (the name views, the facets)
+ * and stay as they are after such a write (SummaryMarkKinds migration).
+ */
+export const PRICE_SUMMARY_VIEWS: readonly SummaryView[] = [
+  'card_values',
+  'set_summaries',
+  'game_summaries',
+  'card_tops',
+  'game_price_sources',
+];
+
+export type SummaryView = (typeof SUMMARY_VIEWS)[number];
+
+/**
+ * What a write changed: `prices`, observations of stored series only; `all`, anything else (the
+ * catalogue, a series added or dropped).
+ */
+export type StaleKind = 'all' | 'prices';
+
+/**
  * Records, inside the caller's open transaction, that its write makes the summaries stale: the
  * mark commits or rolls back with the data, so a kill after the commit still leaves it behind.
  */
-export async function markSummariesStale(client: SqlClient): Promise<void> {
-  await client.query('INSERT INTO summary_marks DEFAULT VALUES');
+export async function markSummariesStale(client: SqlClient, kind: StaleKind = 'all'): Promise<void> {
+  await client.query('INSERT INTO summary_marks (kind) VALUES ($1)', [kind]);
 }
 
 /**
@@ -34,7 +55,7 @@ export async function markSummariesStale(client: SqlClient): Promise<void> {
  * during the refresh keeps its mark for the next one. CONCURRENTLY keeps the views readable.
  */
 export async function refreshSummaries(ds: DataSource): Promise<void> {
-  await refreshClearing(ds, await staleMarkIds(ds));
+  await refreshClearing(ds, SUMMARY_VIEWS, (await staleMarks(ds)).ids);
 }
 
 /** Whether a committed write has left the summaries stale. */
@@ -47,26 +68,28 @@ export async function summariesStale(ds: DataSource): Promise<boolean> {
 
 /** Refreshes the summaries when a committed write has left them stale; returns whether it did. */
 export async function refreshSummariesIfStale(ds: DataSource): Promise<boolean> {
-  const ids = await staleMarkIds(ds);
+  const { ids, pricesOnly } = await staleMarks(ds);
   if (ids.length === 0) return false;
-  await refreshClearing(ds, ids);
+  await refreshClearing(ds, pricesOnly ? PRICE_SUMMARY_VIEWS : SUMMARY_VIEWS, ids);
   return true;
 }
 
-async function staleMarkIds(ds: DataSource): Promise<string[]> {
-  const rows: { id: string }[] = await ds.query('SELECT id FROM summary_marks');
-  return rows.map((r) => r.id);
+/** The marks left by committed writes, and whether every one of them moved prices alone. */
+async function staleMarks(ds: DataSource): Promise<{ ids: string[]; pricesOnly: boolean }> {
+  const rows: { id: string; kind: StaleKind }[] = await ds.query('SELECT id, kind FROM summary_marks');
+  return { ids: rows.map((r) => r.id), pricesOnly: rows.every((r) => r.kind === 'prices') };
 }
 
 /**
- * Refreshes every view, then clears the marks `ids`, read before the refresh started. The views
- * order and filter browse answers, so their refresh takes a data version of its own (no trigger
- * fires on a materialized view).
+ * Refreshes `views` (in SUMMARY_VIEWS' order), then clears the marks `ids`, read before the refresh
+ * started. The views order and filter browse answers, so their refresh takes a data version of its
+ * own (no trigger fires on a materialized view).
  */
-async function refreshClearing(ds: DataSource, ids: string[]): Promise<void> {
+async function refreshClearing(ds: DataSource, views: readonly SummaryView[], ids: string[]): Promise<void> {
   // Through the owner's function (DatabaseRoles migration): REFRESH needs the views' owner, and
   // the importer's role is not.
-  for (const view of SUMMARY_VIEWS) await ds.query('SELECT tcg_refresh_summary($1)', [view]);
+  for (const view of SUMMARY_VIEWS.filter((v) => views.includes(v)))
+    await ds.query('SELECT tcg_refresh_summary($1)', [view]);
   await ds.query('SELECT next_data_version()');
   if (ids.length > 0) await ds.query('DELETE FROM summary_marks WHERE id = ANY($1::bigint[])', [ids]);
 }
