@@ -32,6 +32,7 @@ describe('gateway routing (real HTTP to the real services)', () => {
       service: 'api-gateway',
       database: 'up',
       services: { 'api-v1': 'up', 'api-v2': 'up' },
+      legacyKeys: 'read',
       limits: { store: 'postgres', counting: 'postgres' },
     });
     expect(await (await fetch(stack.healthUrls.v1)).json()).toMatchObject({

@@ -23,6 +23,7 @@ function environment(overrides: Partial<Environment> = {}): Environment {
   return {
     API_KEY_PREVIOUS_SECRETS: '',
     LEGACY_KEYS_REFRESH_MS: 60_000,
+    LEGACY_KEYS_LOAD_TIMEOUT_MS: 10_000,
     KEY_LOOKUP_TIMEOUT_MS: 1_000,
     ...overrides,
   } as Environment;
@@ -249,17 +250,36 @@ describe('AccessService', () => {
       expect(await secured.admit(request(legacy, '10.9.9.9'), url)).toMatchObject({ admitted: true });
     });
 
-    it('looks legacy-shaped keys up as before while the legacy keys could not be read', async () => {
+    it('answers 503 with Retry-After, without any I/O, to legacy-shaped keys while the legacy keys are not read', async () => {
+      let reads = 0;
       const unread = new AccessService(
-        { lookup: () => Promise.resolve({ kind: 'found', record }) } as unknown as ApiKeyCache,
+        {
+          lookup: (key: string, suspect: boolean) => {
+            lookups.push({ key, suspect });
+            return Promise.resolve({ kind: 'found', record });
+          },
+        } as unknown as ApiKeyCache,
         new AuthFailureThrottle(30, undefined, undefined),
         quotas,
         new ClientAddressResolver([]),
-        environment({ API_KEY_SECRET: SECRET, KEY_LOOKUP_TIMEOUT_MS: 10 }),
-        { activeLegacyKeyHashes: () => Promise.reject(new Error('database down')) },
+        environment({ API_KEY_SECRET: SECRET, LEGACY_KEYS_LOAD_TIMEOUT_MS: 10 }),
+        { activeLegacyKeyHashes: () => (reads++, Promise.reject(new Error('database down'))) },
       );
       await unread.onModuleInit();
-      expect(await unread.admit(request(generateLegacyApiKey()), url)).toMatchObject({ admitted: true });
+      expect([reads, unread.legacyKeysLoaded]).toEqual([1, false]);
+      // A valid legacy key and a guessed one alike: the customer is told to come back, not that the key is wrong.
+      for (const key of [legacy, generateLegacyApiKey(), generateLegacyApiKey()])
+        expect(await unread.admit(request(key, '10.9.9.8'), url)).toMatchObject({
+          admitted: false,
+          status: 503,
+          code: 'SERVICE_UNAVAILABLE',
+          retryAfterSeconds: 5,
+        });
+      expect(lookups).toEqual([]);
+      expect(redisCalls).toBe(0);
+      // Not counted as failures: the address is not blocked, and checked keys are served meanwhile.
+      const fresh = signer.generate();
+      expect(await unread.admit(request(fresh, '10.9.9.8'), url)).toMatchObject({ admitted: true });
       unread.onModuleDestroy();
     });
   });

@@ -69,13 +69,24 @@ const unavailable = (): Refusal => ({
 });
 
 /**
+ * A key of the legacy shape before the legacy keys are read: it may be a customer's valid key, so
+ * not a 401 (which says the key is wrong, and clients do not retry); nor a lookup, which a flood of
+ * made-up keys could then force. Not counted as a failure. Readiness says not ready meanwhile.
+ */
+const legacyNotReadYet = (): Refusal => ({
+  ...unavailable(),
+  message: 'Keys of this format cannot be checked yet (the gateway is starting); try again shortly.',
+});
+
+/**
  * Who is calling, and may they. Cheapest first, so a hostile client pays for its own refusals:
  * 1. the client address is the TCP peer, or the right-most untrusted hop when the peer is a
  *    trusted proxy (ClientAddressResolver, TRUSTED_PROXIES);
  * 2. a missing key, one not of a shape keys are issued in, or one that fails the in-memory check
  *    (ApiKeyChecker: a `checked` key's HMAC, a `legacy` key's digest among the legacy keys) is a
  *    401 counted as a failure in this instance's memory, without any I/O — or, from an address
- *    blocked for repeated failures, a 429, likewise;
+ *    blocked for repeated failures, a 429, likewise; a `legacy` key before the legacy keys are
+ *    read is a 503 with Retry-After, without I/O and not counted;
  * 3. only then the key lookup (cached; see ApiKeyCache), and the plan's quotas at the request's
  *    cost. A blocked address's plausible keys are still looked up (in the part of the lookup
  *    budget not reserved for other addresses) and served when valid: the block throttles
@@ -104,9 +115,12 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
     this.legacyKeys = new LegacyKeySet(() => keyRepository.activeLegacyKeyHashes(), {
       refreshMs: env.LEGACY_KEYS_REFRESH_MS,
       timeoutMs: env.KEY_LOOKUP_TIMEOUT_MS,
+      firstTimeoutMs: env.LEGACY_KEYS_LOAD_TIMEOUT_MS,
       onError: (error) =>
         this.logger.warn({
-          msg: 'legacy key digests not read; legacy-shaped keys are looked up until they are',
+          msg: this.legacyKeys.loaded
+            ? 'legacy key digests not read again; the last ones read are kept'
+            : 'legacy key digests not read; legacy-shaped keys get 503 until they are',
           error: error instanceof Error ? error.message : String(error),
         }),
       onLoad: (size) => this.logger.debug({ msg: 'legacy key digests read', size }),
@@ -119,9 +133,14 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
       this.logger.log('API_KEY_SECRET is not set: key checks use the public default (a checksum, not a MAC)');
   }
 
-  /** Reads the legacy keys before the gateway listens (within KEY_LOOKUP_TIMEOUT_MS). */
+  /** Reads the legacy keys before the gateway listens (within LEGACY_KEYS_LOAD_TIMEOUT_MS). */
   async onModuleInit(): Promise<void> {
     await this.legacyKeys.start();
+  }
+
+  /** Whether the legacy keys have been read: until then the gateway is not ready (ReadinessService). */
+  get legacyKeysLoaded(): boolean {
+    return this.legacyKeys.loaded;
   }
 
   onModuleDestroy(): void {
@@ -150,6 +169,7 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
     const clearKey = Array.isArray(presented) ? presented.join(',') : presented;
     const check = this.checker.check(clearKey);
 
+    if (check === 'unverifiable') return legacyNotReadYet();
     const blockedFor = this.failures.blockedFor(address);
     if (check !== 'plausible' || clearKey === undefined) {
       if (blockedFor !== undefined) return tooManyFailures(blockedFor);

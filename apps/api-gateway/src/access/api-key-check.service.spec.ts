@@ -14,7 +14,7 @@ describe('LegacyKeySet', () => {
         reads++;
         return Promise.resolve(held.map(hashApiKey));
       },
-      { refreshMs: 60_000, timeoutMs: 1_000 },
+      { refreshMs: 60_000, timeoutMs: 1_000, firstTimeoutMs: 10_000 },
     );
     await set.start();
     expect([set.mayHold(hashApiKey(a)), set.mayHold(hashApiKey(b))]).toEqual([true, false]);
@@ -25,18 +25,18 @@ describe('LegacyKeySet', () => {
     set.stop();
   });
 
-  it('holds every key possible until a read succeeds, retrying every 5 s, and keeps the last set on a failed refresh', async () => {
+  it('cannot tell of any key until a read succeeds, retrying every 5 s, and keeps the last set on a failed refresh', async () => {
     jest.useFakeTimers();
     const key = generateLegacyApiKey();
     let failing = true;
     const errors: unknown[] = [];
     const set = new LegacyKeySet(
       () => (failing ? Promise.reject(new Error('down')) : Promise.resolve([hashApiKey(key)])),
-      { refreshMs: 60_000, timeoutMs: 1_000, onError: (e) => errors.push(e) },
+      { refreshMs: 60_000, timeoutMs: 1_000, firstTimeoutMs: 10_000, onError: (e) => errors.push(e) },
     );
     await set.start();
     expect(set.loaded).toBe(false);
-    expect(set.mayHold(hashApiKey(generateLegacyApiKey()))).toBe(true);
+    expect(set.mayHold(hashApiKey(key))).toBeUndefined();
     failing = false;
     await jest.advanceTimersByTimeAsync(5_000);
     expect(set.loaded).toBe(true);
@@ -49,18 +49,37 @@ describe('LegacyKeySet', () => {
     set.stop();
   });
 
-  it('gives up a read that hangs after timeoutMs', async () => {
+  it('waits firstTimeoutMs for the reads until one succeeds, and timeoutMs for those after', async () => {
+    jest.useFakeTimers();
+    const errors: unknown[] = [];
+    let readMs = 5_000; // a cold database, a large set
+    const set = new LegacyKeySet(
+      () => new Promise<Buffer[]>((resolve) => setTimeout(() => resolve([]), readMs)),
+      { refreshMs: 60_000, timeoutMs: 1_000, firstTimeoutMs: 10_000, onError: (e) => errors.push(e) },
+    );
+    const started = set.start();
+    await jest.advanceTimersByTimeAsync(5_000);
+    await started;
+    expect([set.loaded, errors]).toEqual([true, []]);
+    readMs = 2_000;
+    await jest.advanceTimersByTimeAsync(61_000);
+    expect(errors).toEqual([new Error('legacy key digests not read within 1000 ms')]);
+    set.stop();
+  });
+
+  it('gives up a first read that hangs after firstTimeoutMs', async () => {
     jest.useFakeTimers();
     const errors: unknown[] = [];
     const set = new LegacyKeySet(() => new Promise<Buffer[]>(() => undefined), {
       refreshMs: 60_000,
       timeoutMs: 1_000,
+      firstTimeoutMs: 10_000,
       onError: (e) => errors.push(e),
     });
     const started = set.start();
-    await jest.advanceTimersByTimeAsync(1_000);
+    await jest.advanceTimersByTimeAsync(10_000);
     await started;
-    expect(errors).toEqual([new Error('legacy key digests not read within 1000 ms')]);
+    expect(errors).toEqual([new Error('legacy key digests not read within 10000 ms')]);
     set.stop();
   });
 });
@@ -68,10 +87,8 @@ describe('LegacyKeySet', () => {
 describe('ApiKeyChecker', () => {
   const signer = new ApiKeySigner('checker-spec-secret-0123');
   const legacy = generateLegacyApiKey();
-  const set = new LegacyKeySet(() => Promise.resolve([hashApiKey(legacy)]), {
-    refreshMs: 60_000,
-    timeoutMs: 1_000,
-  });
+  const options = { refreshMs: 60_000, timeoutMs: 1_000, firstTimeoutMs: 10_000 };
+  const set = new LegacyKeySet(() => Promise.resolve([hashApiKey(legacy)]), options);
   const checker = new ApiKeyChecker(signer, set);
   beforeAll(() => set.start());
   afterAll(() => set.stop());
@@ -85,5 +102,12 @@ describe('ApiKeyChecker', () => {
     ['a legacy key not in the set', 'forged', generateLegacyApiKey()],
   ])('calls %s %s', (_name, verdict, key) => {
     expect(checker.check(key)).toBe(verdict);
+  });
+
+  it('calls a legacy key unverifiable until the set is read, and a checked one still plausible', () => {
+    const unread = new ApiKeyChecker(signer, new LegacyKeySet(() => Promise.resolve([]), options));
+    expect(unread.check(legacy)).toBe('unverifiable');
+    expect(unread.check(generateLegacyApiKey())).toBe('unverifiable');
+    expect(unread.check(signer.generate())).toBe('plausible');
   });
 });

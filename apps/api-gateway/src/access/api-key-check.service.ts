@@ -3,16 +3,21 @@ import { apiKeyShape, ApiKeySigner, hashApiKey } from '@tcg/domain';
 /**
  * What the gateway can tell of a presented key from memory alone: `absent`, `malformed` (not of
  * either shape keys are issued in), `forged` (a `checked` key whose check does not verify, or a
- * `legacy` one that is not among the legacy keys still active), else `plausible`: only a
- * plausible key is looked up.
+ * `legacy` one that is not among the legacy keys still active), `unverifiable` (a `legacy` one
+ * before those keys have been read), else `plausible`: only a plausible key is looked up.
  */
-export type KeyCheck = 'absent' | 'malformed' | 'forged' | 'plausible';
+export type KeyCheck = 'absent' | 'malformed' | 'forged' | 'unverifiable' | 'plausible';
 
 export interface LegacyKeySetOptions {
   /** How often the set is read again (keys revoked or added meanwhile). */
   readonly refreshMs: number;
-  /** Longest one read may take before it counts as failed. */
+  /** Longest one read may take before it counts as failed, once a read has succeeded. */
   readonly timeoutMs: number;
+  /**
+   * The same for the reads until then (at boot): longer, as the first may meet a cold database
+   * and cache, and legacy keys are not served until one succeeds.
+   */
+  readonly firstTimeoutMs: number;
   /** Told when a read fails (the set in use, if any, is kept). */
   readonly onError?: (error: unknown) => void;
   /** Told the set's size after each read. */
@@ -25,8 +30,8 @@ const RETRY_MS = 5_000;
 /**
  * The digests of the active keys issued before keys carried a check (`legacy`), read from the
  * database at start and every `refreshMs`. Membership is answered from memory; until the first
- * read has succeeded every legacy-shaped key counts as a member, so a gateway that started while
- * the database was away looks legacy keys up as it did before rather than refusing them.
+ * read has succeeded it is unknown, and no legacy-shaped key is looked up meanwhile: a flood of
+ * them at a gateway that started while the database was slow or away costs no lookup either.
  */
 export class LegacyKeySet {
   private digests: Set<string> | undefined;
@@ -38,7 +43,7 @@ export class LegacyKeySet {
     private readonly options: LegacyKeySetOptions,
   ) {}
 
-  /** Reads the set once (within `timeoutMs`; a failure is reported, not thrown), then keeps it fresh. */
+  /** Reads the set once (within `firstTimeoutMs`; a failure is reported, not thrown), then keeps it fresh. */
   async start(): Promise<void> {
     const ok = await this.refresh();
     this.schedule(ok);
@@ -49,9 +54,9 @@ export class LegacyKeySet {
     clearTimeout(this.timer);
   }
 
-  /** False only when the set is known and the key's digest is not in it. No I/O. */
-  mayHold(keyHash: Buffer): boolean {
-    return this.digests === undefined || this.digests.has(keyHash.toString('base64'));
+  /** Whether the key's digest is in the set; undefined until the set is first read. No I/O. */
+  mayHold(keyHash: Buffer): boolean | undefined {
+    return this.digests?.has(keyHash.toString('base64'));
   }
 
   get loaded(): boolean {
@@ -67,13 +72,14 @@ export class LegacyKeySet {
 
   private async refresh(): Promise<boolean> {
     let timeout: NodeJS.Timeout | undefined;
+    const timeoutMs = this.loaded ? this.options.timeoutMs : this.options.firstTimeoutMs;
     try {
       const hashes = await Promise.race([
         this.read(),
         new Promise<never>((_, reject) => {
           timeout = setTimeout(
-            () => reject(new Error(`legacy key digests not read within ${this.options.timeoutMs} ms`)),
-            this.options.timeoutMs,
+            () => reject(new Error(`legacy key digests not read within ${timeoutMs} ms`)),
+            timeoutMs,
           );
         }),
       ]);
@@ -105,6 +111,7 @@ export class ApiKeyChecker {
     const shape = apiKeyShape(presented);
     if (shape === undefined) return 'malformed';
     if (shape === 'checked') return this.signer.verify(presented) ? 'plausible' : 'forged';
-    return this.legacy.mayHold(hashApiKey(presented)) ? 'plausible' : 'forged';
+    const held = this.legacy.mayHold(hashApiKey(presented));
+    return held === undefined ? 'unverifiable' : held ? 'plausible' : 'forged';
   }
 }

@@ -68,6 +68,7 @@ describe('api-gateway configuration', () => {
     expect(validateEnvironment(required)).toMatchObject({
       API_KEY_PREVIOUS_SECRETS: '',
       LEGACY_KEYS_REFRESH_MS: 60_000,
+      LEGACY_KEYS_LOAD_TIMEOUT_MS: 10_000,
     });
     expect(validateEnvironment(required).API_KEY_SECRET).toBeUndefined();
     const env = validateEnvironment({

@@ -157,6 +157,18 @@ export class Environment extends BaseEnvironment {
   @Max(3_600_000)
   LEGACY_KEYS_REFRESH_MS = 60_000;
 
+  /**
+   * Longest each read of those digests may take until one has succeeded (later ones: within
+   * KEY_LOOKUP_TIMEOUT_MS). The gateway listens once the first is done or given up; until one
+   * succeeds it is not ready and answers legacy-shaped keys 503 with Retry-After.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  LEGACY_KEYS_LOAD_TIMEOUT_MS = 10_000;
+
   /** Missing or invalid keys one client address may send per minute before it gets 429s. */
   @IsOptional()
   @Type(() => Number)

@@ -14,9 +14,10 @@ export class HealthController {
   }
 
   /**
-   * Up, or 503 (degraded) when PostgreSQL or a service does not answer. Only that: open to anyone,
-   * it must not say where quotas are counted (in memory during an outage is a cue to over-spend);
-   * the details are on the admin port (`GET /health` beside `/metrics`).
+   * Up, or 503 (degraded) when PostgreSQL or a service does not answer, or the legacy keys are not
+   * read yet. Only that: open to anyone, it must not say where quotas are counted (in memory during
+   * an outage is a cue to over-spend); the details are on the admin port (`GET /health` beside
+   * `/metrics`).
    */
   @Get('ready')
   ready(@Res() res: Response): Promise<void> {

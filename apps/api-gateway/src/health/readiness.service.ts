@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AccessService } from '../access/access.service';
 import { Environment } from '../config/environment';
 import { withTimeout } from '../limits/failover';
 import { Limits } from '../limits/limits.module';
@@ -11,6 +12,8 @@ export interface Readiness {
   readonly service: 'api-gateway';
   readonly database: State;
   readonly services: Readonly<Record<string, State>>;
+  /** Whether the digests of the keys issued before keys had a check are read (their holders get 503 until then). */
+  readonly legacyKeys: 'read' | 'unread';
   /** Where quotas are kept, and where they are being counted right now (memory during an outage). */
   readonly limits: ReturnType<Limits['status']>;
 }
@@ -21,8 +24,8 @@ const CACHE_MS = 1_000;
 const CHECK_TIMEOUT_MS = 1_000;
 
 /**
- * Whether the gateway can serve: PostgreSQL (API keys) and each service answer, and where limits
- * are counted. One check runs at a time and its answer is reused for a second.
+ * Whether the gateway can serve: PostgreSQL (API keys) and each service answer, the legacy keys
+ * are read, and where limits are counted. One check runs at a time and its answer is reused for a second.
  */
 @Injectable()
 export class ReadinessService {
@@ -33,6 +36,7 @@ export class ReadinessService {
     private readonly ds: DataSource,
     private readonly limits: Limits,
     env: Environment,
+    private readonly access: AccessService,
   ) {
     this.upstreams = { 'api-v1': env.API_V1_URL, 'api-v2': env.API_V2_URL };
   }
@@ -51,12 +55,14 @@ export class ReadinessService {
       ...Object.values(this.upstreams).map(probeService),
     ]);
     const services = Object.fromEntries(Object.keys(this.upstreams).map((name, i) => [name, states[i]!]));
-    const ok = database === 'up' && states.every((s) => s === 'up');
+    const legacyKeys = this.access.legacyKeysLoaded ? 'read' : 'unread';
+    const ok = database === 'up' && states.every((s) => s === 'up') && legacyKeys === 'read';
     return {
       status: ok ? 'ok' : 'degraded',
       service: 'api-gateway',
       database,
       services,
+      legacyKeys,
       limits: this.limits.status(),
     };
   }

@@ -45,5 +45,7 @@ import { ProxyService } from './proxy.service';
         ),
     },
   ],
+  // The legacy keys' state, for readiness.
+  exports: [AccessService],
 })
 export class ProxyModule {}

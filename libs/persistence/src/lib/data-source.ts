@@ -37,6 +37,7 @@ import { LegacyApiKeys1765720000000 } from './migrations/1765720000000-legacy-ap
 import { RealPricesInAggregates1765760000000 } from './migrations/1765760000000-real-prices-in-aggregates';
 import { SummariesInOnePass1765770000000 } from './migrations/1765770000000-summaries-in-one-pass';
 import { TcgcsvGroupDigests1765780000000 } from './migrations/1765780000000-tcgcsv-group-digests';
+import { ActiveLegacyKeysIndex1765790000000 } from './migrations/1765790000000-active-legacy-keys-index';
 import { SummaryMarkKinds1765800000000 } from './migrations/1765800000000-summary-mark-kinds';
 
 export const MIGRATIONS = [
@@ -75,6 +76,7 @@ export const MIGRATIONS = [
   RealPricesInAggregates1765760000000,
   SummariesInOnePass1765770000000,
   TcgcsvGroupDigests1765780000000,
+  ActiveLegacyKeysIndex1765790000000,
   SummaryMarkKinds1765800000000,
 ];
 

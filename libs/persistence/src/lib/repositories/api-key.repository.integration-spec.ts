@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { useTestDatabase } from '../../testing';
 import { ApiKeySigner, generateLegacyApiKey, hashApiKey } from '@tcg/domain';
-import { TypeOrmApiKeyRepository } from './api-key.repository';
+import { ACTIVE_LEGACY_KEY_HASHES, TypeOrmApiKeyRepository } from './api-key.repository';
 
 describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
   let ds: DataSource;
@@ -72,6 +72,17 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
       ['legacy', true],
       ['legacy, revoked', true],
     ]);
+  });
+
+  it('reads the active legacy keys through their partial index, not the whole table', async () => {
+    const plan: { 'QUERY PLAN': string }[] = await ds.transaction(async (m) => {
+      // The test table is tiny: ask whether the index can answer the query, not whether it is cheaper.
+      await m.query('SET LOCAL enable_seqscan = off');
+      return m.query(`EXPLAIN ${ACTIVE_LEGACY_KEY_HASHES}`);
+    });
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(
+      /Index Only Scan using api_keys_active_legacy_idx/,
+    );
   });
 
   it('refuses to store a key of another shape, which the gateway would never look up', async () => {

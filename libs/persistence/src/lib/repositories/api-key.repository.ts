@@ -13,6 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../entities';
 
+/** The gateway's read of the legacy keys, at boot and every minute: answered by `api_keys_active_legacy_idx`. */
+export const ACTIVE_LEGACY_KEY_HASHES = 'SELECT key_hash FROM api_keys WHERE legacy AND revoked_at IS NULL';
+
 function toRecord(e: ApiKeyEntity): ApiKeyRecord {
   if (!isPlanName(e.plan)) throw new Error(`api key ${e.id} has unknown plan ${e.plan}`);
   return {
@@ -78,9 +81,7 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
   }
 
   async activeLegacyKeyHashes(): Promise<Buffer[]> {
-    const rows: { key_hash: Buffer }[] = await this.ds.query(
-      'SELECT key_hash FROM api_keys WHERE legacy AND revoked_at IS NULL',
-    );
+    const rows: { key_hash: Buffer }[] = await this.ds.query(ACTIVE_LEGACY_KEY_HASHES);
     return rows.map((r) => r.key_hash);
   }
 
