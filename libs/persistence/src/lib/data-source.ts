@@ -39,6 +39,7 @@ import { SummariesInOnePass1765770000000 } from './migrations/1765770000000-summ
 import { TcgcsvGroupDigests1765780000000 } from './migrations/1765780000000-tcgcsv-group-digests';
 import { ActiveLegacyKeysIndex1765790000000 } from './migrations/1765790000000-active-legacy-keys-index';
 import { SummaryMarkKinds1765800000000 } from './migrations/1765800000000-summary-mark-kinds';
+import { SummaryMarksByTrigger1765810000000 } from './migrations/1765810000000-summary-marks-by-trigger';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -78,6 +79,7 @@ export const MIGRATIONS = [
   TcgcsvGroupDigests1765780000000,
   ActiveLegacyKeysIndex1765790000000,
   SummaryMarkKinds1765800000000,
+  SummaryMarksByTrigger1765810000000,
 ];
 
 export interface DataSourceConfig {

@@ -1,9 +1,8 @@
-import { uuidV5 } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll } from '../testing';
 import { writeCatalogue } from './catalogue-writer';
 import { PriceIngestRepository } from './prices/price-ingest.repository';
-import { refreshSummaries, refreshSummariesIfStale } from './summaries';
+import { refreshSummaries, refreshSummariesIfStale, SUMMARY_VIEWS } from './summaries';
 
 const marks = async (ds: DataSource) =>
   Number((await ds.query('SELECT count(*)::int AS n FROM summary_marks'))[0].n);
@@ -29,49 +28,74 @@ describe('summary stale marks (PostgreSQL)', () => {
 
   it('a write that changes data leaves a mark in its own transaction; one that changes nothing does not', async () => {
     await writeCatalogue(ds, cat);
-    expect(await marks(ds)).toBe(1);
+    expect(await marks(ds)).toBe(3); // the writer's, and the triggers' of new cards and variants
     await refreshSummaries(ds);
     await writeCatalogue(ds, cat); // the same rows again
     expect(await marks(ds)).toBe(0);
 
     await price(1_700_000_000, 500);
-    expect(await marks(ds)).toBe(1);
+    expect(await marks(ds)).toBe(2); // the writer's, and the new series' trigger
     expect(await cardValue(ds)).toBeUndefined(); // stale until refreshed
     await price(1_700_000_000, 500); // unchanged
-    expect(await marks(ds)).toBe(1);
+    expect(await marks(ds)).toBe(2);
     expect(await refreshSummariesIfStale(ds)).toBe(true);
     expect(await cardValue(ds)).toBe(500);
     expect(await refreshSummariesIfStale(ds)).toBe(false);
   });
 
-  it('a write moving stored prices alone refreshes the price views and leaves the name views', async () => {
+  it('refreshes only the views a write left stale: prices, facets, or names too', async () => {
     const kinds = async () =>
-      ((await ds.query('SELECT kind FROM summary_marks ORDER BY id')) as { kind: string }[]).map(
-        (r) => r.kind,
-      );
+      [
+        ...new Set(
+          ((await ds.query('SELECT kind FROM summary_marks')) as { kind: string }[]).map((r) => r.kind),
+        ),
+      ].sort();
+    const refreshed = async () => {
+      const spy = jest.spyOn(ds, 'query');
+      try {
+        await refreshSummariesIfStale(ds);
+        return spy.mock.calls
+          .filter(([sql]) => String(sql).includes('tcg_refresh_summary'))
+          .map(([, p]) => (p as string[])[0]);
+      } finally {
+        spy.mockRestore();
+      }
+    };
     const names = async () =>
       ((await ds.query('SELECT name FROM card_names ORDER BY name')) as { name: string }[]).map(
         (r) => r.name,
       );
-    await writeCatalogue(ds, cat);
-    await price(1_700_000_000, 500); // a new series: which variants are priced changed
-    expect(await kinds()).toEqual(['all', 'all']);
-    await refreshSummariesIfStale(ds);
-    const before = await names();
+    const psa = cat.variants.find((v) => v.type === 'graded')!;
 
-    // A card renamed behind the writers' back (no mark): only a refresh of every view shows it.
-    await ds.query(`UPDATE cards SET name = 'Renamed Unmarked' WHERE uuid = $1`, [cat.cards[0]!.uuid]);
+    await writeCatalogue(ds, cat);
+    await price(1_700_000_000, 500); // a new series
+    expect(await kinds()).toEqual(['all', 'facets', 'prices']);
+    expect(await refreshed()).toEqual([...SUMMARY_VIEWS]);
+
     await price(1_700_086_400, 700); // the stored series, a new day
     expect(await kinds()).toEqual(['prices']);
-    expect(await refreshSummariesIfStale(ds)).toBe(true);
+    expect(await refreshed()).toEqual([
+      'card_values',
+      'set_summaries',
+      'game_summaries',
+      'card_tops',
+      'game_price_sources',
+    ]);
     expect(await cardValue(ds)).toBe(700);
-    expect(await names()).toEqual(before);
 
-    const added = { ...cat.cards[0]!, uuid: uuidV5('card:added'), id: 'test-game-added', name: 'Added Card' };
-    await writeCatalogue(ds, { games: [], sets: cat.sets, cards: [added], variants: [] });
+    // A first price of another variant: which variants are priced changed, the names did not.
+    await new PriceIngestRepository(ds).ingest([
+      { variantUuid: psa.uuid, region: 'NA', t: 1_700_086_400, price: 9_000 },
+    ]);
+    expect(await kinds()).toEqual(['facets', 'prices']);
+    expect(await refreshed()).not.toContain('card_names');
+
+    // A card renamed by any writer, even one that leaves no mark of its own.
+    await ds.query(`UPDATE cards SET name = 'Renamed' WHERE uuid = $1`, [cat.cards[0]!.uuid]);
+    await ds.query(`UPDATE cards SET details = 'not read by any view' WHERE uuid = $1`, [cat.cards[0]!.uuid]);
     expect(await kinds()).toEqual(['all']);
-    await refreshSummariesIfStale(ds);
-    expect(await names()).toEqual(expect.arrayContaining(['Added Card', 'Renamed Unmarked']));
+    expect(await refreshed()).toEqual([...SUMMARY_VIEWS]);
+    expect(await names()).toEqual(['Renamed']);
   });
 
   it('a refresh clears only the marks it saw before it started', async () => {

@@ -19,33 +19,38 @@ export interface SqlClient {
   query(sql: string, params?: unknown[]): Promise<unknown>;
 }
 
-/**
- * The views built on prices alone: what observations of series already stored can move. The
- * others are built on which cards, variants and priced regions exist (the name views, the facets)
- * and stay as they are after such a write (SummaryMarkKinds migration).
- */
-export const PRICE_SUMMARY_VIEWS: readonly SummaryView[] = [
-  'card_values',
-  'set_summaries',
-  'game_summaries',
-  'card_tops',
-  'game_price_sources',
-];
-
 export type SummaryView = (typeof SUMMARY_VIEWS)[number];
 
 /**
- * What a write changed: `prices`, observations of stored series only; `all`, anything else (the
- * catalogue, a series added or dropped).
+ * What a write left stale (SummaryMarksByTrigger migration). `prices`: the views built on values
+ * (a writer's own mark); `facets`: also the views of which variants and regions a card has (marked
+ * by triggers on variants and series); `all`: every view, the name views too (marked by triggers
+ * on cards, and the default of a mark older than its kind).
  */
-export type StaleKind = 'all' | 'prices';
+export type StaleKind = 'all' | 'facets' | 'prices';
+
+const VIEWS_OF: Record<StaleKind, readonly SummaryView[]> = {
+  prices: ['card_values', 'set_summaries', 'game_summaries', 'card_tops', 'game_price_sources'],
+  facets: [
+    'card_values',
+    'set_summaries',
+    'game_summaries',
+    'card_facets',
+    'card_facet_counts',
+    'card_tops',
+    'game_price_sources',
+  ],
+  all: SUMMARY_VIEWS,
+};
 
 /**
  * Records, inside the caller's open transaction, that its write makes the summaries stale: the
  * mark commits or rolls back with the data, so a kill after the commit still leaves it behind.
+ * The writer marks `prices`; what its write changed of cards, variants and series is marked by
+ * triggers in the same transaction.
  */
-export async function markSummariesStale(client: SqlClient, kind: StaleKind = 'all'): Promise<void> {
-  await client.query('INSERT INTO summary_marks (kind) VALUES ($1)', [kind]);
+export async function markSummariesStale(client: SqlClient): Promise<void> {
+  await client.query(`INSERT INTO summary_marks (kind) VALUES ('prices')`);
 }
 
 /**
@@ -68,16 +73,18 @@ export async function summariesStale(ds: DataSource): Promise<boolean> {
 
 /** Refreshes the summaries when a committed write has left them stale; returns whether it did. */
 export async function refreshSummariesIfStale(ds: DataSource): Promise<boolean> {
-  const { ids, pricesOnly } = await staleMarks(ds);
+  const { ids, views } = await staleMarks(ds);
   if (ids.length === 0) return false;
-  await refreshClearing(ds, pricesOnly ? PRICE_SUMMARY_VIEWS : SUMMARY_VIEWS, ids);
+  await refreshClearing(ds, views, ids);
   return true;
 }
 
-/** The marks left by committed writes, and whether every one of them moved prices alone. */
-async function staleMarks(ds: DataSource): Promise<{ ids: string[]; pricesOnly: boolean }> {
+/** The marks left by committed writes, and the views they leave stale. */
+async function staleMarks(ds: DataSource): Promise<{ ids: string[]; views: readonly SummaryView[] }> {
   const rows: { id: string; kind: StaleKind }[] = await ds.query('SELECT id, kind FROM summary_marks');
-  return { ids: rows.map((r) => r.id), pricesOnly: rows.every((r) => r.kind === 'prices') };
+  const kinds = new Set(rows.map((r) => r.kind));
+  const widest = kinds.has('all') ? 'all' : kinds.has('facets') ? 'facets' : 'prices';
+  return { ids: rows.map((r) => r.id), views: VIEWS_OF[widest] };
 }
 
 /**

@@ -189,10 +189,8 @@ export class PriceIngestRepository {
       }
       // The cards whose default answers hold a changed series, rendered again in this transaction.
       await refreshDocumentsOfVariants(client, [...lines.documentVariants]);
-      // Observations of stored series alone leave the name views and facets as they are; a series
-      // added or replaced changes which variants and regions are priced.
-      const addedOrReplaced = lines.newStats.length > 0 || replaced.length > 0;
-      if (seriesRefreshed > 0) await markSummariesStale(client, addedOrReplaced ? 'all' : 'prices');
+      // A series added or dropped is marked by variant_prices' triggers (SummaryMarksByTrigger).
+      if (seriesRefreshed > 0) await markSummariesStale(client);
       return {
         observations,
         inserted,
