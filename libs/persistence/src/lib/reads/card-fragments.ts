@@ -59,10 +59,11 @@ export function identifierCondition(by: CardIdentifier, value: string): Sql {
     : sql`c.uuid = (SELECT card_uuid FROM variants vr WHERE ${match('vr')})`;
 }
 
-/** A search's values: the lower-cased text, and it as a LIKE substring pattern (both shared). */
+/** A search's values: the lower-cased text, and it as LIKE substring and prefix patterns (all shared). */
 export interface SearchText {
   readonly q: Sql;
   readonly like: Sql;
+  readonly prefix: Sql;
 }
 
 /**
@@ -90,7 +91,8 @@ export function browseConditions(selector: BrowseSelector): { where: Sql[]; sear
   if (selector.number) where.push(sql`c.number = ${selector.number}`);
   if (!selector.q) return { where };
   const text = selector.q.toLowerCase();
-  const search = { q: shared(text), like: shared(`%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`) };
+  const escaped = text.replace(/[\\%_]/g, (m) => `\\${m}`);
+  const search = { q: shared(text), like: shared(`%${escaped}%`), prefix: shared(`${escaped}%`) };
   where.push(
     sql`(lower(c.name) LIKE ${search.like} OR lower(c.name) % ${search.q} OR ${search.q} <% lower(c.name))`,
   );
@@ -98,11 +100,14 @@ export function browseConditions(selector: BrowseSelector): { where: Sql[]; sear
 }
 
 /**
- * Relevance of a name to the search text: containing it outranks any fuzzy match, then the better
- * of whole-name and best-word similarity (each in [0, 1], so one number orders like the pair).
+ * Relevance of a name to the search text, in tiers: the name itself, then a name starting with
+ * it, then one containing it, then a fuzzy match; within a tier the better of whole-name and
+ * best-word similarity (in [0, 1], so one number orders like the tuple). `lightn` puts
+ * "Lightning Bolt" before "Express Lightning (Red)".
  */
 export function relevance(search: SearchText): Sql {
-  return sql`((lower(c.name) LIKE ${search.like})::int
+  return sql`((lower(c.name) = ${search.q})::int + (lower(c.name) LIKE ${search.prefix})::int
+           + (lower(c.name) LIKE ${search.like})::int
            + greatest(similarity(lower(c.name), ${search.q}), word_similarity(${search.q}, lower(c.name))))::float8`;
 }
 

@@ -29,19 +29,26 @@ SELECT coalesce(array_agg(v.id), '{}') AS ids FROM variant_kinds v WHERE v.type 
 SELECT f.card_uuid AS uuid, (f.sort_key)::text AS k0, (f.card_uuid)::text AS k1 FROM card_facets f WHERE f.region = '*' AND $1::text IS NOT NULL AND f.kinds && $2::int[] AND f.game_id = $3 AND f.set_uuid = (SELECT uuid FROM sets WHERE id = $4) ORDER BY f.sort_key ASC, f.card_uuid ASC LIMIT $5;
 
 -- search
--- 1/1 parameters: ["%lightning bolt%","lightning bolt","NA",3]
-SELECT c.uuid AS uuid, (((lower(c.name) LIKE $1)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8)::text AS k0, (c.sort_key)::text AS k1, (c.uuid)::text AS k2 FROM cards c WHERE (lower(c.name) LIKE $1 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $3::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) ORDER BY ((lower(c.name) LIKE $1)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 DESC, c.sort_key ASC, c.uuid ASC LIMIT $4;
+-- 1/1 parameters: ["lightning bolt","lightning bolt%","%lightning bolt%","NA",3]
+SELECT c.uuid AS uuid, (((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::int
+           + (lower(c.name) LIKE $3)::int
+           + greatest(similarity(lower(c.name), $1), word_similarity($1, lower(c.name))))::float8)::text AS k0, (c.sort_key)::text AS k1, (c.uuid)::text AS k2 FROM cards c WHERE (lower(c.name) LIKE $3 OR lower(c.name) % $1 OR $1 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) ORDER BY ((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::int
+           + (lower(c.name) LIKE $3)::int
+           + greatest(similarity(lower(c.name), $1), word_similarity($1, lower(c.name))))::float8 DESC, c.sort_key ASC, c.uuid ASC LIMIT $5;
 
 -- search, next page
--- 1/1 parameters: ["%lightning bolt%","lightning bolt","NA","0.5","a","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
-SELECT c.uuid AS uuid, (((lower(c.name) LIKE $1)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8)::text AS k0, (c.sort_key)::text AS k1, (c.uuid)::text AS k2 FROM cards c WHERE (lower(c.name) LIKE $1 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $3::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) AND ((((lower(c.name) LIKE $1)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 < $4::float8) OR (((lower(c.name) LIKE $1)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 = $4::float8 AND c.sort_key > $5::text) OR (((lower(c.name) LIKE $1)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 = $4::float8 AND c.sort_key = $5::text AND c.uuid > $6::uuid)) ORDER BY ((lower(c.name) LIKE $1)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 DESC, c.sort_key ASC, c.uuid ASC LIMIT $7;
+-- 1/1 parameters: ["lightning bolt","lightning bolt%","%lightning bolt%","NA","0.5","a","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
+SELECT c.uuid AS uuid, (((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::int
+           + (lower(c.name) LIKE $3)::int
+           + greatest(similarity(lower(c.name), $1), word_similarity($1, lower(c.name))))::float8)::text AS k0, (c.sort_key)::text AS k1, (c.uuid)::text AS k2 FROM cards c WHERE (lower(c.name) LIKE $3 OR lower(c.name) % $1 OR $1 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) AND ((((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::int
+           + (lower(c.name) LIKE $3)::int
+           + greatest(similarity(lower(c.name), $1), word_similarity($1, lower(c.name))))::float8 < $5::float8) OR (((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::int
+           + (lower(c.name) LIKE $3)::int
+           + greatest(similarity(lower(c.name), $1), word_similarity($1, lower(c.name))))::float8 = $5::float8 AND c.sort_key > $6::text) OR (((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::int
+           + (lower(c.name) LIKE $3)::int
+           + greatest(similarity(lower(c.name), $1), word_similarity($1, lower(c.name))))::float8 = $5::float8 AND c.sort_key = $6::text AND c.uuid > $7::uuid)) ORDER BY ((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::int
+           + (lower(c.name) LIKE $3)::int
+           + greatest(similarity(lower(c.name), $1), word_similarity($1, lower(c.name))))::float8 DESC, c.sort_key ASC, c.uuid ASC LIMIT $8;
 
 -- browse game, sorted by price
 -- 1/2 parameters: ["NA"]
