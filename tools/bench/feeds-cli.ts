@@ -123,6 +123,8 @@ export interface TcgcsvSyncFigures {
   readonly peakRssMb: number;
   readonly rows: number;
   readonly observations: number;
+  /** Of `seconds`, the summary refresh at the sync's end (0 when nothing was stale). */
+  readonly refreshSeconds: number;
 }
 
 /** Runs the built CLI's TCGCSV sync of `from` with the games of `games` (TCGCSV_GAMES), in its own process. */
@@ -135,5 +137,6 @@ export function syncTcgcsvFrom(url: string, from: string, dir: string, games: st
     ...syncFigures(lines),
     rows: files.reduce((a, f) => a + Number(f['rowsRead'] ?? 0), 0),
     observations: files.reduce((a, f) => a + Number(f['observations'] ?? 0), 0),
+    refreshSeconds: Number(lines.find((l) => l['msg'] === 'summaries refreshed')?.['seconds'] ?? 0),
   };
 }

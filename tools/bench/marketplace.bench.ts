@@ -135,6 +135,7 @@ interface Run {
   readonly peakRssMb: number;
   readonly rows: number;
   readonly observations: number;
+  readonly refreshSeconds: number;
   readonly version: number;
   readonly target: number;
 }
@@ -189,7 +190,17 @@ async function main(): Promise<number> {
       `\nTCGCSV sync at the marketplace's size × ${scale}: ${categories.length} categories, ` +
         `${num(rows1)} price rows a day, ${num(categories.reduce((a, c) => a + c.products, 0))} products\n\n` +
         formatTable(
-          ['run', 's', 'target s', 'within', 'rows read', 'observations', 'peak RSS MB', 'data version'],
+          [
+            'run',
+            's',
+            'target s',
+            'within',
+            'rows read',
+            'observations',
+            'of it refresh s',
+            'peak RSS MB',
+            'data version',
+          ],
           runs.map((r) => [
             r.label,
             r.seconds.toFixed(1),
@@ -197,13 +208,15 @@ async function main(): Promise<number> {
             `${ok(r.seconds, r.target)}${r.peakRssMb > TARGETS.rssMb ? ' (RSS over 1 GB)' : ''}`,
             num(r.rows),
             num(r.observations),
+            r.refreshSeconds.toFixed(1),
             String(r.peakRssMb),
             String(r.version),
           ]),
           [0, 3],
         ) +
-        `\nsummary refresh on its own: ${totalRefresh.toFixed(1)} s (target ${TARGETS.refresh} s: ` +
-        `${ok(totalRefresh, TARGETS.refresh)})\n\n` +
+        `\nthe daily's refresh (views its writes left stale): ${runs[1]!.refreshSeconds.toFixed(1)} s (target ` +
+        `${TARGETS.refresh} s: ${ok(runs[1]!.refreshSeconds, TARGETS.refresh)}); every view on its own: ` +
+        `${totalRefresh.toFixed(1)} s\n\n` +
         formatTable(
           ['view', 's'],
           refresh.map((r) => [r.view, r.seconds.toFixed(2)]),

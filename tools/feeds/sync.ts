@@ -124,7 +124,9 @@ async function syncAll(
     await syncFiles(ds, runs, opts, files);
   } finally {
     // Card, set and game summaries follow once per sync, as after an import, whatever failed.
-    await refreshSummariesIfStale(ds);
+    const started = performance.now();
+    if (await refreshSummariesIfStale(ds))
+      log('info', 'summaries refreshed', { seconds: Math.round(performance.now() - started) / 1000 });
   }
   return { files, ok: files.every((f) => f.status === 'imported') };
 }
