@@ -30,7 +30,7 @@ import {
   type TaskRow,
   type WalkRow,
 } from './api-rows';
-import { ensureBenchCatalogue } from './bench-databases';
+import { databaseUrl, ensureBenchCatalogue } from './bench-databases';
 import { cacheCounters, closeBenchHttp, get, p95Bound, pool, routeHistogram } from './bench-http';
 import { CpuAccounting } from './cpu-time';
 import { FLOOR_PATH } from './floor-server';
@@ -50,6 +50,8 @@ import { num } from './table';
  */
 const USAGE = `usage: npm run bench:api -- [--duration 8] [--connections 32] [--warmup 2]
   [--rows <comma list>] [--full-db tcg_bench_full] [--small-db tcg_bench_small]
+  [--catalogue-db <database>]  measure that database's catalogue as it is (a feed-synced one,
+                               bench:marketplace's) in place of the full sample
 rows: ${ROW_NAMES.join(', ')} (the node:http and Nest floors always run)`;
 
 const KEYS = 300;
@@ -62,6 +64,8 @@ interface Options {
   readonly rows: ReadonlySet<string>;
   readonly fullDb: string;
   readonly smallDb: string;
+  /** A database whose catalogue (not a sample's) the full-catalogue rows measure as it is. */
+  readonly catalogueDb: string | undefined;
 }
 
 function parseOptions(argv: readonly string[]): Options | undefined {
@@ -87,6 +91,8 @@ function parseOptions(argv: readonly string[]): Options | undefined {
     rows,
     fullDb: text('full-db', 'tcg_bench_full'),
     smallDb: text('small-db', 'tcg_bench_small'),
+    catalogueDb:
+      typeof options.get('catalogue-db') === 'string' ? String(options.get('catalogue-db')) : undefined,
   };
 }
 
@@ -172,11 +178,20 @@ async function openCatalogue(url: string, label: string, cleanups: Cleanups): Pr
   return { url, ds, label, keys, cards: shuffled(cards, SEED) };
 }
 
+/** `--catalogue-db`: a database measured as it is, named as the bench databases are. */
+function existingDatabase(serverUrl: string, database: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database))
+    throw new Error(`--catalogue-db takes a lower-case identifier (got '${database}')`);
+  return databaseUrl(serverUrl, database);
+}
+
 /** The catalogues the rows measure: `full` always, `small` when a selected row asks for it. */
 async function openCatalogues(o: Options, rows: readonly RowSpec[], cleanups: Cleanups) {
   const server = await resolveDatabase();
   cleanups.push(() => server.stop());
-  const fullDb = await ensureBenchCatalogue(server.url, o.fullDb, 'full');
+  const fullDb = o.catalogueDb
+    ? { url: existingDatabase(server.url, o.catalogueDb), size: o.catalogueDb }
+    : await ensureBenchCatalogue(server.url, o.fullDb, 'full');
   const smallDb = rows.some((r) => r.catalogue === 'small')
     ? await ensureBenchCatalogue(server.url, o.smallDb, 'small')
     : undefined;
