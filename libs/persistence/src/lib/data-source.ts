@@ -40,6 +40,7 @@ import { TcgcsvGroupDigests1765780000000 } from './migrations/1765780000000-tcgc
 import { ActiveLegacyKeysIndex1765790000000 } from './migrations/1765790000000-active-legacy-keys-index';
 import { SummaryMarkKinds1765800000000 } from './migrations/1765800000000-summary-mark-kinds';
 import { SummaryMarksByTrigger1765810000000 } from './migrations/1765810000000-summary-marks-by-trigger';
+import { AlertClaimIndexes1765820000000 } from './migrations/1765820000000-alert-claim-indexes';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -80,6 +81,7 @@ export const MIGRATIONS = [
   ActiveLegacyKeysIndex1765790000000,
   SummaryMarkKinds1765800000000,
   SummaryMarksByTrigger1765810000000,
+  AlertClaimIndexes1765820000000,
 ];
 
 export interface DataSourceConfig {

@@ -1,5 +1,5 @@
 import type { NewAlert } from '@tcg/domain';
-import { Client } from 'pg';
+import { Client, type ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
 import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
@@ -200,6 +200,151 @@ describe('price alerts (PostgreSQL)', () => {
     } finally {
       await other.end();
     }
+  });
+
+  describe('claims, fair per key and bounded by what is claimable', () => {
+    const PER_KEY = 4;
+    /**
+     * `n` events of `alertId`, due `agoS` seconds ago and a millisecond apart (oldest first), each
+     * with a body of an event's size (about 350 bytes), so that a claim reading them all reads
+     * their pages; `delivered`: already delivered, as a vacuumed history.
+     */
+    const queue = (alertId: string, n: number, agoS: number, delivered = false): Promise<unknown> =>
+      ds.query(
+        `INSERT INTO alert_events (id, alert_id, payload, due_at, delivered_at)
+         SELECT gen_random_uuid(), $1, repeat('x', 350), now() - $3 * interval '1 second' + i * interval '1 millisecond',
+                CASE WHEN $4 THEN now() END
+         FROM generate_series(1, $2) i`,
+        [alertId, n, agoS, delivered],
+      );
+    /** Leases `alertId`'s `n` oldest events to a sender still sending them. */
+    const inFlight = (alertId: string, n: number): Promise<unknown> =>
+      ds.query(
+        `UPDATE alert_events SET claimed_until = now() + interval '1 minute', attempts = 1
+         WHERE id IN (SELECT id FROM alert_events WHERE alert_id = $1 ORDER BY due_at, id LIMIT $2)`,
+        [alertId, n],
+      );
+
+    interface PlanNode {
+      'Node Type': string;
+      'Relation Name'?: string;
+      'Actual Rows': number;
+      'Actual Loops': number;
+      'Rows Removed by Filter'?: number;
+      'Rows Removed by Index Recheck'?: number;
+      'Shared Hit Blocks': number;
+      'Shared Read Blocks': number;
+      'Temp Read Blocks': number;
+      'Temp Written Blocks': number;
+      Plans?: PlanNode[];
+    }
+    /** Rows of alert_events the plan's scans read (returned or filtered out, every loop). */
+    const eventRowsRead = (node: PlanNode): number =>
+      (node['Relation Name'] === 'alert_events' && node['Node Type'].endsWith('Scan')
+        ? (node['Actual Rows'] +
+            (node['Rows Removed by Filter'] ?? 0) +
+            (node['Rows Removed by Index Recheck'] ?? 0)) *
+          node['Actual Loops']
+        : 0) + (node.Plans ?? []).reduce((sum, child) => sum + eventRowsRead(child), 0);
+
+    /**
+     * Claims through a client that first runs each statement under EXPLAIN (ANALYZE, BUFFERS) in a
+     * transaction it rolls back, then for real: the claim's result, and what its statement read.
+     */
+    const claimExplained = async (limit: number) => {
+      const plans: PlanNode[] = [];
+      const explaining = {
+        query: async (text: string, values: unknown[]) => {
+          await client.query('BEGIN');
+          try {
+            const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+              `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`,
+              values,
+            );
+            plans.push(rows[0]!['QUERY PLAN'][0]!.Plan);
+          } finally {
+            await client.query('ROLLBACK');
+          }
+          return client.query(text, values);
+        },
+      } as unknown as ClientBase;
+      const claimed = await claimDueEvents(explaining, limit, 60_000, { perKey: PER_KEY });
+      expect(plans).toHaveLength(1);
+      const plan = plans[0]!;
+      return {
+        claimed,
+        rowsRead: eventRowsRead(plan),
+        blocks: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'],
+        tempBlocks: plan['Temp Read Blocks'] + plan['Temp Written Blocks'],
+      };
+    };
+
+    it("claims another key's event whether one key's long backlog is idle or at its cap, without reading that backlog", async () => {
+      const a = (await alerts.create(newAlert(), 10))!;
+      const b = (await alerts.create(newAlert({ keyId: OTHER_KEY }), 10))!;
+      await queue(a.id, 5_000, 7200, true); // A's history
+      await queue(a.id, 20_000, 3600);
+      await queue(b.id, 1, 60); // due after every one of A's
+      await ds.query('ANALYZE alert_events');
+      const oldestOfA = await ds.query<{ id: string }[]>(
+        'SELECT id FROM alert_events WHERE alert_id = $1 AND delivered_at IS NULL ORDER BY due_at, id LIMIT 8',
+        [a.id],
+      );
+      const [firstOfB] = await ds.query<{ id: string }[]>('SELECT id FROM alert_events WHERE alert_id = $1', [
+        b.id,
+      ]);
+      const ids = (claimed: { id: string }[]) => claimed.map((e) => e.id).sort();
+      const bounded = (read: { rowsRead: number; blocks: number; tempBlocks: number }) => {
+        // Neither A's 20,000 due events nor its 5,000 delivered ones are read: what is read grows
+        // with the alerts that have events pending and the events in flight, not with the backlog.
+        expect(read.rowsRead).toBeLessThan(50);
+        expect(read.blocks).toBeLessThan(400);
+        expect(read.tempBlocks).toBe(0);
+      };
+
+      // A idle: A's first 4 and B's first, one place each round.
+      const first = await claimExplained(32);
+      expect(ids(first.claimed)).toEqual(ids([...oldestOfA.slice(0, PER_KEY), firstOfB!]));
+      bounded(first);
+
+      // A at its cap: B's next event is claimed, and none of A's.
+      await queue(b.id, 1, 30);
+      const second = await claimExplained(32);
+      expect(second.claimed.map((e) => e.alertId)).toEqual([b.id]);
+      bounded(second);
+
+      // A's events in flight delivered: A's next 4.
+      await ds.query(
+        `UPDATE alert_events SET claimed_until = NULL, delivered_at = now() WHERE claimed_until > now()`,
+      );
+      const third = await claimExplained(32);
+      expect(ids(third.claimed)).toEqual(ids(oldestOfA.slice(PER_KEY)));
+      bounded(third);
+    });
+
+    it("takes a key's oldest across its alerts, round-robin across keys, its events in flight counted", async () => {
+      const a1 = (await alerts.create(newAlert({ url: 'https://a.example.com/1' }), 10))!;
+      const a2 = (await alerts.create(newAlert({ url: 'https://a.example.com/2' }), 10))!;
+      const b = (await alerts.create(newAlert({ keyId: OTHER_KEY }), 10))!;
+      await queue(a1.id, 3, 100); // A: 100 s ago, +1 ms, +2 ms
+      await queue(a2.id, 3, 50); // A: 50 s ago…
+      await queue(b.id, 6, 80); // B: 80 s ago…, one in flight
+      await inFlight(b.id, 1);
+      const due = await ds.query<{ id: string; alert_id: string }[]>(
+        'SELECT id, alert_id FROM alert_events WHERE claimed_until IS NULL ORDER BY due_at, id',
+      );
+      const of = (alertId: string) => due.filter((e) => e.alert_id === alertId).map((e) => e.id);
+      const [a1s, a2s, bs] = [of(a1.id), of(a2.id), of(b.id)];
+      const ids = (claimed: { id: string }[]) => claimed.map((e) => e.id).sort();
+      // Places: A's 1st; A's 2nd and B's 1st (its 2nd counting the one in flight); A's 3rd and B's
+      // 2nd; then B's 3rd and A's 4th (the older first within a place), past the limit of 5. The
+      // next claim: what is left of each key's 4, nothing after.
+      const claimed = await claimDueEvents(client, 5, 60_000, { perKey: PER_KEY });
+      expect(ids(claimed)).toEqual([a1s[0], a1s[1], bs[0], a1s[2], bs[1]].sort());
+      const rest = await claimDueEvents(client, 10, 60_000, { perKey: PER_KEY });
+      expect(ids(rest)).toEqual([a2s[0], bs[2]].sort());
+      expect(await claimDueEvents(client, 10, 60_000, { perKey: PER_KEY })).toEqual([]);
+    });
   });
 
   describe("a key's status, whatever changed it", () => {

@@ -168,6 +168,12 @@ export interface ClaimOptions {
  * none of a key past `perKey` in flight. Each is leased for `leaseMs` (`claimed_until`), committed
  * before anything is sent. Rows another claimer holds are skipped, not waited for; an event whose
  * claimer died is due again once its lease has passed.
+ *
+ * What it reads grows with the alerts that have events pending and the events in flight, not with
+ * the backlog: the alerts are found one index step each (a skip scan of
+ * `alert_events_pending_alert_idx`), and of each only its oldest due events, as many as its key may
+ * still take; a key's oldest are among its alerts' oldest, so the places are those of every due
+ * event ranked. One key's 50,000 due events used to make every claim read and sort them all.
  */
 export async function claimDueEvents(
   client: ClientBase,
@@ -186,21 +192,39 @@ export async function claimDueEvents(
     destination: string;
     secret: string;
   }>(
-    `WITH due AS (
-       SELECT d.id, d.due_at, da.key_id FROM alert_events d JOIN alerts da ON da.id = d.alert_id
-       WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.due_at <= now()
-         AND (d.claimed_until IS NULL OR d.claimed_until < now()) AND da.disabled_at IS NULL
-         AND (da.key_id::text || ' ' || da.destination) <> ALL($4::text[])
-         AND NOT EXISTS (SELECT FROM api_keys k WHERE k.id = da.key_id AND k.revoked_at IS NOT NULL)
+    `WITH RECURSIVE pending AS (
+       -- Ordered as the index is, so that the planner walks it rather than the one on alert_id
+       -- alone (which holds the delivered history too).
+       SELECT (SELECT e.alert_id FROM alert_events e
+               WHERE e.delivered_at IS NULL AND e.failed_at IS NULL
+               ORDER BY e.alert_id, e.due_at, e.id LIMIT 1) AS alert_id
+       UNION ALL
+       SELECT (SELECT e.alert_id FROM alert_events e
+               WHERE e.alert_id > p.alert_id AND e.delivered_at IS NULL AND e.failed_at IS NULL
+               ORDER BY e.alert_id, e.due_at, e.id LIMIT 1)
+       FROM pending p WHERE p.alert_id IS NOT NULL
      ), busy AS (
        SELECT ba.key_id, count(*)::int AS n FROM alert_events b JOIN alerts ba ON ba.id = b.alert_id
        WHERE b.delivered_at IS NULL AND b.failed_at IS NULL AND b.claimed_until >= now()
-         AND ba.key_id IN (SELECT key_id FROM due)
        GROUP BY ba.key_id
+     ), due AS (
+       -- A key at its cap takes none (LIMIT 0 reads nothing).
+       SELECT d.id, d.due_at, da.key_id, COALESCE(busy.n, 0) AS busy
+       FROM pending p JOIN alerts da ON da.id = p.alert_id
+       LEFT JOIN busy ON busy.key_id = da.key_id
+       CROSS JOIN LATERAL (
+         SELECT e.id, e.due_at FROM alert_events e
+         WHERE e.alert_id = da.id AND e.delivered_at IS NULL AND e.failed_at IS NULL AND e.due_at <= now()
+           AND (e.claimed_until IS NULL OR e.claimed_until < now())
+         ORDER BY e.due_at, e.id LIMIT GREATEST($3 - COALESCE(busy.n, 0), 0)
+       ) d
+       WHERE da.disabled_at IS NULL
+         AND (da.key_id::text || ' ' || da.destination) <> ALL($4::text[])
+         AND NOT EXISTS (SELECT FROM api_keys k WHERE k.id = da.key_id AND k.revoked_at IS NOT NULL)
      ), ranked AS (
        SELECT due.id, due.due_at,
-              row_number() OVER (PARTITION BY due.key_id ORDER BY due.due_at, due.id) + COALESCE(busy.n, 0) AS place
-       FROM due LEFT JOIN busy ON busy.key_id = due.key_id
+              row_number() OVER (PARTITION BY due.key_id ORDER BY due.due_at, due.id) + due.busy AS place
+       FROM due
      ), chosen AS (
        SELECT id FROM ranked WHERE place <= $3 ORDER BY place, due_at LIMIT $1
      ), locked AS (
