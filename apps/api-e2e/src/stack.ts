@@ -52,7 +52,7 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 40_000): Pr
   throw new Error(`${url} did not come up`);
 }
 
-const mainOf = (app: string): string => join(ROOT, 'dist/apps', app, 'src/main.js');
+const mainOf = (app: string, entry = 'main'): string => join(ROOT, 'dist/apps', app, `src/${entry}.js`);
 
 /**
  * Spawns built services as processes sharing one database, the internal token and the quiet
@@ -62,9 +62,9 @@ function launcher(opts: { databaseUrl: string; env?: Record<string, string>; log
   if (!existsSync(mainOf('api-gateway'))) throw new Error('dist/ is missing: run `npm run build` first');
   const children: ChildProcess[] = [];
   const outputs = new Map<string, string>();
-  const run = (app: string, name: string, env: Record<string, string>): ChildProcess => {
+  const run = (app: string, name: string, env: Record<string, string>, entry = 'main'): ChildProcess => {
     outputs.set(name, '');
-    const child = spawn(process.execPath, [mainOf(app)], {
+    const child = spawn(process.execPath, [mainOf(app, entry)], {
       env: {
         PATH: process.env['PATH'] ?? '',
         DATABASE_URL: opts.databaseUrl,
@@ -332,6 +332,47 @@ export async function startApiV1(
       const exited = new Promise((r) => child.once('exit', r));
       child.kill(signal);
       await exited;
+    },
+  };
+}
+
+/** A started api-v1 worker (`dist/apps/api-v1/src/worker.js`): no API port, its admin port's addresses. */
+export interface WorkerProcess {
+  readonly metricsUrl: string;
+  readonly healthUrl: string;
+  output(): string;
+  /** SIGTERM (a clean stop) or SIGKILL; resolves with its exit code (or signal) once it has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | string | null>;
+}
+
+/**
+ * Starts the built api-v1 worker (the batch jobs, no API port) on this worker's database unless
+ * told otherwise, with an admin port of its own; resolves once that port answers `/health`.
+ */
+export async function startWorker(
+  env: Record<string, string>,
+  databaseUrl = workerDatabaseUrl(),
+): Promise<WorkerProcess> {
+  const metricsPort = await freePort();
+  const services = launcher({ databaseUrl, logs: true });
+  const child = services.run('api-v1', 'worker', { METRICS_PORT: String(metricsPort), ...env }, 'worker');
+  const exited = new Promise<number | string | null>((done) =>
+    child.once('exit', (code, signal) => done(code ?? signal)),
+  );
+  const healthUrl = adminUrl(metricsPort, '/health');
+  try {
+    await waitFor(healthUrl, child);
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+  return {
+    metricsUrl: adminUrl(metricsPort, '/metrics'),
+    healthUrl,
+    output: () => services.output('worker'),
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
     },
   };
 }

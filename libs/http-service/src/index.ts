@@ -6,6 +6,7 @@ export * from './lib/reject-nul.middleware';
 export * from './lib/request-body-error';
 export * from './lib/request-target-limit.middleware';
 export * from './lib/run-service';
+export * from './lib/run-worker';
 export * from './lib/observability/logger';
 export * from './lib/observability/metrics';
 export * from './lib/observability/metrics-server';

@@ -1,17 +1,11 @@
 import { Module } from '@nestjs/common';
-import { AlertSenderService } from './alert-sender.service';
+import { AlertSenderModule } from './alert-sender.module';
 import { AlertsController } from './alerts.controller';
 import { AlertsService } from './alerts.service';
-import { Environment } from '../config/environment';
-import { alertSecretBox } from './secrets/alert-secrets';
-import { SecretBox } from './secrets/secret-box';
 
 @Module({
+  imports: [AlertSenderModule],
   controllers: [AlertsController],
-  providers: [
-    AlertsService,
-    AlertSenderService,
-    { provide: SecretBox, inject: [Environment], useFactory: alertSecretBox },
-  ],
+  providers: [AlertsService],
 })
 export class AlertsModule {}
