@@ -150,6 +150,18 @@ describe('npm start killed during its first load', () => {
         listeningAddresses([gatewayPort, Number(env['API_V1_PORT']), Number(env['API_V2_PORT'])]),
       ).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
 
+      // The batch work runs in the worker, at a lower CPU priority, not in the serving api-v1.
+      const [announced] = logged(second.stderr(), 'starting the services');
+      expect((announced!['ports'] as Record<string, unknown>)['api-v1-worker']).toEqual({
+        port: null,
+        metricsPort: expect.any(Number),
+      });
+      const worker = childrenOf(second.child.pid!).find((pid) => commandOf(pid).includes('worker.js'));
+      expect(worker).toBeDefined();
+      expect(nicenessOf(worker!)).toBe(10);
+      await until('a bulk file written', () => bulkWriters(second.stdout()).length > 0, second, 60_000);
+      expect(new Set(bulkWriters(second.stdout()))).toEqual(new Set(['api-v1-worker']));
+
       await db.end();
       // Ctrl-C: the services stop, and the embedded server with them (no other user left).
       process.kill(second.child.pid!, 'SIGINT');
@@ -450,8 +462,34 @@ async function isolatedStart(
     API_V1_PORT: String(await freePort()),
     API_V2_PORT: String(await freePort()),
     SAMPLE_SIZE: 'small',
+    // The worker writes the bulk files soon after the start rather than 10 s after it.
+    BULK_SETTLE_MS: '300',
   });
   return { dataDir, pgPort, gatewayPort, env };
+}
+
+/** The services that logged a bulk file written (JSON lines on stdout, not a terminal). */
+function bulkWriters(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.includes('"msg":"bulk snapshot written"'))
+    .map((l) => (JSON.parse(l) as { service: string }).service);
+}
+
+/** A process's command line, from /proc ('' once it has gone). */
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** A process's niceness, from /proc/<pid>/stat (the 19th field). */
+function nicenessOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After `pid (comm) `: state is field 3, so nice (19) is the 17th from there.
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
 /** The pids whose parent is `pid`, from /proc. */

@@ -2,6 +2,7 @@ import { refreshSummariesIfStale } from '@tcg/persistence';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, resolveDatabase } from '../common/database';
 import { REPO_ROOT } from '../common/files';
@@ -15,7 +16,8 @@ import { ensureDemoKey } from './demo-key';
 /**
  * `npm start`: PostgreSQL (DATABASE_URL, else embedded), migrations, the sample catalogue on first
  * start (again when that load was interrupted), stale summaries refreshed, the demo key, then
- * api-v1, api-v2 and the gateway as child processes.
+ * api-v1, api-v2 and the gateway as child processes, and api-v1's worker (the bulk files and the
+ * price alerts' webhooks, off the serving api-v1) as one more, at a lower CPU priority.
  */
 async function main(): Promise<void> {
   const env = process.env;
@@ -70,8 +72,8 @@ async function main(): Promise<void> {
       log('info', 'default port taken: using a free one', { service, taken: preferred, port });
     return { port, variable: env[variable] ? variable : undefined };
   };
-  // Each service's /metrics admin port: its default, or a free one when taken; METRICS_PORT=0
-  // turns them all off (one METRICS_PORT cannot serve three processes).
+  // Each process's /metrics admin port: its default, or a free one when taken; METRICS_PORT=0
+  // turns them all off (one METRICS_PORT cannot serve four processes).
   const metricsPort = async (service: string, preferred: number): Promise<PortChoice> => {
     if (env['METRICS_PORT'] === '0') return { port: 0, variable: 'METRICS_PORT' };
     const port = await servicePort('METRICS_PORT', undefined, preferred, SERVICE_HOST, reserved);
@@ -80,18 +82,20 @@ async function main(): Promise<void> {
       log('info', 'default metrics port taken: using a free one', { service, taken: preferred, port });
     return { port, variable: undefined };
   };
-  const v1: ServicePorts = {
+  const v1 = {
     api: await internalPort('api-v1', 'API_V1_PORT', 8081),
     metrics: await metricsPort('api-v1', 9081),
-  };
-  const v2: ServicePorts = {
+  } satisfies ServicePorts;
+  const v2 = {
     api: await internalPort('api-v2', 'API_V2_PORT', 8082),
     metrics: await metricsPort('api-v2', 9082),
-  };
-  const gateway: ServicePorts = {
+  } satisfies ServicePorts;
+  const gateway = {
     api: { port: gatewayPort, variable: 'PORT' },
     metrics: await metricsPort('api-gateway', 9080),
-  };
+  } satisfies ServicePorts;
+  // The worker serves no API: only its admin port (/metrics, and /health with its details).
+  const worker: ServicePorts = { metrics: await metricsPort('api-v1-worker', 9083) };
   // The credential the services require from the gateway: fresh for every start unless given.
   const internalToken = env['INTERNAL_TOKEN'] ?? randomBytes(24).toString('base64url');
   // The services write to this terminal (their stdout is ours): readable lines on one, JSON otherwise.
@@ -109,7 +113,15 @@ async function main(): Promise<void> {
       name: 'api-v1',
       script: 'apps/api-v1/src/main.js',
       ports: v1,
-      env: () => ({ ...common, PORT: String(v1.api.port), METRICS_PORT: String(v1.metrics.port) }),
+      env: () => ({
+        ...common,
+        PORT: String(v1.api.port),
+        METRICS_PORT: String(v1.metrics.port),
+        // Its batch work is the worker's (below): a bulk generation over a large catalogue takes
+        // many minutes of CPU, which the serving process no longer shares with its requests.
+        BULK_GENERATION: 'off',
+        ALERT_SENDER: 'off',
+      }),
     },
     {
       name: 'api-v2',
@@ -133,10 +145,18 @@ async function main(): Promise<void> {
         ...(demo.revoked ? {} : { EXPLORER_API_KEY: demo.key }),
       }),
     },
+    {
+      // api-v1's batch jobs, as BULK_GENERATION and ALERT_SENDER say (on unless set off here).
+      name: 'api-v1-worker',
+      script: 'apps/api-v1/src/worker.js',
+      ports: worker,
+      env: () => ({ ...common, METRICS_PORT: String(worker.metrics.port) }),
+      niceness: WORKER_NICENESS,
+    },
   ];
   log('info', 'starting the services', {
     ports: Object.fromEntries(
-      services.map((s) => [s.name, { port: s.ports.api.port, metricsPort: s.ports.metrics.port }]),
+      services.map((s) => [s.name, { port: s.ports.api?.port ?? null, metricsPort: s.ports.metrics.port }]),
     ),
   });
 
@@ -165,6 +185,7 @@ async function main(): Promise<void> {
       [...SERVICE_NODE_FLAGS, '--enable-source-maps', join(REPO_ROOT, 'dist', spec.script)],
       { env: { ...SERVICE_ENV, ...spec.env() }, stdio: ['ignore', 'inherit', 'pipe'] },
     );
+    if (spec.niceness !== undefined && child.pid !== undefined) lowerPriority(spec, child.pid);
     let tail = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
@@ -182,7 +203,7 @@ async function main(): Promise<void> {
   const onExit = async (spec: ServiceSpec, child: ChildProcess, code: number | null, tail: string) => {
     if (stopping || children.get(spec.name) !== child) return;
     const taken = portInUse(tail);
-    const choice = [spec.ports.api, spec.ports.metrics].find((c) => c.port !== 0 && c.port === taken);
+    const choice = [spec.ports.api, spec.ports.metrics].find((c) => c && c.port !== 0 && c.port === taken);
     if (!up && choice && choice.variable === undefined && replaced < MAX_PORT_REPLACEMENTS) {
       replaced++;
       choice.port = await freePortOutside(reserved);
@@ -198,7 +219,7 @@ async function main(): Promise<void> {
         // Its replacement must wait for the old one's PORT to be given back.
         children.delete('api-gateway');
         gatewayChild.once('exit', () => {
-          if (!stopping) run(services[2]!);
+          if (!stopping) run(services.find((s) => s.name === 'api-gateway')!);
         });
         gatewayChild.kill('SIGTERM');
       }
@@ -270,7 +291,8 @@ interface PortChoice {
 }
 
 interface ServicePorts {
-  readonly api: PortChoice;
+  /** Undefined: it serves no API (the worker). */
+  readonly api?: PortChoice;
   /** 0: no admin port. */
   readonly metrics: PortChoice;
 }
@@ -280,6 +302,30 @@ interface ServiceSpec {
   readonly script: string;
   readonly ports: ServicePorts;
   env(): NodeJS.ProcessEnv;
+  /** Set: the process runs at this niceness (a lower CPU priority than npm start's own). */
+  readonly niceness?: number;
+}
+
+/**
+ * The worker's niceness: on a machine whose cores are all busy, the kernel gives the services'
+ * requests the CPU before a bulk generation, which only takes longer. 10, as `nice` does by default.
+ */
+const WORKER_NICENESS = 10;
+
+/**
+ * Lowers a process's CPU priority; where the system refuses (a platform without niceness, a
+ * sandbox that forbids it), it runs at the normal priority, said in one warning, and the start goes on.
+ */
+function lowerPriority(spec: ServiceSpec, pid: number): void {
+  try {
+    setPriority(pid, spec.niceness!);
+  } catch (error) {
+    log('warn', 'could not lower the CPU priority: it runs at the normal one', {
+      service: spec.name,
+      niceness: spec.niceness,
+      error: (error as Error).message,
+    });
+  }
 }
 
 /** HOST, the gateway's listening address: an IP address (127.0.0.1 when unset; 0.0.0.0 or :: for every interface). */
