@@ -153,6 +153,13 @@ function built<T>(app: App, file: string): T {
   return require(join(ROOT, 'dist/apps', app, 'src', file)) as T;
 }
 
+/** api-v1's worker (dist/apps/api-v1/src/worker.js): its configuration, as the app's above. */
+const workerConfig = () =>
+  built<{
+    WorkerEnvironment: new () => object;
+    validateWorkerEnvironment(raw: Record<string, string>): Record<string, unknown>;
+  }>('api-v1', 'config/worker-environment.js');
+
 /** The app's own check of its configuration, which refuses to boot on what it throws for. */
 function validateEnvironmentOf(app: App): (raw: Record<string, string>) => object {
   return built<{ validateEnvironment(raw: Record<string, string>): object }>(app, 'config/environment.js')
@@ -256,7 +263,7 @@ function peerName(peer: PolicyPeer): string {
 }
 
 /** Every (port, peer) a set of NetworkPolicies opens to an app's pods; a named port resolved in its container. */
-function openings(app: App, list: NetworkPolicy[]): { port: number | undefined; from: string }[] {
+function openings(app: string, list: NetworkPolicy[]): { port: number | undefined; from: string }[] {
   return list
     .filter((p) => selects(p.spec.podSelector.matchLabels ?? {}, template(app).metadata.labels))
     .flatMap((p) => p.spec.ingress ?? [])
@@ -668,40 +675,135 @@ describe('docker/k8s', () => {
     });
   });
 
-  describe("api-v1's egress (it sends webhooks to addresses its subscribers name)", () => {
-    const labels = () => template('api-v1').metadata.labels;
-    const postgres = () => new URL(filledSecret['API_V1_DATABASE_URL']!).port || '5432';
-    const can = (ip: string, port: number, protocol = 'TCP') =>
-      egressAllows(labels(), policies(), ip, port, protocol);
+  describe.each(['api-v1', 'api-v1-worker'])(
+    "%s's egress (webhooks to addresses subscribers name)",
+    (app) => {
+      const labels = () => template(app).metadata.labels;
+      const postgres = () => new URL(filledSecret['API_V1_DATABASE_URL']!).port || '5432';
+      const can = (ip: string, port: number, protocol = 'TCP') =>
+        egressAllows(labels(), policies(), ip, port, protocol);
 
-    it('may resolve names and reach PostgreSQL wherever they are, and nothing else but HTTPS', () => {
-      const openings = egressOpenings(labels(), policies())!;
-      expect(openings).toBeDefined();
-      expect(new Set(openings.map((o) => o.split(' ').slice(0, 2).join(' ')))).toEqual(
-        new Set(['TCP 443', 'TCP 53', 'UDP 53', `TCP ${postgres()}`]),
-      );
-      expect(can('10.96.0.10', 53, 'UDP')).toBe(true);
-      expect(can('10.1.2.3', Number(postgres()))).toBe(true);
-      for (const port of [80, 6379, 8443, 9080])
-        expect({ port, allowed: can('93.184.216.34', port) }).toEqual({ port, allowed: false });
+      it('may resolve names and reach PostgreSQL wherever they are, and nothing else but HTTPS', () => {
+        const openings = egressOpenings(labels(), policies())!;
+        expect(openings).toBeDefined();
+        expect(new Set(openings.map((o) => o.split(' ').slice(0, 2).join(' ')))).toEqual(
+          new Set(['TCP 443', 'TCP 53', 'UDP 53', `TCP ${postgres()}`]),
+        );
+        expect(can('10.96.0.10', 53, 'UDP')).toBe(true);
+        expect(can('10.1.2.3', Number(postgres()))).toBe(true);
+        for (const port of [80, 6379, 8443, 9080])
+          expect({ port, allowed: can('93.184.216.34', port) }).toEqual({ port, allowed: false });
+      });
+
+      it.each([
+        ['93.184.216.34', true],
+        ['2606:4700::6810:84e5', true],
+        ['169.254.169.254', false], // cloud metadata
+        ['169.254.170.2', false], // ECS task metadata
+        ['10.0.0.1', false],
+        ['172.16.5.4', false],
+        ['192.168.1.1', false],
+        ['100.64.0.1', false],
+        ['127.0.0.1', false],
+        ['0.0.0.0', false],
+        ['fd00:ec2::254', false], // AWS metadata over IPv6
+        ['fe80::1', false],
+        ['::1', false],
+      ])('HTTPS to %s: %s', (ip, allowed) => {
+        expect(can(ip, 443)).toBe(allowed);
+      });
+    },
+  );
+
+  describe("api-v1's worker (Deployment api-v1-worker: the batch jobs, no API)", () => {
+    const WORKER = 'api-v1-worker';
+    const c = () => container(WORKER);
+    const env = () => environmentOf(c(), filledSecret);
+
+    it('runs the built worker with the flags of tools/common/service-runtime.ts', () => {
+      const main = 'dist/apps/api-v1/src/worker.js';
+      expect(c().command).toEqual(['node', ...SERVICE_NODE_FLAGS, '--enable-source-maps', main]);
+      expect(existsSync(join(ROOT, main))).toBe(true);
     });
 
-    it.each([
-      ['93.184.216.34', true],
-      ['2606:4700::6810:84e5', true],
-      ['169.254.169.254', false], // cloud metadata
-      ['169.254.170.2', false], // ECS task metadata
-      ['10.0.0.1', false],
-      ['172.16.5.4', false],
-      ['192.168.1.1', false],
-      ['100.64.0.1', false],
-      ['127.0.0.1', false],
-      ['0.0.0.0', false],
-      ['fd00:ec2::254', false], // AWS metadata over IPv6
-      ['fe80::1', false],
-      ['::1', false],
-    ])('HTTPS to %s: %s', (ip, allowed) => {
-      expect(can(ip, 443)).toBe(allowed);
+    it('runs both jobs, which the serving api-v1 has off', () => {
+      const config = workerConfig().validateWorkerEnvironment(env());
+      expect(config).toMatchObject({ BULK_GENERATION: 'on', ALERT_SENDER: 'on', METRICS_HOST: '0.0.0.0' });
+      expect(validateEnvironmentOf('api-v1')(environmentOf(container('api-v1'), filledSecret))).toMatchObject(
+        {
+          BULK_GENERATION: 'off',
+          ALERT_SENDER: 'off',
+        },
+      );
+    });
+
+    it("sets only variables it reads, with api-v1's role and webhook secret key", () => {
+      const readable = new Set(
+        getMetadataStorage()
+          .getTargetValidationMetadatas(workerConfig().WorkerEnvironment, '', true, false)
+          .map((m) => m.propertyName),
+      );
+      expect(Object.keys(env()).filter((name) => !readable.has(name))).toEqual([]);
+      const ref = (x: Container, name: string) =>
+        x.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef?.key;
+      for (const name of ['DATABASE_URL', 'ALERT_SECRET_KEY'])
+        expect({ name, key: ref(c(), name) }).toEqual({ name, key: ref(container('api-v1'), name) });
+    });
+
+    it('listens on its metrics port only, which its probes use (/metrics answers without I/O, /health checks PostgreSQL)', () => {
+      const metricsPort = Number(workerConfig().validateWorkerEnvironment(env())['METRICS_PORT']);
+      expect(c().ports).toEqual([{ name: 'metrics', containerPort: metricsPort }]);
+      const probes = { startupProbe: '/metrics', livenessProbe: '/metrics', readinessProbe: '/health' };
+      for (const [probe, path] of Object.entries(probes)) {
+        const httpGet = c()[probe as keyof typeof probes]?.httpGet;
+        expect({ probe, path: httpGet?.path }).toEqual({ probe, path });
+        expect(portOf(c(), httpGet!.port)).toBe(metricsPort);
+      }
+      expect(openings(WORKER, policies())).toEqual([{ port: metricsPort, from: 'prometheus' }]);
+    });
+
+    it('runs 1 or 2 pods (the jobs share the work through PostgreSQL locks), no autoscaler, one disruption budget', () => {
+      const replicas = named('Deployment', WORKER)!.spec!.replicas!;
+      expect(replicas).toBeGreaterThanOrEqual(1);
+      expect(replicas).toBeLessThanOrEqual(2);
+      expect(
+        ofKind('HorizontalPodAutoscaler').filter((h) => h.spec!.scaleTargetRef!.name === WORKER),
+      ).toEqual([]);
+      const budgets = ofKind('PodDisruptionBudget').filter((b) =>
+        selects((b.spec!.selector as { matchLabels: Labels }).matchLabels, template(WORKER).metadata.labels),
+      );
+      expect(budgets).toHaveLength(1);
+      for (const app of APPS)
+        expect(selects(template(WORKER).metadata.labels, template(app).metadata.labels)).toBe(false);
+    });
+
+    it('requests no more than its limits, memory limited', () => {
+      const { requests = {}, limits = {} } = c().resources ?? {};
+      expect(limits['memory']).toBeDefined();
+      for (const [resource, limit] of Object.entries(limits))
+        expect(quantity(requests[resource] ?? '0')).toBeLessThanOrEqual(quantity(limit));
+    });
+
+    it('is what docker/compose.yaml runs too, beside an api-v1 with both jobs off', () => {
+      interface ComposeService {
+        command?: string[];
+        environment?: Record<string, string | null>;
+      }
+      const compose = parseAllDocuments(
+        readFileSync(join(ROOT, 'docker/compose.yaml'), 'utf8'),
+      )[0]!.toJS() as {
+        services: Record<string, ComposeService>;
+      };
+      const worker = compose.services[WORKER]!;
+      expect(worker.command).toEqual(c().command);
+      expect(worker.environment).toMatchObject({ BULK_GENERATION: 'on', ALERT_SENDER: 'on' });
+      expect(new URL(worker.environment!['DATABASE_URL']!).username).toBe(
+        new URL(compose.services['api-v1']!.environment!['DATABASE_URL']!).username,
+      );
+      expect(compose.services['api-v1']!.environment).toMatchObject({
+        BULK_GENERATION: 'off',
+        ALERT_SENDER: 'off',
+      });
     });
   });
 
