@@ -125,7 +125,7 @@ async function syncAll(
   } finally {
     // Card, set and game summaries follow once per sync, as after an import, whatever failed.
     const started = performance.now();
-    if (await refreshSummariesIfStale(ds))
+    if (await refreshSummariesIfStale(ds, { analyze: true }))
       log('info', 'summaries refreshed', { seconds: Math.round(performance.now() - started) / 1000 });
   }
   return { files, ok: files.every((f) => f.status === 'imported') };

@@ -141,7 +141,7 @@ export class PriceImporter {
     // Card, set and game values follow the new prices once per import, not per batch. Each batch
     // that changed rows left a durable mark: this run's marks, unless a concurrent refresh has
     // already covered them, and those of any run killed before its own refresh.
-    await refreshSummariesIfStale(this.repo.dataSource);
+    await refreshSummariesIfStale(this.repo.dataSource, { analyze: true });
     return { ...totals, rejected, rejectedRows, repairedStaleSummaries };
   }
 }

@@ -41,6 +41,7 @@ import { ActiveLegacyKeysIndex1765790000000 } from './migrations/1765790000000-a
 import { SummaryMarkKinds1765800000000 } from './migrations/1765800000000-summary-mark-kinds';
 import { SummaryMarksByTrigger1765810000000 } from './migrations/1765810000000-summary-marks-by-trigger';
 import { AlertClaimIndexes1765820000000 } from './migrations/1765820000000-alert-claim-indexes';
+import { AnalyzeCatalogue1765830000000 } from './migrations/1765830000000-analyze-catalogue';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -82,6 +83,7 @@ export const MIGRATIONS = [
   SummaryMarkKinds1765800000000,
   SummaryMarksByTrigger1765810000000,
   AlertClaimIndexes1765820000000,
+  AnalyzeCatalogue1765830000000,
 ];
 
 export interface DataSourceConfig {

@@ -71,10 +71,18 @@ export async function summariesStale(ds: DataSource): Promise<boolean> {
   return stale;
 }
 
-/** Refreshes the summaries when a committed write has left them stale; returns whether it did. */
-export async function refreshSummariesIfStale(ds: DataSource): Promise<boolean> {
+/**
+ * Refreshes the summaries when a committed write has left them stale; returns whether it did.
+ * `analyze`: the tables written are analysed first (a bulk writer's end: a sync, an import), so
+ * that the refresh is planned on what they now hold.
+ */
+export async function refreshSummariesIfStale(
+  ds: DataSource,
+  options: { analyze?: boolean } = {},
+): Promise<boolean> {
   const { ids, views } = await staleMarks(ds);
   if (ids.length === 0) return false;
+  if (options.analyze) await ds.query('SELECT tcg_analyze_catalogue()');
   await refreshClearing(ds, views, ids);
   return true;
 }
