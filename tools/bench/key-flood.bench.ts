@@ -17,27 +17,31 @@ import { startService } from './services';
  * for the first time, during the phase (each one a lookup in PostgreSQL). A valid request
  * answered anything but 2xx is a failure.
  *
- * `npm run bench:key-flood -- [--requests 400] [--fresh 100] [--flood 1500] [--rate 0]
- *   [--addresses 100] [--shapes both|legacy] [--key-ttl <ms>]`
+ * `npm run bench:key-flood -- [--requests 400] [--fresh 100] [--flood 1500] [--rate 150]
+ *   [--connections 64] [--addresses 100] [--shapes both|legacy] [--key-ttl <ms>]`
  *
  * The flood runs in a process of its own (this file, forked once with `--flood-worker`), so its
  * requests and the measured ones do not share an event loop; the gateway in a third (built
  * `dist/`), proxying to a stand-in upstream in this one, so what is measured is admission, not a
  * catalogue query. A flood is at least `--flood` requests and lasts until the measured requests
- * are done, 32 at a time (`--rate`: requests per second; 0, as fast as the gateway answers), of
- * random well-formed keys: alternately of the checked shape and the legacy one (`--shapes legacy`:
- * legacy only, the one shape a gateway before issue 37 knew). Phases: quiet; a flood from one
- * address (127.0.0.1, also the measured keys' address, so it is blocked after
- * AUTH_FAILURES_PER_MINUTE); a flood spread over `--addresses` addresses. Many addresses are
- * real TCP peers, 127.0.0.10 and up (Linux routes all of 127/8 to lo), not X-Forwarded-For: the
- * gateway here trusts no proxy. The gateway runs without API_KEY_SECRET (its public default): the
+ * are done, of random well-formed keys: alternately of the checked shape and the legacy one
+ * (`--shapes legacy`: legacy only, the one shape a gateway before issue 37 knew). It is either
+ * paced (32 connections, `--rate` requests per second) or unpaced (Hardening III: a closed loop on
+ * `--connections` connections, each sending its next key as soon as its last is answered; what
+ * an attacker who does not care for its answers' latency sends). Phases: quiet; then, paced and
+ * unpaced (0 for `--rate` or `--connections` leaves those out), a flood from one address
+ * (127.0.0.1, also the measured keys' address, so it is blocked after AUTH_FAILURES_PER_MINUTE)
+ * and a flood spread over `--addresses` addresses. Many addresses are real TCP peers, 127.1.0.10
+ * and up (Linux routes all of 127/8 to lo), not X-Forwarded-For: the gateway here trusts no
+ * proxy; the measured keys come from an address of their own then (127.0.0.2, 127.0.0.3). The gateway runs without API_KEY_SECRET (its public default): the
  * flood's keys are random, so the check stops them as a MAC would.
  */
 
 const agents = new Map<string, Agent>();
 function call(url: string, key: string, from: string): Promise<{ status: number; ms: number }> {
   let agent = agents.get(from);
-  if (!agent) agents.set(from, (agent = new Agent({ keepAlive: true, maxSockets: 32, localAddress: from })));
+  // As many sockets as the largest flood has loops: each loop is a connection of its own.
+  if (!agent) agents.set(from, (agent = new Agent({ keepAlive: true, maxSockets: 256, localAddress: from })));
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const req = request(url, { agent, headers: { 'x-api-key': key } }, (res) => {
@@ -57,7 +61,10 @@ interface FloodOrder {
   readonly url: string;
   readonly addresses: readonly string[];
   readonly minCount: number;
+  /** Requests per second; 0, a closed loop on each connection (as fast as the gateway answers). */
   readonly rate: number;
+  /** Requests in progress at once. */
+  readonly connections: number;
   readonly shapes: 'both' | 'legacy';
 }
 interface FloodReport {
@@ -72,7 +79,7 @@ const randomKey = (chars: number): string =>
 
 /**
  * The worker: waits for orders; floods for each until told to stop (and at least `minCount`),
- * saying `started` once its first 64 requests are answered, then its report.
+ * saying `started` once its first `connections` requests are answered, then its report.
  */
 function floodWorker(): void {
   let stop = false;
@@ -90,7 +97,7 @@ function floodWorker(): void {
     let answered = 0;
     const started = Date.now();
     await Promise.all(
-      Array.from({ length: 32 }, async () => {
+      Array.from({ length: order.connections }, async () => {
         while (!stop || next < order.minCount) {
           const i = next++;
           const due = started + (order.rate > 0 ? (i * 1000) / order.rate : 0);
@@ -98,7 +105,7 @@ function floodWorker(): void {
           const key = order.shapes === 'legacy' || i % 2 === 0 ? randomKey(32) : randomKey(43);
           const { status } = await call(order.url, key, order.addresses[i % order.addresses.length]!);
           statuses[status] = (statuses[status] ?? 0) + 1;
-          if (++answered === 64) process.send!({ kind: 'started' });
+          if (++answered === order.connections) process.send!({ kind: 'started' });
         }
       }),
     );
@@ -144,6 +151,9 @@ function floodProcess(): {
     close: () => child.kill(),
   };
 }
+
+/** Connections of a paced flood: enough that its rate is never held back by its answers. */
+const PACED_CONNECTIONS = 32;
 
 const withoutWorker = <T extends { worker: unknown }>({ worker: _, ...rest }: T): Omit<T, 'worker'> => rest;
 
@@ -235,9 +245,10 @@ async function main(): Promise<void> {
   const requests = Number(options.get('requests') ?? 400);
   const freshCount = Number(options.get('fresh') ?? 100);
   const minCount = Number(options.get('flood') ?? 1500);
-  const rate = Number(options.get('rate') ?? 0);
+  const rate = Number(options.get('rate') ?? 150);
+  const connections = Number(options.get('connections') ?? 64);
   const addressCount = Number(options.get('addresses') ?? 100);
-  const shapes = options.get('shapes') === 'legacy' ? 'legacy' : 'both';
+  const shapes: FloodOrder['shapes'] = options.get('shapes') === 'legacy' ? 'legacy' : 'both';
   const keyTtl = options.get('key-ttl');
   const upstream = createServer((req, res) => {
     req.resume();
@@ -248,7 +259,7 @@ async function main(): Promise<void> {
   const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   const db = await resolveDatabase();
   const ds = await openDatabase(db.url);
-  const floods = floodProcess();
+  const floodWorkerProcess = floodProcess();
   const gateway = await startService('api-gateway', {
     DATABASE_URL: db.url,
     INTERNAL_TOKEN: randomBytes(24).toString('base64url'),
@@ -293,37 +304,43 @@ async function main(): Promise<void> {
       await freshKeys(),
       requests,
     );
-    const oneAddress = await phase(
-      url,
-      metricsUrl,
-      gateway.pid,
-      '127.0.0.1',
-      await cachedKey('127.0.0.1'),
-      await freshKeys(),
-      requests,
-      { addresses: ['127.0.0.1'], minCount, rate, shapes, worker: floods },
-    );
-    // The measured keys from an address of their own: 127.0.0.1 is blocked for a minute now.
-    const many = await phase(
-      url,
-      metricsUrl,
-      gateway.pid,
-      '127.0.0.2',
-      await cachedKey('127.0.0.2'),
-      await freshKeys(),
-      requests,
-      {
-        addresses: Array.from(
-          { length: addressCount },
-          (_, i) => `127.0.${Math.floor(i / 200)}.${10 + (i % 200)}`,
-        ),
-        minCount,
-        worker: floods,
-        rate,
-        shapes,
-      },
-    );
-    const phases = { quiet, 'flood, one address': oneAddress, [`flood, ${addressCount} addresses`]: many };
+    const phases: Record<string, Awaited<ReturnType<typeof phase>>> = { quiet };
+    const floods = [
+      ...(rate > 0 ? [{ name: `paced ${rate}/s`, rate, connections: PACED_CONNECTIONS }] : []),
+      ...(connections > 0 ? [{ name: `unpaced ×${connections}`, rate: 0, connections }] : []),
+    ];
+    for (const [i, { name, rate, connections }] of floods.entries()) {
+      const flood = { minCount, rate, connections, shapes, worker: floodWorkerProcess };
+      phases[`${name}, one address`] = await phase(
+        url,
+        metricsUrl,
+        gateway.pid,
+        '127.0.0.1',
+        await cachedKey('127.0.0.1'),
+        await freshKeys(),
+        requests,
+        { ...flood, addresses: ['127.0.0.1'] },
+      );
+      // The measured keys from an address of their own: 127.0.0.1 is blocked for a minute now; and
+      // flood addresses of the phase's own, so that none starts the phase blocked.
+      const from = `127.0.0.${2 + i}`;
+      phases[`${name}, ${addressCount} addresses`] = await phase(
+        url,
+        metricsUrl,
+        gateway.pid,
+        from,
+        await cachedKey(from),
+        await freshKeys(),
+        requests,
+        {
+          ...flood,
+          addresses: Array.from(
+            { length: addressCount },
+            (_, j) => `127.${1 + i}.${Math.floor(j / 200)}.${10 + (j % 200)}`,
+          ),
+        },
+      );
+    }
     const table: Record<string, Record<string, unknown>> = {};
     for (const [name, p] of Object.entries(phases))
       for (const kind of ['cached', 'fresh'] as const) {
@@ -338,6 +355,12 @@ async function main(): Promise<void> {
           'p95 / quiet': Math.round((row.p95_ms / baseline) * 100) / 100,
           'flood sent': p.flood?.sent ?? '-',
           'flood req/s': p.flood ? Math.round((p.flood.sent * 1000) / p.flood.ms) : '-',
+          // What the flood was answered: 401, then 429 once its address is blocked.
+          'flood answers': p.flood
+            ? Object.entries(p.flood.statuses)
+                .map(([status, n]) => `${status}×${n}`)
+                .join(' ')
+            : '-',
           // The fresh keys' own first lookups are among them (one each), and a cached key's refreshes.
           'DB lookups': p.lookups,
           // What one request (measured or flood) cost the gateway on average: load-independent.
@@ -352,6 +375,7 @@ async function main(): Promise<void> {
         bench: 'key-flood',
         redis: Boolean(process.env['REDIS_URL']),
         flood_rate: rate,
+        flood_connections: connections,
         shapes,
         key_cache_ttl_ms: typeof keyTtl === 'string' ? Number(keyTtl) : 'default',
         phases,
@@ -361,7 +385,7 @@ async function main(): Promise<void> {
       `UPDATE api_keys SET revoked_at = now() WHERE label = 'bench-key-flood' AND revoked_at IS NULL`,
     );
   } finally {
-    floods.close();
+    floodWorkerProcess.close();
     for (const a of agents.values()) a.destroy();
     await gateway.stop();
     await ds.destroy();

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEchoUpstream } from './echo-upstream';
 import { OwnRedis } from './own-redis';
+import { exchange, wire } from './raw-http';
 import { freePort, startStack, Stack } from './stack';
 
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
@@ -28,6 +29,36 @@ function call(url: string, key: string, from = '127.0.0.1'): Promise<{ status: n
         const status = res.statusCode ?? 0;
         resolve({ status, code: status >= 400 ? (JSON.parse(body) as { code?: string }).code : undefined });
       });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface Answer {
+  readonly path: string;
+  readonly status: number;
+  readonly contentType?: string;
+  readonly connection?: string;
+  readonly body: string;
+}
+
+/** One request on `agent`, and the whole of its answer. */
+function answer(url: string, key: string, agent: Agent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers: { 'x-api-key': key } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () =>
+        resolve({
+          path: new URL(url).pathname,
+          status: res.statusCode ?? 0,
+          contentType: res.headers['content-type'],
+          connection: res.headers['connection'],
+          body,
+        }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -64,6 +95,8 @@ async function redisCommands(redis: Redis): Promise<Record<string, number>> {
   let echo: Awaited<ReturnType<typeof startEchoUpstream>>;
   let legacyKey: string;
   const signer = new ApiKeySigner(SECRET);
+  /** A key of the checked shape whose check does not verify. */
+  const forgedKey = (): string => signer.generate().slice(0, 36) + signer.generate().slice(36);
 
   const issue = async (key?: string): Promise<string> => {
     const ds = await testDataSource();
@@ -144,6 +177,85 @@ async function redisCommands(redis: Redis): Promise<Record<string, number>> {
     // The keys issued before keep working, the fresh one again, from a flooding address too.
     expect(await call(url, legacyKey, '127.0.0.10')).toEqual({ status: 200 });
     expect(await call(url, fresh, '127.0.0.11')).toEqual({ status: 200 });
+  });
+
+  /**
+   * Hardening III, item 1: a flood sent as fast as its answers come back (a closed loop) took the
+   * gateway's whole CPU, each refusal cheap but without end, and the valid keys' requests queued
+   * behind it. A bad key's answer now waits AUTH_FAILURE_DELAY_MS (250 ms by default), so each
+   * connection gets at most one refusal per delay.
+   */
+  it('answers a closed-loop flood of forged keys over 32 connections at most once per connection per 250 ms, unchanged, while a valid key is served', async () => {
+    const CONNECTIONS = 32;
+    const FLOOD_MS = 2_000;
+    const DELAY_MS = 250; // AUTH_FAILURE_DELAY_MS, the default
+    const valid = await issue();
+    const answers: Answer[] = [];
+    const perConnection: number[] = [];
+    const validStatuses: number[] = [];
+    const end = Date.now() + FLOOD_MS;
+    await Promise.all([
+      ...Array.from({ length: CONNECTIONS }, async (_, c) => {
+        // One connection each, from an address each: 9 answers at most, well below the 30 failures
+        // an address may have a minute, so every one is a 401.
+        const agent = new Agent({ keepAlive: true, maxSockets: 1, localAddress: `127.0.1.${10 + c}` });
+        const path = c % 2 === 0 ? '/v1/x' : '/v2/cards';
+        let sent = 0;
+        try {
+          while (Date.now() < end) {
+            sent++;
+            answers.push(await answer(`${stack.gatewayUrl}${path}`, forgedKey(), agent));
+          }
+        } finally {
+          agent.destroy();
+        }
+        perConnection.push(sent);
+      }),
+      (async () => {
+        while (Date.now() < end)
+          validStatuses.push((await call(`${stack.gatewayUrl}/v1/x`, valid, '127.0.0.60')).status);
+      })(),
+    ]);
+
+    // Each connection waited for each answer before sending again (a closed loop): one at most per delay.
+    const bound = CONNECTIONS * (FLOOD_MS / DELAY_MS + 1);
+    expect(answers.length).toBeLessThanOrEqual(bound);
+    expect(Math.max(...perConnection)).toBeLessThanOrEqual(FLOOD_MS / DELAY_MS + 1);
+    // The answers are today's, byte for byte, in each version's shape; the connections are kept.
+    const v1 = answers.filter((a) => a.path === '/v1/x');
+    const v2 = answers.filter((a) => a.path === '/v2/cards');
+    expect(v1.length + v2.length).toBe(answers.length);
+    expect(new Set(v1.map((a) => `${a.status} ${a.contentType} ${a.connection} ${a.body}`))).toEqual(
+      new Set([
+        '401 application/json; charset=utf-8 keep-alive {"error":"The API key is not valid.","code":"INVALID_API_KEY"}',
+      ]),
+    );
+    expect(new Set(v2.map((a) => `${a.status} ${a.contentType} ${a.connection} ${a.body}`))).toEqual(
+      new Set([
+        '401 application/problem+json; charset=utf-8 keep-alive ' +
+          JSON.stringify({
+            type: 'https://docs.example.com/errors#invalid-api-key',
+            title: 'Unauthorized',
+            status: 401,
+            detail: 'The API key is not valid.',
+            code: 'INVALID_API_KEY',
+          }),
+      ]),
+    );
+    // The valid key was served all along.
+    expect(validStatuses.length).toBeGreaterThan(5);
+    expect(new Set(validStatuses)).toEqual(new Set([200]));
+  });
+
+  it('cuts a connection that pipelines forged keys behind one whose answer waits, and still serves a valid key', async () => {
+    const port = Number(new URL(stack.gatewayUrl).port);
+    const payload = Array.from({ length: 200 }, () =>
+      wire('GET /v1/x HTTP/1.1', { 'x-api-key': forgedKey() }),
+    );
+    const { responses, closedByServer } = await exchange(port, payload.join(''));
+    expect(closedByServer).toBe(true);
+    expect(responses).toEqual([]);
+    expect(await call(`${stack.gatewayUrl}/v1/x`, await issue(), '127.0.0.61')).toEqual({ status: 200 });
   });
 
   it('still looks up an unknown key whose check verifies, and counts its failure in Redis', async () => {

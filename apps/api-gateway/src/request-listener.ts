@@ -34,6 +34,8 @@ export function serveProxyBeforeExpress(
     // Parsed behind its connection's last answer (pipelined, or in a refused body's wake): the
     // connection closes once that answer is out, and this request is never served.
     if (behindLastAnswer(req)) return;
+    // Parsed from what its connection sent before it was cut (see BadKeyDelay): nobody to answer.
+    if (req.socket.destroyed) return;
     // Every request is counted and logged, refused ones included; the proxy adds route and caller.
     const observation = observeRequest(observer, req, res, NO_VERSION);
     const kind = isPagePath(req.url) ? 'request' : applyCors(req, res, cors);

@@ -169,6 +169,37 @@ describe('AccessService', () => {
     expect(admitted).toMatchObject({ admitted: true, key: record, usage: { plan: 'free' } });
   });
 
+  it('marks the refusals that say the key is bad (401, the failure block’s 429) with their address, and no other', async () => {
+    const badKey = async (key: string | undefined, address: string): Promise<[number, boolean]> => {
+      const a = await access.admit(request(key, address), url);
+      if (!a.admitted && a.badKeyFrom !== undefined) expect(a.badKeyFrom).toBe(address);
+      return a.admitted ? [200, false] : [a.status, a.badKeyFrom !== undefined];
+    };
+    // From memory: missing, malformed; then the address is blocked.
+    expect(await badKey(undefined, '10.1.0.1')).toEqual([401, true]);
+    expect(await badKey('bad', '10.1.0.1')).toEqual([401, true]);
+    expect(await badKey('bad', '10.1.0.1')).toEqual([429, true]);
+    // Looked up and unknown; then blocked.
+    answer = { kind: 'unknown' };
+    expect(await badKey(generateApiKey(), '10.1.0.2')).toEqual([401, true]);
+    expect(await badKey(generateApiKey(), '10.1.0.2')).toEqual([401, true]);
+    expect(await badKey(generateApiKey(), '10.1.0.2')).toEqual([429, true]);
+    // A key that may be good: the lookup could not answer.
+    answer = { kind: 'unavailable' };
+    expect(await badKey(generateApiKey(), '10.1.0.3')).toEqual([503, false]);
+    // A good key over its plan's per-minute limit.
+    answer = { kind: 'found', record };
+    const key = generateApiKey();
+    let last: [number, boolean] = [200, false];
+    for (let i = 0; i < 100 && last[0] === 200; i++) last = await badKey(key, '10.1.0.4');
+    expect(last).toEqual([429, false]);
+  });
+
+  it('marks a bad key from IPv6 with its /64, as the auth-failure throttle counts it', async () => {
+    const a = await access.admit(request('bad', '2001:db8:1:2:aaaa::1'), url);
+    expect(a).toMatchObject({ status: 401, badKeyFrom: '2001:db8:1:2::/64' });
+  });
+
   describe('keys refused from memory (issue 37: a flood of unknown keys cost a lookup each)', () => {
     const signer = new ApiKeySigner(SECRET);
     const legacy = generateLegacyApiKey();

@@ -8,7 +8,7 @@ import { QuotaDecision, QuotaStore, QuotaWindow } from '../limits/quota';
 import { ApiKeyChecker, LegacyKeySet } from './api-key-check.service';
 import { ApiKeyCache } from './api-key-cache.service';
 import { AuthFailureThrottle } from './auth-failure-throttle.service';
-import { ClientAddressResolver } from './client-address';
+import { ClientAddressResolver, throttleSubject } from './client-address';
 import type { RequestTarget } from '../common/request-target';
 
 export const QUOTA_STORE = Symbol('QUOTA_STORE');
@@ -34,6 +34,12 @@ export type Admission =
       readonly message: string;
       readonly retryAfterSeconds?: number;
       readonly usage?: UsageReport;
+      /**
+       * Set when the refusal says the key is bad (a 401, or the 429 of an address blocked for bad
+       * keys): the client address it came from, as the auth-failure throttle counts it. Its answer
+       * is held (BadKeyDelay); no other refusal's is.
+       */
+      readonly badKeyFrom?: string;
     };
 
 export type Refusal = Extract<Admission, { admitted: false }>;
@@ -92,7 +98,10 @@ const legacyNotReadYet = (): Refusal => ({
  *    budget not reserved for other addresses) and served when valid: the block throttles
  *    failures, not the customers who share the address; its unknown keys get 429. An unknown key
  *    that passed the check cost a lookup, so it is counted where every instance sees it (Redis).
- * `admit` never rejects: anything unexpected is logged and becomes a 503 decision.
+ * `admit` never rejects: anything unexpected is logged and becomes a 503 decision. A refusal that
+ * says the key is bad (401, or the 429 of a blocked address) is marked `badKeyFrom`: its answer is
+ * held AUTH_FAILURE_DELAY_MS (BadKeyDelay), so that a flood of them sent as fast as it is answered
+ * cannot take the gateway's CPU.
  */
 @Injectable()
 export class AccessService implements OnModuleInit, OnModuleDestroy {
@@ -172,14 +181,16 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
     if (check === 'unverifiable') return legacyNotReadYet();
     const blockedFor = this.failures.blockedFor(address);
     if (check !== 'plausible' || clearKey === undefined) {
-      if (blockedFor !== undefined) return tooManyFailures(blockedFor);
+      if (blockedFor !== undefined) return tooManyFailures(blockedFor, address);
       return this.refuseInMemory(address, clearKey ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
     }
 
     const found = await this.keys.lookup(clearKey, blockedFor !== undefined);
     if (found.kind === 'unavailable') return unavailable();
     if (found.kind === 'unknown')
-      return blockedFor !== undefined ? tooManyFailures(blockedFor) : this.refuse(address, 'INVALID_API_KEY');
+      return blockedFor !== undefined
+        ? tooManyFailures(blockedFor, address)
+        : this.refuse(address, 'INVALID_API_KEY');
     const key = found.record;
     const refused = await beforeCharge?.(key);
     if (refused) return refused;
@@ -208,7 +219,7 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
   /** An unknown key that was looked up: counted against the address in the shared store. */
   private async refuse(address: string, code: 'INVALID_API_KEY'): Promise<Refusal> {
     const blockedFor = await this.failures.recordFailure(address);
-    return blockedFor !== undefined ? tooManyFailures(blockedFor) : invalidKey(code);
+    return blockedFor !== undefined ? tooManyFailures(blockedFor, address) : invalidKey(code, address);
   }
 
   /**
@@ -218,23 +229,31 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
    */
   private refuseInMemory(address: string, code: 'MISSING_API_KEY' | 'INVALID_API_KEY'): Refusal {
     const blockedFor = this.failures.recordLocalFailure(address);
-    return blockedFor !== undefined ? tooManyFailures(blockedFor) : invalidKey(code);
+    return blockedFor !== undefined ? tooManyFailures(blockedFor, address) : invalidKey(code, address);
   }
 }
 
-function invalidKey(code: 'MISSING_API_KEY' | 'INVALID_API_KEY'): Refusal {
+function invalidKey(code: 'MISSING_API_KEY' | 'INVALID_API_KEY', address: string): Refusal {
+  const badKeyFrom = throttleSubject(address);
   return code === 'INVALID_API_KEY'
-    ? { admitted: false, status: 401, code, message: 'The API key is not valid.' }
-    : { admitted: false, status: 401, code, message: 'Send your API key in the x-api-key header.' };
+    ? { admitted: false, status: 401, code, message: 'The API key is not valid.', badKeyFrom }
+    : {
+        admitted: false,
+        status: 401,
+        code,
+        message: 'Send your API key in the x-api-key header.',
+        badKeyFrom,
+      };
 }
 
-function tooManyFailures(retryAfterSeconds: number): Refusal {
+function tooManyFailures(retryAfterSeconds: number, address: string): Refusal {
   return {
     admitted: false,
     status: 429,
     code: 'RATE_LIMIT_EXCEEDED',
     message: 'Too many requests with a missing or invalid API key from this address.',
     retryAfterSeconds,
+    badKeyFrom: throttleSubject(address),
   };
 }
 

@@ -22,7 +22,9 @@ export class GatewayMetrics {
   private readonly keyLookups: Counter<'result'>;
   private readonly cuts: Counter<'upstream' | 'reason'>;
   private readonly concurrencyRefusals: Counter<'limit'>;
+  private readonly badKeyUndelayed: Counter;
   private downloads = 0;
+  private badKeysWaiting: () => number = () => 0;
 
   constructor(metrics: ServiceMetrics, limits: Limits) {
     this.admissions = metrics.counter(
@@ -64,6 +66,17 @@ export class GatewayMetrics {
       'gateway_concurrency_refusals_total',
       'Requests refused with 429 because their key had its plan’s requests (or downloads) in progress at once.',
       ['limit'],
+    );
+    this.badKeyUndelayed = metrics.counter(
+      'gateway_bad_key_answers_undelayed_total',
+      'Answers to a bad key (401, or the 429 of an address blocked for bad keys) sent at once, with ' +
+        'Connection: close, because AUTH_FAILURE_MAX_DELAYED answers were already waiting their AUTH_FAILURE_DELAY_MS.',
+    );
+    metrics.gaugeAtScrape(
+      'gateway_bad_key_answers_waiting',
+      'Answers to a bad key waiting their AUTH_FAILURE_DELAY_MS.',
+      [],
+      () => [{ labels: {}, value: this.badKeysWaiting() }],
     );
     metrics.gaugeAtScrape(
       'gateway_downloads_in_progress',
@@ -117,6 +130,15 @@ export class GatewayMetrics {
 
   downloadsInProgress(delta: 1 | -1): void {
     this.downloads += delta;
+  }
+
+  badKeyAnswerUndelayed(): void {
+    this.badKeyUndelayed.inc();
+  }
+
+  /** Where the gauge of waiting bad-key answers reads its value at scrape time. */
+  badKeyAnswersWaiting(count: () => number): void {
+    this.badKeysWaiting = count;
   }
 
   concurrencyRefusal(limit: 'requests' | 'downloads'): void {

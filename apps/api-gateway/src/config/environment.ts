@@ -178,6 +178,41 @@ export class Environment extends BaseEnvironment {
   AUTH_FAILURES_PER_MINUTE = 30;
 
   /**
+   * How long the answer to a bad key (a 401, or the 429 of an address blocked for bad keys) waits
+   * before it is sent: a client sending bad keys as fast as it is answered gets at most one answer
+   * per connection per this, so a flood of them cannot take the gateway's CPU from valid keys. A
+   * timer only, no CPU while it waits. 0: answered at once.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  AUTH_FAILURE_DELAY_MS = 250;
+
+  /**
+   * Answers to bad keys waiting AUTH_FAILURE_DELAY_MS at once on this instance, at most; past it
+   * one is sent at once and closes its connection (the metric `gateway_bad_key_answers_undelayed_total`).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  AUTH_FAILURE_MAX_DELAYED = 2_000;
+
+  /**
+   * Answers to bad keys one client address (an IPv6 /64) gets per AUTH_FAILURE_DELAY_MS, at most,
+   * however many connections it opens: past it they wait their turn. 32 per 250 ms: 128 a second.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  AUTH_FAILURE_ANSWERS_PER_ADDRESS = 32;
+
+  /**
    * The proxies in front of the gateway (an ingress, a load balancer), as comma-separated
    * addresses or CIDR ranges. When a request's TCP peer is one of them, the client address (what
    * AUTH_FAILURES_PER_MINUTE counts) is the right-most hop of TRUSTED_PROXY_HEADER that is not.

@@ -10,6 +10,7 @@ import {
 } from '@tcg/http-service';
 import { PLANS } from '@tcg/domain';
 import { AccessService, type BeforeCharge, type Refusal } from '../access/access.service';
+import { BadKeyDelay } from '../access/bad-key-delay';
 import { rateLimitHeaders } from '../access/rate-limit-headers';
 import { sendError, sendInternalError } from '../common/error-shape';
 import { GatewayMetrics } from '../common/gateway-metrics';
@@ -60,6 +61,8 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly docsUrl: string;
   /** How a refusal with the body still on the wire closes the connection (see endLastAnswer). */
   readonly linger: LingerLimits;
+  /** Holds the answers that say a key is bad (AUTH_FAILURE_DELAY_MS and the two after it). */
+  private readonly badKeyDelay: BadKeyDelay;
 
   constructor(
     private readonly access: AccessService,
@@ -74,6 +77,13 @@ export class ProxyService implements OnApplicationShutdown {
       env.DOWNLOAD_RESERVED_SOCKETS,
     );
     this.linger = lingerLimits(env.MAX_BODY_BYTES, env.SERVER_KEEP_ALIVE_TIMEOUT_MS);
+    this.badKeyDelay = new BadKeyDelay({
+      delayMs: env.AUTH_FAILURE_DELAY_MS,
+      maxWaiting: env.AUTH_FAILURE_MAX_DELAYED,
+      perAddress: env.AUTH_FAILURE_ANSWERS_PER_ADDRESS,
+      onOverflow: () => metrics.badKeyAnswerUndelayed(),
+    });
+    metrics.badKeyAnswersWaiting(() => this.badKeyDelay.waiting);
     const upstream = (name: string, url: string, options: Partial<UpstreamOptions> = {}) =>
       new UpstreamClient({
         name,
@@ -143,9 +153,16 @@ export class ProxyService implements OnApplicationShutdown {
       if (admission.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(admission.retryAfterSeconds));
       if (version === 'v2' && admission.usage) setRateLimitHeaders(res, admission.usage);
-      // The body stays unread.
-      const last = framing.kind === 'body' ? { req, linger: this.linger } : undefined;
-      sendError(res, shapePath, admission.status, admission.code, admission.message, this.docsUrl, last);
+      const { status, code, message } = admission;
+      const refuse = (close: boolean): void => {
+        // The body stays unread.
+        const last = framing.kind === 'body' ? { req, linger: this.linger } : undefined;
+        if (close && !last) res.setHeader('connection', 'close');
+        sendError(res, shapePath, status, code, message, this.docsUrl, last);
+      };
+      if (admission.badKeyFrom !== undefined)
+        this.badKeyDelay.hold(res, refuse, req.socket, admission.badKeyFrom);
+      else refuse(false);
       return;
     }
     if (version === 'v2') setRateLimitHeaders(res, admission.usage);
