@@ -42,6 +42,7 @@ import { SummaryMarkKinds1765800000000 } from './migrations/1765800000000-summar
 import { SummaryMarksByTrigger1765810000000 } from './migrations/1765810000000-summary-marks-by-trigger';
 import { AlertClaimIndexes1765820000000 } from './migrations/1765820000000-alert-claim-indexes';
 import { AnalyzeCatalogue1765830000000 } from './migrations/1765830000000-analyze-catalogue';
+import { AlertDestinationOneName1765840000000 } from './migrations/1765840000000-alert-destination-one-name';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -84,6 +85,7 @@ export const MIGRATIONS = [
   SummaryMarksByTrigger1765810000000,
   AlertClaimIndexes1765820000000,
   AnalyzeCatalogue1765830000000,
+  AlertDestinationOneName1765840000000,
 ];
 
 export interface DataSourceConfig {

@@ -63,6 +63,26 @@ describe('price alerts (PostgreSQL)', () => {
     await ds.destroy();
   });
 
+  it('gives one host one destination however its name is spelt', async () => {
+    const urls = [
+      'https://Hooks.Example.com/a',
+      'https://hooks.example.com./b',
+      'https://hooks.example.com..:443/c',
+      'https://hooks.example.com.:8443/d',
+      'https://[2001:db8::1]:8443/e',
+    ];
+    // As the service stores them: WHATWG-serialised (lower-case host, no default port).
+    for (const url of urls) await alerts.create(newAlert({ url: new URL(url).href }), 10);
+    const rows: { destination: string }[] = await ds.query('SELECT destination FROM alerts ORDER BY url');
+    expect(rows.map((r) => r.destination).sort()).toEqual([
+      '[2001:db8::1]:8443',
+      'hooks.example.com',
+      'hooks.example.com',
+      'hooks.example.com',
+      'hooks.example.com:8443',
+    ]);
+  });
+
   it("keeps a key's alerts to that key, within the plan's cap", async () => {
     const a = await alerts.create(newAlert(), 2);
     expect(a).toMatchObject({
