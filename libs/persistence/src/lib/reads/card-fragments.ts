@@ -2,6 +2,7 @@ import { isUuid, restrictsKinds, scopeOnly } from '@tcg/domain';
 import type { BrowseSelector, CardIdentifier, VariantFilter } from '@tcg/domain';
 import { sql } from 'kysely';
 import { and, shared, type Sql } from './compile';
+import { escapeLike } from './like-pattern';
 
 // The conditions the card reads share, as Kysely fragments over fixed aliases: `c` cards, `s`
 // sets, `g` games, `v` variants, `vp` their prices in the read's region, `top` card_tops (or the
@@ -91,7 +92,7 @@ export function browseConditions(selector: BrowseSelector): { where: Sql[]; sear
   if (selector.number) where.push(sql`c.number = ${selector.number}`);
   if (!selector.q) return { where };
   const text = selector.q.toLowerCase();
-  const escaped = text.replace(/[\\%_]/g, (m) => `\\${m}`);
+  const escaped = escapeLike(text);
   const search = { q: shared(text), like: shared(`%${escaped}%`), prefix: shared(`${escaped}%`) };
   where.push(
     sql`(lower(c.name) LIKE ${search.like} OR lower(c.name) % ${search.q} OR ${search.q} <% lower(c.name))`,

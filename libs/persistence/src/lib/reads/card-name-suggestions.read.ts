@@ -2,6 +2,7 @@ import type { NameSuggestionQuery } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import { db, shared } from './compile';
+import { escapeLike } from './like-pattern';
 import { rowSchema, type RowOf } from './row-schema';
 import { runRead } from './run-read';
 
@@ -14,7 +15,7 @@ export type NameSuggestionRow = RowOf<typeof ROW>;
 
 /** `LIKE` pattern, folded as the names were, of a word starting with `text`. */
 function startsWith(text: string) {
-  return sql<string>`lower(${shared(`${text.replace(/[\\%_]/g, '\\$&')}%`)})`;
+  return sql<string>`lower(${shared(`${escapeLike(text)}%`)})`;
 }
 
 /**

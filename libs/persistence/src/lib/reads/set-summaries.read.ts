@@ -2,6 +2,7 @@ import type { SetQuery } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import { db, shared } from './compile';
+import { escapeLike } from './like-pattern';
 import { rowSchema, type RowOf } from './row-schema';
 import { runRead } from './run-read';
 
@@ -24,7 +25,7 @@ export type SetSummaryRow = RowOf<typeof ROW>;
  */
 export function setSummariesStatement(gameId: string, query: SetQuery) {
   // One statement with or without a search: the pattern is null without one.
-  const pattern = shared(query.q ? `%${query.q.replace(/[\\%_]/g, '\\$&')}%` : null);
+  const pattern = shared(query.q ? `%${escapeLike(query.q)}%` : null);
   const column = query.orderBy === 'release_date' ? sql.ref('s.release_date') : sql`lower(s.name)`;
   return db
     .selectFrom('sets as s')
