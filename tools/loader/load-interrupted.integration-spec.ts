@@ -1,5 +1,5 @@
 import { refreshSummaries, removeCatalogue } from '@tcg/persistence';
-import { testDataSource, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { ChildProcess, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -23,17 +23,18 @@ function load(): { child: ChildProcess; exited: Promise<number | string>; stderr
 describe('npm run load killed mid-load (PostgreSQL)', () => {
   let ds: DataSource;
 
-  beforeAll(async () => {
-    ds = await testDataSource();
-    await removeCatalogue(ds);
-    await ds.query('DELETE FROM sample_loads');
+  useTestDatabase((opened) => (ds = opened), {
+    truncate: 'never',
+    beforeClose: async () => {
+      // Leave this worker's database as the other suites expect it: no catalogue.
+      await removeCatalogue(ds);
+      await ds.query('DELETE FROM sample_loads');
+      await refreshSummaries(ds);
+    },
   });
-  afterAll(async () => {
-    // Leave this worker's database as the other suites expect it: no catalogue.
+  beforeAll(async () => {
     await removeCatalogue(ds);
     await ds.query('DELETE FROM sample_loads');
-    await refreshSummaries(ds);
-    await ds.destroy();
   });
 
   it('the next load removes the partial catalogue and loads it whole', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { DownloadLeaseRepository } from '@tcg/persistence';
-import { testDataSource } from '@tcg/persistence/testing';
+import { useTestDatabase } from '@tcg/persistence/testing';
 import type { DataSource } from 'typeorm';
 import {
   DownloadLeases,
@@ -55,13 +55,15 @@ describe('PostgresDownloadLeaseStore (PostgreSQL)', () => {
   let ds: DataSource;
   let store: PostgresDownloadLeaseStore;
 
-  beforeAll(async () => {
-    ds = await testDataSource();
-    store = new PostgresDownloadLeaseStore(new DownloadLeaseRepository(ds));
+  // Keys are namespaced by the run: other suites' counters stay.
+  useTestDatabase((opened) => (ds = opened), {
+    truncate: 'never',
+    beforeClose: async () => {
+      await ds.query('DELETE FROM quota_counters WHERE key_id LIKE $1', [`downloads:${run}-%`]);
+    },
   });
-  afterAll(async () => {
-    await ds.query('DELETE FROM quota_counters WHERE key_id LIKE $1', [`downloads:${run}-%`]);
-    await ds.destroy();
+  beforeAll(() => {
+    store = new PostgresDownloadLeaseStore(new DownloadLeaseRepository(ds));
   });
 
   describeLeaseStoreContract(

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { QuotaCounterRepository } from '@tcg/persistence';
-import { testDataSource } from '@tcg/persistence/testing';
+import { testDataSource, useTestDatabase } from '@tcg/persistence/testing';
 import type { DataSource } from 'typeorm';
 import { PostgresQuotaStore } from './postgres-quota.store';
 import { describeQuotaStoreContract } from './quota-store.contract';
@@ -14,15 +14,17 @@ describe('PostgresQuotaStore (PostgreSQL)', () => {
   let store: PostgresQuotaStore;
   let counters: QuotaCounterRepository;
 
-  beforeAll(async () => {
-    ds = await testDataSource();
+  // Keys are namespaced by the run: other suites' counters stay.
+  useTestDatabase((opened) => (ds = opened), {
+    truncate: 'never',
+    beforeClose: async () => {
+      await ds.query('DELETE FROM quota_counters WHERE key_id LIKE $1', [`${run}-%`]);
+      await ds.query('DELETE FROM quota_reconciliations WHERE id LIKE $1', [`${run}-%`]);
+    },
+  });
+  beforeAll(() => {
     counters = new QuotaCounterRepository(ds);
     store = new PostgresQuotaStore(counters);
-  });
-  afterAll(async () => {
-    await ds.query('DELETE FROM quota_counters WHERE key_id LIKE $1', [`${run}-%`]);
-    await ds.query('DELETE FROM quota_reconciliations WHERE id LIKE $1', [`${run}-%`]);
-    await ds.destroy();
   });
 
   describeQuotaStoreContract(() => store, newKeyId);

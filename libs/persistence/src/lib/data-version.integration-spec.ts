@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '../testing';
+import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../testing';
 import { writeCatalogue } from './catalogue-writer';
 import { DataVersionWatcher, readDataVersion } from './data-version';
 import { refreshSummaries } from './summaries';
@@ -26,9 +26,8 @@ describe('data version (PostgreSQL)', () => {
   const committed = async () =>
     readDataVersion({ query: (sql: string) => ds.query(sql).then((rows) => ({ rows })) });
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
     watcher = new DataVersionWatcher({
       url: workerDatabaseUrl(),
       applicationName: 'data-version-test',
@@ -39,7 +38,6 @@ describe('data version (PostgreSQL)', () => {
   });
   afterAll(async () => {
     await watcher.stop();
-    await ds.destroy();
   });
 
   it('starts at the committed version', async () => {

@@ -3,9 +3,8 @@ import { DataSource } from 'typeorm';
 import {
   createLoginRoles,
   roleDataSource,
-  testDataSource,
   tinyCatalogue,
-  truncateAll,
+  useTestDatabase,
   workerDatabaseUrl,
 } from '../testing';
 import type { DatabaseRole } from '../testing';
@@ -47,18 +46,17 @@ describe('database roles (DatabaseRoles migration)', () => {
     return rows.map((r) => r.name);
   };
 
+  useTestDatabase((opened) => (admin = opened), {
+    truncate: 'once',
+    beforeClose: async () => {
+      for (const ds of Object.values(as)) await ds.destroy();
+      await roles.drop();
+    },
+  });
   beforeAll(async () => {
-    admin = await testDataSource();
-    await truncateAll(admin);
     roles = await createLoginRoles(admin, workerDatabaseUrl());
     for (const [role, url] of Object.entries(roles.urls))
       as[role as DatabaseRole] = await roleDataSource(url);
-  });
-
-  afterAll(async () => {
-    for (const ds of Object.values(as)) await ds.destroy();
-    await roles.drop();
-    await admin.destroy();
   });
 
   it('runs again over roles and grants that exist already (roles are the cluster’s: other databases share them)', async () => {

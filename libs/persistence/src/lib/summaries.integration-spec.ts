@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll } from '../testing';
+import { tinyCatalogue, useTestDatabase } from '../testing';
 import { writeCatalogue } from './catalogue-writer';
 import { PriceIngestRepository } from './prices/price-ingest.repository';
 import { refreshSummaries, refreshSummariesIfStale, SUMMARY_VIEWS } from './summaries';
@@ -16,15 +16,7 @@ describe('summary stale marks (PostgreSQL)', () => {
   const price = (t: number, p: number) =>
     new PriceIngestRepository(ds).ingest([{ variantUuid: nm.uuid, region: 'NA', t, price: p }]);
 
-  beforeAll(async () => {
-    ds = await testDataSource();
-  });
-  beforeEach(async () => {
-    await truncateAll(ds);
-  });
-  afterAll(async () => {
-    await ds.destroy();
-  });
+  useTestDatabase((opened) => (ds = opened));
 
   it('a write that changes data leaves a mark in its own transaction; one that changes nothing does not', async () => {
     await writeCatalogue(ds, cat);

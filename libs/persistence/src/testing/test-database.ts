@@ -25,7 +25,10 @@ export function workerDatabaseUrl(): string {
   return parsed.toString();
 }
 
-/** A data source on this worker's test database; destroy it in afterAll. */
+/**
+ * A data source on this worker's test database, destroyed by the caller: a suite's own comes from
+ * `useTestDatabase`; this is for a second pool beside it, or one opened and closed around a step.
+ */
 export function testDataSource(): Promise<DataSource> {
   return createDataSource({ url: workerDatabaseUrl(), poolSize: 4, applicationName: 'test' }).initialize();
 }
@@ -42,17 +45,25 @@ export async function truncateAll(ds: DataSource): Promise<void> {
 /**
  * The data-source hooks every integration suite needs: opens this worker's database before the
  * suite (handing it to `opened`), destroys it after, and empties it before each test (`truncate`:
- * `'each'`, the default), once before the suite (`'once'`) or never (`'never'`). Register it
- * before the suite's own `beforeEach`, which then seeds an empty database. A suite that undoes
- * migrations sets `remigrate`: the database then leaves with every migration applied, whatever
- * happened.
+ * `'each'`, the default), once before the suite (`'once'`) or never (`'never'`: a suite that
+ * namespaces its rows, or empties what it wrote itself). Register it before the suite's own
+ * `beforeAll` and `beforeEach`, which then find the database open and empty. A suite that must
+ * still use the database after its tests (to delete its rows, drop its roles) does it in
+ * `beforeClose`: Jest runs `afterAll` hooks in the order they were registered, so a suite's own
+ * would find the database closed. A suite that undoes migrations sets `remigrate`: the database
+ * then leaves with every migration applied, whatever happened.
  */
 export function useTestDatabase(
   opened: (ds: DataSource) => void,
   {
     truncate = 'each',
     remigrate = false,
-  }: { truncate?: 'each' | 'once' | 'never'; remigrate?: boolean } = {},
+    beforeClose,
+  }: {
+    truncate?: 'each' | 'once' | 'never';
+    remigrate?: boolean;
+    beforeClose?: (ds: DataSource) => Promise<void>;
+  } = {},
 ): void {
   let ds: DataSource | undefined;
   beforeAll(async () => {
@@ -61,8 +72,13 @@ export function useTestDatabase(
     if (truncate === 'once') await truncateAll(ds);
   });
   afterAll(async () => {
-    if (ds && remigrate) await migrate(ds);
-    await ds?.destroy();
+    if (!ds) return;
+    try {
+      if (beforeClose) await beforeClose(ds);
+      if (remigrate) await migrate(ds);
+    } finally {
+      await ds.destroy();
+    }
   });
   if (truncate === 'each')
     beforeEach(async () => {

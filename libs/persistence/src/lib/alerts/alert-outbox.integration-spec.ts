@@ -1,7 +1,7 @@
 import type { NewAlert } from '@tcg/domain';
 import { Client, type ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '../../testing';
+import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { TypeOrmApiKeyRepository } from '../repositories/api-key.repository';
@@ -45,22 +45,20 @@ describe('price alerts (PostgreSQL)', () => {
     ...over,
   });
 
+  useTestDatabase((opened) => (ds = opened));
   beforeAll(async () => {
-    ds = await testDataSource();
     client = new Client({ connectionString: workerDatabaseUrl() });
     await client.connect();
     alerts = new TypeOrmAlertRepository(ds);
   });
 
   beforeEach(async () => {
-    await truncateAll(ds);
     await writeCatalogue(ds, cat);
     await setPrice(900);
   });
 
   afterAll(async () => {
     await client.end();
-    await ds.destroy();
   });
 
   it('gives one host one destination however its name is spelt', async () => {

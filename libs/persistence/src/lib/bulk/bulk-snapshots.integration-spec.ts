@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { Client } from 'pg';
 import { BULK_COLUMNS } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '../../testing';
+import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { generateGameHistory, generateGameSnapshots, SNAPSHOTS_KEPT } from './bulk-generator';
@@ -42,14 +42,13 @@ describe('bulk snapshots (PostgreSQL)', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   };
 
+  useTestDatabase((opened) => (ds = opened));
   beforeAll(async () => {
-    ds = await testDataSource();
     store = new TypeOrmBulkSnapshotStore(ds);
     client = new Client({ connectionString: workerDatabaseUrl() });
     await client.connect();
   });
   beforeEach(async () => {
-    await truncateAll(ds);
     await writeCatalogue(ds, cat);
     const ingest = new PriceIngestRepository(ds);
     // NA: 9.00 eight days back, 12.00 now; JP (yen, no minor unit): 1,500 now. The slab has no price.
@@ -65,7 +64,6 @@ describe('bulk snapshots (PostgreSQL)', () => {
   });
   afterAll(async () => {
     await client.end();
-    await ds.destroy();
   });
 
   it('writes both formats from one read: rows per variant and region, in v1 units, the same in NDJSON and CSV', async () => {

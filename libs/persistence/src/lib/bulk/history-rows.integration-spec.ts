@@ -1,7 +1,7 @@
 import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll, workerDatabaseUrl } from '../../testing';
+import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { historyLines, HistoryLine } from './history-rows';
@@ -41,13 +41,12 @@ describe('history lines (PostgreSQL)', () => {
   const otherNm = rawVariant('Near Mint');
   const otherLp = rawVariant('Lightly Played');
 
+  useTestDatabase((opened) => (ds = opened));
   beforeAll(async () => {
-    ds = await testDataSource();
     client = new Client({ connectionString: workerDatabaseUrl() });
     await client.connect();
   });
   beforeEach(async () => {
-    await truncateAll(ds);
     await writeCatalogue(ds, {
       ...cat,
       cards: [card!, other],
@@ -57,7 +56,6 @@ describe('history lines (PostgreSQL)', () => {
   });
   afterAll(async () => {
     await client.end();
-    await ds.destroy();
   });
 
   const nmLine = (

@@ -1,6 +1,6 @@
 import { CardSet, cardSlug, Game, uuidV5, Variant, variantSlug, type PriceSource } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
+import { tinyCatalogue, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
@@ -47,15 +47,7 @@ describe('v1 aggregates count real prices only once a game has them (PostgreSQL)
       { variantUuid: variant.uuid, region: 'NA', source, t: prices.map((_, i) => T0 + i * DAY), p: prices },
     ]);
 
-  beforeAll(async () => {
-    ds = await testDataSource();
-  });
-  beforeEach(async () => {
-    await truncateAll(ds);
-  });
-  afterAll(async () => {
-    await ds.destroy();
-  });
+  useTestDatabase((opened) => (ds = opened));
 
   it('a game with one real price leaves its simulated cards out; a simulated-only game keeps them', async () => {
     const mixed = gameOf('mixed', ['Real Card', 'Sample Card']);

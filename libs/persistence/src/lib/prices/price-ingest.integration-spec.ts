@@ -1,7 +1,7 @@
 import { computeSeriesStats } from '@tcg/pricing-stats';
 import { renderSeries } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
+import { tinyCatalogue, truncateAll, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from './price-ingest.repository';
 
@@ -14,16 +14,12 @@ describe('PriceIngestRepository (PostgreSQL)', () => {
   const cat = tinyCatalogue();
   const nm = cat.variants[0]!.uuid;
 
-  beforeAll(async () => {
-    ds = await testDataSource();
+  useTestDatabase((opened) => (ds = opened));
+  beforeAll(() => {
     repo = new PriceIngestRepository(ds);
   });
   beforeEach(async () => {
-    await truncateAll(ds);
     await writeCatalogue(ds, cat);
-  });
-  afterAll(async () => {
-    await ds.destroy();
   });
 
   const obs = (days: number[], prices: number[]) =>

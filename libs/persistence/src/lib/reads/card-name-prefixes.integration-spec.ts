@@ -1,6 +1,6 @@
 import { Card, CardSet, Game, uuidV5 } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { testDataSource, truncateAll } from '../../testing';
+import { useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { refreshSummaries } from '../summaries';
 import { compile } from './compile';
@@ -36,9 +36,8 @@ const NAMES: [game: number, name: string, printings: number][] = [
 describe('card_name_prefixes (PostgreSQL): what is typed first, read precomputed', () => {
   let ds: DataSource;
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
     const sets: CardSet[] = GAMES.map((g) => ({
       uuid: uuidV5(`set:${g.id}`),
       id: `${g.id}-set`,
@@ -68,9 +67,6 @@ describe('card_name_prefixes (PostgreSQL): what is typed first, read precomputed
     );
     await writeCatalogue(ds, { games: GAMES, sets, cards, variants: [] });
     await refreshSummaries(ds);
-  });
-  afterAll(async () => {
-    await ds.destroy();
   });
 
   const rows = (statement: Parameters<typeof compile>[0]) => {

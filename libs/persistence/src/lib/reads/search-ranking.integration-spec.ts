@@ -1,6 +1,6 @@
 import { Card, cardSlug, KeysetQuery, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { testDataSource, truncateAll } from '../../testing';
+import { useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { CardKeysetRepository } from '../repositories/card-keyset.repository';
 import { CardQueryRepository } from '../repositories/card-query.repository';
@@ -39,9 +39,8 @@ const nameOf = (uuid: string) => CARDS.find((c) => c.uuid === uuid)!.name;
 describe('search relevance (PostgreSQL)', () => {
   let ds: DataSource;
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
     await writeCatalogue(ds, {
       games: [GAME],
       sets: [{ ...SET, code: 'RS', releaseDate: null }],
@@ -49,9 +48,6 @@ describe('search relevance (PostgreSQL)', () => {
       variants: VARIANTS,
     });
     await refreshSummaries(ds);
-  });
-  afterAll(async () => {
-    await ds.destroy();
   });
 
   // The name itself, then names starting with the text, then names containing it, then typos.

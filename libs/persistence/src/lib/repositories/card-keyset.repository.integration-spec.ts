@@ -1,6 +1,6 @@
 import { Card, cardSlug, KeysetQuery, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { testDataSource, truncateAll } from '../../testing';
+import { useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
@@ -63,10 +63,9 @@ describe('CardKeysetRepository (PostgreSQL)', () => {
     }
   }
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
     repo = new CardKeysetRepository(ds);
-    await truncateAll(ds);
     // Written out of order, so only the key can put them in order.
     const cards = [...ORDERED].reverse();
     await writeCatalogue(ds, { games: [GAME], sets: [PROMOS, FIRST], cards, variants: cards.map(nm) });
@@ -80,9 +79,6 @@ describe('CardKeysetRepository (PostgreSQL)', () => {
       })),
     );
     await refreshSummaries(ds); // as a load or an import does when it ends
-  });
-  afterAll(async () => {
-    await ds.destroy();
   });
 
   it('browses by set, then card number read as a number, then its text, unnumbered last', async () => {

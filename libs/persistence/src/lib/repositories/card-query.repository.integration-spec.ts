@@ -1,6 +1,6 @@
 import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { testDataSource, truncateAll } from '../../testing';
+import { useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { refreshSummaries } from '../summaries';
 import { CardQueryRepository } from './card-query.repository';
@@ -49,8 +49,8 @@ describe('CardQueryRepository pages (PostgreSQL)', () => {
   const page = (offset: number, limit = 2) =>
     repo.findCards(browse, filter, { limit, offset }, 'NA', { direction: 'desc' }, read);
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
     // Every statement the repository runs goes through this target, which counts them.
     repo = new CardQueryRepository({
       read: (run) => {
@@ -58,7 +58,6 @@ describe('CardQueryRepository pages (PostgreSQL)', () => {
         return run(ds);
       },
     });
-    await truncateAll(ds);
     await writeCatalogue(ds, {
       games: [GAME],
       sets: [{ ...SET, code: 'P', releaseDate: null }],
@@ -67,9 +66,6 @@ describe('CardQueryRepository pages (PostgreSQL)', () => {
     });
     // Which cards a browse returns is read from the summaries, as after any load or import.
     await refreshSummaries(ds);
-  });
-  afterAll(async () => {
-    await ds.destroy();
   });
 
   it('answers a page past the end empty, with the total, in one statement', async () => {

@@ -11,7 +11,7 @@ import {
   variantSlug,
 } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { testDataSource, truncateAll } from '../../testing';
+import { useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
@@ -140,11 +140,10 @@ describe('browses from the summaries (PostgreSQL)', () => {
   let v1: CardQueryRepository;
   let v2: CardKeysetRepository;
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
     v1 = new CardQueryRepository(ds);
     v2 = new CardKeysetRepository(ds);
-    await truncateAll(ds);
     await writeCatalogue(ds, { games: [GAME], sets: SETS, cards, variants: priced.map((p) => p.variant) });
     await new PriceIngestRepository(ds).ingestSeries(
       priced.flatMap(({ variant, prices }) =>
@@ -158,9 +157,6 @@ describe('browses from the summaries (PostgreSQL)', () => {
       ),
     );
     await refreshSummaries(ds);
-  });
-  afterAll(async () => {
-    await ds.destroy();
   });
 
   /**

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { testDataSource, tinyCatalogue, truncateAll } from '../../testing';
+import { tinyCatalogue, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { CardQueryRepository } from './card-query.repository';
 import { TypeOrmCatalogueRepository } from './catalogue.repository';
@@ -10,14 +10,10 @@ describe('TypeOrmCatalogueRepository (PostgreSQL)', () => {
   const cat = tinyCatalogue();
   const card = cat.cards[0]!;
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
     repo = new TypeOrmCatalogueRepository(ds);
-    await truncateAll(ds);
     await writeCatalogue(ds, cat);
-  });
-  afterAll(async () => {
-    await ds.destroy();
   });
 
   it('reads back the card and its raw and graded variants as written, as domain types', async () => {
