@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { createLoginRoles, testDataSource, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { dragon, knight, knightNm, nm, seedCatalogue, series, T_NOW } from './fixtures';
+import { fetchWithKey } from './http';
 import { importPrices } from './import-prices';
 import { startStack, Stack } from './stack';
 
@@ -19,7 +20,7 @@ describe('every app on its own PostgreSQL role', () => {
   let key: string;
   let keyId: string;
 
-  const get = (path: string) => fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': key } });
+  const get = (path: string) => fetchWithKey(`${stack.gatewayUrl}${path}`, key);
 
   beforeAll(async () => {
     await seedCatalogue([dragon, knight], [nm, knightNm], [{ variantUuid: nm.uuid, ...series(1000) }]);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { DataSource } from 'typeorm';
+import { getJson } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -41,11 +42,7 @@ describe('genuine MTGJSON files, synced and read through the gateway', () => {
   let from: string;
   let ds: DataSource;
 
-  const get = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': key } });
-    expect(res.status).toBe(200);
-    return (await res.json()) as T;
-  };
+  const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
 
   beforeAll(async () => {
     ds = await testDataSource();

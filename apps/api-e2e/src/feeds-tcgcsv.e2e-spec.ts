@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { DataSource } from 'typeorm';
+import { getJson } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -50,11 +51,7 @@ describe('a game from the TCGCSV dump, through the gateway', () => {
   let dir: string;
   let ds: DataSource;
 
-  const get = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': key } });
-    expect(res.status).toBe(200);
-    return (await res.json()) as T;
-  };
+  const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
 
   beforeAll(async () => {
     ds = await testDataSource();

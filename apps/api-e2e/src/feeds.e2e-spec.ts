@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { DataSource } from 'typeorm';
+import { getJson } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -48,11 +49,7 @@ describe('real data from the public feeds, through the gateway', () => {
     run(process.execPath, [CLI, 'sync', '--from', from, '--dir', join(from, 'cache')], {
       env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
     });
-  const get = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': key } });
-    expect(res.status).toBe(200);
-    return (await res.json()) as T;
-  };
+  const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
   const v2 = async (query: string) => (await get<{ data: V2Card[] }>(`/v2/cards?${query}`)).data;
   /** v2 looks cards up by our ids and the marketplace's: the feed's uuid is v1's `opensetId`. */
   const uuidOf = async (openset: string) =>

@@ -1,11 +1,12 @@
 import { decodeUsage } from '@tcg/http-service/contract';
 import { withinOneMinute } from './clock';
 import { startEchoUpstream } from './echo-upstream';
+import { fetchWithKey } from './http';
 import { newKey, withKeys } from './keys';
 import { INTERNAL_TOKEN, startStack, Stack } from './stack';
 
 const get = (url: string, key?: string, headers: Record<string, string> = {}) =>
-  fetch(url, { headers: { ...(key ? { 'x-api-key': key } : {}), ...headers } });
+  fetchWithKey(url, key, { headers });
 
 describe('gateway access: keys, credential, costs and limits (real HTTP, real PostgreSQL)', () => {
   let stack: Stack;

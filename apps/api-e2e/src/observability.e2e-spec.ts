@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { dragon, goblin, goblinNm, knight, knightNm, nm, seedCatalogue, series } from './fixtures';
+import { fetchWithKey } from './http';
 import { withKeys } from './keys';
 import { workerDatabaseUrl } from '@tcg/persistence/testing';
 import { Client } from 'pg';
@@ -68,7 +69,7 @@ describe('operators: /metrics on each admin port, access lines (built stack, rea
     v2: parseSamples(await scrape(stack.metricsUrls.v2)),
   });
   const get = (path: string, headers: Record<string, string> = {}) =>
-    fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': key, ...headers } });
+    fetchWithKey(`${stack.gatewayUrl}${path}`, key, { headers });
 
   beforeAll(async () => {
     await seedCatalogue(

@@ -3,6 +3,7 @@ import { testDataSource } from '@tcg/persistence/testing';
 import Redis from 'ioredis';
 import { withinOneMinute } from './clock';
 import { card, dragon, nm, raw, SET, seedCatalogue, series, T_NOW } from './fixtures';
+import { fetchWithKey } from './http';
 import { importPrices } from './import-prices';
 import { newKey, withKeys } from './keys';
 import { ScaledStack, startScaledStack } from './stack';
@@ -64,7 +65,7 @@ describe('two gateways in front of two instances of each service', () => {
   });
 
   const get = async (gateway: number, path: string, apiKey = key) => {
-    const res = await fetch(`${stack.gateways[gateway]!.url}${path}`, { headers: { 'x-api-key': apiKey } });
+    const res = await fetchWithKey(`${stack.gateways[gateway]!.url}${path}`, apiKey);
     return { status: res.status, headers: res.headers, body: (await res.json()) as unknown };
   };
   /** An instance's health details, from its admin port. */

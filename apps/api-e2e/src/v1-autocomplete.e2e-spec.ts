@@ -2,6 +2,7 @@ import { Card, CardSet, Game, uuidV5 } from '@tcg/domain';
 import { refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { testDataSource, truncateAll } from '@tcg/persistence/testing';
 import { card } from './fixtures';
+import { fetchWithKey } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -70,8 +71,8 @@ describe('GET /v1/cards/autocomplete through the gateway', () => {
     await stack.close();
   });
 
-  const get = (query: string, headers: Record<string, string> = { 'x-api-key': key }) =>
-    fetch(`${stack.gatewayUrl}/v1/cards/autocomplete?${query}`, { headers });
+  const get = (query: string, k: string | null = key) =>
+    fetchWithKey(`${stack.gatewayUrl}/v1/cards/autocomplete?${query}`, k);
   const names = async (query: string): Promise<Suggestion[]> => {
     const res = await get(query);
     expect(res.status).toBe(200);
@@ -130,7 +131,7 @@ describe('GET /v1/cards/autocomplete through the gateway', () => {
       expect(body.code).toBe('INVALID_REQUEST');
       expect(body.error).toContain(`'${parameter}'`);
     }
-    expect((await get('q=bol', {})).status).toBe(401);
+    expect((await get('q=bol', null)).status).toBe(401);
   });
 
   it('is metered like any request', async () => {

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { DataSource } from 'typeorm';
 import { storeSnapshot, StoredFile } from './bulk-fixture';
+import { fetchWithKey } from './http';
 import { newKey } from './keys';
 import { wire } from './raw-http';
 import { startStack, Stack } from './stack';
@@ -49,7 +50,7 @@ describe('bulk downloads resume with Range through the gateway', () => {
   let file: StoredFile;
 
   const get = (headers: Record<string, string> = {}) =>
-    fetch(`${stack.gatewayUrl}${DOWNLOAD}`, { headers: { 'x-api-key': key, ...headers } });
+    fetchWithKey(`${stack.gatewayUrl}${DOWNLOAD}`, key, { headers });
 
   beforeAll(async () => {
     ds = await testDataSource();

@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
+import { fetchWithKey } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -43,7 +44,7 @@ describe('bulk data through the gateway: /v1/bulk', () => {
   const card = cat.cards[0]!;
 
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    fetch(`${stack.gatewayUrl}${path}`, { method, headers: { 'x-api-key': key, ...headers } });
+    fetchWithKey(`${stack.gatewayUrl}${path}`, key, { headers, method });
   const list = async () => (await (await get('/v1/bulk')).json()) as ListBody;
   const snapshotsAt = (version: number) => async (d: DataSource) =>
     Number(

@@ -9,6 +9,7 @@ import {
   T_NOW,
   TEST_CARDS,
 } from './fixtures';
+import { fetchWithKey } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -54,7 +55,7 @@ describe('GET /v1/cards through the gateway', () => {
     query: string,
     k = key,
   ): Promise<{ status: number; body: Body & { error?: string; code?: string } }> => {
-    const res = await fetch(`${stack.gatewayUrl}/v1/cards?${query}`, { headers: { 'x-api-key': k } });
+    const res = await fetchWithKey(`${stack.gatewayUrl}/v1/cards?${query}`, k);
     return { status: res.status, body: (await res.json()) as Body & { error?: string; code?: string } };
   };
   const ids = (b: Body) => b.data.map((c) => c.id);

@@ -2,6 +2,7 @@ import { CardSet, uuidV5 } from '@tcg/domain';
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { testDataSource, tinyCatalogue, truncateAll } from '@tcg/persistence/testing';
 import { STARTER_AFTER_ONE_REQUEST } from './fixtures';
+import { fetchWithKey } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -57,7 +58,7 @@ describe('GET /v1/games and /v1/sets through the gateway', () => {
     await stack.close();
   });
 
-  const get = (path: string) => fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': key } });
+  const get = (path: string) => fetchWithKey(`${stack.gatewayUrl}${path}`, key);
 
   it('lists games with counts, index and 7-day change from the raw variants, and the caller usage', async () => {
     const res = await get('/v1/games');

@@ -1,5 +1,6 @@
 import { Card, GrowingPriceSeries, Language, RawVariant } from '@tcg/domain';
 import { card, DAY, raw, seedCatalogue, SET, T_NOW } from './fixtures';
+import { fetchWithKey } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -107,7 +108,7 @@ describe('v1 and v2 give the same numbers for the same variant', () => {
     stack = await startStack();
     key = await newKey('enterprise');
     const get = async (path: string) =>
-      (await (await fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': key } })).json()) as {
+      (await (await fetchWithKey(`${stack.gatewayUrl}${path}`, key)).json()) as {
         data: { variants: unknown[] }[];
       };
     for (const c of (

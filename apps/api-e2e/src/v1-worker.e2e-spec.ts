@@ -2,6 +2,7 @@ import { testDataSource } from '@tcg/persistence/testing';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { dragon, nm, seedCatalogue, series, T_NOW } from './fixtures';
+import { fetchWithKey } from './http';
 import { importPrices } from './import-prices';
 import { newKey } from './keys';
 import { startStack, startWorker, type Stack, type WorkerProcess } from './stack';
@@ -73,7 +74,7 @@ describe('api-v1 worker: bulk files and webhooks off the serving api-v1', () => 
   let key: string;
   let alertId: string;
 
-  const get = (path: string) => fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': key } });
+  const get = (path: string) => fetchWithKey(`${stack.gatewayUrl}${path}`, key);
   const listed = async () => ((await (await get('/v1/bulk')).json()) as { data: Listed[] }).data;
   const snapshotRows = async () => {
     const ds = await testDataSource();

@@ -12,6 +12,7 @@ import {
   T_NOW,
   TEST_CARDS,
 } from './fixtures';
+import { fetchWithKey } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -96,9 +97,7 @@ describe('GET /v2/cards through the gateway', () => {
   });
 
   const call = async (path: string, k: string | null = key) => {
-    const res = await fetch(`${stack.gatewayUrl}${path}`, {
-      headers: k === null ? {} : { 'x-api-key': k },
-    });
+    const res = await fetchWithKey(`${stack.gatewayUrl}${path}`, k);
     return { status: res.status, headers: res.headers, body: (await res.json()) as ListBody };
   };
   const get = (query: string, k: string | null = key) => call(`/v2/cards?${query}`, k);
