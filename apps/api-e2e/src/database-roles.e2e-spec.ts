@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { TypeOrmApiKeyRepository } from '@tcg/persistence';
-import { createLoginRoles, testDataSource, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { createLoginRoles, useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { dragon, knight, knightNm, nm, seedCatalogue, series, T_NOW } from './fixtures';
 import { fetchWithKey } from './http';
 import { importPrices } from './import-prices';
@@ -22,9 +22,16 @@ describe('every app on its own PostgreSQL role', () => {
 
   const get = (path: string) => fetchWithKey(`${stack.gatewayUrl}${path}`, key);
 
+  // The roles go once the stack that logs in as them has stopped; seedCatalogue empties the database.
+  useTestDatabase((opened) => (admin = opened), {
+    truncate: 'never',
+    beforeClose: async () => {
+      await stack?.close();
+      await roles?.drop();
+    },
+  });
   beforeAll(async () => {
     await seedCatalogue([dragon, knight], [nm, knightNm], [{ variantUuid: nm.uuid, ...series(1000) }]);
-    admin = await testDataSource();
     roles = await createLoginRoles(admin, workerDatabaseUrl());
     // The key CLI runs as the owner: no app's role may create keys.
     ({
@@ -38,12 +45,6 @@ describe('every app on its own PostgreSQL role', () => {
       logs: true,
     });
   }, 60_000);
-
-  afterAll(async () => {
-    await stack?.close();
-    await roles?.drop();
-    await admin?.destroy();
-  });
 
   it('imports prices as a tcg_importer member', async () => {
     expect(

@@ -1,10 +1,9 @@
-import { testDataSource, truncateAll, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { truncateAll, withTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { DataSource } from 'typeorm';
 import { getJson } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
@@ -40,13 +39,11 @@ describe('genuine MTGJSON files, synced and read through the gateway', () => {
   let stack: Stack;
   let key: string;
   let from: string;
-  let ds: DataSource;
 
   const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
 
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
+    await withTestDatabase(truncateAll);
     from = await mkdtemp(join(tmpdir(), 'feeds-real-e2e-'));
     for (const [file, as] of [
       ['AllPrintings-5.2.0-3ED-LEA.json', 'AllPrintings.json'],
@@ -66,7 +63,6 @@ describe('genuine MTGJSON files, synced and read through the gateway', () => {
   });
   afterAll(async () => {
     await stack.close();
-    await ds.destroy();
     await rm(from, { recursive: true, force: true });
   });
 

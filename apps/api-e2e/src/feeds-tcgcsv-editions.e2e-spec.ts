@@ -1,6 +1,6 @@
 import { uuidV5, variantSlug, type Card, type CardSet, type Variant } from '@tcg/domain';
 import { writeCatalogue } from '@tcg/persistence';
-import { testDataSource, truncateAll, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -86,9 +86,8 @@ describe('Flesh and Blood editions from TCGCSV, through the gateway', () => {
 
   const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
     await writeCatalogue(ds, {
       games: [{ id: 'flesh-and-blood', name: 'Flesh and Blood' }],
       ...packagedRhinar(),
@@ -102,7 +101,6 @@ describe('Flesh and Blood editions from TCGCSV, through the gateway', () => {
   });
   afterAll(async () => {
     await stack.close();
-    await ds.destroy();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -1,10 +1,9 @@
-import { testDataSource, truncateAll, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { truncateAll, withTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { DataSource } from 'typeorm';
 import { getJson } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
@@ -49,13 +48,11 @@ describe('a game from the TCGCSV dump, through the gateway', () => {
   let stack: Stack;
   let key: string;
   let dir: string;
-  let ds: DataSource;
 
   const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
 
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
+    await withTestDatabase(truncateAll);
     dir = await mkdtemp(join(tmpdir(), 'tcgcsv-e2e-'));
     // A new game is configuration only: the category by its TCGplayer name.
     const games = join(dir, 'games.json');
@@ -71,7 +68,6 @@ describe('a game from the TCGCSV dump, through the gateway', () => {
   });
   afterAll(async () => {
     await stack.close();
-    await ds.destroy();
     await rm(dir, { recursive: true, force: true });
   });
 

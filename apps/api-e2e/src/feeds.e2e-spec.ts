@@ -1,4 +1,4 @@
-import { testDataSource, truncateAll, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,9 +55,8 @@ describe('real data from the public feeds, through the gateway', () => {
   const uuidOf = async (openset: string) =>
     (await get<{ data: { uuid: string }[] }>(`/v1/cards?opensetId=${openset}`)).data[0]!.uuid;
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
     from = await mkdtemp(join(tmpdir(), 'feeds-e2e-'));
     for (const [dir, file] of [
       ['mtgjson', 'AllPrintings.json.gz'],
@@ -73,7 +72,6 @@ describe('real data from the public feeds, through the gateway', () => {
   });
   afterAll(async () => {
     await stack.close();
-    await ds.destroy();
     await rm(from, { recursive: true, force: true });
   });
 

@@ -22,7 +22,7 @@ import {
   writeCatalogue,
 } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
-import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { truncateAll, withTestDatabase } from '@tcg/persistence/testing';
 
 /** A small hand-made catalogue for end-to-end tests: one game, one set, cards built on demand. */
 export const DAY = 86_400;
@@ -165,17 +165,14 @@ export async function seedCatalogue(
     source?: PriceSource;
   })[] = [],
 ): Promise<void> {
-  const ds = await testDataSource();
-  try {
+  await withTestDatabase(async (ds) => {
     await truncateAll(ds);
     await writeCatalogue(ds, { games: [GAME], sets: [SET], cards: [...cards], variants: [...variants] });
     await new PriceIngestRepository(ds).ingestSeries(
       prices.map((s) => ({ region: 'NA', source: 'simulated', ...s })),
     );
     await refreshSummaries(ds);
-  } finally {
-    await ds.destroy();
-  }
+  });
 }
 
 /**

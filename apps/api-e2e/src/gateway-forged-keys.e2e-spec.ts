@@ -1,6 +1,6 @@
 import { ApiKeySigner, generateApiKey, generateLegacyApiKey } from '@tcg/domain';
 import { TypeOrmApiKeyRepository } from '@tcg/persistence';
-import { testDataSource } from '@tcg/persistence/testing';
+import { withTestDatabase } from '@tcg/persistence/testing';
 import Redis from 'ioredis';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -98,14 +98,11 @@ async function redisCommands(redis: Redis): Promise<Record<string, number>> {
   /** A key of the checked shape whose check does not verify. */
   const forgedKey = (): string => signer.generate().slice(0, 36) + signer.generate().slice(36);
 
-  const issue = async (key?: string): Promise<string> => {
-    const ds = await testDataSource();
-    try {
-      return (await new TypeOrmApiKeyRepository(ds, signer).create('enterprise', 'e2e-forged', key)).key;
-    } finally {
-      await ds.destroy();
-    }
-  };
+  const issue = (key?: string): Promise<string> =>
+    withTestDatabase(
+      async (ds) =>
+        (await new TypeOrmApiKeyRepository(ds, signer).create('enterprise', 'e2e-forged', key)).key,
+    );
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'tcg-forged-keys-'));

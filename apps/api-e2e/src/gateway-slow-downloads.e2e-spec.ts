@@ -1,5 +1,5 @@
 import { refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, tinyCatalogue, truncateAll } from '@tcg/persistence/testing';
+import { tinyCatalogue, useTestDatabase } from '@tcg/persistence/testing';
 import { randomBytes } from 'node:crypto';
 import { connect, Socket } from 'node:net';
 import { DataSource } from 'typeorm';
@@ -57,9 +57,8 @@ describe('finding 1: slow bulk readers do not starve other v1 clients', () => {
   let otherKey: string;
   const readers: SlowReader[] = [];
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
     await writeCatalogue(ds, tinyCatalogue());
     await refreshSummaries(ds);
     await storeBigSnapshot(ds);
@@ -75,7 +74,6 @@ describe('finding 1: slow bulk readers do not starve other v1 clients', () => {
   afterAll(async () => {
     for (const r of readers) r.socket.destroy();
     await stack?.close();
-    await ds?.destroy();
   });
 
   it('GET /v1/games and a /v1/cards search stay 200 under 2 s while 80 downloads read at 256 B/s', async () => {

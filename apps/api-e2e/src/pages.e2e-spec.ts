@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { testDataSource } from '@tcg/persistence/testing';
+import { withTestDatabase } from '@tcg/persistence/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { DAY, seedCatalogue, series, T_NOW, TEST_CARDS } from './fixtures';
 import { newKey } from './keys';
@@ -99,16 +99,13 @@ describe('the browser pages (real HTTP to the real services)', () => {
     );
     // As a feed sync sets them: on the card's row, which both versions read the card's fields from
     // (the stored documents hold its variants only). The knight keeps none.
-    const ds = await testDataSource();
-    try {
+    await withTestDatabase(async (ds) => {
       for (const [imagedbId, cardId] of [
         [DRAGON_SCRYFALL_ID, dragon.id],
         [NOT_A_SCRYFALL_ID, goblin.id],
       ])
         await ds.query('UPDATE cards SET imagedb_id = $1 WHERE id = $2', [imagedbId, cardId]);
-    } finally {
-      await ds.destroy();
-    }
+    });
     stack = await startStack();
     key = await newKey('professional');
   });

@@ -1,5 +1,5 @@
 import { PLANS } from '@tcg/domain';
-import { testDataSource } from '@tcg/persistence/testing';
+import { withTestDatabase } from '@tcg/persistence/testing';
 import Redis from 'ioredis';
 import { withinOneMinute } from './clock';
 import { card, dragon, nm, raw, SET, seedCatalogue, series, T_NOW } from './fixtures';
@@ -201,13 +201,9 @@ describe('two gateways in front of two instances of each service', () => {
     ]);
     const committedAt = Date.now();
     expect(exitCode).toBe(0);
-    const ds = await testDataSource();
-    let version: number;
-    try {
-      version = Number((await ds.query('SELECT version FROM data_version'))[0].version);
-    } finally {
-      await ds.destroy();
-    }
+    const version = await withTestDatabase(async (ds) =>
+      Number((await ds.query('SELECT version FROM data_version'))[0].version),
+    );
     expect(version).toBeGreaterThan(cacheWarm[0]!.dataVersion!);
     const reached = () => seen.map((s) => s.find((p) => p.version === version)?.at);
     for (let waited = 0; reached().includes(undefined) && waited < 10_000; waited += 20) await sleep(20);

@@ -1,5 +1,5 @@
 import { encodeUsage, INTERNAL_HEADERS } from '@tcg/http-service/contract';
-import { testDataSource } from '@tcg/persistence/testing';
+import { withTestDatabase } from '@tcg/persistence/testing';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -159,9 +159,7 @@ describe('price alerts through the gateway', () => {
 
   afterEach(async () => {
     await Promise.all(senders.splice(0).map((s) => s.stop()));
-    const ds = await testDataSource();
-    await ds.query('DELETE FROM alerts');
-    await ds.destroy();
+    await withTestDatabase((ds) => ds.query('DELETE FROM alerts'));
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { Card, CardSet, Game, uuidV5 } from '@tcg/domain';
 import { refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, truncateAll } from '@tcg/persistence/testing';
+import { truncateAll, withTestDatabase } from '@tcg/persistence/testing';
 import { card } from './fixtures';
 import { fetchWithKey } from './http';
 import { newKey } from './keys';
@@ -51,8 +51,7 @@ describe('GET /v1/cards/autocomplete through the gateway', () => {
   let key: string;
 
   beforeAll(async () => {
-    const ds = await testDataSource();
-    try {
+    await withTestDatabase(async (ds) => {
       await truncateAll(ds);
       await writeCatalogue(ds, {
         games: [MAGIC, OTHER],
@@ -61,9 +60,7 @@ describe('GET /v1/cards/autocomplete through the gateway', () => {
         variants: [],
       });
       await refreshSummaries(ds);
-    } finally {
-      await ds.destroy();
-    }
+    });
     stack = await startStack();
     key = await newKey('starter');
   });
@@ -142,8 +139,7 @@ describe('GET /v1/cards/autocomplete through the gateway', () => {
 
   it('suggests a card written after the index was built once the summaries are refreshed', async () => {
     expect(await names('q=fireb')).toEqual([]);
-    const ds = await testDataSource();
-    try {
+    await withTestDatabase(async (ds) => {
       await writeCatalogue(ds, {
         games: [MAGIC],
         sets: [ALPHA],
@@ -151,9 +147,7 @@ describe('GET /v1/cards/autocomplete through the gateway', () => {
         variants: [],
       });
       await refreshSummaries(ds);
-    } finally {
-      await ds.destroy();
-    }
+    });
     expect((await names('q=fireb')).map((s) => s.name)).toEqual(['Fireball']);
   });
 });

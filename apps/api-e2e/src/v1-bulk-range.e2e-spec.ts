@@ -1,5 +1,5 @@
 import { writeCatalogue } from '@tcg/persistence';
-import { testDataSource, tinyCatalogue, truncateAll } from '@tcg/persistence/testing';
+import { tinyCatalogue, useTestDatabase } from '@tcg/persistence/testing';
 import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { DataSource } from 'typeorm';
@@ -52,9 +52,8 @@ describe('bulk downloads resume with Range through the gateway', () => {
   const get = (headers: Record<string, string> = {}) =>
     fetchWithKey(`${stack.gatewayUrl}${DOWNLOAD}`, key, { headers });
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
     await writeCatalogue(ds, tinyCatalogue());
     file = await storeSnapshot(
       ds,
@@ -66,7 +65,6 @@ describe('bulk downloads resume with Range through the gateway', () => {
   });
   afterAll(async () => {
     await stack?.close();
-    await ds?.destroy();
   });
 
   it('sends the whole file with Accept-Ranges: bytes', async () => {

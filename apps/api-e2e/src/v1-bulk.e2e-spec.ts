@@ -1,5 +1,5 @@
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, tinyCatalogue, truncateAll } from '@tcg/persistence/testing';
+import { tinyCatalogue, useTestDatabase } from '@tcg/persistence/testing';
 import { parse } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
@@ -57,9 +57,8 @@ describe('bulk data through the gateway: /v1/bulk', () => {
     ) === 2;
   const currentVersion = async () => Number((await ds.query('SELECT version FROM data_version'))[0].version);
 
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
-    ds = await testDataSource();
-    await truncateAll(ds);
     await writeCatalogue(ds, cat);
     await new PriceIngestRepository(ds).ingest(
       [-8, -1, 0].map((d, i) => ({
@@ -83,7 +82,6 @@ describe('bulk data through the gateway: /v1/bulk', () => {
   });
   afterAll(async () => {
     await stack?.close();
-    await ds?.destroy();
   });
 
   it('lists one file per format with its size, rows, data version, checksum and download URL, at a cost of 1', async () => {

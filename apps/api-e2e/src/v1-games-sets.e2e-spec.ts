@@ -1,6 +1,6 @@
 import { CardSet, uuidV5 } from '@tcg/domain';
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { testDataSource, tinyCatalogue, truncateAll } from '@tcg/persistence/testing';
+import { tinyCatalogue, truncateAll, withTestDatabase } from '@tcg/persistence/testing';
 import { STARTER_AFTER_ONE_REQUEST } from './fixtures';
 import { fetchWithKey } from './http';
 import { newKey } from './keys';
@@ -31,8 +31,7 @@ describe('GET /v1/games and /v1/sets through the gateway', () => {
   };
 
   beforeAll(async () => {
-    const ds = await testDataSource();
-    try {
+    await withTestDatabase(async (ds) => {
       await truncateAll(ds);
       await writeCatalogue(ds, { ...cat, sets: [...cat.sets, later] });
       const ingest = new PriceIngestRepository(ds);
@@ -48,9 +47,7 @@ describe('GET /v1/games and /v1/sets through the gateway', () => {
       // A graded slab worth far more: v1 is raw only, so it must not count.
       await ingest.ingest([{ variantUuid: psa!.uuid, region: 'NA', t: T_NOW, price: 50_000 }]);
       await refreshSummaries(ds);
-    } finally {
-      await ds.destroy();
-    }
+    });
     stack = await startStack();
     key = await newKey('starter');
   });

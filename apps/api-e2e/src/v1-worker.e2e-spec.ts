@@ -1,4 +1,4 @@
-import { testDataSource } from '@tcg/persistence/testing';
+import { withTestDatabase } from '@tcg/persistence/testing';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { dragon, nm, seedCatalogue, series, T_NOW } from './fixtures';
@@ -76,14 +76,10 @@ describe('api-v1 worker: bulk files and webhooks off the serving api-v1', () => 
 
   const get = (path: string) => fetchWithKey(`${stack.gatewayUrl}${path}`, key);
   const listed = async () => ((await (await get('/v1/bulk')).json()) as { data: Listed[] }).data;
-  const snapshotRows = async () => {
-    const ds = await testDataSource();
-    try {
-      return Number((await ds.query('SELECT count(*)::int AS n FROM bulk_snapshots'))[0].n);
-    } finally {
-      await ds.destroy();
-    }
-  };
+  const snapshotRows = () =>
+    withTestDatabase(async (ds) =>
+      Number((await ds.query('SELECT count(*)::int AS n FROM bulk_snapshots'))[0].n),
+    );
 
   beforeAll(async () => {
     await seedCatalogue([dragon], [nm], [{ variantUuid: nm.uuid, ...series(1000) }]);

@@ -27,10 +27,24 @@ export function workerDatabaseUrl(): string {
 
 /**
  * A data source on this worker's test database, destroyed by the caller: a suite's own comes from
- * `useTestDatabase`; this is for a second pool beside it, or one opened and closed around a step.
+ * `useTestDatabase`, a step's from `withTestDatabase`; this is for a second pool beside them.
  */
 export function testDataSource(): Promise<DataSource> {
   return createDataSource({ url: workerDatabaseUrl(), poolSize: 4, applicationName: 'test' }).initialize();
+}
+
+/**
+ * Runs `work` on a data source on this worker's test database, closed after whatever happens: for a
+ * step that seeds or reads the database around processes under test (`useTestDatabase` is for a
+ * suite that holds it open).
+ */
+export async function withTestDatabase<T>(work: (ds: DataSource) => Promise<T>): Promise<T> {
+  const ds = await testDataSource();
+  try {
+    return await work(ds);
+  } finally {
+    await ds.destroy();
+  }
 }
 
 /** Empties every catalogue, price and key table (plans stay: they come from a migration). */
