@@ -15,6 +15,7 @@ import {
 } from '@tcg/persistence';
 import { DATA_VERSION } from '@tcg/persistence/nest';
 import { Pool, type PoolClient } from 'pg';
+import { SettledJob } from '../common/settled-job';
 import { Environment } from '../config/environment';
 import { alertEventBody } from './alert-event';
 import { DestinationGuard } from './delivery/destination-guard';
@@ -33,7 +34,7 @@ const POOL_SIZE = 32;
 const PER_KEY = 4;
 /** Outcomes that count towards a destination's breaker: the ones that hold a slot for long. */
 const TIMEOUTS: ReadonlySet<string> = new Set<AttemptError>(['connect_timeout', 'timeout']);
-/** A new data version is evaluated once versions have stopped coming for this long. */
+/** A new data version is evaluated this long after it came, with those that came meanwhile. */
 const SETTLE_MS = 500;
 /** An evaluation or a round's statements (claims, records). */
 const STATEMENT_TIMEOUT_MS = 60_000;
@@ -73,11 +74,9 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
   private readonly retry: RetryPolicy;
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  private settleTimer: NodeJS.Timeout | undefined;
+  /** The evaluations: after each data version has settled, one at a time in this instance. */
+  private readonly evaluation: SettledJob;
   private pollTimer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private evaluating: Promise<void> | undefined;
-  private evaluateAgain = false;
   /** The claim under way, and whether another was asked for meanwhile. */
   private claiming: Promise<void> | undefined;
   private claimAgain = false;
@@ -90,7 +89,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
 
   constructor(
     env: Environment,
-    @Inject(DATA_VERSION) private readonly versions: DataVersionSource,
+    @Inject(DATA_VERSION) versions: DataVersionSource,
     private readonly secrets: SecretBox,
   ) {
     this.enabled = env.ALERT_SENDER === 'on';
@@ -117,6 +116,17 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     });
     // A connection lost while idle: the next statement reconnects; this keeps the event handled.
     this.pool.on('error', () => undefined);
+    // From the first version not yet evaluated: versions that keep coming (an import's batches)
+    // are taken together, and never put the evaluation off for longer than SETTLE_MS.
+    this.evaluation = new SettledJob({
+      versions,
+      settleMs: SETTLE_MS,
+      settleFrom: 'first',
+      stopWaitMs: STOP_WAIT_MS,
+      run: () => this.evaluateOnce(),
+      onError: (error) =>
+        this.logger.warn({ msg: 'alert evaluation failed', error: (error as Error).message }),
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -124,11 +134,8 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     // (plain ones from before sealing, an old key's after a rotation).
     this.resealing = this.reseal();
     if (!this.enabled) return;
-    this.unsubscribe = this.versions.onChange((version) => {
-      if (version !== null) this.scheduleEvaluation();
-    });
-    // What changed while no instance was running (or before this one listened).
-    this.scheduleEvaluation();
+    // Evaluates what changed while no instance was running (or before this one listened) too.
+    this.evaluation.start();
     this.pollTimer = setInterval(() => this.deliver(), this.pollMs);
     this.pollTimer.unref();
     this.deliver();
@@ -136,15 +143,8 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    this.unsubscribe?.();
-    clearTimeout(this.settleTimer);
     clearInterval(this.pollTimer);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all([this.resealing, this.evaluating, this.claiming, ...this.inFlight]),
-      new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS))),
-    ]);
-    clearTimeout(timer);
+    await this.evaluation.stop([this.resealing, this.claiming, ...this.inFlight]);
     await this.pool.end().catch(() => undefined);
   }
 
@@ -169,38 +169,6 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     } catch (error) {
       this.logger.warn({ msg: 'alert secret reseal failed', error: (error as Error).message });
     }
-  }
-
-  /**
-   * At most SETTLE_MS after the first version not yet evaluated: versions that keep coming (an
-   * import's batches) are taken together, and never put the evaluation off for longer.
-   */
-  private scheduleEvaluation(): void {
-    if (this.settleTimer) return;
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = undefined;
-      this.evaluate();
-    }, SETTLE_MS);
-    this.settleTimer.unref();
-  }
-
-  private evaluate(): void {
-    if (this.stopped) return;
-    if (this.evaluating) {
-      this.evaluateAgain = true; // a version that came during this evaluation gets the next one
-      return;
-    }
-    this.evaluating = this.evaluateOnce()
-      .catch((error: unknown) =>
-        this.logger.warn({ msg: 'alert evaluation failed', error: (error as Error).message }),
-      )
-      .finally(() => {
-        this.evaluating = undefined;
-        if (this.evaluateAgain) {
-          this.evaluateAgain = false;
-          this.scheduleEvaluation();
-        }
-      });
   }
 
   private async evaluateOnce(): Promise<void> {

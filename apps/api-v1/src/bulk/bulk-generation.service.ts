@@ -12,6 +12,7 @@ import {
 } from '@tcg/persistence';
 import { DATA_VERSION } from '@tcg/persistence/nest';
 import { Client } from 'pg';
+import { SettledJob } from '../common/settled-job';
 import { Environment } from '../config/environment';
 
 /**
@@ -43,76 +44,37 @@ const STOP_WAIT_MS = 5_000;
 export class BulkGenerationService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('BulkGeneration');
   private readonly enabled: boolean;
-  private readonly settleMs: number;
   private readonly maxAgeSeconds: number;
   private readonly archiveDays: number;
   private readonly url: string;
   private readonly connectTimeoutMs: number;
-  private readonly abort = new AbortController();
-  private settleTimer: NodeJS.Timeout | undefined;
-  private checkTimer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly job: SettledJob;
 
-  constructor(
-    env: Environment,
-    @Inject(DATA_VERSION) private readonly versions: DataVersionSource,
-  ) {
+  constructor(env: Environment, @Inject(DATA_VERSION) versions: DataVersionSource) {
     this.enabled = env.BULK_GENERATION === 'on';
-    this.settleMs = env.BULK_SETTLE_MS;
     this.maxAgeSeconds = env.BULK_MAX_AGE_HOURS * 3600;
     this.archiveDays = env.BULK_ARCHIVE_DAYS;
     this.url = env.DATABASE_URL;
     this.connectTimeoutMs = env.DATABASE_CONNECT_TIMEOUT_MS;
+    // Each new version pushes the generation back: it waits for the last batch of an import.
+    this.job = new SettledJob({
+      versions,
+      settleMs: env.BULK_SETTLE_MS,
+      settleFrom: 'last',
+      everyMs: CHECK_EVERY_MS,
+      stopWaitMs: STOP_WAIT_MS,
+      run: (signal) => this.generateDue(signal),
+      onError: (error) =>
+        this.logger.warn({ msg: 'bulk generation failed', error: (error as Error).message }),
+    });
   }
 
   onApplicationBootstrap(): void {
-    if (!this.enabled) return;
-    this.unsubscribe = this.versions.onChange((version) => {
-      if (version !== null) this.schedule();
-    });
-    this.schedule();
-    this.checkTimer = setInterval(() => this.run(), CHECK_EVERY_MS);
-    this.checkTimer.unref();
+    if (this.enabled) this.job.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.unsubscribe?.();
-    clearTimeout(this.settleTimer);
-    clearInterval(this.checkTimer);
-    this.abort.abort(new Error('shutting down'));
-    if (this.running) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.running, new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
-      clearTimeout(timer);
-    }
-  }
-
-  /** (Re)starts the quiet period: each new version pushes the generation back. */
-  private schedule(): void {
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => this.run(), this.settleMs);
-    this.settleTimer.unref();
-  }
-
-  private run(): void {
-    if (this.abort.signal.aborted) return;
-    if (this.running) {
-      this.again = true; // a version that came during this generation gets the next one
-      return;
-    }
-    this.running = this.generateDue()
-      .catch((error: unknown) =>
-        this.logger.warn({ msg: 'bulk generation failed', error: (error as Error).message }),
-      )
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.schedule();
-        }
-      });
+  onApplicationShutdown(): Promise<void> {
+    return this.job.stop();
   }
 
   /**
@@ -120,6 +82,7 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
    * failing must not hold the others' files back). An abort (shutdown) stops the loop.
    */
   private async each(
+    signal: AbortSignal,
     game: string,
     what: string,
     work: () => Promise<Record<string, unknown>>,
@@ -128,12 +91,12 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
     try {
       this.logger.log({ msg: `${what} written`, game, ...(await work()), ms: Date.now() - started });
     } catch (error) {
-      if (this.abort.signal.aborted) throw error;
+      if (signal.aborted) throw error;
       this.logger.warn({ msg: `${what} failed`, game, error: (error as Error).message });
     }
   }
 
-  private async generateDue(): Promise<void> {
+  private async generateDue(signal: AbortSignal): Promise<void> {
     const client = new Client({
       connectionString: this.url,
       application_name: 'api-v1 bulk',
@@ -151,12 +114,12 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
         // A new UTC day's first generation of a game is that day's archive (kept BULK_ARCHIVE_DAYS).
         const day = await archiveDay(client);
         for (const game of await gamesToSnapshot(client, this.maxAgeSeconds, day))
-          await this.each(game, 'bulk snapshot', async () => {
+          await this.each(signal, game, 'bulk snapshot', async () => {
             const archive = (await hasArchive(client, game, day))
               ? undefined
               : { date: day, keepDays: this.archiveDays };
             const result = await generateGameSnapshots(client, game, {
-              signal: this.abort.signal,
+              signal,
               restRatio: REST_RATIO,
               archive,
             });
@@ -170,9 +133,9 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
           });
         // Daily, after the snapshots: minutes per game at full, so not at every data version.
         for (const game of await gamesDueHistory(client, this.maxAgeSeconds))
-          await this.each(game, 'bulk history', async () => {
+          await this.each(signal, game, 'bulk history', async () => {
             const result = await generateGameHistory(client, game, {
-              signal: this.abort.signal,
+              signal,
               restRatio: REST_RATIO,
             });
             return { dataVersion: result.dataVersion, lines: result.lines, bytes: result.file.bytes };
