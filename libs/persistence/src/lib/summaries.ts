@@ -29,17 +29,19 @@ export type SummaryView = (typeof SUMMARY_VIEWS)[number];
  */
 export type StaleKind = 'all' | 'facets' | 'prices';
 
+const PRICE_VIEWS: readonly SummaryView[] = [
+  'card_values',
+  'set_summaries',
+  'game_summaries',
+  'card_tops',
+  'game_price_sources',
+];
+const FACET_VIEWS: readonly SummaryView[] = ['card_facets', 'card_facet_counts'];
+
+/** Each kind's views, in SUMMARY_VIEWS' order: a wider kind adds to the narrower one's. */
 const VIEWS_OF: Record<StaleKind, readonly SummaryView[]> = {
-  prices: ['card_values', 'set_summaries', 'game_summaries', 'card_tops', 'game_price_sources'],
-  facets: [
-    'card_values',
-    'set_summaries',
-    'game_summaries',
-    'card_facets',
-    'card_facet_counts',
-    'card_tops',
-    'game_price_sources',
-  ],
+  prices: SUMMARY_VIEWS.filter((v) => PRICE_VIEWS.includes(v)),
+  facets: SUMMARY_VIEWS.filter((v) => PRICE_VIEWS.includes(v) || FACET_VIEWS.includes(v)),
   all: SUMMARY_VIEWS,
 };
 

@@ -43,32 +43,24 @@ export class SummaryMarksByTrigger1765810000000 implements MigrationInterface {
         RETURN NULL;
       END
       $$`);
-    await q.query(`
-      CREATE FUNCTION tcg_mark_summaries_cards_updated() RETURNS trigger
-      LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
-      BEGIN
-        IF EXISTS (
-          SELECT 1 FROM new_rows n JOIN old_rows o ON o.uuid = n.uuid
-          WHERE (n.id, n.game_id, n.set_uuid, n.name, n.sort_key)
-                IS DISTINCT FROM (o.id, o.game_id, o.set_uuid, o.name, o.sort_key)) THEN
-          INSERT INTO summary_marks (kind) VALUES ('all');
-        END IF;
-        RETURN NULL;
-      END
-      $$`);
-    await q.query(`
-      CREATE FUNCTION tcg_mark_summaries_variants_updated() RETURNS trigger
-      LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
-      BEGIN
-        IF EXISTS (
-          SELECT 1 FROM new_rows n JOIN old_rows o ON o.uuid = n.uuid
-          WHERE (n.card_uuid, n.type, n.condition, n.printing, n.grading_company, n.grade)
-                IS DISTINCT FROM (o.card_uuid, o.type, o.condition, o.printing, o.grading_company, o.grade)) THEN
-          INSERT INTO summary_marks (kind) VALUES ('facets');
-        END IF;
-        RETURN NULL;
-      END
-      $$`);
+    // An update marks only when it changed what the views read of the rows.
+    for (const [table, columns, kind] of [
+      ['cards', ['id', 'game_id', 'set_uuid', 'name', 'sort_key'], 'all'],
+      ['variants', ['card_uuid', 'type', 'condition', 'printing', 'grading_company', 'grade'], 'facets'],
+    ] as const)
+      await q.query(`
+        CREATE FUNCTION tcg_mark_summaries_${table}_updated() RETURNS trigger
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+        BEGIN
+          IF EXISTS (
+            SELECT 1 FROM new_rows n JOIN old_rows o ON o.uuid = n.uuid
+            WHERE (${columns.map((c) => `n.${c}`).join(', ')})
+                  IS DISTINCT FROM (${columns.map((c) => `o.${c}`).join(', ')})) THEN
+            INSERT INTO summary_marks (kind) VALUES ('${kind}');
+          END IF;
+          RETURN NULL;
+        END
+        $$`);
     for (const [table, kind] of [
       ['cards', 'all'],
       ['variants', 'facets'],
