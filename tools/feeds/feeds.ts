@@ -1,7 +1,8 @@
 import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
 import { readdirSync, statSync } from 'node:fs';
-import { FEEDS, syncFeeds, type FeedName } from './sync';
+import { FEEDS, type FeedName } from './feed';
+import { syncFeeds } from './sync';
 import { DEFAULT_CARDMARKET_GAMES, parseCardmarketGames } from './cardmarket/cardmarket-sync';
 import { DEFAULT_POLITENESS } from './polite-client';
 import { EVERY_TCGCSV_GAME, readTcgcsvGames } from './tcgcsv/tcgcsv-games';

@@ -4,14 +4,12 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { readBoundedJsonFile } from '../bounded-json';
 import { rawVariant } from '../../loader/catalogue/build-catalogue';
-import type { DownloadDeadlines } from '../download';
 import { utcDayStart } from '../json-stream';
 import { DEFAULT_POLITENESS, PoliteClient, type Politeness } from '../polite-client';
 import { writeFeedSeries, type FeedSeries } from '../feed-series';
-import { recordedRun } from '../recorded-run';
+import type { Feed, FeedOptions, FeedRun } from '../feed';
 import type { RunCounts } from '../run-counts';
-import type { FileReport } from '../sync';
-import { readPriceGuide, type CardmarketPrice } from './price-guide';
+import { readPriceGuide, type CardmarketGuide, type CardmarketPrice } from './price-guide';
 
 export const DEFAULT_CARDMARKET_BASE_URL = 'https://downloads.s3.cardmarket.com/productCatalog';
 
@@ -33,14 +31,11 @@ const BATCH = 5_000;
 /** A series stores minor units as 32-bit integers. */
 const MAX_MINOR_UNITS = 2 ** 31 - 1;
 
-export interface CardmarketOptions {
+/** `from`: a folder of `price_guide_<idGame>.json`. */
+export interface CardmarketOptions extends FeedOptions {
   readonly games: readonly CardmarketGame[];
-  readonly dir: string;
-  /** Read `price_guide_<idGame>.json` from this folder instead of downloading it. */
-  readonly from?: string;
   readonly baseUrl?: string;
   readonly politeness?: Politeness;
-  readonly deadlines?: DownloadDeadlines;
 }
 
 /** Parses `CARDMARKET_GAMES`: `<idGame>:<game slug>[,…]`. */
@@ -59,32 +54,29 @@ export function parseCardmarketGames(value: string): CardmarketGame[] {
  * one EU observation (`source: cardmarket`, EUR) of the day the guide was created, on the Near Mint
  * variant (sealed: Sealed) of the printing a feed recorded for that product id
  * (`marketplace_products`: Magic's `mcmId`s from MTGJSON). A product no feed recorded is reported
- * as unmatched: nothing is matched by name.
+ * as unmatched: nothing is matched by name. One run per game's guide.
  */
-export async function syncCardmarket(ds: DataSource, opts: CardmarketOptions): Promise<FileReport[]> {
-  const client = new PoliteClient(opts.politeness ?? DEFAULT_POLITENESS, opts.deadlines);
-  const reports: FileReport[] = [];
-  for (const game of opts.games) reports.push(await syncGuide(ds, opts, client, game));
-  return reports;
+export function cardmarketFeed(ds: DataSource, opts: CardmarketOptions): Feed {
+  return {
+    name: 'cardmarket',
+    async *runs() {
+      const client = new PoliteClient(opts.politeness ?? DEFAULT_POLITENESS, opts.deadlines);
+      for (const game of opts.games) yield guideRun(ds, opts, client, game);
+    },
+  };
 }
 
-async function syncGuide(
+function guideRun(
   ds: DataSource,
   opts: CardmarketOptions,
   client: PoliteClient,
   game: CardmarketGame,
-): Promise<FileReport> {
+): FeedRun<{ file: string; document: unknown }, CardmarketGuide> {
   const file = `price_guide_${game.idGame}.json`;
-  return recordedRun(
-    ds,
-    {
-      feed: 'cardmarket',
-      file,
-      unmatchedFile: join(opts.dir, `unmatched-cardmarket-${game.idGame}.ndjson`),
-      details: { game: game.game, day: '', unchanged: 0 },
-      done: 'cardmarket price guide synced',
-    },
-    async (counts, details) => {
+  return {
+    file,
+    unmatched: String(game.idGame),
+    acquire: async () => {
       const document = opts.from
         ? await readBoundedJsonFile(join(opts.from, file), MAX_GUIDE_BYTES)
         : (
@@ -94,15 +86,18 @@ async function syncGuide(
             )
           )?.body;
       if (document === undefined) throw new Error(`${file}: not published`);
-      const guide = readPriceGuide(file, document);
-      details.day = guide.day;
+      return { file, document };
+    },
+    check: async ({ document }) => readPriceGuide(file, document),
+    apply: async (guide, counts) => {
+      const details = { game: game.game, day: guide.day, unchanged: 0 };
       for (const seen of guide.rejected) counts.skip('a row of the wrong shape', seen);
       const t = utcDayStart(guide.day)!;
       for (let i = 0; i < guide.rows.length; i += BATCH)
         await applyBatch(ds, guide.rows.slice(i, i + BATCH), t, counts, details);
-      return undefined;
+      return { details };
     },
-  );
+  };
 }
 
 async function applyBatch(

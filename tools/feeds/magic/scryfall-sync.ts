@@ -4,12 +4,23 @@ import {
   type IndexedCard,
   type VariantQuote,
 } from '@tcg/persistence';
+import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
-import type { FeedScryfallCard } from '../scryfall/default-cards';
+import { fetchJson, FeedDownloadError } from '../download';
+import type { Feed, FeedOptions } from '../feed';
+import { downloaded, fileRun, found, type FeedFile } from '../feed-file';
+import { readScryfallCards, type FeedScryfallCard } from '../scryfall/default-cards';
 import type { RunCounts } from '../run-counts';
 import { rawVariant } from '../../loader/catalogue/build-catalogue';
 import { languageOfScryfall } from './vocabulary';
+
+export const DEFAULT_SCRYFALL_BULK_URL = 'https://api.scryfall.com/bulk-data';
+
+/** `from`: a folder of `default-cards[-<digits>].json[.gz]`. */
+export interface ScryfallOptions extends FeedOptions {
+  readonly bulkUrl?: string;
+}
 
 /** Scryfall's price fields: the region, currency and print type of each. */
 const PRICE_FIELDS = [
@@ -25,6 +36,30 @@ const CARDS_PER_WRITE = 2_000;
 export interface ScryfallResult {
   readonly imagedbIdsSet: number;
   readonly quotesWritten: number;
+}
+
+/** Scryfall's `default_cards` bulk file, mapped by `syncScryfall`. */
+export function scryfallFeed(ds: DataSource, opts: ScryfallOptions): Feed {
+  return {
+    name: 'scryfall',
+    async *runs() {
+      yield fileRun(
+        'scryfall',
+        'default_cards',
+        () => acquire(opts),
+        readScryfallCards,
+        // Scryfall's objects carry no date: the file's fetch, never later than now.
+        async (cards, counts, file) => ({
+          ...(await syncScryfall(
+            ds,
+            cards,
+            startOfDay(new Date(Math.min(file.fetchedAt.getTime(), Date.now()))),
+            counts,
+          )),
+        }),
+      );
+    },
+  };
 }
 
 /**
@@ -115,4 +150,35 @@ export async function syncScryfall(
   }
   await flush();
   return result;
+}
+
+/** Scryfall publishes each bulk file under a dated name, listed by its bulk-data object. */
+async function acquire(opts: ScryfallOptions): Promise<FeedFile> {
+  if (opts.from) return found(opts.from, /^default-cards(-\d+)?\.json(\.gz)?$/, 'scryfall default_cards');
+  const indexUrl = `${opts.bulkUrl ?? DEFAULT_SCRYFALL_BULK_URL}/default-cards`;
+  const index = (await fetchJson(indexUrl, opts.deadlines)) as { download_uri?: unknown } | null;
+  const uri = index?.download_uri;
+  if (typeof uri !== 'string' || !/^https?:\/\//.test(uri))
+    throw new FeedDownloadError(indexUrl, 'the bulk-data object has no download_uri');
+  if (!trustedBulkFile(new URL(indexUrl), new URL(uri)))
+    throw new FeedDownloadError(
+      indexUrl,
+      `download_uri ${uri.slice(0, 200)} is not Scryfall's, nor the index's host`,
+    );
+  const extension = new URL(uri).pathname.endsWith('.gz') ? '.json.gz' : '.json';
+  return downloaded(uri, join(opts.dir, `default-cards${extension}`), { deadlines: opts.deadlines });
+}
+
+/**
+ * Where a bulk-data object may send the sync: Scryfall's own hosts over HTTPS (its files are on
+ * data.scryfall.io), or the host of the index itself (a mirror). Nowhere else, so that an index
+ * cannot point the sync at an address inside the cluster.
+ */
+function trustedBulkFile(index: URL, file: URL): boolean {
+  if (file.host === index.host && file.protocol === index.protocol) return true;
+  return file.protocol === 'https:' && /(^|\.)scryfall\.(io|com)$/.test(file.hostname);
+}
+
+function startOfDay(date: Date): number {
+  return Math.floor(date.getTime() / 86_400_000) * 86_400;
 }
