@@ -43,6 +43,7 @@ import { SummaryMarksByTrigger1765810000000 } from './migrations/1765810000000-s
 import { AlertClaimIndexes1765820000000 } from './migrations/1765820000000-alert-claim-indexes';
 import { AnalyzeCatalogue1765830000000 } from './migrations/1765830000000-analyze-catalogue';
 import { AlertDestinationOneName1765840000000 } from './migrations/1765840000000-alert-destination-one-name';
+import { SummariesRebuiltBeside1765850000000 } from './migrations/1765850000000-summaries-rebuilt-beside';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -86,6 +87,7 @@ export const MIGRATIONS = [
   AlertClaimIndexes1765820000000,
   AnalyzeCatalogue1765830000000,
   AlertDestinationOneName1765840000000,
+  SummariesRebuiltBeside1765850000000,
 ];
 
 export interface DataSourceConfig {

@@ -59,7 +59,8 @@ export async function markSummariesStale(client: SqlClient): Promise<void> {
  * Recomputes the card, set and game values (see the CatalogueSummaries migration) and clears the
  * stale marks it saw before starting. A mark is visible only once its write has committed, so the
  * refresh, which starts later, includes every write whose mark it clears; a write committing
- * during the refresh keeps its mark for the next one. CONCURRENTLY keeps the views readable.
+ * during the refresh keeps its mark for the next one. The views stay readable throughout (a view
+ * is rebuilt beside itself and swapped in, or refreshed concurrently: SummariesRebuiltBeside).
  */
 export async function refreshSummaries(ds: DataSource): Promise<void> {
   await refreshClearing(ds, SUMMARY_VIEWS, (await staleMarks(ds)).ids);

@@ -171,13 +171,17 @@ function topScope(filter: VariantFilter): 'raw' | 'graded' | 'any' {
 }
 
 /**
- * The card_tops region of a statement testing `region`, given `readTopRegion`'s answer: the
- * request's region where something is priced, else `*`, whose rows have every card with null
- * values (card_tops holds only the regions with a price). A constant condition the planner folds
- * (and the region keeps its type either way).
+ * The condition on card_tops rows `top` in the region a statement reads, given `readTopRegion`'s
+ * answer: the request's region where something is priced, else `*`, whose rows have every card
+ * with null values (card_tops holds only the regions with a price); the region keeps its type
+ * either way. A priced region also says `<> '*'`, the predicate of the sort indexes, which leave
+ * `*` out (SummariesRebuiltBeside migration): a plan made for any value of the parameter may then
+ * read them.
  */
-export function topRegion(priced: boolean, region: Sql): Sql {
-  return sql`(CASE WHEN ${sql.lit(priced)} THEN ${region}::text ELSE '*' END)`;
+export function topRegionMatch(priced: boolean, region: Sql): Sql {
+  return priced
+    ? sql`top.region = ${region}::text AND top.region <> '*'`
+    : sql`top.region = (CASE WHEN false THEN ${region}::text ELSE '*' END)`;
 }
 
 /**
@@ -188,18 +192,18 @@ export function topRegion(priced: boolean, region: Sql): Sql {
 function topConditions(
   selector: BrowseSelector,
   filter: VariantFilter,
-  /** The region card_tops reads (`topRegion`). */
+  /** The region card_tops reads (`topRegionMatch`). */
   tops: Sql,
 ): Sql[] {
-  const where = [sql`top.region = ${tops}`, sql`top.scope = ${sql.lit(topScope(filter))}`];
+  const where = [tops, sql`top.scope = ${sql.lit(topScope(filter))}`];
   where.push(...gameAndSet(selector, 'top'));
   if (!filter.includeNullPrices) where.push(sql`top.price IS NOT NULL`);
   return where;
 }
 
-/** card_tops as `top` for the cards `c` of a request in the filter's scope, in `tops` (`topRegion`). */
+/** card_tops as `top` for the cards `c` of a request in the filter's scope, in `tops` (`topRegionMatch`). */
 export function topJoin(filter: VariantFilter, tops: Sql): Sql {
-  return sql`JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = ${tops} AND top.scope = ${sql.lit(topScope(filter))}`;
+  return sql`JOIN card_tops top ON top.card_uuid = c.uuid AND ${tops} AND top.scope = ${sql.lit(topScope(filter))}`;
 }
 
 /**
@@ -300,8 +304,8 @@ export interface SummaryRows {
 
 /**
  * Where a browse by game and/or set alone (no search, no number) is read without visiting cards:
- * card_tops in a scope it holds (`tops`: its region, `topRegion`; sorted or not), card_facets for
- * a filter on variant kinds left in browse order. Undefined otherwise (a search, a number,
+ * card_tops in a scope it holds (`tops`: the condition on its region, `topRegionMatch`; sorted or
+ * not), card_facets for a filter on variant kinds left in browse order. Undefined otherwise (a search, a number,
  * `updatedAfter`, a sort or floor over a kind filter): the cards are read.
  */
 export function browseSummary(

@@ -9,7 +9,7 @@ import {
   relevance,
   topJoin,
   toppedScope,
-  topRegion,
+  topRegionMatch,
   topSortKey,
   topVariantJoin,
   unpricedEnd,
@@ -61,7 +61,7 @@ export function keysetReadsCardTops(query: KeysetQuery): boolean {
  */
 export function keysetPlan(query: ResolvedKeysetQuery): KeysetPlan {
   const region = regionParam(query.region);
-  const tops = query.priced === undefined ? undefined : topRegion(query.priced, region.sql);
+  const tops = query.priced === undefined ? undefined : topRegionMatch(query.priced, region.sql);
   const sortedOrFloored = needsTop(query);
   const summary = browseSummary(query.browse, query.filter, region.sql, tops, sortedOrFloored);
   const browse = summary ? { where: [] } : browseConditions(query.browse);

@@ -13,7 +13,7 @@ import {
   summarisedScope,
   topJoin,
   toppedScope,
-  topRegion,
+  topRegionMatch,
   topSortSql,
   topVariantJoin,
   type RegionParam,
@@ -87,7 +87,7 @@ export function cardPagePlan(request: CardPageRequest): CardPagePlan {
   const region = regionParam(request.region);
   const { onlyVariant, onlySku } = lookupScope(selector);
   const sortedOrFloored = needsTop(order);
-  const tops = request.priced === undefined ? undefined : topRegion(request.priced, region.sql);
+  const tops = request.priced === undefined ? undefined : topRegionMatch(request.priced, region.sql);
   // A browse by game and/or set alone reads a summary's rows alone (card_tops, or card_facets
   // for a kind filter in browse order): a page of a whole game, sorted or not, and its count,
   // then read narrow rows in an index's order rather than every card and a probe per card.

@@ -12,7 +12,7 @@ const MAX_REGIONS = 512;
 
 /**
  * Whether card_tops holds `region` (something is priced there): a statement of its own, so that
- * the page's statement names the card_tops region as a constant the planner sees (`topRegion`).
+ * the page's statement names the card_tops region as a constant the planner sees (`topRegionMatch`).
  */
 export function topRegionStatement(region: string) {
   return db.selectNoFrom((eb) =>

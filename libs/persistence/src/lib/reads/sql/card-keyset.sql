@@ -5,21 +5,21 @@
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",3]
-SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $3;
+SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $3;
 
 -- browse game, next page
 -- 1/2 parameters: ["NA"]
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg","a","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
-SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND (top.sort_key, top.card_uuid) > ($3::text, $4::uuid) ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $5;
+SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND (top.sort_key, top.card_uuid) > ($3::text, $4::uuid) ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $5;
 
 -- browse game, previous page
 -- 1/2 parameters: ["NA"]
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg","a","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
-SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND (top.sort_key, top.card_uuid) < ($3::text, $4::uuid) ORDER BY top.sort_key DESC, top.card_uuid DESC LIMIT $5;
+SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND (top.sort_key, top.card_uuid) < ($3::text, $4::uuid) ORDER BY top.sort_key DESC, top.card_uuid DESC LIMIT $5;
 
 -- browse set, condition
 -- 1/2 parameters: [["Near Mint"]]
@@ -55,21 +55,21 @@ SELECT c.uuid AS uuid, (((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::in
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",3]
-SELECT top.card_uuid AS uuid, (coalesce(top.price::float8, '-Infinity'))::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 ORDER BY coalesce(top.price::float8, '-Infinity') DESC, top.card_uuid DESC LIMIT $3;
+SELECT top.card_uuid AS uuid, (coalesce(top.price::float8, '-Infinity'))::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 ORDER BY coalesce(top.price::float8, '-Infinity') DESC, top.card_uuid DESC LIMIT $3;
 
 -- browse game, sorted by price ascending, next page
 -- 1/2 parameters: ["NA"]
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg","1","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",3]
-SELECT top.card_uuid AS uuid, (coalesce(top.price::float8, 'Infinity'))::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND (coalesce(top.price::float8, 'Infinity'), top.card_uuid) > ($3::float8, $4::uuid) ORDER BY coalesce(top.price::float8, 'Infinity') ASC, top.card_uuid ASC LIMIT $5;
+SELECT top.card_uuid AS uuid, (coalesce(top.price::float8, 'Infinity'))::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND (coalesce(top.price::float8, 'Infinity'), top.card_uuid) > ($3::float8, $4::uuid) ORDER BY coalesce(top.price::float8, 'Infinity') ASC, top.card_uuid ASC LIMIT $5;
 
 -- browse game, min_price
 -- 1/2 parameters: ["NA"]
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",500,3]
-SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price >= $3 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $4;
+SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price >= $3 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $4;
 
 -- browse game in JP (nothing priced), sorted by price
 -- 1/2 parameters: ["JP"]
@@ -94,14 +94,14 @@ SELECT c.uuid AS uuid, (coalesce(top.price::float8, '-Infinity'))::text AS k0, (
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","%lightning bolt%","lightning bolt",3]
-SELECT c.uuid AS uuid, (coalesce(top.change_24h::float8, '-Infinity'))::text AS k0, (c.uuid)::text AS k1 FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' WHERE (lower(c.name) LIKE $2 OR lower(c.name) % $3 OR $3 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) ORDER BY coalesce(top.change_24h::float8, '-Infinity') DESC, c.uuid DESC LIMIT $4;
+SELECT c.uuid AS uuid, (coalesce(top.change_24h::float8, '-Infinity'))::text AS k0, (c.uuid)::text AS k1 FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' WHERE (lower(c.name) LIKE $2 OR lower(c.name) % $3 OR $3 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0) ORDER BY coalesce(top.change_24h::float8, '-Infinity') DESC, c.uuid DESC LIMIT $4;
 
 -- browse game, graded only
 -- 1/2 parameters: ["NA"]
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",3]
-SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'graded' AND top.game_id = $2 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $3;
+SELECT top.card_uuid AS uuid, (top.sort_key)::text AS k0, (top.card_uuid)::text AS k1 FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'graded' AND top.game_id = $2 ORDER BY top.sort_key ASC, top.card_uuid ASC LIMIT $3;
 
 -- browse game, updated_after
 -- 1/1 parameters: ["mtg","NA",1790000000,3]
@@ -155,7 +155,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 BEGIN; SET LOCAL statement_timeout = 1000;
 
 -- 3/4 parameters: ["NA","mtg",500]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price >= $3;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price >= $3;
 
 -- 4/4 parameters: []
 COMMIT;

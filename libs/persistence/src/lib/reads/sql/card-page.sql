@@ -87,7 +87,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 
 -- 2/3 parameters: ["NA","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",100,2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uuid
-       FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw'
+       FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = $1::text AND top.region <> '*' AND top.scope = 'raw'
        WHERE c.uuid = $2::uuid AND $1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid) AND top.price >= $3
        ORDER BY c.sort_key, c.uuid
        LIMIT $4 OFFSET $5) q)
@@ -101,7 +101,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uui
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",100]
-SELECT count(*)::int AS n FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' WHERE c.uuid = $2::uuid AND $1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid) AND top.price >= $3;
+SELECT count(*)::int AS n FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' WHERE c.uuid = $2::uuid AND $1::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid) AND top.price >= $3;
 
 -- lookup by card id, past the first page
 -- 1/1 parameters: ["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","NA",2,2,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
@@ -125,7 +125,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/3 parameters: ["NA","mtg",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
        ORDER BY top.sort_key, top.card_uuid
        LIMIT $3 OFFSET $4) q)
            SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
@@ -138,7 +138,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA","mtg"]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
 
 -- browse game, unpriced included
 -- 1/3 parameters: ["NA"]
@@ -147,7 +147,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/3 parameters: ["NA","mtg",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2
        ORDER BY top.sort_key, top.card_uuid
        LIMIT $3 OFFSET $4) q)
            SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
@@ -160,7 +160,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA","mtg"]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2;
 
 -- browse set
 -- 1/3 parameters: ["NA"]
@@ -169,7 +169,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/3 parameters: ["NA","mtg","mtg-lea",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.set_uuid = (SELECT uuid FROM sets WHERE id = $3) AND top.price IS NOT NULL
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.set_uuid = (SELECT uuid FROM sets WHERE id = $3) AND top.price IS NOT NULL
        ORDER BY top.sort_key, top.card_uuid
        LIMIT $4 OFFSET $5) q)
            SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
@@ -182,7 +182,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA","mtg","mtg-lea"]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.set_uuid = (SELECT uuid FROM sets WHERE id = $3) AND top.price IS NOT NULL;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.set_uuid = (SELECT uuid FROM sets WHERE id = $3) AND top.price IS NOT NULL;
 
 -- browse set and number
 -- 1/2 parameters: ["mtg","mtg-lea","161","NA",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
@@ -256,7 +256,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/3 parameters: ["NA","mtg",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}",["English"]]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
        ORDER BY top.sort_key, top.card_uuid
        LIMIT $3 OFFSET $4) q)
            SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
@@ -269,7 +269,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA","mtg"]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
 
 -- search
 -- 1/1 parameters: ["%lightning bolt%","lightning bolt","NA","lightning bolt%",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
@@ -337,7 +337,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/3 parameters: ["NA","mtg",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
        ORDER BY coalesce(top.price::float8, '-Infinity') DESC, top.card_rank
        LIMIT $3 OFFSET $4) q)
            SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
@@ -350,7 +350,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA","mtg"]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
 
 -- browse game, sorted by 7d ascending
 -- 1/3 parameters: ["NA"]
@@ -359,7 +359,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/3 parameters: ["NA","mtg",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
        ORDER BY coalesce(top.change_7d::float8, 'Infinity') ASC, top.card_rank
        LIMIT $3 OFFSET $4) q)
            SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
@@ -372,7 +372,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA","mtg"]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
 
 -- browse game, min_price
 -- 1/3 parameters: ["NA"]
@@ -381,7 +381,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/3 parameters: ["NA","mtg",500,2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL AND top.price >= $3
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL AND top.price >= $3
        ORDER BY top.sort_key, top.card_uuid
        LIMIT $4 OFFSET $5) q)
            SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
@@ -394,7 +394,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA","mtg",500]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL AND top.price >= $3;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL AND top.price >= $3;
 
 -- browse set, condition, sorted by price
 -- 1/3 parameters: [["Near Mint"]]
@@ -429,7 +429,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 
 -- 2/2 parameters: ["NA","%lightning bolt%","lightning bolt","lightning bolt%",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uuid, count(*) OVER ()::int AS total
-       FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw'
+       FROM cards c JOIN card_tops top ON top.card_uuid = c.uuid AND top.region = $1::text AND top.region <> '*' AND top.scope = 'raw'
        WHERE (lower(c.name) LIKE $2 OR lower(c.name) % $3 OR $3 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $1::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0)
        ORDER BY top.price DESC NULLS LAST, c.id, ((lower(c.name) = $3)::int + (lower(c.name) LIKE $4)::int
            + (lower(c.name) LIKE $2)::int
@@ -495,9 +495,9 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT w.uuid, w.tot
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",2,400,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
-WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n AS total FROM (SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL) t
+WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n AS total FROM (SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL) t
          LEFT JOIN (SELECT o.uuid, row_number() OVER () AS ord
-                    FROM (SELECT top.card_uuid AS uuid FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL ORDER BY top.sort_key, top.card_uuid LIMIT $3 OFFSET $4) o) pg ON true
+                    FROM (SELECT top.card_uuid AS uuid FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL ORDER BY top.sort_key, top.card_uuid LIMIT $3 OFFSET $4) o) pg ON true
          ORDER BY pg.ord) q)
            SELECT page.total, c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
   c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed,
@@ -555,9 +555,9 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n 
 select exists (select 1 as "one" from "card_tops" where "region" = $1) as "priced";
 
 -- 2/2 parameters: ["NA","mtg",2,400,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
-WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n AS total FROM (SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL) t
+WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT pg.uuid, t.n AS total FROM (SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL) t
          LEFT JOIN (SELECT o.uuid, row_number() OVER () AS ord
-                    FROM (SELECT top.card_uuid AS uuid FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL ORDER BY coalesce(top.price::float8, '-Infinity') DESC, top.card_rank LIMIT $3 OFFSET $4) o) pg ON true
+                    FROM (SELECT top.card_uuid AS uuid FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL ORDER BY coalesce(top.price::float8, '-Infinity') DESC, top.card_rank LIMIT $3 OFFSET $4) o) pg ON true
          ORDER BY pg.ord) q)
            SELECT page.total, c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
   c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed,
@@ -575,7 +575,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/3 parameters: ["EU","mtg",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
        ORDER BY top.sort_key, top.card_uuid
        LIMIT $3 OFFSET $4) q)
            SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
@@ -588,7 +588,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["EU","mtg"]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
 
 -- browse game, without history
 -- 1/3 parameters: ["NA"]
@@ -597,7 +597,7 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/3 parameters: ["NA","mtg",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":null,\"priceHistory30d\":null","}"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
        ORDER BY top.sort_key, top.card_uuid
        LIMIT $3 OFFSET $4) q)
            SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
@@ -610,7 +610,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA","mtg"]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
 
 -- browse game, rendered per request
 -- 1/5 parameters: ["NA"]
@@ -619,12 +619,12 @@ select exists (select 1 as "one" from "card_tops" where "region" = $1) as "price
 -- 2/5 parameters: ["NA","mtg",2,0]
 SELECT top.card_uuid AS uuid
        FROM card_tops top
-       WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
+       WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL
        ORDER BY top.sort_key, top.card_uuid
        LIMIT $3 OFFSET $4;
 
 -- 3/5 parameters: ["NA","mtg"]
-SELECT count(*)::int AS n FROM card_tops top WHERE top.region = (CASE WHEN true THEN $1::text ELSE '*' END) AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
+SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
 
 -- 4/5 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"]]
 SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
