@@ -44,6 +44,7 @@ import { AlertClaimIndexes1765820000000 } from './migrations/1765820000000-alert
 import { AnalyzeCatalogue1765830000000 } from './migrations/1765830000000-analyze-catalogue';
 import { AlertDestinationOneName1765840000000 } from './migrations/1765840000000-alert-destination-one-name';
 import { SummariesRebuiltBeside1765850000000 } from './migrations/1765850000000-summaries-rebuilt-beside';
+import { FacetCountsBySet1765860000000 } from './migrations/1765860000000-facet-counts-by-set';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -88,6 +89,7 @@ export const MIGRATIONS = [
   AnalyzeCatalogue1765830000000,
   AlertDestinationOneName1765840000000,
   SummariesRebuiltBeside1765850000000,
+  FacetCountsBySet1765860000000,
 ];
 
 export interface DataSourceConfig {
