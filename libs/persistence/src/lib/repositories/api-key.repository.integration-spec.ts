@@ -80,9 +80,11 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
       await m.query('SET LOCAL enable_seqscan = off');
       return m.query(`EXPLAIN ${ACTIVE_LEGACY_KEY_HASHES}`);
     });
-    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(
-      /Index Only Scan using api_keys_active_legacy_idx/,
-    );
+    // Index-only, or a bitmap over it when the table's statistics say many rows match (seen in CI,
+    // after other suites' keys): either way the partial index, not a scan of every key.
+    const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/(Index Only Scan using|Bitmap Index Scan on) api_keys_active_legacy_idx/);
+    expect(text).not.toMatch(/Seq Scan/);
   });
 
   it('refuses to store a key of another shape, which the gateway would never look up', async () => {
