@@ -83,7 +83,10 @@ export interface SkippedRun {
 export interface FileReport {
   readonly feed: FeedName;
   readonly file: string;
-  /** `imported`: read and mapped; `failed`: nothing of it was imported (see `error`); `skipped`: not read. */
+  /**
+   * `imported`: read and mapped; `failed`: refused before any write, or imported in part or stopped
+   * part-way, what was written kept for the next sync to complete (see `error`); `skipped`: not read.
+   */
   readonly status: 'imported' | 'failed' | 'skipped';
   readonly sha256?: string;
   readonly download?: 'fetched' | 'unchanged' | 'local';
