@@ -1,29 +1,5 @@
-import type { DataVersionSource } from '@tcg/domain';
+import { ManualVersions } from '@tcg/http-service/testing';
 import { SettledJob, type SettledJobOptions } from './settled-job';
-
-/** A version source the test moves by hand. */
-class Versions implements DataVersionSource {
-  private version: number | null = 1;
-  private readonly listeners = new Set<(version: number | null) => void>();
-
-  get listening(): number {
-    return this.listeners.size;
-  }
-
-  current(): number | null {
-    return this.version;
-  }
-
-  onChange(listener: (version: number | null) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  set(version: number | null): void {
-    this.version = version;
-    for (const listener of this.listeners) listener(version);
-  }
-}
 
 /** Runs the test ends by hand: each is pending until `finish` (or `fail`) is called. */
 class Runs {
@@ -61,7 +37,7 @@ const SETTLE_MS = 500;
 const STOP_WAIT_MS = 5_000;
 
 function setup(more: Partial<SettledJobOptions> = {}) {
-  const versions = new Versions();
+  const versions = new ManualVersions();
   const runs = new Runs();
   const errors: unknown[] = [];
   const job = new SettledJob({

@@ -2,3 +2,4 @@
 export * from './exception-filters';
 export * from './openapi-documents';
 export * from './refusal';
+export * from './manual-versions';

@@ -1,25 +1,9 @@
-import { DataVersionSource } from '@tcg/domain';
 import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Answer, CachedResponder, requestCacheKey } from './cached-responder';
 import { ResponseCache } from './response-cache';
-
-class FakeVersions implements DataVersionSource {
-  private listeners = new Set<(v: number | null) => void>();
-  constructor(public version: number | null) {}
-  current(): number | null {
-    return this.version;
-  }
-  onChange(listener: (v: number | null) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  set(version: number | null): void {
-    this.version = version;
-    for (const l of this.listeners) l(version);
-  }
-}
+import { ManualVersions } from '../../testing/manual-versions';
 
 interface Reply {
   status: number;
@@ -30,13 +14,13 @@ interface Reply {
 describe('CachedResponder', () => {
   let server: Server;
   let url: string;
-  let versions: FakeVersions;
+  let versions: ManualVersions;
   let responder: CachedResponder;
   let compute: (req: IncomingMessage) => Promise<Answer>;
   let computed: number;
 
   beforeEach(async () => {
-    versions = new FakeVersions(1);
+    versions = new ManualVersions(1);
     responder = new CachedResponder(new ResponseCache(1_000_000), versions);
     computed = 0;
     compute = async () => ({ body: { data: [computed], meta: { n: 1 } } });
