@@ -147,15 +147,7 @@ export class CardFacets1764800000000 implements MigrationInterface {
     );
     // Each sort in each direction, unpriced last (topSortSql), with what a page needs beside: a page
     // of a sort reads one of these in order and stops, whatever the game (filtered on game_id).
-    for (const column of TOP_SORT_COLUMNS)
-      for (const [direction, last] of [
-        ['desc', '-Infinity'],
-        ['asc', 'Infinity'],
-      ])
-        await q.query(
-          `CREATE INDEX card_tops_${column}_${direction}_idx ON card_tops
-           (region, scope, coalesce(${column}::float8, '${last}')) INCLUDE (game_id, price, card_rank, card_uuid)`,
-        );
+    await createTopSortIndexes(q);
     for (const view of VIEWS) await q.query(`ANALYZE ${view}`);
     await q.query(`GRANT SELECT ON variant_kinds, ${VIEWS.join(', ')} TO tcg_reader, tcg_importer`);
     // Databases migrated before this one hold the function's first form, which listed the views
@@ -170,4 +162,27 @@ export class CardFacets1764800000000 implements MigrationInterface {
     await q.query(`DROP FUNCTION IF EXISTS tcg_note_variant_kinds()`);
     await q.query(`DROP TABLE IF EXISTS variant_kinds`);
   }
+}
+
+/**
+ * card_tops' sort indexes, one per column and direction, unpriced last (topSortSql), keeping the
+ * rows `predicate` keeps (SummariesRebuiltBeside leaves out region `*`).
+ */
+export async function createTopSortIndexes(q: QueryRunner, predicate = ''): Promise<void> {
+  for (const column of TOP_SORT_COLUMNS)
+    for (const [direction, last] of [
+      ['desc', '-Infinity'],
+      ['asc', 'Infinity'],
+    ])
+      await q.query(
+        `CREATE INDEX card_tops_${column}_${direction}_idx ON card_tops
+         (region, scope, coalesce(${column}::float8, '${last}')) INCLUDE (game_id, price, card_rank, card_uuid)
+         ${predicate}`,
+      );
+}
+
+/** Drops what createTopSortIndexes creates. */
+export async function dropTopSortIndexes(q: QueryRunner): Promise<void> {
+  for (const column of TOP_SORT_COLUMNS)
+    for (const direction of ['desc', 'asc']) await q.query(`DROP INDEX card_tops_${column}_${direction}_idx`);
 }

@@ -1,8 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { summaryRefreshFunction } from './1764760000000-database-roles';
-
-/** card_tops' columns a browse sorts on, as the CardFacets migration indexes them. */
-const TOP_SORT_COLUMNS = ['price', 'change_24h', 'change_7d', 'change_30d', 'change_90d'];
+import { createTopSortIndexes, dropTopSortIndexes } from './1764800000000-card-facets';
 
 /**
  * How long the swap waits for the readers of the view in one attempt, and how many attempts it
@@ -97,28 +95,14 @@ export class SummariesRebuiltBeside1765850000000 implements MigrationInterface {
         EXECUTE format('ANALYZE %s', summary);
       END
       $$`);
-    await sortIndexes(q, `WHERE region <> '*'`);
+    await dropTopSortIndexes(q);
+    await createTopSortIndexes(q, `WHERE region <> '*'`);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await summaryRefreshFunction(q);
     await q.query(`ALTER FUNCTION tcg_refresh_summary(text) SET jit = off`);
-    await sortIndexes(q, '');
+    await dropTopSortIndexes(q);
+    await createTopSortIndexes(q);
   }
-}
-
-/** card_tops' sort indexes, unpriced last in each direction (topSortSql), with `predicate`. */
-async function sortIndexes(q: QueryRunner, predicate: string): Promise<void> {
-  for (const column of TOP_SORT_COLUMNS)
-    for (const [direction, last] of [
-      ['desc', '-Infinity'],
-      ['asc', 'Infinity'],
-    ]) {
-      await q.query(`DROP INDEX card_tops_${column}_${direction}_idx`);
-      await q.query(
-        `CREATE INDEX card_tops_${column}_${direction}_idx ON card_tops
-         (region, scope, coalesce(${column}::float8, '${last}')) INCLUDE (game_id, price, card_rank, card_uuid)
-         ${predicate}`,
-      );
-    }
 }
