@@ -91,14 +91,18 @@ describe('summary refresh: rebuilt beside and swapped in (PostgreSQL)', () => {
     await price(1_700_086_400, 700);
     const reader = await reading(ds, 'card_tops');
     const refreshing = refreshAsImporter(ds, 'card_tops');
-    await new Promise((r) => setTimeout(r, 600)); // several attempts while the reader holds it
-    // The reader still sees the old rows, from the old view.
-    expect((await reader.query(`SELECT max(price)::int AS p FROM card_tops WHERE region = 'NA'`))[0].p).toBe(
-      500,
-    );
-    await reader.commitTransaction();
-    await reader.release();
-    await refreshing;
+    try {
+      await new Promise((r) => setTimeout(r, 600)); // several attempts while the reader holds it
+      // The reader still sees the old rows, from the old view.
+      expect(
+        (await reader.query(`SELECT max(price)::int AS p FROM card_tops WHERE region = 'NA'`))[0].p,
+      ).toBe(500);
+    } finally {
+      // Released whatever happened: a reader left open would hold the view for the next tests.
+      await reader.commitTransaction();
+      await reader.release();
+      await refreshing;
+    }
 
     expect(await topPrice()).toBe(700);
     expect((await view(ds, 'card_tops')).oid).not.toBe(before.oid);
