@@ -45,6 +45,7 @@ import { AnalyzeCatalogue1765830000000 } from './migrations/1765830000000-analyz
 import { AlertDestinationOneName1765840000000 } from './migrations/1765840000000-alert-destination-one-name';
 import { SummariesRebuiltBeside1765850000000 } from './migrations/1765850000000-summaries-rebuilt-beside';
 import { FacetCountsBySet1765860000000 } from './migrations/1765860000000-facet-counts-by-set';
+import { CardNamesGinInPlace1765870000000 } from './migrations/1765870000000-card-names-gin-in-place';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -90,6 +91,7 @@ export const MIGRATIONS = [
   AlertDestinationOneName1765840000000,
   SummariesRebuiltBeside1765850000000,
   FacetCountsBySet1765860000000,
+  CardNamesGinInPlace1765870000000,
 ];
 
 export interface DataSourceConfig {
