@@ -46,6 +46,7 @@ import { AlertDestinationOneName1765840000000 } from './migrations/1765840000000
 import { SummariesRebuiltBeside1765850000000 } from './migrations/1765850000000-summaries-rebuilt-beside';
 import { FacetCountsBySet1765860000000 } from './migrations/1765860000000-facet-counts-by-set';
 import { CardNamesGinInPlace1765870000000 } from './migrations/1765870000000-card-names-gin-in-place';
+import { NameRankedSearch1765880000000 } from './migrations/1765880000000-name-ranked-search';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -92,6 +93,7 @@ export const MIGRATIONS = [
   SummariesRebuiltBeside1765850000000,
   FacetCountsBySet1765860000000,
   CardNamesGinInPlace1765870000000,
+  NameRankedSearch1765880000000,
 ];
 
 export interface DataSourceConfig {

@@ -7,11 +7,13 @@ export const SUMMARY_VIEWS = [
   'game_summaries',
   'card_facets',
   'card_facet_counts',
+  'card_name_facets',
   'card_tops',
   'game_price_sources',
   'card_names',
   'card_name_words',
   'card_name_prefixes',
+  'search_names',
 ] as const;
 
 /** Anything that runs a parameterised statement in a writer's transaction: a pg client, a query runner. */
@@ -36,7 +38,7 @@ const PRICE_VIEWS: readonly SummaryView[] = [
   'card_tops',
   'game_price_sources',
 ];
-const FACET_VIEWS: readonly SummaryView[] = ['card_facets', 'card_facet_counts'];
+const FACET_VIEWS: readonly SummaryView[] = ['card_facets', 'card_facet_counts', 'card_name_facets'];
 
 /** Each kind's views, in SUMMARY_VIEWS' order: a wider kind adds to the narrower one's. */
 const VIEWS_OF: Record<StaleKind, readonly SummaryView[]> = {

@@ -18,7 +18,7 @@ export const ORDER_COLUMN = {
   '90d': sql.raw('top.change_90d'),
 } as const;
 
-const EMPTY = sql``;
+export const EMPTY = sql``;
 
 /** `uuid = …` for a UUID, `id = …` (the slug) otherwise. */
 export function refClause(ref: string, alias: 'c' | 'v' | 'vr'): Sql {
@@ -106,10 +106,10 @@ export function browseConditions(selector: BrowseSelector): { where: Sql[]; sear
  * best-word similarity (in [0, 1], so one number orders like the tuple). `lightn` puts
  * "Lightning Bolt" before "Express Lightning (Red)".
  */
-export function relevance(search: SearchText): Sql {
-  return sql`((lower(c.name) = ${search.q})::int + (lower(c.name) LIKE ${search.prefix})::int
-           + (lower(c.name) LIKE ${search.like})::int
-           + greatest(similarity(lower(c.name), ${search.q}), word_similarity(${search.q}, lower(c.name))))::float8`;
+export function relevance(search: SearchText, name: Sql = sql`lower(c.name)`): Sql {
+  return sql`((${name} = ${search.q})::int + (${name} LIKE ${search.prefix})::int
+           + (${name} LIKE ${search.like})::int
+           + greatest(similarity(${name}, ${search.q}), word_similarity(${search.q}, ${name})))::float8`;
 }
 
 /** SQL over `v` (variants) and `vp` (its prices in the primary region) for the variant filters. */
@@ -253,7 +253,7 @@ export function hasVariant(
 export type ResolvedFilter = VariantFilter & { readonly kinds?: readonly number[] };
 
 /** Whether card_facets answers the filter: no `updatedAfter`, and its kinds resolved if it needs them. */
-function answeredByFacets(filter: ResolvedFilter): boolean {
+export function answeredByFacets(filter: ResolvedFilter): boolean {
   return filter.updatedAfter === undefined && (!restrictsKinds(filter) || filter.kinds !== undefined);
 }
 
@@ -263,7 +263,7 @@ function answeredByFacets(filter: ResolvedFilter): boolean {
  * overlap the kinds the filter accepts, or for a filter on the scope alone, the scope's id
  * (-1 raw, -2 graded). Only where `answeredByFacets`.
  */
-function facetMatch(filter: ResolvedFilter, region: Sql): Sql {
+export function facetMatch(filter: ResolvedFilter, region: Sql): Sql {
   // The row of every kind is region `*`; its test still names the region (a no-op), as it did
   // when every statement bound the region as `$1` and each parameter needed a type.
   const row = filter.includeNullPrices

@@ -2,14 +2,17 @@ import type { CardOrder, CardSelector } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { VariantScope } from '../prices/card-documents';
 import {
+  answeredByFacets,
   browseConditions,
   browseSummary,
   facetCount,
+  facetMatch,
   hasVariant,
   identifierCondition,
   ORDER_COLUMN,
   regionParam,
   relevance,
+  type SearchText,
   summarisedScope,
   topJoin,
   toppedScope,
@@ -56,6 +59,21 @@ export interface CardPagePlan {
   readonly counted: boolean;
   /** card_facet_counts' count of a browse by game and/or set that card_tops does not answer. */
   readonly facetCount?: Sql;
+  /**
+   * A search ranked by name (`nameRankedCardPage`) rather than card by card: a search by text
+   * alone or within a game, in relevance order, whose filter card_facets answers.
+   */
+  readonly named?: NamedSearch;
+}
+
+/** What a search ranked by name needs beside the plan (NameRankedSearch migration). */
+export interface NamedSearch {
+  readonly text: SearchText;
+  readonly gameId?: string;
+  /** The filter's condition on card_facets' columns, as `f` (card_name_facets has them too). */
+  readonly facets: Sql;
+  /** The same test on a card `c`'s own facets. */
+  readonly cardHasVariant: Sql;
 }
 
 /** The one variant or SKU an identifier names: a lookup returns that variant of its card. */
@@ -95,26 +113,41 @@ export function cardPagePlan(request: CardPageRequest): CardPagePlan {
     selector.by === 'browse' ? browseSummary(selector, filter, region.sql, tops, sortedOrFloored) : undefined;
   let where: Sql[];
   let rank: Sql | undefined;
+  let named: NamedSearch | undefined;
   if (summary) {
     where = summary.where;
   } else {
-    if (selector.by === 'browse') {
-      const browse = browseConditions(selector);
-      where = browse.where;
-      if (browse.search) rank = relevance(browse.search);
-    } else {
-      where = [identifierCondition(selector.by, selector.value)];
-    }
     // In the summaries' scope (a raw variant priced in NA, no variant filter) card_values answers
     // existence: one index probe per card instead of a join over its variants.
     const summarised =
       !onlyVariant && !onlySku && summarisedScope(filter, request.region) && !filter.includeNullPrices;
-    where.push(
-      summarised
-        ? // The summaries hold NA prices; saying so also gives the region parameter its type.
-          sql`${region.sql}::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
-        : hasVariant(filter, region.sql, selector.by === 'browse' ? undefined : { onlySku, onlyVariant }),
-    );
+    const exists = summarised
+      ? // The summaries hold NA prices; saying so also gives the region parameter its type.
+        sql`${region.sql}::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
+      : hasVariant(filter, region.sql, selector.by === 'browse' ? undefined : { onlySku, onlyVariant });
+    if (selector.by === 'browse') {
+      const browse = browseConditions(selector);
+      where = browse.where;
+      if (browse.search) {
+        rank = relevance(browse.search);
+        if (
+          !summarised &&
+          !selector.setId &&
+          !selector.number &&
+          !sortedOrFloored &&
+          answeredByFacets(filter)
+        )
+          named = {
+            text: browse.search,
+            gameId: selector.gameId,
+            facets: facetMatch(filter, region.sql),
+            cardHasVariant: exists,
+          };
+      }
+    } else {
+      where = [identifierCondition(selector.by, selector.value)];
+    }
+    where.push(exists);
   }
   const from = summary
     ? summary.from
@@ -136,6 +169,7 @@ export function cardPagePlan(request: CardPageRequest): CardPagePlan {
       selector.by !== 'browse' || order.minPrice !== undefined || summary?.alias === 'top'
         ? undefined
         : facetCount(selector, filter, region.sql),
+    named,
   };
 }
 

@@ -24,6 +24,7 @@ import { readCardCount } from '../reads/card-count.read';
 import { deepCardPage } from '../reads/card-deep-page.read';
 import { regionParam } from '../reads/card-fragments';
 import { firstCardPage } from '../reads/card-first-page.read';
+import { nameRankedCardPage } from '../reads/card-name-ranked-page.read';
 import { readCardPage, type PageRange, type PageStatement } from '../reads/card-page';
 import { readJoinedCardPage } from '../reads/card-page-joined.read';
 import { cardPagePlan, readsCardTops, type CardPagePlan } from '../reads/card-page-plan';
@@ -259,10 +260,11 @@ export class CardQueryRepository implements RenderedCardReads {
 }
 
 /**
- * The page statement of a plan: a first page (or any page of a lookup) alone, a page past the
- * first with its count joined, or ranked where the plan's pass counts anyway.
+ * The page statement of a plan: a search ranked by name, a first page (or any page of a lookup)
+ * alone, a page past the first with its count joined, or ranked where the plan's pass counts anyway.
  */
 function pageStatement(plan: CardPagePlan, page: PageRange): PageStatement {
+  if (plan.named) return nameRankedCardPage(plan.named, page);
   if (page.offset === 0) return firstCardPage(plan, page);
   return plan.counted ? rankedCardPage(plan, page) : deepCardPage(plan, page);
 }

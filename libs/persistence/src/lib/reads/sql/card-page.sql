@@ -272,19 +272,34 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT top.card_uuid
 SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top.region <> '*' AND top.scope = 'raw' AND top.game_id = $2 AND top.price IS NOT NULL;
 
 -- search
--- 1/1 parameters: ["%lightning bolt%","lightning bolt","NA","lightning bolt%",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
-WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uuid, count(*) OVER ()::int AS total
-       FROM cards c
-       WHERE (lower(c.name) LIKE $1 OR lower(c.name) % $2 OR $2 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $3::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0)
-       ORDER BY ((lower(c.name) = $2)::int + (lower(c.name) LIKE $4)::int
-           + (lower(c.name) LIKE $1)::int
-           + greatest(similarity(lower(c.name), $2), word_similarity($2, lower(c.name))))::float8 DESC, c.sort_key, c.uuid
-       LIMIT $5 OFFSET $6) q)
+-- 1/1 parameters: ["%lightning bolt%","lightning bolt","lightning bolt%","NA",2,2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
+WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (WITH m AS (
+           SELECT n.folded FROM search_names n WHERE n.folded LIKE $1
+           UNION
+           SELECT n.folded FROM search_names n WHERE n.folded % $2 OR $2 <% n.folded),
+         counted AS (
+           SELECT x.folded, x.rel, x.cards FROM (
+             SELECT m.folded, ((m.folded = $2)::int + (m.folded LIKE $3)::int
+           + (m.folded LIKE $1)::int
+           + greatest(similarity(m.folded, $2), word_similarity($2, m.folded)))::float8 AS rel,
+                    (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[])::int AS cards
+             FROM m) x
+           WHERE x.cards > 0),
+         cut AS (
+           SELECT x.rel FROM (SELECT rel, sum(cards) OVER (ORDER BY rel DESC) AS upto FROM counted) x
+           WHERE x.upto >= $5::int ORDER BY x.rel DESC LIMIT 1)
+         SELECT pg.uuid, t.n AS total FROM (SELECT coalesce(sum(cards), 0)::int AS n FROM counted) t
+         LEFT JOIN (SELECT o.uuid, row_number() OVER () AS ord FROM (
+           SELECT c.uuid FROM counted n JOIN cards c ON lower(c.name) = n.folded
+           WHERE n.rel >= coalesce((SELECT rel FROM cut), '-Infinity'::float8) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0)
+           ORDER BY n.rel DESC, c.sort_key, c.uuid
+           LIMIT $6 OFFSET $7) o) pg ON true
+         ORDER BY pg.ord) q)
            SELECT page.total, c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
   c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed,
-                  COALESCE((SELECT d.v1_variants FROM card_documents d WHERE d.card_uuid = c.uuid), (SELECT string_agg(v.v1_head || $7 || COALESCE(vp.v1_stats, $8) || ',' || COALESCE(vp.v1_history, $9) || $10, ',' ORDER BY v.id)
+                  COALESCE((SELECT d.v1_variants FROM card_documents d WHERE d.card_uuid = c.uuid), (SELECT string_agg(v.v1_head || $8 || COALESCE(vp.v1_stats, $9) || ',' || COALESCE(vp.v1_history, $10) || $11, ',' ORDER BY v.id)
            FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $3
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $4
            WHERE v.card_uuid = c.uuid AND v.type = 'raw')) AS variants
            FROM page LEFT JOIN (cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id) ON c.uuid = page.uuid
            ORDER BY page.ord;
@@ -293,37 +308,65 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uui
 -- 1/2 parameters: [["Near Mint"]]
 SELECT coalesce(array_agg(v.id), '{}') AS ids FROM variant_kinds v WHERE v.type = 'raw' AND v.condition = ANY($1::text[]);
 
--- 2/2 parameters: ["mtg","%lightning bolt%","lightning bolt","NA",[3,7],"lightning bolt%",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}",["Near Mint"]]
-WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uuid, count(*) OVER ()::int AS total
-       FROM cards c
-       WHERE c.game_id = $1 AND (lower(c.name) LIKE $2 OR lower(c.name) % $3 OR $3 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && $5::int[] OFFSET 0)
-       ORDER BY ((lower(c.name) = $3)::int + (lower(c.name) LIKE $6)::int
-           + (lower(c.name) LIKE $2)::int
-           + greatest(similarity(lower(c.name), $3), word_similarity($3, lower(c.name))))::float8 DESC, c.sort_key, c.uuid
-       LIMIT $7 OFFSET $8) q)
+-- 2/2 parameters: ["%lightning bolt%","lightning bolt","lightning bolt%","NA",[3,7],"mtg",2,"mtg",[3,7],2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}",["Near Mint"]]
+WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (WITH m AS (
+           SELECT n.folded FROM search_names n WHERE n.folded LIKE $1
+           UNION
+           SELECT n.folded FROM search_names n WHERE n.folded % $2 OR $2 <% n.folded),
+         counted AS (
+           SELECT x.folded, x.rel, x.cards FROM (
+             SELECT m.folded, ((m.folded = $2)::int + (m.folded LIKE $3)::int
+           + (m.folded LIKE $1)::int
+           + greatest(similarity(m.folded, $2), word_similarity($2, m.folded)))::float8 AS rel,
+                    (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && $5::int[] AND f.game_id = $6)::int AS cards
+             FROM m) x
+           WHERE x.cards > 0),
+         cut AS (
+           SELECT x.rel FROM (SELECT rel, sum(cards) OVER (ORDER BY rel DESC) AS upto FROM counted) x
+           WHERE x.upto >= $7::int ORDER BY x.rel DESC LIMIT 1)
+         SELECT pg.uuid, t.n AS total FROM (SELECT coalesce(sum(cards), 0)::int AS n FROM counted) t
+         LEFT JOIN (SELECT o.uuid, row_number() OVER () AS ord FROM (
+           SELECT c.uuid FROM counted n JOIN cards c ON lower(c.name) = n.folded AND c.game_id = $8
+           WHERE n.rel >= coalesce((SELECT rel FROM cut), '-Infinity'::float8) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && $9::int[] OFFSET 0)
+           ORDER BY n.rel DESC, c.sort_key, c.uuid
+           LIMIT $10 OFFSET $11) o) pg ON true
+         ORDER BY pg.ord) q)
            SELECT page.total, c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
   c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed,
-                  (SELECT string_agg(v.v1_head || $9 || COALESCE(vp.v1_stats, $10) || ',' || COALESCE(vp.v1_history, $11) || $12, ',' ORDER BY v.id)
+                  (SELECT string_agg(v.v1_head || $12 || COALESCE(vp.v1_stats, $13) || ',' || COALESCE(vp.v1_history, $14) || $15, ',' ORDER BY v.id)
            FROM variants v
            LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $4
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition = ANY($13::text[])) AS variants
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition = ANY($16::text[])) AS variants
            FROM page LEFT JOIN (cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id) ON c.uuid = page.uuid
            ORDER BY page.ord;
 
 -- search, deep offset
--- 1/1 parameters: ["lightning bolt","lightning bolt%","%lightning bolt%","NA",400,2,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
-WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT w.uuid, w.total, w.rn FROM (
-           SELECT c.uuid AS uuid, count(*) OVER ()::int AS total, (row_number() OVER (ORDER BY ((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::int
-           + (lower(c.name) LIKE $3)::int
-           + greatest(similarity(lower(c.name), $1), word_similarity($1, lower(c.name))))::float8 DESC, c.sort_key, c.uuid))::int AS rn
-           FROM cards c
-           WHERE (lower(c.name) LIKE $3 OR lower(c.name) % $1 OR $1 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0)) w
-         WHERE w.rn > $5 OR w.rn = w.total
-         ORDER BY w.rn
-         LIMIT $6) q)
-           SELECT page.total, page.rn, c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
+-- 1/1 parameters: ["%lightning bolt%","lightning bolt","lightning bolt%","NA",402,2,400,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
+WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (WITH m AS (
+           SELECT n.folded FROM search_names n WHERE n.folded LIKE $1
+           UNION
+           SELECT n.folded FROM search_names n WHERE n.folded % $2 OR $2 <% n.folded),
+         counted AS (
+           SELECT x.folded, x.rel, x.cards FROM (
+             SELECT m.folded, ((m.folded = $2)::int + (m.folded LIKE $3)::int
+           + (m.folded LIKE $1)::int
+           + greatest(similarity(m.folded, $2), word_similarity($2, m.folded)))::float8 AS rel,
+                    (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[])::int AS cards
+             FROM m) x
+           WHERE x.cards > 0),
+         cut AS (
+           SELECT x.rel FROM (SELECT rel, sum(cards) OVER (ORDER BY rel DESC) AS upto FROM counted) x
+           WHERE x.upto >= $5::int ORDER BY x.rel DESC LIMIT 1)
+         SELECT pg.uuid, t.n AS total FROM (SELECT coalesce(sum(cards), 0)::int AS n FROM counted) t
+         LEFT JOIN (SELECT o.uuid, row_number() OVER () AS ord FROM (
+           SELECT c.uuid FROM counted n JOIN cards c ON lower(c.name) = n.folded
+           WHERE n.rel >= coalesce((SELECT rel FROM cut), '-Infinity'::float8) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0)
+           ORDER BY n.rel DESC, c.sort_key, c.uuid
+           LIMIT $6 OFFSET $7) o) pg ON true
+         ORDER BY pg.ord) q)
+           SELECT page.total, c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
   c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed,
-                  COALESCE((SELECT d.v1_variants FROM card_documents d WHERE d.card_uuid = c.uuid), (SELECT string_agg(v.v1_head || $7 || COALESCE(vp.v1_stats, $8) || ',' || COALESCE(vp.v1_history, $9) || $10, ',' ORDER BY v.id)
+                  COALESCE((SELECT d.v1_variants FROM card_documents d WHERE d.card_uuid = c.uuid), (SELECT string_agg(v.v1_head || $8 || COALESCE(vp.v1_stats, $9) || ',' || COALESCE(vp.v1_history, $10) || $11, ',' ORDER BY v.id)
            FROM variants v
            LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $4
            WHERE v.card_uuid = c.uuid AND v.type = 'raw')) AS variants
@@ -674,16 +717,29 @@ SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition,
          ORDER BY v.card_uuid, v.id;
 
 -- search, deep offset, rendered per request
--- 1/3 parameters: ["lightning bolt","lightning bolt%","%lightning bolt%","NA",400,2]
-SELECT w.uuid, w.total, w.rn FROM (
-           SELECT c.uuid AS uuid, count(*) OVER ()::int AS total, (row_number() OVER (ORDER BY ((lower(c.name) = $1)::int + (lower(c.name) LIKE $2)::int
-           + (lower(c.name) LIKE $3)::int
-           + greatest(similarity(lower(c.name), $1), word_similarity($1, lower(c.name))))::float8 DESC, c.sort_key, c.uuid))::int AS rn
-           FROM cards c
-           WHERE (lower(c.name) LIKE $3 OR lower(c.name) % $1 OR $1 <% lower(c.name)) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0)) w
-         WHERE w.rn > $5 OR w.rn = w.total
-         ORDER BY w.rn
-         LIMIT $6;
+-- 1/3 parameters: ["%lightning bolt%","lightning bolt","lightning bolt%","NA",402,2,400]
+WITH m AS (
+           SELECT n.folded FROM search_names n WHERE n.folded LIKE $1
+           UNION
+           SELECT n.folded FROM search_names n WHERE n.folded % $2 OR $2 <% n.folded),
+         counted AS (
+           SELECT x.folded, x.rel, x.cards FROM (
+             SELECT m.folded, ((m.folded = $2)::int + (m.folded LIKE $3)::int
+           + (m.folded LIKE $1)::int
+           + greatest(similarity(m.folded, $2), word_similarity($2, m.folded)))::float8 AS rel,
+                    (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[])::int AS cards
+             FROM m) x
+           WHERE x.cards > 0),
+         cut AS (
+           SELECT x.rel FROM (SELECT rel, sum(cards) OVER (ORDER BY rel DESC) AS upto FROM counted) x
+           WHERE x.upto >= $5::int ORDER BY x.rel DESC LIMIT 1)
+         SELECT pg.uuid, t.n AS total FROM (SELECT coalesce(sum(cards), 0)::int AS n FROM counted) t
+         LEFT JOIN (SELECT o.uuid, row_number() OVER () AS ord FROM (
+           SELECT c.uuid FROM counted n JOIN cards c ON lower(c.name) = n.folded
+           WHERE n.rel >= coalesce((SELECT rel FROM cut), '-Infinity'::float8) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0)
+           ORDER BY n.rel DESC, c.sort_key, c.uuid
+           LIMIT $6 OFFSET $7) o) pg ON true
+         ORDER BY pg.ord;
 
 -- 2/3 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"]]
 SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
