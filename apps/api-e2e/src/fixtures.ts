@@ -1,18 +1,4 @@
-import {
-  Card,
-  CardSet,
-  cardSlug,
-  Condition,
-  GradedVariant,
-  Grading,
-  GrowingPriceSeries,
-  Language,
-  RawVariant,
-  uuidV5,
-  Variant,
-  variantSlug,
-  type PriceSource,
-} from '@tcg/domain';
+import { Card, CardSet, GrowingPriceSeries, uuidV5, Variant, type PriceSource } from '@tcg/domain';
 import {
   IngestSeries,
   migrate,
@@ -22,7 +8,14 @@ import {
   writeCatalogue,
 } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
-import { truncateAll, withTestDatabase } from '@tcg/persistence/testing';
+import {
+  grading,
+  gradedVariant,
+  rawVariant,
+  testCard,
+  truncateAll,
+  withTestDatabase,
+} from '@tcg/persistence/testing';
 
 /** A small hand-made catalogue for end-to-end tests: one game, one set, cards built on demand. */
 export const DAY = 86_400;
@@ -56,64 +49,11 @@ export function card(
   extra: Partial<Card> = {},
   set: Pick<CardSet, 'id' | 'gameId' | 'name'> = SET,
 ): Card {
-  const id = cardSlug({ game: set.gameId, set: set.name, name, rarity: 'Rare' });
-  return {
-    uuid: uuidV5(id),
-    id,
-    gameId: set.gameId,
-    setId: set.id,
-    name,
-    number,
-    rarity: 'Rare',
-    details: null,
-    vendorId: null,
-    opensetId: null,
-    imagedbId: null,
-    sealed: false,
-    ...extra,
-  };
+  return testCard(set, name, number, extra);
 }
 
-export function raw(
-  c: Card,
-  condition: Condition,
-  printing: string,
-  language: Language,
-  sku: string | null = null,
-): RawVariant {
-  const id = variantSlug(c.id, { condition, printing, language });
-  return {
-    uuid: uuidV5(id),
-    id,
-    cardUuid: c.uuid,
-    type: 'raw',
-    condition,
-    grading: null,
-    printing,
-    language,
-    vendorSkuId: sku,
-  };
-}
-
-export function graded(
-  c: Card,
-  grading: Grading,
-  printing = 'Normal',
-  language: Language = 'English',
-): GradedVariant {
-  const id = variantSlug(c.id, { grading, printing, language });
-  return {
-    uuid: uuidV5(id),
-    id,
-    cardUuid: c.uuid,
-    type: 'graded',
-    condition: null,
-    grading,
-    printing,
-    language,
-    vendorSkuId: null,
-  };
-}
+export const raw = rawVariant;
+export const graded = gradedVariant;
 
 /** 400 daily points, a deterministic wiggle around `base` cents, so every window has something to say. */
 export function series(base: number): GrowingPriceSeries {
@@ -126,14 +66,7 @@ export function series(base: number): GrowingPriceSeries {
   return { t, p };
 }
 
-export function grading(
-  company: Grading['company'],
-  grade: number | null,
-  gradeLabel: string | null = null,
-  qualifier: string | null = null,
-): Grading {
-  return { company, grade, gradeLabel, qualifier };
-}
+export { grading };
 
 /** The cards both API versions' tests are built on: a dragon with several variants, a knight, a goblin. */
 export const dragon = card('Test Dragon', '7', {

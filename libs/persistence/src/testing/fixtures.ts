@@ -1,4 +1,94 @@
-import { Card, CardSet, cardSlug, Game, uuidV5, Variant, variantSlug } from '@tcg/domain';
+import {
+  Card,
+  CardSet,
+  cardSlug,
+  Condition,
+  Game,
+  GradedVariant,
+  Grading,
+  Language,
+  RawVariant,
+  uuidV5,
+  Variant,
+  variantSlug,
+} from '@tcg/domain';
+
+/** A card of `set`, rarity Rare, no identifiers beyond its own unless `extra` gives them. */
+export function testCard(
+  set: Pick<CardSet, 'id' | 'gameId' | 'name'>,
+  name: string,
+  number: string | null,
+  extra: Partial<Card> = {},
+): Card {
+  const id = cardSlug({ game: set.gameId, set: set.name, name, rarity: 'Rare' });
+  return {
+    uuid: uuidV5(id),
+    id,
+    gameId: set.gameId,
+    setId: set.id,
+    name,
+    number,
+    rarity: 'Rare',
+    details: null,
+    vendorId: null,
+    opensetId: null,
+    imagedbId: null,
+    sealed: false,
+    ...extra,
+  };
+}
+
+/** A raw variant of `c`, its uuid from its slug. */
+export function rawVariant(
+  c: Card,
+  condition: Condition,
+  printing: string,
+  language: Language,
+  sku: string | null = null,
+): RawVariant {
+  const id = variantSlug(c.id, { condition, printing, language });
+  return {
+    uuid: uuidV5(id),
+    id,
+    cardUuid: c.uuid,
+    type: 'raw',
+    condition,
+    grading: null,
+    printing,
+    language,
+    vendorSkuId: sku,
+  };
+}
+
+/** A graded variant of `c`, its uuid from its slug. */
+export function gradedVariant(
+  c: Card,
+  grading: Grading,
+  printing = 'Normal',
+  language: Language = 'English',
+): GradedVariant {
+  const id = variantSlug(c.id, { grading, printing, language });
+  return {
+    uuid: uuidV5(id),
+    id,
+    cardUuid: c.uuid,
+    type: 'graded',
+    condition: null,
+    grading,
+    printing,
+    language,
+    vendorSkuId: null,
+  };
+}
+
+export function grading(
+  company: Grading['company'],
+  grade: number | null,
+  gradeLabel: string | null = null,
+  qualifier: string | null = null,
+): Grading {
+  return { company, grade, gradeLabel, qualifier };
+}
 
 /** A tiny hand-made catalogue for integration tests: one game, one set, one card, two variants. */
 export function tinyCatalogue(): { games: Game[]; sets: CardSet[]; cards: Card[]; variants: Variant[] } {
@@ -12,50 +102,10 @@ export function tinyCatalogue(): { games: Game[]; sets: CardSet[]; cards: Card[]
     code: 'FE',
     releaseDate: '2020-01-31',
   };
-  const id = cardSlug({ game: game.id, set: set.name, name: 'Test Dragon', rarity: 'Rare' });
-  const card: Card = {
-    uuid: uuidV5(id),
-    id,
-    gameId: game.id,
-    setId: set.id,
-    name: 'Test Dragon',
-    number: '7',
-    rarity: 'Rare',
-    details: null,
-    vendorId: '1007',
-    opensetId: null,
-    imagedbId: null,
-    sealed: false,
-  };
-  const nm = variantSlug(id, { condition: 'Near Mint', printing: 'Normal', language: 'English' });
-  const psa = variantSlug(id, {
-    grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
-    printing: 'Normal',
-    language: 'English',
-  });
+  const card = testCard(set, 'Test Dragon', '7', { vendorId: '1007' });
   const variants: Variant[] = [
-    {
-      uuid: uuidV5(nm),
-      id: nm,
-      cardUuid: card.uuid,
-      type: 'raw',
-      condition: 'Near Mint',
-      grading: null,
-      printing: 'Normal',
-      language: 'English',
-      vendorSkuId: 'SKU-NM',
-    },
-    {
-      uuid: uuidV5(psa),
-      id: psa,
-      cardUuid: card.uuid,
-      type: 'graded',
-      condition: null,
-      grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
-      printing: 'Normal',
-      language: 'English',
-      vendorSkuId: null,
-    },
+    rawVariant(card, 'Near Mint', 'Normal', 'English', 'SKU-NM'),
+    gradedVariant(card, grading('PSA', 10)),
   ];
   return { games: [game], sets: [set], cards: [card], variants };
 }

@@ -1,6 +1,6 @@
-import { Card, cardSlug, uuidV5, Variant, variantSlug, type VariantFilter } from '@tcg/domain';
+import { Card, uuidV5, Variant, type VariantFilter } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { useTestDatabase } from '../../testing';
+import { gradedVariant, grading, rawVariant, testCard, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
@@ -40,60 +40,21 @@ const SETS = GAMES.flatMap((g) =>
   })),
 );
 const CARDS: Card[] = SETS.flatMap((set, si) =>
-  NAMES.filter((_, ni) => (ni + si) % 4 !== 0).map((name, ni) => {
-    const id = cardSlug({ game: set.gameId, set: set.name, name, rarity: 'Common' });
-    return {
-      uuid: uuidV5(id),
-      id,
-      gameId: set.gameId,
-      setId: set.id,
-      name,
-      number: String(ni + 1),
-      rarity: 'Common',
-      details: null,
-      vendorId: null,
-      opensetId: null,
-      imagedbId: null,
-      sealed: false,
-    };
-  }),
+  NAMES.filter((_, ni) => (ni + si) % 4 !== 0).map((name, ni) => testCard(set, name, String(ni + 1))),
 );
 // Every third card has no variant at all; the others a Near Mint raw one, every other one also a
 // foil Lightly Played one and a graded one.
-const VARIANTS: Variant[] = CARDS.flatMap((c, i) => {
-  if (i % 3 === 2) return [];
-  const raw = (condition: 'Near Mint' | 'Lightly Played', printing: string): Variant => {
-    const id = variantSlug(c.id, { condition, printing, language: 'English' });
-    return {
-      uuid: uuidV5(id),
-      id,
-      cardUuid: c.uuid,
-      type: 'raw',
-      condition,
-      grading: null,
-      printing,
-      language: 'English',
-      vendorSkuId: null,
-    };
-  };
-  const out = [raw('Near Mint', 'Normal')];
-  if (i % 2 === 0) {
-    out.push(raw('Lightly Played', 'Foil'));
-    const id = `${c.id}-psa-10`;
-    out.push({
-      uuid: uuidV5(id),
-      id,
-      cardUuid: c.uuid,
-      type: 'graded',
-      condition: null,
-      grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
-      printing: 'Normal',
-      language: 'English',
-      vendorSkuId: null,
-    });
-  }
-  return out;
-});
+const VARIANTS: Variant[] = CARDS.flatMap((c, i) =>
+  i % 3 === 2
+    ? []
+    : i % 2 === 0
+      ? [
+          rawVariant(c, 'Near Mint', 'Normal', 'English'),
+          rawVariant(c, 'Lightly Played', 'Foil', 'English'),
+          gradedVariant(c, grading('PSA', 10)),
+        ]
+      : [rawVariant(c, 'Near Mint', 'Normal', 'English')],
+);
 
 describe('search ranked by name: the same pages as the search of the cards (PostgreSQL)', () => {
   let ds: DataSource;
