@@ -11,8 +11,10 @@ import { EMPTY, relevance } from './card-fragments';
  * The cards read are those of the names ranked down to the page's last position (ties included),
  * each probed for a variant the filter returns as a search of the cards is: the same cards in the
  * same order (the plan's, relevance then catalogue order), without visiting every match. The match
- * is two arms: a pattern too short for the trigram index (`of`) reads the names with the LIKE
- * alone, rather than every name's similarity too. A name's count is a probe of card_name_facets'
+ * is two arms, the substring and the close matches, each planned on its own: a pattern the trigram
+ * index cannot narrow (the APIs refuse a `q` without three letters or digits in a row, but the
+ * statement does not rely on it) then costs a LIKE per name, not every name's similarity too. A
+ * name's count is a probe of card_name_facets'
  * key, which leads with the name, rather than a join the planner may build over every name's rows:
  * a hash join over all of them took 44 ms at `full` for 172 names.
  */
