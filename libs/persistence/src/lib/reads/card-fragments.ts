@@ -18,7 +18,7 @@ export const ORDER_COLUMN = {
   '90d': sql.raw('top.change_90d'),
 } as const;
 
-export const EMPTY = sql``;
+const EMPTY = sql``;
 
 /** `uuid = …` for a UUID, `id = …` (the slug) otherwise. */
 export function refClause(ref: string, alias: 'c' | 'v' | 'vr'): Sql {
@@ -71,7 +71,7 @@ export interface SearchText {
  * A browse's game and set as conditions on `alias` (cards, or a summary carrying `game_id` and
  * `set_uuid`), the game first.
  */
-function gameAndSet(selector: BrowseSelector, alias: 'c' | 'top' | 'f'): Sql[] {
+export function gameAndSet(selector: BrowseSelector, alias: 'c' | 'top' | 'f'): Sql[] {
   const a = sql.raw(alias);
   const where: Sql[] = [];
   if (selector.gameId) where.push(sql`${a}.game_id = ${selector.gameId}`);

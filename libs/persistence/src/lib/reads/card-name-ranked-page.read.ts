@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { NamedSearch } from './card-page-plan';
 import type { PageRange, PageStatement } from './card-page';
-import { EMPTY, relevance } from './card-fragments';
+import { gameAndSet, relevance } from './card-fragments';
+import { and } from './compile';
 
 /**
  * A page of a search ranked by name (`CardPagePlan.named`), its count joined to it as a deep page's
@@ -14,14 +15,12 @@ import { EMPTY, relevance } from './card-fragments';
  * is two arms, the substring and the close matches, each planned on its own: a pattern the trigram
  * index cannot narrow (the APIs refuse a `q` without three letters or digits in a row, but the
  * statement does not rely on it) then costs a LIKE per name, not every name's similarity too. A
- * name's count is a probe of card_name_facets'
- * key, which leads with the name, rather than a join the planner may build over every name's rows:
- * a hash join over all of them took 44 ms at `full` for 172 names.
+ * name's count is a probe of card_name_facets' key, which leads with the name, rather than a join
+ * the planner may build over every name's rows: a hash join over all of them took 44 ms at `full`
+ * for 172 names. The game, if any, is `gameAndSet`'s condition, as on a search of the cards.
  */
 export function nameRankedCardPage(named: NamedSearch, { limit, offset }: PageRange): PageStatement {
-  const { text, gameId, facets, cardHasVariant } = named;
-  const inGame = (alias: 'f' | 'c') =>
-    gameId === undefined ? EMPTY : sql` AND ${sql.raw(alias)}.game_id = ${gameId}`;
+  const { text, selector, facets, cardHasVariant } = named;
   return {
     shape: 'deep',
     offset,
@@ -32,7 +31,7 @@ export function nameRankedCardPage(named: NamedSearch, { limit, offset }: PageRa
          counted AS (
            SELECT x.folded, x.rel, x.cards FROM (
              SELECT m.folded, ${relevance(text, sql`m.folded`)} AS rel,
-                    (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND ${facets}${inGame('f')})::int AS cards
+                    (SELECT sum(f.cards) FROM card_name_facets f WHERE ${and([sql`f.folded = m.folded`, facets, ...gameAndSet(selector, 'f')])})::int AS cards
              FROM m) x
            WHERE x.cards > 0),
          cut AS (
@@ -40,7 +39,7 @@ export function nameRankedCardPage(named: NamedSearch, { limit, offset }: PageRa
            WHERE x.upto >= ${offset + limit}::int ORDER BY x.rel DESC LIMIT 1)
          SELECT pg.uuid, t.n AS total FROM (SELECT coalesce(sum(cards), 0)::int AS n FROM counted) t
          LEFT JOIN (SELECT o.uuid, row_number() OVER () AS ord FROM (
-           SELECT c.uuid FROM counted n JOIN cards c ON lower(c.name) = n.folded${inGame('c')}
+           SELECT c.uuid FROM counted n JOIN cards c ON ${and([sql`lower(c.name) = n.folded`, ...gameAndSet(selector, 'c')])}
            WHERE n.rel >= coalesce((SELECT rel FROM cut), '-Infinity'::float8) AND ${cardHasVariant}
            ORDER BY n.rel DESC, c.sort_key, c.uuid
            LIMIT ${limit} OFFSET ${offset}) o) pg ON true

@@ -1,4 +1,4 @@
-import type { CardOrder, CardSelector } from '@tcg/domain';
+import type { BrowseSelector, CardOrder, CardSelector } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { VariantScope } from '../prices/card-documents';
 import {
@@ -69,7 +69,8 @@ export interface CardPagePlan {
 /** What a search ranked by name needs beside the plan (NameRankedSearch migration). */
 export interface NamedSearch {
   readonly text: SearchText;
-  readonly gameId?: string;
+  /** The search's browse: its text, and its game if any (never a set or a number). */
+  readonly selector: BrowseSelector;
   /** The filter's condition on card_facets' columns, as `f` (card_name_facets has them too). */
   readonly facets: Sql;
   /** The same test on a card `c`'s own facets. */
@@ -139,7 +140,7 @@ export function cardPagePlan(request: CardPageRequest): CardPagePlan {
         )
           named = {
             text: browse.search,
-            gameId: selector.gameId,
+            selector,
             facets: facetMatch(filter, region.sql),
             cardHasVariant: exists,
           };
