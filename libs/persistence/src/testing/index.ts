@@ -3,3 +3,4 @@ export * from './fixtures';
 export * from './test-database';
 export * from './tcp-proxy';
 export * from './login-roles';
+export * from './sql-snapshot';

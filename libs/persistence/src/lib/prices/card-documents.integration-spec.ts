@@ -5,7 +5,7 @@ import { tinyCatalogue, useTestDatabase } from '../../testing';
 import { renderMissingDocuments, writeCatalogue } from '../catalogue-writer';
 import { sql } from 'kysely';
 import { variantConditions } from '../reads/card-fragments';
-import { compile, joined } from '../reads/compile';
+import { compile, joined } from '../sql/compile';
 import { CardQueryRepository } from '../repositories/card-query.repository';
 import { refreshCardDocuments, variantsAggregateSql } from './card-documents';
 import { PriceIngestRepository } from './price-ingest.repository';

@@ -1,7 +1,7 @@
 import { CONDITIONS, GRADING_COMPANIES, LANGUAGE_NAMES, type VariantFilter } from '@tcg/domain';
 import fc from 'fast-check';
 import { variantConditions, variantWhere } from '../reads/card-fragments';
-import { compile } from '../reads/compile';
+import { compile } from '../sql/compile';
 import { holdsDocumentScope, type VariantScope } from './card-documents';
 
 /**

@@ -2,7 +2,7 @@ import { restrictsKinds, type VariantFilter } from '@tcg/domain';
 import { CARD_DOCUMENTS, CardDocument, JoinedVariantJson } from '@tcg/rendering';
 import { sql } from 'kysely';
 import { variantConditions } from '../reads/card-fragments';
-import { compile, joined, type Sql } from '../reads/compile';
+import { compile, joined, type Sql } from '../sql/compile';
 import type { SqlClient } from '../summaries';
 import { RENDERED_COLUMN_OF } from './rendered-columns';
 

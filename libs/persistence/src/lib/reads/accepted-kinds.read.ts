@@ -2,8 +2,8 @@ import { restrictsKinds, type VariantFilter } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import { variantConditions, type ResolvedFilter } from './card-fragments';
-import { rowSchema } from './row-schema';
-import { runRead } from './run-read';
+import { rowSchema } from '../sql/row-schema';
+import { runRead } from '../sql/run';
 
 const ROW = rowSchema('accepted kinds', { ids: 'int[]' });
 

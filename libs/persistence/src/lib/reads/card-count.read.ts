@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import type { CardPagePlan } from './card-page-plan';
-import { rowSchema } from './row-schema';
-import { runRead } from './run-read';
+import { rowSchema } from '../sql/row-schema';
+import { runRead } from '../sql/run';
 
 const ROW = rowSchema('card count', { n: 'int' });
 

@@ -1,8 +1,8 @@
 import { isUuid, restrictsKinds, scopeOnly } from '@tcg/domain';
 import type { BrowseSelector, CardIdentifier, VariantFilter } from '@tcg/domain';
 import { sql } from 'kysely';
-import { and, shared, type Sql } from './compile';
-import { escapeLike } from './like-pattern';
+import { and, shared, type Sql } from '../sql/compile';
+import { escapeLike } from '../sql/like-pattern';
 
 // The conditions the card reads share, as Kysely fragments over fixed aliases: `c` cards, `s`
 // sets, `g` games, `v` variants, `vp` their prices in the read's region, `top` card_tops (or the

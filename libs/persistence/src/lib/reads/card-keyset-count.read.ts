@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { readOn, type ReadSource } from '../read-replicas';
 import { facetCount, regionParam } from './card-fragments';
 import { keysetPlan, type ResolvedKeysetQuery } from './card-keyset-plan';
-import { and, compile } from './compile';
-import { checkRows, rowSchema } from './row-schema';
-import type { QueryRow } from './run-read';
+import { and, compile } from '../sql/compile';
+import { checkRows, rowSchema } from '../sql/row-schema';
+import type { QueryRow } from '../sql/run';
 
 const ROW = rowSchema('card keyset count', { n: 'int' });
 

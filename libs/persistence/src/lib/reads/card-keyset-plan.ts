@@ -16,7 +16,7 @@ import {
   type RegionParam,
   type ResolvedFilter,
 } from './card-fragments';
-import type { Sql } from './compile';
+import type { Sql } from '../sql/compile';
 
 /** A v2 browse or search with its filter's accepted kinds (`readAcceptedKinds`). */
 export type ResolvedKeysetQuery = KeysetQuery & {

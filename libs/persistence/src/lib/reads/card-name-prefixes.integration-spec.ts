@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { refreshSummaries } from '../summaries';
-import { compile } from './compile';
+import { compile } from '../sql/compile';
 import { namePrefixStatement, wordStartStatement } from './card-name-suggestions.read';
 
 const GAMES: Game[] = [

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { NamedSearch } from './card-page-plan';
 import type { PageRange, PageStatement } from './card-page';
 import { gameAndSet, relevance } from './card-fragments';
-import { and } from './compile';
+import { and } from '../sql/compile';
 
 /**
  * A page of a search ranked by name (`CardPagePlan.named`), its count joined to it as a deep page's

@@ -22,7 +22,7 @@ import {
   type RegionParam,
   type ResolvedFilter,
 } from './card-fragments';
-import { and, joined, type Sql } from './compile';
+import { and, joined, type Sql } from '../sql/compile';
 
 /** A v1 page request, its filter's kinds resolved (`readAcceptedKinds`). */
 export interface CardPageRequest {

@@ -1,7 +1,7 @@
 import type { ReadSource } from '../read-replicas';
-import type { Sql } from './compile';
-import { checkRows, rowSchema } from './row-schema';
-import { runStatement, type QueryRow } from './run-read';
+import type { Sql } from '../sql/compile';
+import { checkRows, rowSchema } from '../sql/row-schema';
+import { runStatement, type QueryRow } from '../sql/run';
 
 /** A page's range in the order. */
 export interface PageRange {

@@ -3,8 +3,8 @@ import type { JoinedVariantJson } from '@tcg/rendering';
 import { sql } from 'kysely';
 import { storedDocument, variantsAggregateSql, type VariantScope } from '../prices/card-documents';
 import { variantWhere, type RegionParam } from './card-fragments';
-import type { Sql } from './compile';
-import { rowSchema, type RowOf } from './row-schema';
+import type { Sql } from '../sql/compile';
+import { rowSchema, type RowOf } from '../sql/row-schema';
 
 // A card as the card reads select it: its columns with its set's and game's names, and (joined
 // reads) its variants' JSON joined in SQL.

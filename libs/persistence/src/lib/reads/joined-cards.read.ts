@@ -5,8 +5,8 @@ import type { VariantScope } from '../prices/card-documents';
 import type { ReadSource } from '../read-replicas';
 import { refClause, regionParam, type RegionParam } from './card-fragments';
 import { CARD_COLUMNS, CARD_FROM, JOINED_CARD_ROW, joinedVariantsSql, toJoinedCard } from './card-rows';
-import { compile, type CompiledSql, type Sql } from './compile';
-import { runRead } from './run-read';
+import { compile, type CompiledSql, type Sql } from '../sql/compile';
+import { runRead } from '../sql/run';
 
 export interface JoinedCardsQuery {
   /** Conditions on the cards `c` (`cardsByUuid`, `refClause`, or a lookup page's conditions). */

@@ -3,9 +3,9 @@ import { isUuid } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import { IDENTIFIER_SOURCE } from './card-fragments';
-import { joined } from './compile';
-import { rowSchema, type RowOf } from './row-schema';
-import { runRead } from './run-read';
+import { joined } from '../sql/compile';
+import { rowSchema, type RowOf } from '../sql/row-schema';
+import { runRead } from '../sql/run';
 
 const ROW = rowSchema('resolve identifiers', {
   ordinal: 'int',

@@ -1,10 +1,10 @@
 import type { SetQuery } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
-import { db, shared } from './compile';
-import { escapeLike } from './like-pattern';
-import { rowSchema, type RowOf } from './row-schema';
-import { runRead } from './run-read';
+import { db, shared } from '../sql/compile';
+import { escapeLike } from '../sql/like-pattern';
+import { rowSchema, type RowOf } from '../sql/row-schema';
+import { runRead } from '../sql/run';
 
 const ROW = rowSchema('set summaries', {
   uuid: 'string',

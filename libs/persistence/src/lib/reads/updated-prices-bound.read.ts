@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
-import { shared } from './compile';
-import { rowSchema } from './row-schema';
-import { runRead } from './run-read';
+import { shared } from '../sql/compile';
+import { rowSchema } from '../sql/row-schema';
+import { runRead } from '../sql/run';
 
 const ROW = rowSchema('updated prices bound', { over: 'boolean' });
 

@@ -6,9 +6,9 @@ import { RENDERED_COLUMN_OF } from '../prices/rendered-columns';
 import type { ReadSource } from '../read-replicas';
 import { toVariant, variantColumnsSql } from '../repositories/catalogue.mapper';
 import { variantWhere } from './card-fragments';
-import { joined, type Sql } from './compile';
-import { checkRow, rowSchema, type RowSchema } from './row-schema';
-import { runRead } from './run-read';
+import { joined, type Sql } from '../sql/compile';
+import { checkRow, rowSchema, type RowSchema } from '../sql/row-schema';
+import { runRead } from '../sql/run';
 
 export interface VariantSeriesQuery {
   readonly cardUuids: readonly string[];

@@ -19,7 +19,7 @@ import { CardKeysetRepository } from './card-keyset.repository';
 import { CardQueryRepository } from './card-query.repository';
 import { sql } from 'kysely';
 import { hasVariant, ORDER_COLUMN, regionParam, topVariantJoin } from '../reads/card-fragments';
-import { and, compile } from '../reads/compile';
+import { and, compile } from '../sql/compile';
 
 // Browses read which cards match, their order and their price floor from the summaries
 // (card_facets, card_tops; CardFacets migration). Each answer must be the one the cards' own

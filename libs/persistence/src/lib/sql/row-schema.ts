@@ -1,9 +1,10 @@
 /**
  * A column as node-postgres hands it over: `int` (int4, a whole number), `float` (float8), text
  * (also uuid, and bigint and numeric, which the driver returns as text), `boolean`, arrays of
- * int4 or text; `?` allows null.
+ * int4 or text, `date` (timestamptz, a `Date`), `json` (json or jsonb, parsed: any JSON value);
+ * `?` allows null.
  */
-type BaseColumn = 'string' | 'int' | 'float' | 'boolean' | 'int[]' | 'string[]';
+type BaseColumn = 'string' | 'int' | 'float' | 'boolean' | 'int[]' | 'string[]' | 'date' | 'json';
 export type ColumnType = BaseColumn | `${BaseColumn}?`;
 
 type BaseTypeOf<C extends BaseColumn> = C extends 'string'
@@ -14,7 +15,11 @@ type BaseTypeOf<C extends BaseColumn> = C extends 'string'
       ? boolean
       : C extends 'int[]'
         ? number[]
-        : string[];
+        : C extends 'string[]'
+          ? string[]
+          : C extends 'date'
+            ? Date
+            : unknown;
 
 type TypeOf<C extends ColumnType> = C extends `${infer B extends BaseColumn}?`
   ? BaseTypeOf<B> | null
@@ -47,6 +52,9 @@ const IS: Readonly<Record<BaseColumn, (v: unknown) => boolean>> = {
   boolean: (v) => typeof v === 'boolean',
   'int[]': (v) => Array.isArray(v),
   'string[]': (v) => Array.isArray(v),
+  date: (v) => v instanceof Date,
+  // Parsed JSON: anything but undefined (a missing column); JSON's null is `json?`.
+  json: (v) => v !== undefined && v !== null,
 };
 
 /** A schema's columns as checks, worked out once per schema. */

@@ -7,9 +7,20 @@ const SCHEMA = rowSchema('test read', {
   sealed: 'boolean',
   kinds: 'int[]',
   name: 'string?',
+  at: 'date',
+  rule: 'json',
 });
 
-const ROW = { uuid: 'u', total: 3, price: null, sealed: false, kinds: [1], name: 'x' };
+const ROW = {
+  uuid: 'u',
+  total: 3,
+  price: null,
+  sealed: false,
+  kinds: [1],
+  name: 'x',
+  at: new Date(0),
+  rule: { op: 'below' },
+};
 
 describe('checkRows', () => {
   it('returns the rows that fit, typed', () => {
@@ -32,6 +43,8 @@ describe('checkRows', () => {
     ['a string for a boolean', { ...ROW, sealed: 'f' }, 'column sealed should be boolean'],
     ['a text for an array', { ...ROW, kinds: '{1}' }, 'column kinds should be int[]'],
     ['a number for a nullable string', { ...ROW, name: 1 }, 'column name should be string?'],
+    ['a timestamp as text for a date', { ...ROW, at: '1970-01-01' }, 'column at should be date'],
+    ['null for a json', { ...ROW, rule: null }, 'column rule should be json, got object null'],
   ])('refuses %s', (_case, row, message) => {
     expect(() => checkRows(SCHEMA, [ROW, row])).toThrow(message);
   });
