@@ -160,4 +160,12 @@ export interface Database {
     name: string;
     cards: number;
   };
+
+  // --- alerts: alerts, alert events, deliveries (alerts/) ---
+
+  // --- bulk: snapshots, archives, history (bulk/) ---
+
+  // --- feeds and prices: feed runs, ingest, card documents, catalogue writes (feeds/, prices/) ---
+
+  // --- keys, quotas, leases, summaries, data version (repositories/ and lib/) ---
 }
