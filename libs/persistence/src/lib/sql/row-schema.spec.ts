@@ -9,6 +9,7 @@ const SCHEMA = rowSchema('test read', {
   name: 'string?',
   at: 'date',
   rule: 'json',
+  hash: 'bytes',
 });
 
 const ROW = {
@@ -20,6 +21,7 @@ const ROW = {
   name: 'x',
   at: new Date(0),
   rule: { op: 'below' },
+  hash: Buffer.from([1, 2]),
 };
 
 describe('checkRows', () => {
@@ -45,6 +47,7 @@ describe('checkRows', () => {
     ['a number for a nullable string', { ...ROW, name: 1 }, 'column name should be string?'],
     ['a timestamp as text for a date', { ...ROW, at: '1970-01-01' }, 'column at should be date'],
     ['null for a json', { ...ROW, rule: null }, 'column rule should be json, got object null'],
+    ['bytea as hex text for bytes', { ...ROW, hash: '\\x0102' }, 'column hash should be bytes'],
   ])('refuses %s', (_case, row, message) => {
     expect(() => checkRows(SCHEMA, [ROW, row])).toThrow(message);
   });

@@ -1,10 +1,10 @@
 /**
  * A column as node-postgres hands it over: `int` (int4, a whole number), `float` (float8), text
  * (also uuid, and bigint and numeric, which the driver returns as text), `boolean`, arrays of
- * int4 or text, `date` (timestamptz, a `Date`), `json` (json or jsonb, parsed: any JSON value);
- * `?` allows null.
+ * int4 or text, `date` (timestamptz, a `Date`), `json` (json or jsonb, parsed: any JSON value),
+ * `bytes` (bytea, a `Buffer`); `?` allows null.
  */
-type BaseColumn = 'string' | 'int' | 'float' | 'boolean' | 'int[]' | 'string[]' | 'date' | 'json';
+type BaseColumn = 'string' | 'int' | 'float' | 'boolean' | 'int[]' | 'string[]' | 'date' | 'json' | 'bytes';
 export type ColumnType = BaseColumn | `${BaseColumn}?`;
 
 type BaseTypeOf<C extends BaseColumn> = C extends 'string'
@@ -19,7 +19,9 @@ type BaseTypeOf<C extends BaseColumn> = C extends 'string'
           ? string[]
           : C extends 'date'
             ? Date
-            : unknown;
+            : C extends 'bytes'
+              ? Buffer
+              : unknown;
 
 type TypeOf<C extends ColumnType> = C extends `${infer B extends BaseColumn}?`
   ? BaseTypeOf<B> | null
@@ -55,6 +57,7 @@ const IS: Readonly<Record<BaseColumn, (v: unknown) => boolean>> = {
   date: (v) => v instanceof Date,
   // Parsed JSON: anything but undefined (a missing column); JSON's null is `json?`.
   json: (v) => v !== undefined && v !== null,
+  bytes: (v) => Buffer.isBuffer(v),
 };
 
 /** A schema's columns as checks, worked out once per schema. */
