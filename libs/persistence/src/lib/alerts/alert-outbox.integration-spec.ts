@@ -1,11 +1,12 @@
 import type { NewAlert } from '@tcg/domain';
-import { Client, type ClientBase } from 'pg';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { TypeOrmApiKeyRepository } from '../repositories/api-key.repository';
 import { refreshSummaries } from '../summaries';
+import type { Connection } from '../sql/run';
 import { PLANS } from '@tcg/domain';
 import { claimDueEvents, disableUnentitledAlerts, evaluateAlerts, recordAttempt } from './alert-outbox';
 import { TypeOrmAlertRepository } from './alert.repository';
@@ -271,8 +272,8 @@ describe('price alerts (PostgreSQL)', () => {
      */
     const claimExplained = async (limit: number) => {
       const plans: PlanNode[] = [];
-      const explaining = {
-        query: async (text: string, values: unknown[]) => {
+      const explaining: Connection = {
+        query: async ({ text, values }) => {
           await client.query('BEGIN');
           try {
             const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
@@ -285,7 +286,7 @@ describe('price alerts (PostgreSQL)', () => {
           }
           return client.query(text, values);
         },
-      } as unknown as ClientBase;
+      };
       const claimed = await claimDueEvents(explaining, limit, 60_000, { perKey: PER_KEY });
       expect(plans).toHaveLength(1);
       const plan = plans[0]!;

@@ -1,8 +1,12 @@
-import { type Alert, type AlertRule, DELIVERY_ATTEMPTS_SHOWN } from '@tcg/domain';
+import { type Alert, DELIVERY_ATTEMPTS_SHOWN } from '@tcg/domain';
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { ClientBase } from 'pg';
+import { db, shared } from '../sql/compile';
+import { rowSchema, type RowOf } from '../sql/row-schema';
+import { type Connection, execute, rowOf, rowsOf } from '../sql/run';
 import { inClientTransaction } from '../transaction';
-import { RULE_HOLDS, WATCHED, WATCHED_PRICE_JOINS } from './alert-rules.sql';
+import { RULE_HOLDS, ruleOf, WATCHED, WATCHED_PRICE_JOINS } from './alert-rules.sql';
 
 /** An alert whose rule has just become true, with what its event reports. */
 export interface FiredAlert extends Pick<
@@ -27,13 +31,6 @@ export interface EvaluationResult {
 }
 
 /**
- * One evaluation at a time across instances (a two-key advisory lock: class 'alerts', object 1).
- * Another instance's evaluation under way answers for this one: every instance hears every new
- * version, and the one evaluating runs again for a version that came meanwhile.
- */
-const EVALUATION_LOCK = `hashtext('tcg_alerts'), 1`;
-
-/**
  * Every enabled alert's rule on the current prices, against whether it held at the last
  * evaluation; `holds` takes the new value and, for each alert whose rule became true, an event is
  * queued with the body `payload` writes for it. One transaction: a kill at any point leaves either
@@ -48,20 +45,21 @@ export async function evaluateAlerts(
 
 /** `evaluateAlerts` inside the caller's open transaction (the benchmark rolls it back). */
 export async function evaluateAlertsInTransaction(
-  client: ClientBase,
+  client: Connection,
   payload: (fired: FiredAlert) => string,
 ): Promise<EvaluationResult> {
-  const { rows: lock } = await client.query<{ locked: boolean }>(
-    `SELECT pg_try_advisory_xact_lock(${EVALUATION_LOCK}) AS locked`,
-  );
-  if (!lock[0]!.locked) return { ran: false, evaluated: 0, fired: 0, cleared: 0 };
-  const { rows } = await client.query<EvaluationRow>(EVALUATION);
+  const { locked } = await rowOf(client, LOCK, evaluationLockStatement());
+  if (!locked) return { ran: false, evaluated: 0, fired: 0, cleared: 0 };
+  const rows = await rowsOf(client, EVALUATION, evaluationStatement());
   const fired = rows.filter((r) => r.kind === 'fired').map(toFired);
   if (fired.length > 0)
-    await client.query(
-      `INSERT INTO alert_events (id, alert_id, payload)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[])`,
-      [fired.map(() => randomUUID()), fired.map((f) => f.alertId), fired.map(payload)],
+    await execute(
+      client,
+      insertEventsStatement(
+        fired.map(() => randomUUID()),
+        fired.map((f) => f.alertId),
+        fired.map(payload),
+      ),
     );
   return {
     ran: true,
@@ -71,48 +69,73 @@ export async function evaluateAlertsInTransaction(
   };
 }
 
-interface EvaluationRow {
-  kind: 'count' | 'fired' | 'cleared';
-  n: number;
-  alert_id: string | null;
-  card_id: string | null;
-  card_name: string | null;
-  variant_id: string | null;
-  market: string | null;
-  currency: string | null;
-  rule: AlertRule | null;
-  threshold: number | null;
-  price: string | null;
-  change_24h: number | null;
-  change_7d: number | null;
+/**
+ * One evaluation at a time across instances (a two-key advisory lock: class 'alerts', object 1).
+ * Another instance's evaluation under way answers for this one: every instance hears every new
+ * version, and the one evaluating runs again for a version that came meanwhile.
+ */
+export function evaluationLockStatement() {
+  return sql`SELECT pg_try_advisory_xact_lock(hashtext('tcg_alerts'), 1) AS locked`;
 }
+
+const LOCK = rowSchema('alert evaluation lock', { locked: 'boolean' });
+
+const EVALUATION = rowSchema('alert evaluation', {
+  kind: 'string',
+  n: 'int',
+  alert_id: 'string?',
+  card_id: 'string?',
+  card_name: 'string?',
+  variant_id: 'string?',
+  market: 'string?',
+  currency: 'string?',
+  rule: 'string?',
+  threshold: 'float?',
+  price: 'string?',
+  change_24h: 'float?',
+  change_7d: 'float?',
+});
+type EvaluationRow = RowOf<typeof EVALUATION>;
 
 /**
  * One statement: the rules on the watched prices, the alerts whose state changed updated, and
  * those changed returned (with a first row counting the alerts looked at).
  */
-const EVALUATION = `
-  WITH observed AS (
-    SELECT a.id, a.holds AS was, ${RULE_HOLDS} AS holds,
-           ${WATCHED.price} AS price, ${WATCHED.change24h} AS change_24h, ${WATCHED.change7d} AS change_7d
-    FROM alerts a ${WATCHED_PRICE_JOINS}
-    WHERE a.disabled_at IS NULL
-  ), changed AS (
-    UPDATE alerts a
-    SET holds = o.holds, last_fired_at = CASE WHEN o.holds THEN now() ELSE a.last_fired_at END
-    FROM observed o
-    WHERE a.id = o.id AND a.holds <> o.holds
-    RETURNING a.id, a.holds, a.card_uuid, a.variant_uuid, a.market, a.currency, a.rule, a.threshold
-  )
-  SELECT 'count' AS kind, (SELECT count(*) FROM observed)::int AS n, NULL::uuid AS alert_id,
-         NULL AS card_id, NULL AS card_name, NULL AS variant_id, NULL AS market, NULL AS currency,
-         NULL AS rule, NULL::float8 AS threshold, NULL::text AS price, NULL::float8 AS change_24h,
-         NULL::float8 AS change_7d
-  UNION ALL
-  SELECT CASE WHEN ch.holds THEN 'fired' ELSE 'cleared' END, 0, ch.id, c.id, c.name, v.id, ch.market,
-         ch.currency, ch.rule, ch.threshold, o.price::text, o.change_24h, o.change_7d
-  FROM changed ch JOIN observed o ON o.id = ch.id
-  JOIN cards c ON c.uuid = ch.card_uuid LEFT JOIN variants v ON v.uuid = ch.variant_uuid`;
+export function evaluationStatement() {
+  return sql`WITH observed AS (
+       SELECT a.id, a.holds AS was, ${RULE_HOLDS} AS holds,
+              ${WATCHED.price} AS price, ${WATCHED.change24h} AS change_24h, ${WATCHED.change7d} AS change_7d
+       FROM alerts a ${WATCHED_PRICE_JOINS}
+       WHERE a.disabled_at IS NULL
+     ), changed AS (
+       UPDATE alerts a
+       SET holds = o.holds, last_fired_at = CASE WHEN o.holds THEN now() ELSE a.last_fired_at END
+       FROM observed o
+       WHERE a.id = o.id AND a.holds <> o.holds
+       RETURNING a.id, a.holds, a.card_uuid, a.variant_uuid, a.market, a.currency, a.rule, a.threshold
+     )
+     SELECT 'count' AS kind, (SELECT count(*) FROM observed)::int AS n, NULL::uuid AS alert_id,
+            NULL AS card_id, NULL AS card_name, NULL AS variant_id, NULL AS market, NULL AS currency,
+            NULL AS rule, NULL::float8 AS threshold, NULL::text AS price, NULL::float8 AS change_24h,
+            NULL::float8 AS change_7d
+     UNION ALL
+     SELECT CASE WHEN ch.holds THEN 'fired' ELSE 'cleared' END, 0, ch.id, c.id, c.name, v.id, ch.market,
+            ch.currency, ch.rule, ch.threshold, o.price::text, o.change_24h, o.change_7d
+     FROM changed ch JOIN observed o ON o.id = ch.id
+     JOIN cards c ON c.uuid = ch.card_uuid LEFT JOIN variants v ON v.uuid = ch.variant_uuid`;
+}
+
+/** Queues an event per fired alert: `ids`, `alertIds` and `payloads` side by side. */
+export function insertEventsStatement(
+  ids: readonly string[],
+  alertIds: readonly string[],
+  payloads: readonly string[],
+) {
+  return db
+    .insertInto('alert_events')
+    .columns(['id', 'alert_id', 'payload'])
+    .expression(sql`SELECT * FROM unnest(${ids}::uuid[], ${alertIds}::uuid[], ${payloads}::text[])`);
+}
 
 function toFired(r: EvaluationRow): FiredAlert {
   return {
@@ -122,7 +145,7 @@ function toFired(r: EvaluationRow): FiredAlert {
     variantId: r.variant_id,
     market: r.market!,
     currency: r.currency!,
-    rule: r.rule!,
+    rule: ruleOf(r.rule!),
     threshold: r.threshold!,
     price: r.price === null ? null : Number(r.price),
     change24h: r.change_24h,
@@ -176,23 +199,41 @@ export interface ClaimOptions {
  * event ranked. One key's 50,000 due events used to make every claim read and sort them all.
  */
 export async function claimDueEvents(
-  client: ClientBase,
+  client: Connection,
   limit: number,
   leaseMs: number,
   options: ClaimOptions = { perKey: limit },
 ): Promise<ClaimedEvent[]> {
-  const { rows } = await client.query<{
-    id: string;
-    alert_id: string;
-    key_id: string;
-    payload: string;
-    attempts: number;
-    created_at: Date;
-    url: string;
-    destination: string;
-    secret: string;
-  }>(
-    `WITH RECURSIVE pending AS (
+  const rows = await rowsOf(client, CLAIMED, claimDueEventsStatement(limit, leaseMs, options));
+  return rows.map((r) => ({
+    id: r.id,
+    alertId: r.alert_id,
+    keyId: r.key_id,
+    payload: r.payload,
+    attempt: r.attempts,
+    createdAt: r.created_at,
+    url: r.url,
+    destination: r.destination,
+    secret: r.secret,
+  }));
+}
+
+const CLAIMED = rowSchema('claimed alert events', {
+  id: 'string',
+  alert_id: 'string',
+  key_id: 'string',
+  payload: 'string',
+  attempts: 'int',
+  created_at: 'date',
+  url: 'string',
+  destination: 'string',
+  secret: 'string',
+});
+
+/** The one statement of `claimDueEvents`. */
+export function claimDueEventsStatement(limit: number, leaseMs: number, options: ClaimOptions) {
+  const perKey = shared(options.perKey);
+  return sql`WITH RECURSIVE pending AS (
        -- Ordered as the index is, so that the planner walks it rather than the one on alert_id
        -- alone (which holds the delivered history too).
        SELECT (SELECT e.alert_id FROM alert_events e
@@ -216,17 +257,17 @@ export async function claimDueEvents(
          SELECT e.id, e.due_at FROM alert_events e
          WHERE e.alert_id = da.id AND e.delivered_at IS NULL AND e.failed_at IS NULL AND e.due_at <= now()
            AND (e.claimed_until IS NULL OR e.claimed_until < now())
-         ORDER BY e.due_at, e.id LIMIT GREATEST($3 - COALESCE(busy.n, 0), 0)
+         ORDER BY e.due_at, e.id LIMIT GREATEST(${perKey} - COALESCE(busy.n, 0), 0)
        ) d
        WHERE da.disabled_at IS NULL
-         AND (da.key_id::text || ' ' || da.destination) <> ALL($4::text[])
+         AND (da.key_id::text || ' ' || da.destination) <> ALL(${options.skipLanes ?? []}::text[])
          AND NOT EXISTS (SELECT FROM api_keys k WHERE k.id = da.key_id AND k.revoked_at IS NOT NULL)
      ), ranked AS (
        SELECT due.id, due.due_at,
               row_number() OVER (PARTITION BY due.key_id ORDER BY due.due_at, due.id) + due.busy AS place
        FROM due
      ), chosen AS (
-       SELECT id FROM ranked WHERE place <= $3 ORDER BY place, due_at LIMIT $1
+       SELECT id FROM ranked WHERE place <= ${perKey} ORDER BY place, due_at LIMIT ${limit}
      ), locked AS (
        SELECT d.id FROM alert_events d
        WHERE d.id IN (SELECT id FROM chosen) AND d.delivered_at IS NULL AND d.failed_at IS NULL
@@ -234,36 +275,28 @@ export async function claimDueEvents(
        FOR UPDATE SKIP LOCKED
      )
      UPDATE alert_events e
-     SET claimed_until = now() + $2 * interval '1 millisecond', attempts = e.attempts + 1
+     SET claimed_until = now() + ${leaseMs} * interval '1 millisecond', attempts = e.attempts + 1
      FROM alerts a
      WHERE a.id = e.alert_id AND e.id IN (SELECT id FROM locked)
-     RETURNING e.id, e.alert_id, a.key_id, e.payload, e.attempts, e.created_at, a.url, a.destination, a.secret`,
-    [limit, leaseMs, options.perKey, options.skipLanes ?? []],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    alertId: r.alert_id,
-    keyId: r.key_id,
-    payload: r.payload,
-    attempt: r.attempts,
-    createdAt: r.created_at,
-    url: r.url,
-    destination: r.destination,
-    secret: r.secret,
-  }));
+     RETURNING e.id, e.alert_id, a.key_id, e.payload, e.attempts, e.created_at, a.url, a.destination, a.secret`;
 }
 
 /**
  * Gives a claimed event back unsent (its destination was closed meanwhile): the lease ends, the
  * attempt is not counted, and it is due again at `dueAt`. False: it was no longer this claim's.
  */
-export async function releaseClaim(client: ClientBase, event: ClaimedEvent, dueAt: Date): Promise<boolean> {
-  const { rowCount } = await client.query(
-    `UPDATE alert_events SET claimed_until = NULL, attempts = attempts - 1, due_at = GREATEST(due_at, $3)
-     WHERE id = $1 AND attempts = $2 AND delivered_at IS NULL AND failed_at IS NULL`,
-    [event.id, event.attempt, dueAt],
-  );
-  return (rowCount ?? 0) > 0;
+export async function releaseClaim(client: Connection, event: ClaimedEvent, dueAt: Date): Promise<boolean> {
+  return (await execute(client, releaseClaimStatement(event, dueAt))) > 0;
+}
+
+export function releaseClaimStatement(event: Pick<ClaimedEvent, 'id' | 'attempt'>, dueAt: Date) {
+  return db
+    .updateTable('alert_events')
+    .set({ claimed_until: null, attempts: sql`attempts - 1`, due_at: sql`GREATEST(due_at, ${dueAt})` })
+    .where('id', '=', event.id)
+    .where('attempts', '=', event.attempt)
+    .where('delivered_at', 'is', null)
+    .where('failed_at', 'is', null);
 }
 
 /** The breaker's unit: one key's events bound for one destination (a URL's host and port). */
@@ -277,20 +310,27 @@ export function alertLane(keyId: string, destination: string): string {
  * otherwise. Other keys' events to the same destination are left alone. Returns how many.
  */
 export async function deferDestination(
-  client: ClientBase,
+  client: Connection,
   keyId: string,
   destination: string,
   until: Date,
 ): Promise<number> {
-  const { rowCount } = await client.query(
-    `UPDATE alert_events e SET due_at = $2
-     FROM alerts a
-     WHERE a.id = e.alert_id AND a.destination = $1 AND a.key_id = $3
-       AND e.delivered_at IS NULL AND e.failed_at IS NULL
-       AND e.due_at < $2 AND (e.claimed_until IS NULL OR e.claimed_until < now())`,
-    [destination, until, keyId],
-  );
-  return rowCount ?? 0;
+  return execute(client, deferDestinationStatement(keyId, destination, until));
+}
+
+export function deferDestinationStatement(keyId: string, destination: string, until: Date) {
+  const due = shared(until);
+  return db
+    .updateTable('alert_events as e')
+    .set({ due_at: due })
+    .from('alerts as a')
+    .whereRef('a.id', '=', 'e.alert_id')
+    .where('a.destination', '=', destination)
+    .where('a.key_id', '=', keyId)
+    .where('e.delivered_at', 'is', null)
+    .where('e.failed_at', 'is', null)
+    .where('e.due_at', '<', due)
+    .where((eb) => eb.or([eb('e.claimed_until', 'is', null), eb('e.claimed_until', '<', sql<Date>`now()`)]));
 }
 
 /** When the next attempt of a failed one is due, or `give_up` (its alert is then disabled). */
@@ -321,59 +361,102 @@ export async function recordAttempt(
   return inClientTransaction(client, async () => {
     // Fenced by the attempt number: a sender whose lease passed and whose event was claimed again
     // (attempts moved on) or settled records nothing, so a late answer cannot undo a newer one.
-    const { rowCount } = await client.query(
-      `UPDATE alert_events
-       SET claimed_until = NULL, delivered_at = CASE WHEN $3 THEN now() END,
-           due_at = COALESCE($4::timestamptz, due_at), failed_at = CASE WHEN $5 THEN now() END
-       WHERE id = $1 AND attempts = $2 AND delivered_at IS NULL AND failed_at IS NULL`,
-      [event.id, event.attempt, outcome.ok, retryAt ?? null, failed],
-    );
-    if (rowCount === 0) return false;
-    await client.query(
-      `INSERT INTO alert_attempts (event_id, alert_id, attempt, at, status, duration_ms, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        event.id,
-        event.alertId,
-        event.attempt,
-        outcome.at,
-        outcome.status,
-        Math.round(outcome.durationMs),
-        outcome.error,
-      ],
-    );
+    if ((await execute(client, settleEventStatement(event, outcome.ok, retryAt, failed))) === 0) return false;
+    await execute(client, insertAttemptStatement(event, outcome));
     if (failed) {
-      await client.query(
-        `UPDATE alerts SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL`,
-        [event.alertId, after && 'giveUp' in after ? after.giveUp : 'delivery failed'],
-      );
+      const reason = after && 'giveUp' in after ? after.giveUp : 'delivery failed';
+      await execute(client, disableAlertStatement(event.alertId, reason));
       // Its other events are not sent either: they fail with it, rather than wait forever.
-      await client.query(
-        `UPDATE alert_events SET failed_at = now(), claimed_until = NULL
-         WHERE alert_id = $1 AND delivered_at IS NULL AND failed_at IS NULL`,
-        [event.alertId],
-      );
+      await execute(client, failPendingEventsStatement(event.alertId));
     }
-    await client.query(
-      `DELETE FROM alert_attempts WHERE alert_id = $1 AND id <= (
-         SELECT id FROM alert_attempts WHERE alert_id = $1 ORDER BY id DESC OFFSET ${DELIVERY_ATTEMPTS_SHOWN} LIMIT 1)`,
-      [event.alertId],
-    );
+    await execute(client, trimAttemptsStatement(event.alertId));
     return true;
   });
+}
+
+/** Ends an attempt's lease: delivered, due again at `retryAt` if given, or failed. */
+export function settleEventStatement(
+  event: Pick<ClaimedEvent, 'id' | 'attempt'>,
+  delivered: boolean,
+  retryAt: Date | undefined,
+  failed: boolean,
+) {
+  return db
+    .updateTable('alert_events')
+    .set({
+      claimed_until: null,
+      delivered_at: sql`CASE WHEN ${delivered} THEN now() END`,
+      due_at: sql`COALESCE(${retryAt ?? null}::timestamptz, due_at)`,
+      failed_at: sql`CASE WHEN ${failed} THEN now() END`,
+    })
+    .where('id', '=', event.id)
+    .where('attempts', '=', event.attempt)
+    .where('delivered_at', 'is', null)
+    .where('failed_at', 'is', null);
+}
+
+export function insertAttemptStatement(
+  event: Pick<ClaimedEvent, 'id' | 'alertId' | 'attempt'>,
+  outcome: AttemptOutcome,
+) {
+  return db.insertInto('alert_attempts').values({
+    event_id: event.id,
+    alert_id: event.alertId,
+    attempt: event.attempt,
+    at: outcome.at,
+    status: outcome.status,
+    duration_ms: Math.round(outcome.durationMs),
+    error: outcome.error,
+  });
+}
+
+export function disableAlertStatement(alertId: string, reason: string) {
+  return db
+    .updateTable('alerts')
+    .set({ disabled_at: sql`now()`, disabled_reason: reason })
+    .where('id', '=', alertId)
+    .where('disabled_at', 'is', null);
+}
+
+export function failPendingEventsStatement(alertId: string) {
+  return db
+    .updateTable('alert_events')
+    .set({ failed_at: sql`now()`, claimed_until: null })
+    .where('alert_id', '=', alertId)
+    .where('delivered_at', 'is', null)
+    .where('failed_at', 'is', null);
+}
+
+/** Deletes an alert's attempts but its latest DELIVERY_ATTEMPTS_SHOWN. */
+export function trimAttemptsStatement(alertId: string) {
+  const alert = shared(alertId);
+  return db
+    .deleteFrom('alert_attempts')
+    .where('alert_id', '=', alert)
+    .where('id', '<=', (eb) =>
+      eb
+        .selectFrom('alert_attempts')
+        .select('id')
+        .where('alert_id', '=', alert)
+        .orderBy('id', 'desc')
+        .offset(DELIVERY_ATTEMPTS_SHOWN)
+        .limit(1),
+    );
 }
 
 /** Days delivered and failed events are kept (their attempts go with them). */
 const SETTLED_EVENTS_KEPT_DAYS = 30;
 
 /** Deletes the events settled more than SETTLED_EVENTS_KEPT_DAYS ago; returns how many. */
-export async function purgeSettledEvents(client: ClientBase): Promise<number> {
-  const { rowCount } = await client.query(
-    `DELETE FROM alert_events
-     WHERE delivered_at < now() - interval '${SETTLED_EVENTS_KEPT_DAYS} days'
-        OR failed_at < now() - interval '${SETTLED_EVENTS_KEPT_DAYS} days'`,
-  );
-  return rowCount ?? 0;
+export async function purgeSettledEvents(client: Connection): Promise<number> {
+  return execute(client, purgeSettledEventsStatement());
+}
+
+export function purgeSettledEventsStatement() {
+  const before = sql<Date>`now() - interval ${sql.lit(`${SETTLED_EVENTS_KEPT_DAYS} days`)}`;
+  return db
+    .deleteFrom('alert_events')
+    .where((eb) => eb.or([eb('delivered_at', '<', before), eb('failed_at', '<', before)]));
 }
 
 /** How a reseal pass treats each stored secret (api-v1's SecretBox). */
@@ -391,7 +474,7 @@ export interface SecretResealer {
  * Returns how many were resealed and how many could not be opened (a key no longer configured).
  */
 export async function resealAlertSecrets(
-  client: ClientBase,
+  client: Connection,
   box: SecretResealer,
   batch = 500,
 ): Promise<{ resealed: number; unreadable: number }> {
@@ -399,10 +482,7 @@ export async function resealAlertSecrets(
   let resealed = 0;
   let unreadable = 0;
   for (;;) {
-    const { rows } = await client.query<{ id: string; secret: string }>(
-      'SELECT id, secret FROM alerts WHERE id > $1 ORDER BY id LIMIT $2',
-      [after, batch],
-    );
+    const rows = await rowsOf(client, SECRETS, alertSecretsStatement(after, batch));
     if (rows.length === 0) break;
     after = rows[rows.length - 1]!.id;
     const ids: string[] = [];
@@ -418,17 +498,27 @@ export async function resealAlertSecrets(
         unreadable += 1;
       }
     }
-    if (ids.length > 0) {
-      const { rowCount } = await client.query(
-        `UPDATE alerts a SET secret = n.now
-         FROM unnest($1::uuid[], $2::text[], $3::text[]) AS n(id, was, now)
-         WHERE a.id = n.id AND a.secret = n.was`,
-        [ids, was, now],
-      );
-      resealed += rowCount ?? 0;
-    }
+    if (ids.length > 0) resealed += await execute(client, resealSecretsStatement(ids, was, now));
   }
   return { resealed, unreadable };
+}
+
+const SECRETS = rowSchema('alert secrets', { id: 'string', secret: 'string' });
+
+/** Up to `batch` alerts' secrets, those of ids after `after`, in id order. */
+export function alertSecretsStatement(after: string, batch: number) {
+  return db.selectFrom('alerts').select(['id', 'secret']).where('id', '>', after).orderBy('id').limit(batch);
+}
+
+/** Writes each alert's new secret (`ids`, `was`, `now` side by side) where it still holds `was`. */
+export function resealSecretsStatement(
+  ids: readonly string[],
+  was: readonly string[],
+  now: readonly string[],
+) {
+  return sql`UPDATE alerts a SET secret = n.now
+    FROM unnest(${ids}::uuid[], ${was}::text[], ${now}::text[]) AS n(id, was, now)
+    WHERE a.id = n.id AND a.secret = n.was`;
 }
 
 /**
@@ -439,14 +529,21 @@ export async function resealAlertSecrets(
  * creation counts them, disabled ones included. Their unsent events fail with them.
  */
 export async function disableUnentitledAlerts(
-  client: ClientBase,
+  client: Connection,
   caps: Readonly<Record<string, number>>,
 ): Promise<{ revoked: number; overCap: number }> {
+  const rows = await rowsOf(client, DISABLED, disableUnentitledAlertsStatement(caps));
+  const revoked = rows.filter((r) => r.revoked).length;
+  return { revoked, overCap: rows.length - revoked };
+}
+
+const DISABLED = rowSchema('unentitled alerts disabled', { revoked: 'boolean' });
+
+export function disableUnentitledAlertsStatement(caps: Readonly<Record<string, number>>) {
   const smallest = Math.min(...Object.values(caps));
-  const { rows } = await client.query<{ revoked: boolean }>(
-    `WITH ranked AS (
+  return sql`WITH ranked AS (
        SELECT a.id, a.disabled_at, k.plan, k.revoked_at,
-              COALESCE(($1::jsonb ->> k.plan)::int, $2) AS cap,
+              COALESCE((${JSON.stringify(caps)}::jsonb ->> k.plan)::int, ${smallest}) AS cap,
               row_number() OVER (PARTITION BY a.key_id ORDER BY a.created_at, a.id) AS n
        FROM alerts a JOIN api_keys k ON k.id = a.key_id
        WHERE a.key_id IN (SELECT key_id FROM alerts WHERE disabled_at IS NULL)
@@ -462,9 +559,5 @@ export async function disableUnentitledAlerts(
        UPDATE alert_events e SET failed_at = now(), claimed_until = NULL
        WHERE e.alert_id IN (SELECT id FROM disabled) AND e.delivered_at IS NULL AND e.failed_at IS NULL
      )
-     SELECT revoked FROM disabled`,
-    [JSON.stringify(caps), smallest],
-  );
-  const revoked = rows.filter((r) => r.revoked).length;
-  return { revoked, overCap: rows.length - revoked };
+     SELECT revoked FROM disabled`;
 }

@@ -1,6 +1,9 @@
 // The tables and materialized views the reads use, as the migrations define them, for Kysely's
 // query builder: column names and the types node-postgres returns for them (bigint and numeric
-// as text). The read side only reads, so no column is marked generated or insertable.
+// as text). A column a write may leave to its default is `Generated` (`GeneratedAlways`: one the
+// server alone writes); the read side's tables only read, so none of theirs is marked.
+
+import type { Generated, GeneratedAlways } from 'kysely';
 
 export interface Database {
   games: { id: string; name: string };
@@ -162,6 +165,50 @@ export interface Database {
   };
 
   // --- alerts: alerts, alert events, deliveries (alerts/) ---
+  /** A key's watch on a card or a variant in one region (PriceAlerts migration). */
+  alerts: {
+    id: string;
+    key_id: string;
+    card_uuid: string;
+    variant_uuid: string | null;
+    market: string;
+    region: string;
+    currency: string;
+    rule: 'price_above' | 'price_below' | 'change_24h' | 'change_7d';
+    threshold: number;
+    url: string;
+    secret: string;
+    created_at: Generated<Date>;
+    holds: Generated<boolean>;
+    last_fired_at: Date | null;
+    disabled_at: Date | null;
+    disabled_reason: string | null;
+    /** The URL's host and port (AlertDestinationOneName migration). */
+    destination: GeneratedAlways<string>;
+  };
+  /** The outbox: an event per firing, claimed and sent by the senders. */
+  alert_events: {
+    id: string;
+    alert_id: string;
+    payload: string;
+    created_at: Generated<Date>;
+    due_at: Generated<Date>;
+    attempts: Generated<number>;
+    claimed_until: Date | null;
+    delivered_at: Date | null;
+    failed_at: Date | null;
+  };
+  /** Each delivery attempt's outcome, the latest kept per alert. */
+  alert_attempts: {
+    id: GeneratedAlways<string>;
+    event_id: string;
+    alert_id: string;
+    attempt: number;
+    at: Date;
+    status: number | null;
+    duration_ms: number;
+    error: string | null;
+  };
 
   // --- bulk: snapshots, archives, history (bulk/) ---
 
