@@ -1,8 +1,12 @@
 import { BULK_FORMATS, BulkFormat, HISTORY_FORMAT, LatestFormat } from '@tcg/domain';
-import { BulkSourceRow, csvHeader, csvLines, ndjsonLines, toBulkRow } from '@tcg/rendering';
+import { csvHeader, csvLines, ndjsonLines, toBulkRow } from '@tcg/rendering';
+import { sql } from 'kysely';
 import type { ClientBase } from 'pg';
 import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { readDataVersion } from '../data-version';
+import { db } from '../sql/compile';
+import { rowSchema, type RowOf } from '../sql/row-schema';
+import { execute, rowOf, rowsOf } from '../sql/run';
 import { GzipChunks, GzipFile } from './gzip-chunks';
 import { historyLines } from './history-rows';
 
@@ -61,10 +65,39 @@ export interface GenerateOptions {
   readonly archive?: ArchiveOptions;
 }
 
-interface CardPageRow {
-  readonly uuid: string;
-  readonly sort_key: string;
-}
+const CARD_PAGE = rowSchema('bulk card page', { uuid: 'string', sort_key: 'string' });
+type CardPageRow = RowOf<typeof CARD_PAGE>;
+const SNAPSHOT_ID = rowSchema('bulk snapshot id', { id: 'string' });
+const COUNT = rowSchema('bulk row count', { n: 'int' });
+/** A page's rows as `@tcg/rendering`'s `BulkSourceRow` names them. */
+const SOURCE_ROW = rowSchema('bulk rows', {
+  game_id: 'string',
+  set_id: 'string',
+  set_name: 'string',
+  card_id: 'string',
+  card_uuid: 'string',
+  name: 'string',
+  number: 'string?',
+  rarity: 'string?',
+  sealed: 'boolean',
+  vendor_id: 'string?',
+  openset_id: 'string?',
+  imagedb_id: 'string?',
+  variant_id: 'string',
+  variant_uuid: 'string',
+  type: 'string',
+  condition: 'string?',
+  printing: 'string',
+  language: 'string',
+  vendor_sku_id: 'string?',
+  grading_company: 'string?',
+  grade: 'float?',
+  grade_label: 'string?',
+  grading_qualifier: 'string?',
+  region: 'string?',
+  currency: 'string?',
+  stats: 'string?',
+});
 
 /**
  * Writes one game's snapshots, both formats from one read, in one REPEATABLE READ transaction on
@@ -81,7 +114,7 @@ export async function generateGameSnapshots(
   options: GenerateOptions = {},
 ): Promise<GameSnapshotResult> {
   return inGeneration(client, async (dataVersion, writers) => {
-    const ids = {} as Record<BulkFormat, number>;
+    const ids = {} as Record<BulkFormat, string>;
     const archive = options.archive;
     for (const format of BULK_FORMATS)
       ids[format] = await placeholder(client, gameId, format, dataVersion, archive?.date ?? null);
@@ -106,10 +139,7 @@ export async function generateGameSnapshots(
     for (const format of BULK_FORMATS) await finish(client, ids[format], files[format], rows);
     if (archive)
       // Within the retention: the day and the `keepDays - 1` before it.
-      await client.query(
-        `DELETE FROM bulk_snapshots WHERE game_id = $1 AND archive_date <= $2::date - $3::int`,
-        [gameId, archive.date, archive.keepDays],
-      );
+      await execute(client, dropExpiredGameArchivesStatement(gameId, archive));
     await deleteOlder(client, gameId);
     return { gameId, dataVersion, rows, files };
   });
@@ -169,8 +199,7 @@ async function inGeneration<T>(
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
   const writers: GzipChunks[] = [];
   try {
-    await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_TIMEOUT_MS}`);
+    for (const statement of generationDeadlineStatements()) await execute(client, statement);
     const result = await work(await readDataVersion(client), writers);
     await client.query('COMMIT');
     return result;
@@ -209,94 +238,159 @@ async function forEachCardPage(
   }
 }
 
+/** The generation's deadlines, set for its transaction only. */
+export function generationDeadlineStatements() {
+  return [
+    sql`SET LOCAL statement_timeout = ${sql.lit(STATEMENT_TIMEOUT_MS)}`,
+    sql`SET LOCAL idle_in_transaction_session_timeout = ${sql.lit(IDLE_IN_TRANSACTION_TIMEOUT_MS)}`,
+  ];
+}
+
 /** A snapshot's row, a placeholder until its transaction ends; nobody sees it before it commits. */
+export function placeholderStatement(
+  gameId: string,
+  format: LatestFormat,
+  dataVersion: number,
+  archiveDate: string | null,
+) {
+  return db
+    .insertInto('bulk_snapshots')
+    .values({
+      game_id: gameId,
+      format,
+      data_version: dataVersion,
+      generated_at: sql<Date>`now()`,
+      bytes: sql.lit(0),
+      row_count: sql.lit(0),
+      sha256: sql.lit(''),
+      chunks: sql.lit(0),
+      archive_date: sql<string | null>`${archiveDate}::date`,
+    })
+    .returning(sql<string>`id::text`.as('id'));
+}
+
+/** The placeholder's id (a bigint, as text). */
 async function placeholder(
   client: ClientBase,
   gameId: string,
   format: LatestFormat,
   dataVersion: number,
   archiveDate: string | null,
-): Promise<number> {
-  const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO bulk_snapshots (game_id, format, data_version, generated_at, bytes, row_count, sha256, chunks, archive_date)
-     VALUES ($1, $2, $3, now(), 0, 0, '', 0, $4::date) RETURNING id::text`,
-    [gameId, format, dataVersion, archiveDate],
+): Promise<string> {
+  const row = await rowOf(
+    client,
+    SNAPSHOT_ID,
+    placeholderStatement(gameId, format, dataVersion, archiveDate),
   );
-  return Number(rows[0]!.id);
+  return row.id;
 }
 
-function storeParts(client: ClientBase, snapshotId: number) {
+export function storePartStatement(snapshotId: string, seq: number, part: Buffer) {
+  return db.insertInto('bulk_chunks').values({ snapshot_id: snapshotId, seq, data: part });
+}
+
+function storeParts(client: ClientBase, snapshotId: string) {
   return async (seq: number, part: Buffer) => {
-    await client.query('INSERT INTO bulk_chunks (snapshot_id, seq, data) VALUES ($1, $2, $3)', [
-      snapshotId,
-      seq,
-      part,
-    ]);
+    await execute(client, storePartStatement(snapshotId, seq, part));
   };
 }
 
-async function finish(client: ClientBase, id: number, f: GzipFile, rows: number): Promise<void> {
-  await client.query(
-    `UPDATE bulk_snapshots SET bytes = $2, row_count = $3, sha256 = $4, chunks = $5 WHERE id = $1`,
-    [id, f.bytes, rows, f.sha256, f.chunks],
-  );
+/** The snapshot's size, checksum and counts, once its file is whole. */
+export function finishStatement(id: string, f: GzipFile, rows: number) {
+  return db
+    .updateTable('bulk_snapshots')
+    .set({ bytes: f.bytes, row_count: rows, sha256: f.sha256, chunks: f.chunks })
+    .where('id', '=', id);
+}
+
+async function finish(client: ClientBase, id: string, f: GzipFile, rows: number): Promise<void> {
+  await execute(client, finishStatement(id, f, rows));
+}
+
+/** Deletes the game's archives of `keepDays` or more days before `archive.date`. */
+export function dropExpiredGameArchivesStatement(gameId: string, archive: ArchiveOptions) {
+  return db
+    .deleteFrom('bulk_snapshots')
+    .where('game_id', '=', gameId)
+    .where('archive_date', '<=', sql<Date>`${archive.date}::date - ${archive.keepDays}::int`);
 }
 
 /** The game's files beyond the newest `SNAPSHOTS_KEPT` of each format; archives are kept by day. */
-async function deleteOlder(client: ClientBase, gameId: string): Promise<void> {
-  await client.query(
-    `DELETE FROM bulk_snapshots b
-     WHERE b.game_id = $1 AND b.archive_date IS NULL
-       AND b.id NOT IN (SELECT k.id FROM bulk_snapshots k
-                        WHERE k.game_id = b.game_id AND k.format = b.format AND k.archive_date IS NULL
-                        ORDER BY k.id DESC LIMIT ${SNAPSHOTS_KEPT})`,
-    [gameId],
-  );
+export function deleteOlderStatement(gameId: string) {
+  return db
+    .deleteFrom('bulk_snapshots as b')
+    .where('b.game_id', '=', gameId)
+    .where('b.archive_date', 'is', null)
+    .where((eb) =>
+      eb(
+        'b.id',
+        'not in',
+        eb
+          .selectFrom('bulk_snapshots as k')
+          .select('k.id')
+          .whereRef('k.game_id', '=', 'b.game_id')
+          .whereRef('k.format', '=', 'b.format')
+          .where('k.archive_date', 'is', null)
+          .orderBy('k.id', 'desc')
+          .limit(sql.lit(SNAPSHOTS_KEPT)),
+      ),
+    );
 }
 
-async function cardPage(client: ClientBase, gameId: string, after: CardPageRow | undefined, limit: number) {
-  const { rows } = await client.query<CardPageRow>(
-    after
-      ? `SELECT uuid::text, sort_key FROM cards
-         WHERE game_id = $1 AND (sort_key, uuid) > ($2, $3::uuid)
-         ORDER BY sort_key, uuid LIMIT ${limit}`
-      : `SELECT uuid::text, sort_key FROM cards
-         WHERE game_id = $1 ORDER BY sort_key, uuid LIMIT ${limit}`,
-    after ? [gameId, after.sort_key, after.uuid] : [gameId],
-  );
-  return rows;
+async function deleteOlder(client: ClientBase, gameId: string): Promise<void> {
+  await execute(client, deleteOlderStatement(gameId));
+}
+
+/** A keyset page of the game's cards on (sort_key, uuid), after `after` when given. */
+export function cardPageStatement(gameId: string, after: CardPageRow | undefined, limit: number) {
+  const cards = db
+    .selectFrom('cards')
+    .select([sql<string>`uuid::text`.as('uuid'), 'sort_key'])
+    .where('game_id', '=', gameId);
+  return (
+    after ? cards.where(sql<boolean>`(sort_key, uuid) > (${after.sort_key}, ${after.uuid}::uuid)`) : cards
+  )
+    .orderBy('sort_key')
+    .orderBy('uuid')
+    .limit(sql.lit(limit));
+}
+
+function cardPage(client: ClientBase, gameId: string, after: CardPageRow | undefined, limit: number) {
+  return rowsOf(client, CARD_PAGE, cardPageStatement(gameId, after, limit));
 }
 
 /**
  * The page's variants with their card and set, and each region's stored statistics (NA first),
  * in the cards' browse order, then by variant slug as v1 lists a card's variants.
  */
-async function pageRows(client: ClientBase, cardUuids: readonly string[]): Promise<BulkSourceRow[]> {
-  const { rows } = await client.query<BulkSourceRow>(
-    `SELECT c.game_id, s.id AS set_id, s.name AS set_name, c.id AS card_id, c.uuid::text AS card_uuid,
+export function pageRowsStatement(cardUuids: readonly string[]) {
+  return sql`SELECT c.game_id, s.id AS set_id, s.name AS set_name, c.id AS card_id, c.uuid::text AS card_uuid,
             c.name, c.number, c.rarity, c.sealed, c.vendor_id, c.openset_id, c.imagedb_id,
             v.id AS variant_id, v.uuid::text AS variant_uuid, v.type, v.condition, v.printing,
             v.language, v.vendor_sku_id, v.grading_company, v.grade::float8 AS grade, v.grade_label,
             v.grading_qualifier, vp.region, vp.currency, vp.stats::text AS stats
-     FROM unnest($1::uuid[]) WITH ORDINALITY AS page (uuid, ord)
+     FROM unnest(${cardUuids}::uuid[]) WITH ORDINALITY AS page (uuid, ord)
      JOIN cards c ON c.uuid = page.uuid
      JOIN sets s ON s.uuid = c.set_uuid
      JOIN variants v ON v.card_uuid = c.uuid
      LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid
-     ORDER BY page.ord, v.id, vp.region <> 'NA', vp.region`,
-    [cardUuids],
-  );
-  return rows;
+     ORDER BY page.ord, v.id, vp.region <> 'NA', vp.region`;
+}
+
+function pageRows(client: ClientBase, cardUuids: readonly string[]) {
+  return rowsOf(client, SOURCE_ROW, pageRowsStatement(cardUuids));
+}
+
+export function bulkRowCountStatement(gameId: string) {
+  return db
+    .selectFrom('cards as c')
+    .innerJoin('variants as v', 'v.card_uuid', 'c.uuid')
+    .leftJoin('variant_prices as vp', 'vp.variant_uuid', 'v.uuid')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('c.game_id', '=', gameId);
 }
 
 /** The rows a snapshot of the game will have (counted apart from its read: for progress only). */
 export async function bulkRowCount(client: ClientBase, gameId: string): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM cards c
-     JOIN variants v ON v.card_uuid = c.uuid
-     LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid
-     WHERE c.game_id = $1`,
-    [gameId],
-  );
-  return rows[0]!.n;
+  return (await rowOf(client, COUNT, bulkRowCountStatement(gameId))).n;
 }

@@ -4,29 +4,53 @@ import {
   BulkSnapshot,
   BulkSnapshotStore,
   HISTORY_FORMAT,
+  isLatestFormat,
   LatestFormat,
 } from '@tcg/domain';
+import { sql } from 'kysely';
 import type { ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
+import { poolOf } from '../data-source';
+import { db, shared } from '../sql/compile';
+import { rowSchema, type RowOf } from '../sql/row-schema';
+import { execute, rowOf, rowsOf } from '../sql/run';
 import { BULK_LOCK_KEY } from './bulk-generator';
 
-interface SnapshotRow {
-  id: string;
-  game_id: string;
-  format: LatestFormat;
-  archive_date: string | null;
-  data_version: string;
-  generated_at: number;
-  bytes: string;
-  row_count: string;
-  sha256: string;
-  chunks: number;
-}
+const SNAPSHOT = rowSchema('bulk snapshot', {
+  id: 'string',
+  game_id: 'string',
+  format: 'string',
+  archive_date: 'string?',
+  data_version: 'string',
+  generated_at: 'float',
+  bytes: 'string',
+  row_count: 'string',
+  sha256: 'string',
+  chunks: 'int',
+});
+const CHUNK = rowSchema('bulk chunk', { data: 'bytes' });
+const CHUNK_SIZE = rowSchema('bulk chunk sizes', { size: 'int' });
+const GAME = rowSchema('bulk games', { id: 'string' });
+const DAY = rowSchema('bulk archive day', { day: 'string' });
+const LOCKED = rowSchema('bulk lock', { locked: 'boolean' });
 
-const COLUMNS = `id::text, game_id, format, archive_date::text, data_version::text,
-  floor(extract(epoch FROM generated_at))::float8 AS generated_at, bytes::text, row_count::text, sha256, chunks`;
+/** A snapshot's columns: bigints and the day as text, the generation time in whole Unix seconds. */
+const SNAPSHOT_COLUMNS = [
+  sql<string>`id::text`.as('id'),
+  'game_id',
+  'format',
+  sql<string | null>`archive_date::text`.as('archive_date'),
+  sql<string>`data_version::text`.as('data_version'),
+  sql<number>`floor(extract(epoch FROM generated_at))::float8`.as('generated_at'),
+  sql<string>`bytes::text`.as('bytes'),
+  sql<string>`row_count::text`.as('row_count'),
+  'sha256',
+  'chunks',
+] as const;
 
-function toSnapshot(r: SnapshotRow): BulkSnapshot {
+function toSnapshot(r: RowOf<typeof SNAPSHOT>): BulkSnapshot {
+  // The table's CHECK constraint admits the latest formats only.
+  if (!isLatestFormat(r.format)) throw new TypeError(`bulk snapshot ${r.id}: unknown format ${r.format}`);
   return {
     id: Number(r.id),
     gameId: r.game_id,
@@ -41,61 +65,123 @@ function toSnapshot(r: SnapshotRow): BulkSnapshot {
   };
 }
 
+/** The newest snapshot of each game and format in `formats`, by game then format. */
+export function latestSnapshotsStatement(formats: readonly LatestFormat[]) {
+  return (
+    db
+      .selectFrom('bulk_snapshots')
+      .distinctOn(['game_id', 'format'])
+      .select(SNAPSHOT_COLUMNS)
+      // A game removed since (an interrupted first load is removed and redone) is not listed.
+      .where('game_id', 'in', db.selectFrom('games').select('id'))
+      .where(sql<boolean>`format = ANY(${formats}::text[])`)
+      .orderBy('game_id')
+      .orderBy('format')
+      .orderBy('id', 'desc')
+  );
+}
+
+/** Every archived snapshot of a game still listed, the latest day first, then by game and format. */
+export function archivedSnapshotsStatement() {
+  return db
+    .selectFrom('bulk_snapshots')
+    .select(SNAPSHOT_COLUMNS)
+    .where('archive_date', 'is not', null)
+    .where('game_id', 'in', db.selectFrom('games').select('id'))
+    .orderBy('archive_date', 'desc')
+    .orderBy('game_id')
+    .orderBy('format');
+}
+
+/** The game's archive of `date` in `format`. */
+export function archivedSnapshotStatement(date: string, gameId: string, format: BulkFormat) {
+  return db
+    .selectFrom('bulk_snapshots')
+    .select(SNAPSHOT_COLUMNS)
+    .where('archive_date', '=', sql<Date>`${date}::date`)
+    .where('game_id', '=', gameId)
+    .where('format', '=', format);
+}
+
+/** The game's newest snapshot in `format`. */
+export function latestSnapshotStatement(gameId: string, format: LatestFormat) {
+  return db
+    .selectFrom('bulk_snapshots')
+    .select(SNAPSHOT_COLUMNS)
+    .where('game_id', '=', gameId)
+    .where('format', '=', format)
+    .orderBy('id', 'desc')
+    .limit(sql.lit(1));
+}
+
+/** Part `seq` of a snapshot. */
+export function chunkStatement(snapshotId: number, seq: number) {
+  return db
+    .selectFrom('bulk_chunks')
+    .select('data')
+    .where('snapshot_id', '=', String(snapshotId))
+    .where('seq', '=', seq);
+}
+
+/** The size of each part of a snapshot, in order. */
+export function chunkSizesStatement(snapshotId: number) {
+  return db
+    .selectFrom('bulk_chunks')
+    .select(sql<number>`octet_length(data)`.as('size'))
+    .where('snapshot_id', '=', String(snapshotId))
+    .orderBy('seq');
+}
+
 /** The stored snapshots, read through the service's pool: a few short statements per request. */
 export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
   constructor(private readonly ds: DataSource) {}
 
   async listLatest(formats: readonly LatestFormat[] = BULK_FORMATS): Promise<BulkSnapshot[]> {
-    const rows = (await this.ds.query(
-      // A game removed since (an interrupted first load is removed and redone) is not listed.
-      `SELECT DISTINCT ON (game_id, format) ${COLUMNS} FROM bulk_snapshots
-       WHERE game_id IN (SELECT id FROM games) AND format = ANY($1::text[])
-       ORDER BY game_id, format, id DESC`,
-      [formats],
-    )) as SnapshotRow[];
+    const rows = await rowsOf(poolOf(this.ds), SNAPSHOT, latestSnapshotsStatement(formats));
     return rows.map(toSnapshot);
   }
 
   async listArchives(): Promise<BulkSnapshot[]> {
-    const rows = (await this.ds.query(
-      `SELECT ${COLUMNS} FROM bulk_snapshots
-       WHERE archive_date IS NOT NULL AND game_id IN (SELECT id FROM games)
-       ORDER BY archive_date DESC, game_id, format`,
-    )) as SnapshotRow[];
+    const rows = await rowsOf(poolOf(this.ds), SNAPSHOT, archivedSnapshotsStatement());
     return rows.map(toSnapshot);
   }
 
   async archived(date: string, gameId: string, format: BulkFormat): Promise<BulkSnapshot | null> {
-    const rows = (await this.ds.query(
-      `SELECT ${COLUMNS} FROM bulk_snapshots WHERE archive_date = $1::date AND game_id = $2 AND format = $3`,
-      [date, gameId, format],
-    )) as SnapshotRow[];
+    const rows = await rowsOf(poolOf(this.ds), SNAPSHOT, archivedSnapshotStatement(date, gameId, format));
     return rows[0] ? toSnapshot(rows[0]) : null;
   }
 
   async latest(gameId: string, format: LatestFormat): Promise<BulkSnapshot | null> {
-    const rows = (await this.ds.query(
-      `SELECT ${COLUMNS} FROM bulk_snapshots WHERE game_id = $1 AND format = $2 ORDER BY id DESC LIMIT 1`,
-      [gameId, format],
-    )) as SnapshotRow[];
+    const rows = await rowsOf(poolOf(this.ds), SNAPSHOT, latestSnapshotStatement(gameId, format));
     return rows[0] ? toSnapshot(rows[0]) : null;
   }
 
   async readChunk(snapshotId: number, seq: number): Promise<Uint8Array | null> {
-    const rows = (await this.ds.query(`SELECT data FROM bulk_chunks WHERE snapshot_id = $1 AND seq = $2`, [
-      snapshotId,
-      seq,
-    ])) as { data: Buffer }[];
+    const rows = await rowsOf(poolOf(this.ds), CHUNK, chunkStatement(snapshotId, seq));
     return rows[0]?.data ?? null;
   }
 
   async chunkSizes(snapshotId: number): Promise<number[] | null> {
-    const rows = (await this.ds.query(
-      `SELECT octet_length(data) AS size FROM bulk_chunks WHERE snapshot_id = $1 ORDER BY seq`,
-      [snapshotId],
-    )) as { size: number }[];
-    return rows.length > 0 ? rows.map((r) => Number(r.size)) : null;
+    const rows = await rowsOf(poolOf(this.ds), CHUNK_SIZE, chunkSizesStatement(snapshotId));
+    return rows.length > 0 ? rows.map((r) => r.size) : null;
   }
+}
+
+/** The games due a generation (`gamesToSnapshot`). */
+export function gamesToSnapshotStatement(maxAgeSeconds: number, archiveDate: string | null) {
+  const day = shared(archiveDate);
+  return sql`SELECT g.id FROM games g
+     WHERE (${day}::date IS NOT NULL AND NOT EXISTS (
+             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = ${day}::date AND a.game_id = g.id))
+        OR EXISTS (
+       SELECT 1 FROM unnest(${BULK_FORMATS}::text[]) AS f (format)
+       LEFT JOIN LATERAL (
+         SELECT b.data_version, b.generated_at FROM bulk_snapshots b
+         WHERE b.game_id = g.id AND b.format = f.format ORDER BY b.id DESC LIMIT 1) latest ON true
+       WHERE latest.data_version IS NULL
+          OR latest.data_version < (SELECT version FROM data_version)
+          OR latest.generated_at < now() - make_interval(secs => ${maxAgeSeconds}))
+     ORDER BY g.id`;
 }
 
 /**
@@ -108,39 +194,41 @@ export async function gamesToSnapshot(
   maxAgeSeconds: number,
   archiveDate?: string,
 ): Promise<string[]> {
-  const { rows } = await client.query<{ id: string }>(
-    `SELECT g.id FROM games g
-     WHERE ($3::date IS NOT NULL AND NOT EXISTS (
-             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = $3::date AND a.game_id = g.id))
-        OR EXISTS (
-       SELECT 1 FROM unnest($2::text[]) AS f (format)
-       LEFT JOIN LATERAL (
-         SELECT b.data_version, b.generated_at FROM bulk_snapshots b
-         WHERE b.game_id = g.id AND b.format = f.format ORDER BY b.id DESC LIMIT 1) latest ON true
-       WHERE latest.data_version IS NULL
-          OR latest.data_version < (SELECT version FROM data_version)
-          OR latest.generated_at < now() - make_interval(secs => $1))
-     ORDER BY g.id`,
-    [maxAgeSeconds, BULK_FORMATS, archiveDate ?? null],
-  );
+  const rows = await rowsOf(client, GAME, gamesToSnapshotStatement(maxAgeSeconds, archiveDate ?? null));
   return rows.map((r) => r.id);
+}
+
+export function archiveDayStatement() {
+  return sql`SELECT (now() AT TIME ZONE 'UTC')::date::text AS day`;
 }
 
 /** Today as a UTC calendar day (YYYY-MM-DD), by the database's clock: the day an archive is of. */
 export async function archiveDay(client: ClientBase): Promise<string> {
-  const { rows } = await client.query<{ day: string }>(
-    `SELECT (now() AT TIME ZONE 'UTC')::date::text AS day`,
-  );
-  return rows[0]!.day;
+  return (await rowOf(client, DAY, archiveDayStatement())).day;
+}
+
+/** A row when the game has its archive of `date`. */
+export function hasArchiveStatement(gameId: string, date: string) {
+  return db
+    .selectFrom('bulk_snapshots')
+    .select(sql<number>`1`.as('found'))
+    .where('archive_date', '=', sql<Date>`${date}::date`)
+    .where('game_id', '=', gameId)
+    .limit(sql.lit(1));
 }
 
 /** Whether the game has its archive of `date` already (then a generation only refreshes the latest). */
 export async function hasArchive(client: ClientBase, gameId: string, date: string): Promise<boolean> {
-  const { rows } = await client.query(
-    'SELECT 1 FROM bulk_snapshots WHERE archive_date = $1::date AND game_id = $2 LIMIT 1',
-    [date, gameId],
-  );
-  return rows.length > 0;
+  return (await execute(client, hasArchiveStatement(gameId, date))) > 0;
+}
+
+/** The games due a history file (`gamesDueHistory`). */
+export function gamesDueHistoryStatement(maxAgeSeconds: number) {
+  return sql`SELECT g.id FROM games g
+     WHERE NOT EXISTS (
+       SELECT 1 FROM bulk_snapshots h WHERE h.game_id = g.id AND h.format = ${HISTORY_FORMAT}
+         AND h.generated_at >= now() - make_interval(secs => ${maxAgeSeconds}))
+     ORDER BY g.id`;
 }
 
 /**
@@ -148,34 +236,43 @@ export async function hasArchive(client: ClientBase, gameId: string, date: strin
  * version alone does not make it due, as it costs minutes and a day's file holds the day.
  */
 export async function gamesDueHistory(client: ClientBase, maxAgeSeconds: number): Promise<string[]> {
-  const { rows } = await client.query<{ id: string }>(
-    `SELECT g.id FROM games g
-     WHERE NOT EXISTS (
-       SELECT 1 FROM bulk_snapshots h WHERE h.game_id = g.id AND h.format = $2
-         AND h.generated_at >= now() - make_interval(secs => $1))
-     ORDER BY g.id`,
-    [maxAgeSeconds, HISTORY_FORMAT],
-  );
+  const rows = await rowsOf(client, GAME, gamesDueHistoryStatement(maxAgeSeconds));
   return rows.map((r) => r.id);
 }
 
+export function dropExpiredArchivesStatement(date: string, keepDays: number) {
+  return db
+    .deleteFrom('bulk_snapshots')
+    .where('archive_date', '<=', sql<Date>`${date}::date - ${keepDays}::int`);
+}
+
 /** Deletes every archive, of any game (one removed since too), older than the retention. */
-export async function dropExpiredArchives(
-  client: ClientBase,
-  date: string,
-  keepDays: number,
-): Promise<number> {
-  const { rowCount } = await client.query(
-    'DELETE FROM bulk_snapshots WHERE archive_date <= $1::date - $2::int',
-    [date, keepDays],
-  );
-  return rowCount ?? 0;
+export function dropExpiredArchives(client: ClientBase, date: string, keepDays: number): Promise<number> {
+  return execute(client, dropExpiredArchivesStatement(date, keepDays));
+}
+
+export function allGamesStatement() {
+  return db.selectFrom('games').select('id').orderBy('id');
 }
 
 /** Every game, in order: what a generation on demand covers. */
 export async function allGames(client: ClientBase): Promise<string[]> {
-  const { rows } = await client.query<{ id: string }>('SELECT id FROM games ORDER BY id');
+  const rows = await rowsOf(client, GAME, allGamesStatement());
   return rows.map((r) => r.id);
+}
+
+/** Waits for the generation lock, on the session. */
+export function bulkLockStatement() {
+  return sql`SELECT pg_advisory_lock(${BULK_LOCK_KEY})`;
+}
+
+/** Takes the generation lock if no other session holds it: `locked` says whether it did. */
+export function bulkTryLockStatement() {
+  return sql`SELECT pg_try_advisory_lock(${BULK_LOCK_KEY}) AS locked`;
+}
+
+export function bulkUnlockStatement() {
+  return sql`SELECT pg_advisory_unlock(${BULK_LOCK_KEY})`;
 }
 
 /**
@@ -188,16 +285,11 @@ export async function withBulkLock<T>(
   wait: boolean,
   work: () => Promise<T>,
 ): Promise<T | undefined> {
-  if (wait) await client.query('SELECT pg_advisory_lock($1)', [BULK_LOCK_KEY]);
-  else {
-    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-      BULK_LOCK_KEY,
-    ]);
-    if (!rows[0]!.locked) return undefined;
-  }
+  if (wait) await execute(client, bulkLockStatement());
+  else if (!(await rowOf(client, LOCKED, bulkTryLockStatement())).locked) return undefined;
   try {
     return await work();
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [BULK_LOCK_KEY]).catch(() => undefined);
+    await execute(client, bulkUnlockStatement()).catch(() => undefined);
   }
 }

@@ -1,5 +1,8 @@
 import { minorUnitsPerMajor, parseRegion, toMajor } from '@tcg/domain';
+import { sql } from 'kysely';
 import type { ClientBase } from 'pg';
+import { rowSchema } from '../sql/row-schema';
+import { rowsOf } from '../sql/run';
 
 /** One line of the history file: a variant's daily series in one region. */
 export interface HistoryLine {
@@ -17,20 +20,35 @@ export interface HistoryLine {
   readonly prices: (number | null)[];
 }
 
-/** A stored month of one series, its arrays in their text form (`{1,2,3}`). */
-interface MonthRow {
-  readonly card_id: string;
-  readonly variant_id: string;
-  readonly variant_uuid: string;
-  readonly region: string;
-  readonly currency: string | null;
-  /** The month's first day, in days since 1970-01-01 (UTC). */
-  readonly month_day: number;
-  readonly offsets: string;
-  readonly prices: string;
-}
+/**
+ * A stored month of one series, its arrays in their text form (`{1,2,3}`); `month_day` is the
+ * month's first day, in days since 1970-01-01 (UTC).
+ */
+const MONTH = rowSchema('bulk history months', {
+  card_id: 'string',
+  variant_id: 'string',
+  variant_uuid: 'string',
+  region: 'string',
+  currency: 'string?',
+  month_day: 'int',
+  offsets: 'string',
+  prices: 'string',
+});
 
 const DAY_SECONDS = 86_400;
+
+/** The stored months of these cards' variants' series, in line order (`historyLines`). */
+export function historyMonthsStatement(cardUuids: readonly string[]) {
+  return sql`SELECT c.id AS card_id, v.id AS variant_id, v.uuid::text AS variant_uuid, ps.region,
+            vp.currency::text AS currency, (ps.month - DATE '1970-01-01') AS month_day,
+            ps.offsets::text AS offsets, ps.prices::text AS prices
+     FROM unnest(${cardUuids}::uuid[]) WITH ORDINALITY AS page (uuid, ord)
+     JOIN cards c ON c.uuid = page.uuid
+     JOIN variants v ON v.card_uuid = c.uuid
+     JOIN price_series ps ON ps.variant_uuid = v.uuid
+     LEFT JOIN variant_prices vp ON vp.variant_uuid = ps.variant_uuid AND vp.region = ps.region
+     ORDER BY page.ord, v.id, ps.region <> 'NA', ps.region, ps.month`;
+}
 
 /**
  * The NDJSON lines (each ending in '\n', joined in one string) of these cards' variants' daily
@@ -51,18 +69,7 @@ export async function historyLines(
   cardUuids: readonly string[],
 ): Promise<{ text: string; lines: number }> {
   if (cardUuids.length === 0) return { text: '', lines: 0 };
-  const { rows } = await client.query<MonthRow>(
-    `SELECT c.id AS card_id, v.id AS variant_id, v.uuid::text AS variant_uuid, ps.region,
-            vp.currency::text AS currency, (ps.month - DATE '1970-01-01') AS month_day,
-            ps.offsets::text AS offsets, ps.prices::text AS prices
-     FROM unnest($1::uuid[]) WITH ORDINALITY AS page (uuid, ord)
-     JOIN cards c ON c.uuid = page.uuid
-     JOIN variants v ON v.card_uuid = c.uuid
-     JOIN price_series ps ON ps.variant_uuid = v.uuid
-     LEFT JOIN variant_prices vp ON vp.variant_uuid = ps.variant_uuid AND vp.region = ps.region
-     ORDER BY page.ord, v.id, ps.region <> 'NA', ps.region, ps.month`,
-    [cardUuids],
-  );
+  const rows = await rowsOf(client, MONTH, historyMonthsStatement(cardUuids));
 
   let text = '';
   let lines = 0;

@@ -3,7 +3,7 @@
 // as text). A column a write may leave to its default is `Generated` (`GeneratedAlways`: one the
 // server alone writes); the read side's tables only read, so none of theirs is marked.
 
-import type { Generated, GeneratedAlways } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 
 export interface Database {
   games: { id: string; name: string };
@@ -211,6 +211,26 @@ export interface Database {
   };
 
   // --- bulk: snapshots, archives, history (bulk/) ---
+  /** A game's file of one format (BulkSnapshots, BulkArchives migrations); bigints read as text. */
+  bulk_snapshots: {
+    id: Generated<string>;
+    game_id: string;
+    format: 'ndjson.gz' | 'csv.gz' | 'history.ndjson.gz';
+    data_version: ColumnType<string, number, never>;
+    generated_at: Date;
+    bytes: ColumnType<string, number, number>;
+    row_count: ColumnType<string, number, number>;
+    sha256: string;
+    chunks: number;
+    /** The UTC day whose archive it is, written as YYYY-MM-DD; null: not archived. */
+    archive_date: ColumnType<Date | null, string | null, never>;
+  };
+  /** A file's gzip parts in order, deleted with their snapshot. */
+  bulk_chunks: {
+    snapshot_id: ColumnType<string, string, never>;
+    seq: number;
+    data: Buffer;
+  };
 
   // --- feeds and prices: feed runs, ingest, card documents, catalogue writes (feeds/, prices/) ---
 

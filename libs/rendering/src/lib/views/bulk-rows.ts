@@ -64,7 +64,8 @@ export interface BulkSourceRow {
   readonly imagedb_id: string | null;
   readonly variant_id: string;
   readonly variant_uuid: string;
-  readonly type: 'raw' | 'graded';
+  /** The variants.type column as read (text): 'raw' or 'graded'. */
+  readonly type: string;
   readonly condition: string | null;
   readonly printing: string;
   readonly language: string;

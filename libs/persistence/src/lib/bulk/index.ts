@@ -1,0 +1,24 @@
+// The bulk capability's public API; its statement builders stay inside the library, for the
+// snapshot spec.
+export * from './gzip-chunks';
+export {
+  BULK_LOCK_KEY,
+  bulkRowCount,
+  generateGameHistory,
+  generateGameSnapshots,
+  SNAPSHOTS_KEPT,
+  type ArchiveOptions,
+  type GameHistoryResult,
+  type GameSnapshotResult,
+  type GenerateOptions,
+} from './bulk-generator';
+export {
+  allGames,
+  archiveDay,
+  dropExpiredArchives,
+  gamesDueHistory,
+  gamesToSnapshot,
+  hasArchive,
+  TypeOrmBulkSnapshotStore,
+  withBulkLock,
+} from './bulk-snapshot.repository';

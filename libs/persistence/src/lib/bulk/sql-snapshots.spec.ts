@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { BULK_FORMATS, HISTORY_FORMAT } from '@tcg/domain';
+import { expectSqlSnapshot, statementCase } from '../../testing/sql-snapshot';
+import {
+  bulkRowCountStatement,
+  cardPageStatement,
+  deleteOlderStatement,
+  dropExpiredGameArchivesStatement,
+  finishStatement,
+  generationDeadlineStatements,
+  pageRowsStatement,
+  placeholderStatement,
+  storePartStatement,
+} from './bulk-generator';
+import {
+  allGamesStatement,
+  archiveDayStatement,
+  archivedSnapshotsStatement,
+  archivedSnapshotStatement,
+  bulkLockStatement,
+  bulkTryLockStatement,
+  bulkUnlockStatement,
+  chunkSizesStatement,
+  chunkStatement,
+  dropExpiredArchivesStatement,
+  gamesDueHistoryStatement,
+  gamesToSnapshotStatement,
+  hasArchiveStatement,
+  latestSnapshotsStatement,
+  latestSnapshotStatement,
+} from './bulk-snapshot.repository';
+import { historyMonthsStatement } from './history-rows';
+
+// The statements of the bulk snapshots, archives and history, for fixed arguments, compared with
+// the files under `sql/` (see reads/sql-snapshots.spec.ts). `npm run sql:snapshots` rewrites the
+// files.
+
+const SNAPSHOTS = join(__dirname, 'sql');
+
+const CARD_A = '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d';
+const CARD_B = '1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e';
+const DAY = 86_400;
+const FILE = { bytes: 48_213, sha256: 'a'.repeat(64), chunks: 1 };
+
+const [statementTimeout, idleTimeout] = generationDeadlineStatements();
+
+const FILES: Readonly<Record<string, readonly string[]>> = {
+  'bulk-snapshot': [
+    statementCase('latest snapshots', latestSnapshotsStatement(BULK_FORMATS)),
+    statementCase('latest history files', latestSnapshotsStatement([HISTORY_FORMAT])),
+    statementCase('archives', archivedSnapshotsStatement()),
+    statementCase('an archive', archivedSnapshotStatement('2026-11-02', 'mtg', 'csv.gz')),
+    statementCase('the latest of a game', latestSnapshotStatement('mtg', 'ndjson.gz')),
+    statementCase('a part', chunkStatement(42, 3)),
+    statementCase('the sizes of the parts', chunkSizesStatement(42)),
+    statementCase('games due a generation', gamesToSnapshotStatement(DAY, '2026-11-02')),
+    statementCase('games due a generation, no archive', gamesToSnapshotStatement(DAY, null)),
+    statementCase('the archive day', archiveDayStatement()),
+    statementCase('whether the archive exists', hasArchiveStatement('mtg', '2026-11-02')),
+    statementCase('games due a history file', gamesDueHistoryStatement(DAY)),
+    statementCase('expired archives deleted', dropExpiredArchivesStatement('2026-11-02', 30)),
+    statementCase('every game', allGamesStatement()),
+    statementCase('the lock, waited for', bulkLockStatement()),
+    statementCase('the lock, tried', bulkTryLockStatement()),
+    statementCase('the lock released', bulkUnlockStatement()),
+  ],
+  'bulk-generator': [
+    statementCase('deadline: statements', statementTimeout!),
+    statementCase('deadline: idle in the transaction', idleTimeout!),
+    statementCase('placeholder', placeholderStatement('mtg', 'ndjson.gz', 1234, null)),
+    statementCase('placeholder of an archive', placeholderStatement('mtg', 'csv.gz', 1234, '2026-11-02')),
+    statementCase('first card page', cardPageStatement('mtg', undefined, 20)),
+    statementCase('next card page', cardPageStatement('mtg', { uuid: CARD_A, sort_key: 'm0001' }, 20)),
+    statementCase('a page of rows', pageRowsStatement([CARD_A, CARD_B])),
+    statementCase('a part stored', storePartStatement('42', 0, Buffer.from('gzip part'))),
+    statementCase('finished', finishStatement('42', FILE, 1_000)),
+    statementCase(
+      "the game's expired archives deleted",
+      dropExpiredGameArchivesStatement('mtg', { date: '2026-11-02', keepDays: 30 }),
+    ),
+    statementCase('older snapshots deleted', deleteOlderStatement('mtg')),
+    statementCase('row count', bulkRowCountStatement('mtg')),
+  ],
+  'history-rows': [statementCase('a page of months', historyMonthsStatement([CARD_A, CARD_B]))],
+};
+
+describe('SQL of the bulk files', () => {
+  it.each(Object.keys(FILES))('%s.sql holds the statements it sends', (file) => {
+    expectSqlSnapshot(join(SNAPSHOTS, `${file}.sql`), FILES[file]!);
+  });
+});
