@@ -77,7 +77,8 @@ export function latestSnapshotsStatement(formats: readonly LatestFormat[]) {
       .where(sql<boolean>`format = ANY(${formats}::text[])`)
       .orderBy('game_id')
       .orderBy('format')
-      .orderBy('id', 'desc')
+      // Qualified: a bare `id` would sort the selected `id::text`, putting snapshot 99 after 100.
+      .orderBy('bulk_snapshots.id', 'desc')
   );
 }
 
@@ -105,13 +106,16 @@ export function archivedSnapshotStatement(date: string, gameId: string, format: 
 
 /** The game's newest snapshot in `format`. */
 export function latestSnapshotStatement(gameId: string, format: LatestFormat) {
-  return db
-    .selectFrom('bulk_snapshots')
-    .select(SNAPSHOT_COLUMNS)
-    .where('game_id', '=', gameId)
-    .where('format', '=', format)
-    .orderBy('id', 'desc')
-    .limit(sql.lit(1));
+  return (
+    db
+      .selectFrom('bulk_snapshots')
+      .select(SNAPSHOT_COLUMNS)
+      .where('game_id', '=', gameId)
+      .where('format', '=', format)
+      // Qualified, as in latestSnapshotsStatement: the number, not its text, decides.
+      .orderBy('bulk_snapshots.id', 'desc')
+      .limit(sql.lit(1))
+  );
 }
 
 /** Part `seq` of a snapshot. */

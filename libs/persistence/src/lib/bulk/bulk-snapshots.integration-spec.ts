@@ -210,6 +210,19 @@ describe('bulk snapshots (PostgreSQL)', () => {
     );
   });
 
+  it('takes the newest snapshot by its number, also where the ids gain a digit', async () => {
+    // Both formats take an id each generation: 98 and 99, then 100 and 101.
+    await ds.query(`SELECT setval(pg_get_serial_sequence('bulk_snapshots', 'id'), 97)`);
+    await generateGameSnapshots(client, GAME);
+    await generateGameSnapshots(client, GAME);
+    const newest = Number(
+      (await ds.query(`SELECT max(id) AS id FROM bulk_snapshots WHERE format = 'ndjson.gz'`))[0].id,
+    );
+    expect(newest).toBeGreaterThanOrEqual(100);
+    expect((await store.latest(GAME, 'ndjson.gz'))!.id).toBe(newest);
+    expect((await store.listLatest()).find((s) => s.format === 'ndjson.gz')!.id).toBe(newest);
+  });
+
   it('names the games whose snapshots are missing, behind the data version, or past their age', async () => {
     expect(await gamesToSnapshot(client, DAY)).toEqual([GAME]);
     await generateGameSnapshots(client, GAME);

@@ -2,11 +2,11 @@
 
 -- latest snapshots
 -- 1/1 parameters: [["ndjson.gz","csv.gz"]]
-select distinct on ("game_id", "format") id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "game_id" in (select "id" from "games") and format = ANY($1::text[]) order by "game_id", "format", "id" desc;
+select distinct on ("game_id", "format") id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "game_id" in (select "id" from "games") and format = ANY($1::text[]) order by "game_id", "format", "bulk_snapshots"."id" desc;
 
 -- latest history files
 -- 1/1 parameters: [["history.ndjson.gz"]]
-select distinct on ("game_id", "format") id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "game_id" in (select "id" from "games") and format = ANY($1::text[]) order by "game_id", "format", "id" desc;
+select distinct on ("game_id", "format") id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "game_id" in (select "id" from "games") and format = ANY($1::text[]) order by "game_id", "format", "bulk_snapshots"."id" desc;
 
 -- archives
 -- 1/1 parameters: []
@@ -18,7 +18,7 @@ select id::text as "id", "game_id", "format", archive_date::text as "archive_dat
 
 -- the latest of a game
 -- 1/1 parameters: ["mtg","ndjson.gz"]
-select id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "game_id" = $1 and "format" = $2 order by "id" desc limit 1;
+select id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "game_id" = $1 and "format" = $2 order by "bulk_snapshots"."id" desc limit 1;
 
 -- a part
 -- 1/1 parameters: ["42",3]
