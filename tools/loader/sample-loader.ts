@@ -1,4 +1,6 @@
 import {
+  analyzeDatabase,
+  countCards,
   IngestSeries,
   PriceIngestRepository,
   recordSampleLoadCompleted,
@@ -114,7 +116,7 @@ export async function loadSample(
   // Fresh planner statistics: before this, a bulk-loaded catalogue looks empty to the planner,
   // which then scans where it should probe an index (the summaries' refresh too: at `full` it
   // took 32 s before the ANALYZE, about 20 s after).
-  await ds.query('ANALYZE');
+  await analyzeDatabase(ds);
   await refreshSummaries(ds);
   await recordSampleLoadCompleted(ds);
   return {
@@ -148,8 +150,7 @@ export async function ensureSampleLoaded(
     const state = await sampleLoadState(ds);
     if (await removeIfInterrupted(ds, size, state)) return loadSample(ds, size, opts);
     if (state.kind === 'complete') return undefined;
-    const [{ n }]: { n: number }[] = await ds.query('SELECT count(*)::int AS n FROM cards');
-    if (n > 0) return undefined;
+    if ((await countCards(ds)) > 0) return undefined;
     log('info', 'empty database: loading the sample catalogue (first start only)', { size });
     return loadSample(ds, size, opts);
   });

@@ -173,7 +173,9 @@ async function* dayRuns(sync: TcgcsvSync, source: DaySource): AsyncGenerator<Fee
   const { ds, opts } = sync;
   const categories = await source.categories();
   // The live day's finished groups; a back-fill does every group (its writes are idempotent).
-  const progress = opts.from ? undefined : await Progress.open(opts.dir, source.day, await databaseOf(ds));
+  const progress = opts.from
+    ? undefined
+    : await Progress.open(opts.dir, source.day, await new FeedCatalogueRepository(ds).databaseName());
   const day: Day = { ...sync, source, progress };
   if (opts.games === 'every') {
     for (const { config, category } of await everyCategory(ds, source, categories))
@@ -227,6 +229,7 @@ async function everyCategory(
         category,
       }));
   }
+  const catalogue = new FeedCatalogueRepository(ds);
   const found: { config: CategoryConfig; category: TcgcsvCategory }[] = [];
   const unplaced: number[] = [];
   for (const id of (await source.categoryIds?.()) ?? []) {
@@ -237,7 +240,7 @@ async function everyCategory(
       const docs = await source.group(id, g.groupId).catch(() => undefined);
       for (const p of docs?.prices ?? []) productIds.add(p.productId);
     }
-    const game = await gameOfProducts(ds, [...productIds]);
+    const game = await catalogue.gameOfProducts([...productIds]);
     const category = { categoryId: id, name: game?.name ?? '', displayName: game?.name ?? '' };
     // Magic's products are MTGJSON's cards: the exclusions hold for an archive too.
     if (!game || excludedWhy(category) !== undefined) {
@@ -252,21 +255,6 @@ async function everyCategory(
       categories: unplaced,
     });
   return found;
-}
-
-/** The game whose cards carry most of these TCGplayer product ids, if any does. */
-async function gameOfProducts(
-  ds: DataSource,
-  productIds: readonly number[],
-): Promise<{ id: string; name: string } | undefined> {
-  if (productIds.length === 0) return undefined;
-  const rows: { id: string; name: string }[] = await ds.query(
-    `SELECT g.id, g.name FROM cards c JOIN games g ON g.id = c.game_id
-     WHERE c.vendor_id = ANY($1::text[])
-     GROUP BY g.id, g.name ORDER BY count(*) DESC, g.id LIMIT 1`,
-    [productIds.slice(0, 1000).map(String)],
-  );
-  return rows[0];
 }
 
 /** What the category runs of one day share. */
@@ -343,7 +331,7 @@ async function applyCategory(
     const first = next ? await next : undefined;
     const docs = first && 'docs' in first ? first.docs : undefined;
     const ids = [...(docs?.products ?? []), ...(docs?.prices ?? [])].map((p) => p.productId);
-    game = (await gameOfProducts(ds, ids)) ?? derivedGame(category);
+    game = (await runs.gameOfProducts(ids)) ?? derivedGame(category);
   }
   details.game = game.id;
   // The game is made with its first card or set: a category whose day prices nothing the
@@ -465,14 +453,6 @@ function groupDigest(gameId: string, group: unknown, docs: ParsedGroup): string 
   return createHash('sha256')
     .update(JSON.stringify([gameId, group, docs.products ?? null, docs.prices, docs.rejected]))
     .digest('base64url');
-}
-
-/** The database the sync writes to, as its progress names it. */
-async function databaseOf(ds: DataSource): Promise<string> {
-  const [{ name }]: { name: string }[] = await ds.query(
-    `SELECT current_database() || '@' || coalesce(inet_server_addr()::text, 'local') || ':' || coalesce(inet_server_port(), 0) AS name`,
-  );
-  return name;
 }
 
 /** The UTC day of TCGCSV's last update, if it is one up to today. */

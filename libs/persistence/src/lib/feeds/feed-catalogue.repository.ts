@@ -1,10 +1,15 @@
 import type { Card, CardSet } from '@tcg/domain';
 import { v1VariantHead, v2VariantHead } from '@tcg/rendering';
+import { sql } from 'kysely';
 import { DataSource } from 'typeorm';
 import { writeCatalogue } from '../catalogue-writer';
 import { copyInto, copyLine } from '../copy';
+import { poolOf } from '../data-source';
 import { refreshDocumentsOfVariants } from '../prices/card-documents';
-import { toVariant, variantColumnsSql, VariantColumns } from '../repositories/catalogue.mapper';
+import { toVariant, variantColumnsSql } from '../repositories/catalogue.mapper';
+import { db, shared } from '../sql/compile';
+import { rowSchema } from '../sql/row-schema';
+import { execute, rowOf, rowsOf, type Connection } from '../sql/run';
 import { markSummariesStale } from '../summaries';
 import { inTransaction, withSessionLock } from '../transaction';
 
@@ -61,6 +66,339 @@ export interface FeedRunCounts {
   readonly samples?: Readonly<Record<string, readonly string[]>>;
 }
 
+const COUNT = rowSchema('feed count', { n: 'int' });
+const SET_ROW = rowSchema('feed index sets', {
+  uuid: 'string',
+  id: 'string',
+  code: 'string',
+  name: 'string',
+  releaseDate: 'string?',
+});
+const CARD_ROW = rowSchema('feed index cards', {
+  uuid: 'string',
+  id: 'string',
+  setUuid: 'string',
+  name: 'string',
+  number: 'string?',
+  rarity: 'string?',
+  details: 'string?',
+  vendorId: 'string?',
+  opensetId: 'string?',
+  imagedbId: 'string?',
+  sealed: 'boolean',
+});
+const DIGEST_ROW = rowSchema('tcgcsv group digests', { group_id: 'int', digest: 'string' });
+const ID_ROW = rowSchema('catalogue slugs', { id: 'string' });
+const OBSERVED_ROW = rowSchema('last observed', { variant_uuid: 'string', updated_at: 'string' });
+const SKU_ROW = rowSchema('variant SKUs', { uuid: 'string', vendor_sku_id: 'string?' });
+const SKU_HOLDER_ROW = rowSchema('variants of SKUs', { uuid: 'string', vendor_sku_id: 'string' });
+/** A variant's columns as `VariantColumns` names them (`variantColumnsSql`). */
+const VARIANT_ROW = rowSchema('variants with another SKU', {
+  cardUuid: 'string',
+  uuid: 'string',
+  id: 'string',
+  type: 'string',
+  condition: 'string?',
+  printing: 'string',
+  language: 'string',
+  vendorSkuId: 'string?',
+  gradingCompany: 'string?',
+  grade: 'string?',
+  gradeLabel: 'string?',
+  gradingQualifier: 'string?',
+});
+const SERIES_KEY_ROW = rowSchema('simulated series of cards', { variant_uuid: 'string', region: 'string' });
+const PRODUCT_CARD_ROW = rowSchema('marketplace product cards', {
+  productId: 'string',
+  cardUuid: 'string',
+  language: 'string',
+  cardId: 'string',
+  sealed: 'boolean',
+});
+const GAME_ROW = rowSchema('game of products', { id: 'string', name: 'string' });
+const RUN_ID_ROW = rowSchema('feed run id', { id: 'string' });
+const NAME_ROW = rowSchema('database name', { name: 'string' });
+
+/** The temp tables a sync's transaction fills with COPY, each dropped at its commit. */
+type FeedTables = {
+  feed_cards: {
+    uuid: string;
+    name: string;
+    number: string | null;
+    rarity: string | null;
+    details: string | null;
+    vendor_id: string | null;
+    openset_id: string | null;
+    imagedb_id: string | null;
+  };
+  feed_skus: { uuid: string; sku: string; v1: string; v2: string };
+};
+const feedDb = db.withTables<FeedTables>();
+
+export function countGameStatement(gameId: string) {
+  return db
+    .selectFrom('games')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('id', '=', gameId);
+}
+
+export function setsOfGameStatement(gameId: string) {
+  return db
+    .selectFrom('sets')
+    .select([
+      'uuid',
+      'id',
+      'code',
+      'name',
+      sql<string | null>`to_char(release_date, 'YYYY-MM-DD')`.as('releaseDate'),
+    ])
+    .where('game_id', '=', gameId)
+    .orderBy('id');
+}
+
+export function cardsOfGameStatement(gameId: string) {
+  return db
+    .selectFrom('cards')
+    .select([
+      'uuid',
+      'id',
+      'set_uuid as setUuid',
+      'name',
+      'number',
+      'rarity',
+      'details',
+      'vendor_id as vendorId',
+      'openset_id as opensetId',
+      'imagedb_id as imagedbId',
+      'sealed',
+    ])
+    .where('game_id', '=', gameId)
+    .orderBy('id');
+}
+
+export function tcgcsvGroupDigestsStatement(gameId: string, categoryId: number, day: string) {
+  return sql`SELECT group_id, digest FROM tcgcsv_group_digests WHERE category_id = ${categoryId} AND day = ${day} AND game_id = ${gameId}`;
+}
+
+export function recordTcgcsvGroupDigestStatement(
+  gameId: string,
+  categoryId: number,
+  groupId: number,
+  day: string,
+  digest: string,
+) {
+  const game = shared(gameId);
+  return sql`INSERT INTO tcgcsv_group_digests (category_id, group_id, day, game_id, digest)
+       SELECT ${categoryId}, ${groupId}, ${day}, ${game}, ${digest} WHERE EXISTS (SELECT 1 FROM games WHERE id = ${game})
+       ON CONFLICT (category_id, day, group_id)
+       DO UPDATE SET game_id = EXCLUDED.game_id, digest = EXCLUDED.digest, applied_at = now()`;
+}
+
+export function setIdsStatement() {
+  return db.selectFrom('sets').select('id');
+}
+
+export function cardIdsStatement() {
+  return db.selectFrom('cards').select('id');
+}
+
+export function lastObservedStatement(variantUuids: readonly string[], region: string) {
+  return db
+    .selectFrom('variant_prices')
+    .select(['variant_uuid', 'updated_at'])
+    .where(sql<boolean>`variant_uuid = ANY(${[...new Set(variantUuids)]}::uuid[])`)
+    .where('region', '=', region);
+}
+
+export function variantSkusStatement(uuids: readonly string[]) {
+  return db
+    .selectFrom('variants')
+    .select(['uuid', 'vendor_sku_id'])
+    .where(sql<boolean>`uuid = ANY(${[...new Set(uuids)]}::uuid[])`);
+}
+
+export function variantsOfSkusStatement(skus: readonly string[]) {
+  return db
+    .selectFrom('variants')
+    .select(['uuid', 'vendor_sku_id'])
+    .where(sql<boolean>`vendor_sku_id = ANY(${[...new Set(skus)]}::text[])`);
+}
+
+export function createFeedCardsStatement() {
+  return sql`CREATE TEMP TABLE feed_cards (
+        uuid uuid, name text, number text, rarity text, details text,
+        vendor_id text, openset_id text, imagedb_id text) ON COMMIT DROP`;
+}
+
+/** A stored card `c` that its feed row `f` changes. */
+const CARD_DIFFERS = sql<boolean>`(c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id)
+        IS DISTINCT FROM (f.name, f.number, f.rarity, f.details, f.vendor_id, f.openset_id, f.imagedb_id)`;
+
+export function countChangedCardsStatement() {
+  return feedDb
+    .selectFrom('cards as c')
+    .innerJoin('feed_cards as f', 'f.uuid', 'c.uuid')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where(CARD_DIFFERS);
+}
+
+export function updateChangedCardsStatement() {
+  return feedDb
+    .updateTable('cards as c')
+    .from('feed_cards as f')
+    .set((eb) => ({
+      name: eb.ref('f.name'),
+      number: eb.ref('f.number'),
+      rarity: eb.ref('f.rarity'),
+      details: eb.ref('f.details'),
+      vendor_id: eb.ref('f.vendor_id'),
+      openset_id: eb.ref('f.openset_id'),
+      imagedb_id: eb.ref('f.imagedb_id'),
+    }))
+    .whereRef('f.uuid', '=', 'c.uuid')
+    .where(CARD_DIFFERS);
+}
+
+/** The variants among these whose SKU is not the one given. */
+export function variantsWithOtherSkusStatement(skus: ReadonlyMap<string, string>) {
+  return sql`SELECT ${sql.raw(variantColumnsSql('v'))} FROM variants v
+         JOIN unnest(${[...skus.keys()]}::uuid[], ${[...skus.values()]}::text[]) AS k(uuid, sku) ON k.uuid = v.uuid
+         WHERE v.vendor_sku_id IS DISTINCT FROM k.sku`;
+}
+
+export function createFeedSkusStatement() {
+  return sql`CREATE TEMP TABLE feed_skus (uuid uuid, sku text, v1 text, v2 text) ON COMMIT DROP`;
+}
+
+export function updateVariantSkusStatement() {
+  return feedDb
+    .updateTable('variants as v')
+    .from('feed_skus as f')
+    .set((eb) => ({ vendor_sku_id: eb.ref('f.sku'), v1_head: eb.ref('f.v1'), v2_head: eb.ref('f.v2') }))
+    .whereRef('f.uuid', '=', 'v.uuid');
+}
+
+export function simulatedSeriesOfCardsStatement(cardUuids: readonly string[]) {
+  // Probed card by card (variants by card, then prices by key; LATERAL fenced by OFFSET 0):
+  // as a plain join the planner, blind to how few cards the array holds, scanned the whole
+  // of variant_prices for every group a feed writes, 26 ms a group at 5% of the
+  // marketplace's size and growing with the table (EXPLAIN ANALYZE).
+  return sql`SELECT vp.variant_uuid, vp.region
+         FROM unnest(${[...new Set(cardUuids)]}::uuid[]) AS k(card_uuid)
+         CROSS JOIN LATERAL (SELECT v.uuid FROM variants v WHERE v.card_uuid = k.card_uuid OFFSET 0) v
+         CROSS JOIN LATERAL (
+           SELECT p.variant_uuid, p.region FROM variant_prices p
+           WHERE p.variant_uuid = v.uuid AND p.source = 'simulated'
+           OFFSET 0
+         ) vp`;
+}
+
+/** Deletes the rows of `table` of these series (parallel arrays of variant and region). */
+export function deleteSimulatedSeriesStatement(
+  table: 'price_series' | 'variant_prices',
+  variantUuids: readonly string[],
+  regions: readonly string[],
+) {
+  return sql`DELETE FROM ${sql.raw(table)} t USING unnest(${variantUuids}::uuid[], ${regions}::text[]) AS k(variant_uuid, region)
+         WHERE t.variant_uuid = k.variant_uuid AND t.region = k.region`;
+}
+
+export function createFeedQuotesStatement() {
+  return sql`CREATE TEMP TABLE feed_quotes (LIKE variant_quotes) ON COMMIT DROP`;
+}
+
+export function upsertQuotesStatement() {
+  return sql`INSERT INTO variant_quotes AS q SELECT * FROM feed_quotes
+         ON CONFLICT (variant_uuid, region, source, side) DO UPDATE
+           SET currency = EXCLUDED.currency, observed_at = EXCLUDED.observed_at, price = EXCLUDED.price
+           WHERE q.observed_at < EXCLUDED.observed_at
+              OR (q.observed_at = EXCLUDED.observed_at AND q.price <> EXCLUDED.price)`;
+}
+
+/** The incoming products as rows `k`. */
+function incomingProducts(products: readonly MarketplaceProduct[]) {
+  return sql`unnest(${products.map((p) => p.productId)}::text[], ${products.map((p) => p.cardUuid)}::uuid[], ${products.map((p) => p.language)}::text[]) AS k(product_id, card_uuid, language)`;
+}
+
+/** How many of these products (one per product id) are new or differ from the stored ones. */
+export function countChangedProductsStatement(marketplace: string, products: readonly MarketplaceProduct[]) {
+  return sql`SELECT count(*)::int AS n FROM ${incomingProducts(products)}
+       LEFT JOIN marketplace_products m ON m.marketplace = ${marketplace} AND m.product_id = k.product_id
+       WHERE (m.card_uuid, m.language) IS DISTINCT FROM (k.card_uuid, k.language)`;
+}
+
+/** Writes these products (one per product id) where they are new or differ. */
+export function upsertProductsStatement(marketplace: string, products: readonly MarketplaceProduct[]) {
+  return sql`INSERT INTO marketplace_products AS m (marketplace, product_id, card_uuid, language)
+       SELECT ${marketplace}, k.product_id, k.card_uuid, k.language FROM ${incomingProducts(products)}
+       ON CONFLICT (marketplace, product_id) DO UPDATE SET card_uuid = EXCLUDED.card_uuid, language = EXCLUDED.language
+         WHERE (m.card_uuid, m.language) IS DISTINCT FROM (EXCLUDED.card_uuid, EXCLUDED.language)`;
+}
+
+export function productCardsStatement(marketplace: string, productIds: readonly string[]) {
+  return db
+    .selectFrom('marketplace_products as m')
+    .innerJoin('cards as c', 'c.uuid', 'm.card_uuid')
+    .select([
+      'm.product_id as productId',
+      'm.card_uuid as cardUuid',
+      'm.language',
+      'c.id as cardId',
+      'c.sealed',
+    ])
+    .where('m.marketplace', '=', marketplace)
+    .where(sql<boolean>`m.product_id = ANY(${[...new Set(productIds)]}::text[])`);
+}
+
+/** The game whose cards carry most of these TCGplayer product ids (the first thousand). */
+export function gameOfProductsStatement(productIds: readonly number[]) {
+  return sql`SELECT g.id, g.name FROM cards c JOIN games g ON g.id = c.game_id
+     WHERE c.vendor_id = ANY(${productIds.slice(0, 1000).map(String)}::text[])
+     GROUP BY g.id, g.name ORDER BY count(*) DESC, g.id LIMIT 1`;
+}
+
+export function closeInterruptedRunsStatement() {
+  return db
+    .updateTable('feed_runs')
+    .set({ status: 'failed', finished_at: sql<Date>`now()`, error: 'interrupted (the sync was killed)' })
+    .where('status', '=', 'running');
+}
+
+export function startRunStatement(feed: string, file: string) {
+  return db.insertInto('feed_runs').values({ feed, file, status: 'running' }).returning('id');
+}
+
+export function finishRunStatement(
+  id: string,
+  file: { file: string; sha256?: string; fetchedAt?: Date },
+  counts: FeedRunCounts,
+  error?: string,
+) {
+  return db
+    .updateTable('feed_runs')
+    .set({
+      finished_at: sql<Date>`now()`,
+      status: error === undefined ? 'imported' : 'failed',
+      rows_read: counts.rowsRead,
+      matched: counts.matched,
+      created: counts.created,
+      unmatched: counts.unmatched,
+      observations: counts.observations,
+      reasons: JSON.stringify(counts.reasons),
+      error: error === undefined ? null : error.replaceAll('\u0000', '').slice(0, 2_000),
+      file: file.file,
+      sha256: file.sha256 ?? null,
+      fetched_at: file.fetchedAt ?? null,
+      samples: JSON.stringify(counts.samples ?? {}),
+    })
+    .where('id', '=', id);
+}
+
+/** The database a sync writes to: its name, the server's address and port. */
+export function databaseNameStatement() {
+  return sql`SELECT current_database() || '@' || coalesce(inet_server_addr()::text, 'local') || ':' || coalesce(inet_server_port(), 0) AS name`;
+}
+
 /**
  * The writes of a feed sync (tools/feeds) beyond what the loader's writer and the price ingest do:
  * matching a feed against the stored catalogue, updating what a feed renames or identifies,
@@ -71,37 +409,26 @@ export interface FeedRunCounts {
 export class FeedCatalogueRepository {
   constructor(private readonly ds: DataSource) {}
 
+  private get pool(): Connection {
+    return poolOf(this.ds);
+  }
+
   /** Adds the game unless it is stored: a statement only when it is new. */
   async ensureGame(game: { id: string; name: string }): Promise<void> {
-    const [{ n }]: { n: number }[] = await this.ds.query(
-      `SELECT count(*)::int AS n FROM games WHERE id = $1`,
-      [game.id],
-    );
+    const { n } = await rowOf(this.pool, COUNT, countGameStatement(game.id));
     if (n === 0) await writeCatalogue(this.ds, { games: [game], sets: [], cards: [], variants: [] });
   }
 
   /** The sets and cards of a game. */
   async gameIndex(gameId: string): Promise<{ sets: IndexedSet[]; cards: IndexedCard[] }> {
-    const sets: IndexedSet[] = await this.ds.query(
-      `SELECT uuid, id, code, name, to_char(release_date, 'YYYY-MM-DD') AS "releaseDate"
-       FROM sets WHERE game_id = $1 ORDER BY id`,
-      [gameId],
-    );
-    const cards: IndexedCard[] = await this.ds.query(
-      `SELECT uuid, id, set_uuid AS "setUuid", name, number, rarity, details, vendor_id AS "vendorId",
-              openset_id AS "opensetId", imagedb_id AS "imagedbId", sealed
-       FROM cards WHERE game_id = $1 ORDER BY id`,
-      [gameId],
-    );
+    const sets = await rowsOf(this.pool, SET_ROW, setsOfGameStatement(gameId));
+    const cards = await rowsOf(this.pool, CARD_ROW, cardsOfGameStatement(gameId));
     return { sets, cards };
   }
 
   /** The digests of the groups of a TCGCSV category and day last applied in full for `gameId`. */
   async tcgcsvGroupDigests(gameId: string, categoryId: number, day: string): Promise<Map<number, string>> {
-    const rows: { group_id: number; digest: string }[] = await this.ds.query(
-      `SELECT group_id, digest FROM tcgcsv_group_digests WHERE category_id = $1 AND day = $2 AND game_id = $3`,
-      [categoryId, day, gameId],
-    );
+    const rows = await rowsOf(this.pool, DIGEST_ROW, tcgcsvGroupDigestsStatement(gameId, categoryId, day));
     return new Map(rows.map((r) => [r.group_id, r.digest]));
   }
 
@@ -116,49 +443,34 @@ export class FeedCatalogueRepository {
     day: string,
     digest: string,
   ): Promise<void> {
-    await this.ds.query(
-      `INSERT INTO tcgcsv_group_digests (category_id, group_id, day, game_id, digest)
-       SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM games WHERE id = $4)
-       ON CONFLICT (category_id, day, group_id)
-       DO UPDATE SET game_id = EXCLUDED.game_id, digest = EXCLUDED.digest, applied_at = now()`,
-      [categoryId, groupId, day, gameId, digest],
-    );
+    await execute(this.pool, recordTcgcsvGroupDigestStatement(gameId, categoryId, groupId, day, digest));
   }
 
   /** Every set and card slug of every game: new ones must not take another game's. */
   async allIds(): Promise<{ sets: string[]; cards: string[] }> {
-    const sets: { id: string }[] = await this.ds.query(`SELECT id FROM sets`);
-    const cards: { id: string }[] = await this.ds.query(`SELECT id FROM cards`);
+    const sets = await rowsOf(this.pool, ID_ROW, setIdsStatement());
+    const cards = await rowsOf(this.pool, ID_ROW, cardIdsStatement());
     return { sets: sets.map((r) => r.id), cards: cards.map((r) => r.id) };
   }
 
   /** The day (Unix seconds) of each of these variants' last observation in `region`, where they have one. */
   async lastObserved(variantUuids: readonly string[], region: string): Promise<Map<string, number>> {
     if (variantUuids.length === 0) return new Map();
-    const rows: { variant_uuid: string; updated_at: string }[] = await this.ds.query(
-      `SELECT variant_uuid, updated_at FROM variant_prices WHERE variant_uuid = ANY($1::uuid[]) AND region = $2`,
-      [[...new Set(variantUuids)], region],
-    );
+    const rows = await rowsOf(this.pool, OBSERVED_ROW, lastObservedStatement(variantUuids, region));
     return new Map(rows.map((r) => [r.variant_uuid, Number(r.updated_at)]));
   }
 
   /** The stored variants among these UUIDs, with their SKU. */
   async existingVariants(uuids: readonly string[]): Promise<Map<string, string | null>> {
     if (uuids.length === 0) return new Map();
-    const rows: { uuid: string; vendor_sku_id: string | null }[] = await this.ds.query(
-      `SELECT uuid, vendor_sku_id FROM variants WHERE uuid = ANY($1::uuid[])`,
-      [[...new Set(uuids)]],
-    );
+    const rows = await rowsOf(this.pool, SKU_ROW, variantSkusStatement(uuids));
     return new Map(rows.map((r) => [r.uuid, r.vendor_sku_id]));
   }
 
   /** The variants holding these SKUs. */
   async variantsOfSkus(skus: readonly string[]): Promise<Map<string, string>> {
     if (skus.length === 0) return new Map();
-    const rows: { uuid: string; vendor_sku_id: string }[] = await this.ds.query(
-      `SELECT uuid, vendor_sku_id FROM variants WHERE vendor_sku_id = ANY($1::text[])`,
-      [[...new Set(skus)]],
-    );
+    const rows = await rowsOf(this.pool, SKU_HOLDER_ROW, variantsOfSkusStatement(skus));
     return new Map(rows.map((r) => [r.vendor_sku_id, r.uuid]));
   }
 
@@ -166,9 +478,7 @@ export class FeedCatalogueRepository {
   async updateCards(changes: readonly CardChange[]): Promise<number> {
     if (changes.length === 0) return 0;
     return inTransaction(this.ds, async (client) => {
-      await client.query(`CREATE TEMP TABLE feed_cards (
-        uuid uuid, name text, number text, rarity text, details text,
-        vendor_id text, openset_id text, imagedb_id text) ON COMMIT DROP`);
+      await execute(client, createFeedCardsStatement());
       await copyInto(
         client,
         'feed_cards (uuid, name, number, rarity, details, vendor_id, openset_id, imagedb_id)',
@@ -176,19 +486,11 @@ export class FeedCatalogueRepository {
           copyLine([c.uuid, c.name, c.number, c.rarity, c.details, c.vendorId, c.opensetId, c.imagedbId]),
         ),
       );
-      const differing = `(c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id)
-        IS DISTINCT FROM (f.name, f.number, f.rarity, f.details, f.vendor_id, f.openset_id, f.imagedb_id)`;
-      const { rows } = await client.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM cards c JOIN feed_cards f ON f.uuid = c.uuid WHERE ${differing}`,
-      );
-      if (rows[0]!.n === 0) return 0;
-      const result = await client.query(
-        `UPDATE cards c SET name = f.name, number = f.number, rarity = f.rarity, details = f.details,
-           vendor_id = f.vendor_id, openset_id = f.openset_id, imagedb_id = f.imagedb_id
-         FROM feed_cards f WHERE f.uuid = c.uuid AND ${differing}`,
-      );
+      const { n } = await rowOf(client, COUNT, countChangedCardsStatement());
+      if (n === 0) return 0;
+      const updated = await execute(client, updateChangedCardsStatement());
       await markSummariesStale(client);
-      return result.rowCount ?? 0;
+      return updated;
     });
   }
 
@@ -200,26 +502,16 @@ export class FeedCatalogueRepository {
   async setVendorSkus(skus: ReadonlyMap<string, string>): Promise<number> {
     if (skus.size === 0) return 0;
     return inTransaction(this.ds, async (client) => {
-      const { rows } = await client.query<VariantColumns>(
-        `SELECT ${variantColumnsSql('v')} FROM variants v
-         JOIN unnest($1::uuid[], $2::text[]) AS k(uuid, sku) ON k.uuid = v.uuid
-         WHERE v.vendor_sku_id IS DISTINCT FROM k.sku`,
-        [[...skus.keys()], [...skus.values()]],
-      );
+      const rows = await rowsOf(client, VARIANT_ROW, variantsWithOtherSkusStatement(skus));
       if (rows.length === 0) return 0;
       const changed = rows.map((r) => ({ ...toVariant(r), vendorSkuId: skus.get(r.uuid)! }));
-      await client.query(
-        `CREATE TEMP TABLE feed_skus (uuid uuid, sku text, v1 text, v2 text) ON COMMIT DROP`,
-      );
+      await execute(client, createFeedSkusStatement());
       await copyInto(
         client,
         'feed_skus (uuid, sku, v1, v2)',
         changed.map((v) => copyLine([v.uuid, v.vendorSkuId, v1VariantHead(v), v2VariantHead(v)])),
       );
-      await client.query(
-        `UPDATE variants v SET vendor_sku_id = f.sku, v1_head = f.v1, v2_head = f.v2
-         FROM feed_skus f WHERE f.uuid = v.uuid`,
-      );
+      await execute(client, updateVariantSkusStatement());
       await refreshDocumentsOfVariants(
         client,
         changed.map((v) => v.uuid),
@@ -236,34 +528,13 @@ export class FeedCatalogueRepository {
   async dropSimulatedPrices(cardUuids: readonly string[]): Promise<number> {
     if (cardUuids.length === 0) return 0;
     return inTransaction(this.ds, async (client) => {
-      const { rows } = await client.query<{ variant_uuid: string; region: string }>(
-        // Probed card by card (variants by card, then prices by key; LATERAL fenced by OFFSET 0):
-        // as a plain join the planner, blind to how few cards the array holds, scanned the whole
-        // of variant_prices for every group a feed writes, 26 ms a group at 5% of the
-        // marketplace's size and growing with the table (EXPLAIN ANALYZE).
-        `SELECT vp.variant_uuid, vp.region
-         FROM unnest($1::uuid[]) AS k(card_uuid)
-         CROSS JOIN LATERAL (SELECT v.uuid FROM variants v WHERE v.card_uuid = k.card_uuid OFFSET 0) v
-         CROSS JOIN LATERAL (
-           SELECT p.variant_uuid, p.region FROM variant_prices p
-           WHERE p.variant_uuid = v.uuid AND p.source = 'simulated'
-           OFFSET 0
-         ) vp`,
-        [[...new Set(cardUuids)]],
-      );
+      const rows = await rowsOf(client, SERIES_KEY_ROW, simulatedSeriesOfCardsStatement(cardUuids));
       if (rows.length === 0) return 0;
-      const keys = [rows.map((r) => r.variant_uuid), rows.map((r) => r.region)];
-      await client.query(
-        `DELETE FROM price_series t USING unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
-         WHERE t.variant_uuid = k.variant_uuid AND t.region = k.region`,
-        keys,
-      );
-      await client.query(
-        `DELETE FROM variant_prices t USING unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
-         WHERE t.variant_uuid = k.variant_uuid AND t.region = k.region`,
-        keys,
-      );
-      await refreshDocumentsOfVariants(client, [...new Set(keys[0])]);
+      const variants = rows.map((r) => r.variant_uuid);
+      const regions = rows.map((r) => r.region);
+      await execute(client, deleteSimulatedSeriesStatement('price_series', variants, regions));
+      await execute(client, deleteSimulatedSeriesStatement('variant_prices', variants, regions));
+      await refreshDocumentsOfVariants(client, [...new Set(variants)]);
       await markSummariesStale(client);
       return rows.length;
     });
@@ -279,7 +550,7 @@ export class FeedCatalogueRepository {
       if (!had || had.observedAt <= q.observedAt) latest.set(key, q);
     }
     return inTransaction(this.ds, async (client) => {
-      await client.query(`CREATE TEMP TABLE feed_quotes (LIKE variant_quotes) ON COMMIT DROP`);
+      await execute(client, createFeedQuotesStatement());
       await copyInto(
         client,
         'feed_quotes (variant_uuid, region, source, side, currency, observed_at, price)',
@@ -287,14 +558,7 @@ export class FeedCatalogueRepository {
           copyLine([q.variantUuid, q.region, q.source, q.side, q.currency, q.observedAt, q.price]),
         ),
       );
-      const result = await client.query(
-        `INSERT INTO variant_quotes AS q SELECT * FROM feed_quotes
-         ON CONFLICT (variant_uuid, region, source, side) DO UPDATE
-           SET currency = EXCLUDED.currency, observed_at = EXCLUDED.observed_at, price = EXCLUDED.price
-           WHERE q.observed_at < EXCLUDED.observed_at
-              OR (q.observed_at = EXCLUDED.observed_at AND q.price <> EXCLUDED.price)`,
-      );
-      return result.rowCount ?? 0;
+      return execute(client, upsertQuotesStatement());
     });
   }
 
@@ -307,30 +571,10 @@ export class FeedCatalogueRepository {
     products: readonly MarketplaceProduct[],
   ): Promise<number> {
     if (products.length === 0) return 0;
-    const latest = new Map(products.map((p) => [p.productId, p]));
-    const params = [
-      marketplace,
-      [...latest.keys()],
-      [...latest.values()].map((p) => p.cardUuid),
-      [...latest.values()].map((p) => p.language),
-    ];
-    const incoming = `unnest($2::text[], $3::uuid[], $4::text[]) AS k(product_id, card_uuid, language)`;
-    const [{ n }]: { n: number }[] = await this.ds.query(
-      `SELECT count(*)::int AS n FROM ${incoming}
-       LEFT JOIN marketplace_products m ON m.marketplace = $1 AND m.product_id = k.product_id
-       WHERE (m.card_uuid, m.language) IS DISTINCT FROM (k.card_uuid, k.language)`,
-      params,
-    );
+    const latest = [...new Map(products.map((p) => [p.productId, p])).values()];
+    const { n } = await rowOf(this.pool, COUNT, countChangedProductsStatement(marketplace, latest));
     if (n === 0) return 0;
-    const result: unknown[] = await this.ds.query(
-      `INSERT INTO marketplace_products AS m (marketplace, product_id, card_uuid, language)
-       SELECT $1, k.product_id, k.card_uuid, k.language FROM ${incoming}
-       ON CONFLICT (marketplace, product_id) DO UPDATE SET card_uuid = EXCLUDED.card_uuid, language = EXCLUDED.language
-         WHERE (m.card_uuid, m.language) IS DISTINCT FROM (EXCLUDED.card_uuid, EXCLUDED.language)
-       RETURNING 1`,
-      params,
-    );
-    return result.length;
+    return execute(this.pool, upsertProductsStatement(marketplace, latest));
   }
 
   /** The cards of these product ids of a marketplace, where a feed recorded them. */
@@ -339,30 +583,30 @@ export class FeedCatalogueRepository {
     productIds: readonly string[],
   ): Promise<Map<string, MarketplaceProductCard>> {
     if (productIds.length === 0) return new Map();
-    const rows: MarketplaceProductCard[] = await this.ds.query(
-      `SELECT m.product_id AS "productId", m.card_uuid AS "cardUuid", m.language, c.id AS "cardId", c.sealed
-       FROM marketplace_products m JOIN cards c ON c.uuid = m.card_uuid
-       WHERE m.marketplace = $1 AND m.product_id = ANY($2::text[])`,
-      [marketplace, [...new Set(productIds)]],
-    );
+    const rows = await rowsOf(this.pool, PRODUCT_CARD_ROW, productCardsStatement(marketplace, productIds));
     return new Map(rows.map((r) => [r.productId, r]));
+  }
+
+  /** The game whose cards carry most of these TCGplayer product ids, if any does. */
+  async gameOfProducts(productIds: readonly number[]): Promise<{ id: string; name: string } | undefined> {
+    if (productIds.length === 0) return undefined;
+    const rows = await rowsOf(this.pool, GAME_ROW, gameOfProductsStatement(productIds));
+    return rows[0];
+  }
+
+  /** The database a sync writes to, as its progress names it. */
+  async databaseName(): Promise<string> {
+    return (await rowOf(this.pool, NAME_ROW, databaseNameStatement())).name;
   }
 
   /** Marks the runs a killed sync left `running` as failed: call holding the sync's lock. */
   async closeInterruptedRuns(): Promise<void> {
-    await this.ds.query(
-      `UPDATE feed_runs SET status = 'failed', finished_at = now(), error = 'interrupted (the sync was killed)'
-       WHERE status = 'running'`,
-    );
+    await execute(this.pool, closeInterruptedRunsStatement());
   }
 
   /** Records that a sync started on a feed file (by its name in the feed); returns the run's id. */
   async startRun(feed: string, file: string): Promise<string> {
-    const [{ id }]: { id: string }[] = await this.ds.query(
-      `INSERT INTO feed_runs (feed, file, status) VALUES ($1, $2, 'running') RETURNING id`,
-      [feed, file],
-    );
-    return id;
+    return (await rowOf(this.pool, RUN_ID_ROW, startRunStatement(feed, file))).id;
   }
 
   /**
@@ -375,27 +619,7 @@ export class FeedCatalogueRepository {
     counts: FeedRunCounts,
     error?: string,
   ): Promise<void> {
-    await this.ds.query(
-      `UPDATE feed_runs SET finished_at = now(), status = $2, rows_read = $3, matched = $4, created = $5,
-         unmatched = $6, observations = $7, reasons = $8, error = $9, file = $10, sha256 = $11, fetched_at = $12,
-         samples = $13
-       WHERE id = $1`,
-      [
-        id,
-        error === undefined ? 'imported' : 'failed',
-        counts.rowsRead,
-        counts.matched,
-        counts.created,
-        counts.unmatched,
-        counts.observations,
-        JSON.stringify(counts.reasons),
-        error === undefined ? null : error.replaceAll('\u0000', '').slice(0, 2_000),
-        file.file,
-        file.sha256 ?? null,
-        file.fetchedAt ?? null,
-        JSON.stringify(counts.samples ?? {}),
-      ],
-    );
+    await execute(this.pool, finishRunStatement(id, file, counts, error));
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { CardDocument } from '@tcg/rendering';
-import { QueryRunner } from 'typeorm';
+import { QueryResult, QueryRunner } from 'typeorm';
 import { refreshCardDocuments } from '../prices/card-documents';
+import type { Connection, QueryRow } from '../sql/run';
 import { logMigrationProgress } from './progress';
 
 /**
@@ -36,9 +37,20 @@ export async function renderStoredCardDocuments(
   const [{ n: total }] = (await q.query(`SELECT count(*)::int AS n FROM cards`)) as { n: number }[];
   let done = 0;
   const started = Date.now();
+  const connection = runnerConnection(q);
   for await (const cards of cardBatches(q, DOCUMENT_CARDS_PER_BATCH)) {
-    await refreshCardDocuments(q, cards, columns);
+    await refreshCardDocuments(connection, cards, columns);
     done += cards.length;
     logMigrationProgress(msg, done, total, started);
   }
+}
+
+/** The migration's runner as a `Connection`: statements run, and are logged, as the migration's own. */
+function runnerConnection(q: QueryRunner): Connection {
+  return {
+    query: async ({ text, values }) => {
+      const result = (await q.query(text, values, true)) as QueryResult<QueryRow>;
+      return { rows: result.records, rowCount: result.affected ?? null };
+    },
+  };
 }

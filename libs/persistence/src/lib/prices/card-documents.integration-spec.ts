@@ -1,5 +1,6 @@
 import { RawVariant, uuidV5, variantSlug } from '@tcg/domain';
 import { CARD_DOCUMENTS, CardDocument, v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
+import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase } from '../../testing';
 import { renderMissingDocuments, writeCatalogue } from '../catalogue-writer';
@@ -132,17 +133,18 @@ describe('card documents (PostgreSQL)', () => {
     // document must include A's change.
     const a = ds.createQueryRunner();
     const b = ds.createQueryRunner();
-    await a.connect();
-    await b.connect();
+    // The documents are rendered on the runners' own connections, in their transactions.
+    const clientA: PoolClient = await a.connect();
+    const clientB: PoolClient = await b.connect();
     try {
       await a.startTransaction();
       await a.query(`UPDATE variant_prices SET v1_stats = '"by":"A"' WHERE variant_uuid = $1`, [nm]);
-      await refreshCardDocuments(a, [card]);
+      await refreshCardDocuments(clientA, [card]);
       await b.startTransaction();
       await b.query(`SET LOCAL session_replication_role = replica`);
       await b.query(`UPDATE variant_prices SET v1_stats = '"by":"B"' WHERE variant_uuid = $1`, [lp.uuid]);
       await b.query(`SET LOCAL session_replication_role = origin`);
-      const rendering = refreshCardDocuments(b, [card]);
+      const rendering = refreshCardDocuments(clientB, [card]);
       await waitUntil(async () => {
         const [{ n }] = await ds.query(
           `SELECT count(*)::int AS n FROM pg_stat_activity

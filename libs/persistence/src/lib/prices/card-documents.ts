@@ -2,8 +2,8 @@ import { restrictsKinds, type VariantFilter } from '@tcg/domain';
 import { CARD_DOCUMENTS, CardDocument, JoinedVariantJson } from '@tcg/rendering';
 import { sql } from 'kysely';
 import { variantConditions } from '../reads/card-fragments';
-import { compile, joined, type Sql } from '../sql/compile';
-import type { SqlClient } from '../summaries';
+import { joined, type Sql } from '../sql/compile';
+import { execute, type Connection } from '../sql/run';
 import { RENDERED_COLUMN_OF } from './rendered-columns';
 
 /** The variants every stored document holds: a default request's scope, the raw variants. */
@@ -77,7 +77,7 @@ export function storedDocument(
  * later renders after this one: a document never misses a committed write.
  */
 export function refreshCardDocuments(
-  client: SqlClient,
+  client: Connection,
   cardUuids: readonly string[],
   /** Only these documents' columns (a migration renders those its schema has); default all. */
   columns?: readonly CardDocument['column'][],
@@ -92,7 +92,7 @@ export const DOCUMENT_REGIONS: ReadonlySet<string> = new Set(CARD_DOCUMENTS.map(
 
 /** `refreshCardDocuments` for the cards of those of these variants that documents hold (raw ones). */
 export function refreshDocumentsOfVariants(
-  client: SqlClient,
+  client: Connection,
   variantUuids: readonly string[],
 ): Promise<void> {
   if (variantUuids.length === 0) return Promise.resolve();
@@ -108,14 +108,14 @@ export function refreshDocumentsOfVariants(
  * rendering for later: such a card is answered from its parts, never from a stale document.
  */
 export async function dropDocumentsOfVariants(
-  client: SqlClient,
+  client: Connection,
   variantUuids: readonly string[],
 ): Promise<void> {
   if (variantUuids.length === 0) return;
-  await client.query(
-    `DELETE FROM card_documents d WHERE EXISTS
-       (SELECT 1 FROM variants v WHERE v.card_uuid = d.card_uuid AND v.uuid = ANY($1::uuid[]))`,
-    [variantUuids],
+  await execute(
+    client,
+    sql`DELETE FROM card_documents d WHERE EXISTS
+       (SELECT 1 FROM variants v WHERE v.card_uuid = d.card_uuid AND v.uuid = ANY(${variantUuids}::uuid[]))`,
   );
 }
 
@@ -123,7 +123,7 @@ export async function dropDocumentsOfVariants(
  * Renders the documents of every card that has none: after a bulk write that left them out
  * (`writeCatalogue`'s `documents: false`), for the cards no price write rendered since.
  */
-export function renderUndocumentedCards(client: SqlClient): Promise<void> {
+export function renderUndocumentedCards(client: Connection): Promise<void> {
   return renderDocuments(
     client,
     sql`NOT EXISTS (SELECT 1 FROM card_documents d WHERE d.card_uuid = c.uuid)
@@ -134,19 +134,19 @@ export function renderUndocumentedCards(client: SqlClient): Promise<void> {
 
 /** Renders `documents` of the cards `c` that `cardsWhere` selects. */
 async function renderDocuments(
-  client: SqlClient,
+  client: Connection,
   cardsWhere: Sql,
   documents: readonly CardDocument[],
 ): Promise<void> {
   if (documents.length === 0) return;
-  await client.query('SELECT next_data_version()');
+  await execute(client, sql`SELECT next_data_version()`);
   // Columns from CARD_DOCUMENTS' own list.
   const columns = documents.map((d) => sql.raw(d.column));
   const rendered = documents.map((d) => variantsAggregateSql(d.json, DOCUMENT_SCOPE, sql`${d.region}::text`));
-  const statement = compile(
+  await execute(
+    client,
     sql`INSERT INTO card_documents (card_uuid, ${joined(columns)})
      SELECT c.uuid, ${joined(rendered)} FROM cards c WHERE ${cardsWhere}
      ON CONFLICT (card_uuid) DO UPDATE SET ${joined(columns.map((c) => sql`${c} = EXCLUDED.${c}`))}`,
   );
-  await client.query(statement.sql, [...statement.parameters]);
 }

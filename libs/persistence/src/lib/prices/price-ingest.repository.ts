@@ -1,8 +1,14 @@
-import { isUuid, PriceSource } from '@tcg/domain';
+import { isUuid, PRICE_SOURCES, PriceSource } from '@tcg/domain';
+import { sql } from 'kysely';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { copyBinaryInto } from '../binary-copy';
 import { copyInto } from '../copy';
+import { poolOf } from '../data-source';
+import { db } from '../sql/compile';
+import type { Database } from '../sql/database';
+import { rowSchema } from '../sql/row-schema';
+import { execute, rowsOf } from '../sql/run';
 import { markSummariesStale } from '../summaries';
 import { inTransaction } from '../transaction';
 import { refreshDocumentsOfVariants } from './card-documents';
@@ -61,10 +67,7 @@ export class PriceIngestRepository {
   /** Maps vendor SKU ids to variant UUIDs; unknown SKUs are absent from the result. */
   async resolveVendorSkus(skus: readonly string[]): Promise<Map<string, string>> {
     if (skus.length === 0) return new Map();
-    const rows: { uuid: string; vendor_sku_id: string }[] = await this.ds.query(
-      `SELECT uuid, vendor_sku_id FROM variants WHERE vendor_sku_id = ANY($1::text[])`,
-      [[...new Set(skus)]],
-    );
+    const rows = await rowsOf(poolOf(this.ds), SKU_ROW, vendorSkusStatement(skus));
     return new Map(rows.map((r) => [r.vendor_sku_id, r.uuid]));
   }
 
@@ -73,10 +76,7 @@ export class PriceIngestRepository {
     if (refs.length === 0) return new Map();
     const unique = [...new Set(refs)];
     const uuids = unique.filter(isUuid).map((u) => u.toLowerCase());
-    const rows: { uuid: string; id: string }[] = await this.ds.query(
-      `SELECT uuid, id FROM variants WHERE uuid = ANY($1::uuid[]) OR id = ANY($2::text[])`,
-      [uuids, unique],
-    );
+    const rows = await rowsOf(poolOf(this.ds), REF_ROW, variantRefsStatement(uuids, unique));
     const known = new Map<string, string>();
     for (const r of rows) {
       known.set(r.uuid, r.uuid);
@@ -122,11 +122,7 @@ export class PriceIngestRepository {
       // otherwise lose one side's observations); ingests of other series run side by side and
       // readers are never blocked. Series hash into 256 lock buckets, taken in ascending order
       // so that two ingests cannot deadlock; the locks end with the transaction.
-      await client.query(
-        `SELECT count(pg_advisory_xact_lock(${SERIES_LOCK_CLASS}, b))
-         FROM (SELECT DISTINCT hashtext(k) & 255 AS b FROM unnest($1::text[]) AS k ORDER BY 1) AS buckets`,
-        [[...incoming.keys()]],
-      );
+      await execute(client, lockSeriesStatement([...incoming.keys()]));
       const existing = await this.loadSeries(client, [...incoming.values()]);
       // A series holds one source's observations: a stored series of another source (the sample's
       // simulated prices, when a real feed first prices the variant) is dropped and written anew.
@@ -134,12 +130,7 @@ export class PriceIngestRepository {
       const replaced = others.filter((s) => s.storedSource === 'simulated');
       const refused = others.filter((s) => s.storedSource !== 'simulated');
       for (const s of refused) incoming.delete(seriesKey(s.variantUuid, s.region));
-      if (replaced.length > 0)
-        await client.query(
-          `DELETE FROM price_series p USING unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
-           WHERE p.variant_uuid = k.variant_uuid AND p.region = k.region`,
-          [replaced.map((s) => s.variantUuid), replaced.map((s) => s.region)],
-        );
+      if (replaced.length > 0) await execute(client, deleteReplacedSeriesStatement(replaced));
       const replacedKeys = new Set(replaced.map((s) => seriesKey(s.variantUuid, s.region)));
 
       // Series with nothing stored yet (every series of a first load) are COPYed straight into
@@ -155,37 +146,18 @@ export class PriceIngestRepository {
       const { inserted, updated, unchanged } = lines;
       const seriesRefreshed = lines.stats.length + lines.newStats.length;
 
-      const SERIES_COLUMNS = 'variant_uuid, region, month, offsets, prices';
-      const STATS_COLUMNS = `variant_uuid, region, currency, price, updated_at, change_24h, change_7d, change_30d, change_90d, price_7d_ref, stats, source, ${RENDERED_COLUMNS.join(', ')}`;
-      await copyBinaryInto(client, `price_series (${SERIES_COLUMNS})`, lines.newSeries);
+      await copyBinaryInto(client, `price_series (${SERIES_COLUMN_LIST})`, lines.newSeries);
       if (lines.newStats.length > 0)
-        await copyInto(client, `variant_prices (${STATS_COLUMNS})`, lines.newStats);
+        await copyInto(client, `variant_prices (${STATS_COLUMN_LIST})`, lines.newStats);
       if (lines.series.count > 0) {
-        await client.query(
-          `CREATE TEMP TABLE ingest_series (LIKE price_series INCLUDING DEFAULTS) ON COMMIT DROP`,
-        );
-        await copyBinaryInto(client, `ingest_series (${SERIES_COLUMNS})`, lines.series);
-        await client.query(`
-          INSERT INTO price_series (${SERIES_COLUMNS})
-          SELECT ${SERIES_COLUMNS} FROM ingest_series
-          ON CONFLICT (variant_uuid, region, month)
-          DO UPDATE SET offsets = EXCLUDED.offsets, prices = EXCLUDED.prices`);
+        await execute(client, createIngestSeriesStatement());
+        await copyBinaryInto(client, `ingest_series (${SERIES_COLUMN_LIST})`, lines.series);
+        await execute(client, upsertSeriesStatement());
       }
       if (lines.stats.length > 0) {
-        await client.query(
-          `CREATE TEMP TABLE ingest_stats (LIKE variant_prices INCLUDING DEFAULTS) ON COMMIT DROP`,
-        );
-        await copyInto(client, `ingest_stats (${STATS_COLUMNS})`, lines.stats);
-        await client.query(`
-          INSERT INTO variant_prices AS v (${STATS_COLUMNS})
-          SELECT ${STATS_COLUMNS} FROM ingest_stats
-          ON CONFLICT (variant_uuid, region) DO UPDATE SET
-            currency = EXCLUDED.currency, price = EXCLUDED.price, updated_at = EXCLUDED.updated_at,
-            change_24h = EXCLUDED.change_24h, change_7d = EXCLUDED.change_7d,
-            change_30d = EXCLUDED.change_30d, change_90d = EXCLUDED.change_90d,
-            price_7d_ref = EXCLUDED.price_7d_ref, stats = EXCLUDED.stats,
-            source = EXCLUDED.source,
-            ${RENDERED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`);
+        await execute(client, createIngestStatsStatement());
+        await copyInto(client, `ingest_stats (${STATS_COLUMN_LIST})`, lines.stats);
+        await execute(client, upsertStatsStatement());
       }
       // The cards whose default answers hold a changed series, rendered again in this transaction.
       await refreshDocumentsOfVariants(client, [...lines.documentVariants]);
@@ -209,14 +181,12 @@ export class PriceIngestRepository {
     series: readonly IngestSeries[],
   ): Promise<{ variantUuid: string; region: string; storedSource: PriceSource }[]> {
     if (series.length === 0) return [];
-    const { rows } = await client.query<{ variant_uuid: string; region: string; source: PriceSource }>(
-      `SELECT vp.variant_uuid, vp.region, vp.source
-       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS k(variant_uuid, region, source)
-       JOIN variant_prices vp ON vp.variant_uuid = k.variant_uuid AND vp.region = k.region
-       WHERE vp.source <> k.source`,
-      [series.map((s) => s.variantUuid), series.map((s) => s.region), series.map((s) => s.source)],
-    );
-    return rows.map((r) => ({ variantUuid: r.variant_uuid, region: r.region, storedSource: r.source }));
+    const rows = await rowsOf(client, OTHER_SOURCE_ROW, seriesOfOtherSourcesStatement(series));
+    return rows.map((r) => ({
+      variantUuid: r.variant_uuid,
+      region: r.region,
+      storedSource: storedSource(r.source),
+    }));
   }
 
   /** The stored month rows of the given series, by series key. */
@@ -226,27 +196,7 @@ export class PriceIngestRepository {
   ): Promise<Map<string, MonthChunk[]>> {
     const result = new Map<string, MonthChunk[]>();
     if (series.length === 0) return result;
-    const variants = series.map((s) => s.variantUuid);
-    const regions = series.map((s) => s.region);
-    const { rows } = await client.query<{
-      variant_uuid: string;
-      region: string;
-      month_start: string;
-      offsets: number[];
-      prices: number[];
-    }>(
-      // One primary-key probe per series (LATERAL, fenced by OFFSET 0). As a plain join the
-      // planner, which cannot see how few keys the arrays hold, hashed a scan of the whole table:
-      // at `full`, 12.5 s for a batch's 5,000 series against 0.6 s probed (EXPLAIN ANALYZE).
-      `SELECT k.variant_uuid, k.region, extract(epoch FROM s.month)::bigint AS month_start, s.offsets, s.prices
-       FROM unnest($1::uuid[], $2::text[]) AS k(variant_uuid, region)
-       CROSS JOIN LATERAL (
-         SELECT p.month, p.offsets, p.prices FROM price_series p
-         WHERE p.variant_uuid = k.variant_uuid AND p.region = k.region
-         OFFSET 0
-       ) s`,
-      [variants, regions],
-    );
+    const rows = await rowsOf(client, MONTH_ROW, storedMonthsStatement(series));
     for (const r of rows) {
       const key = seriesKey(r.variant_uuid, r.region);
       const list = result.get(key) ?? [];
@@ -259,6 +209,135 @@ export class PriceIngestRepository {
 
 /** Advisory-lock class of the series buckets (the first key of the two-key lock form). */
 const SERIES_LOCK_CLASS = 7_310;
+
+const SKU_ROW = rowSchema('variants of SKUs', { uuid: 'string', vendor_sku_id: 'string' });
+const REF_ROW = rowSchema('variants of references', { uuid: 'string', id: 'string' });
+const OTHER_SOURCE_ROW = rowSchema('series of other sources', {
+  variant_uuid: 'string',
+  region: 'string',
+  source: 'string',
+});
+const MONTH_ROW = rowSchema('stored months', {
+  variant_uuid: 'string',
+  region: 'string',
+  month_start: 'string',
+  offsets: 'int[]',
+  prices: 'int[]',
+});
+
+/** The columns of `price_series` and `variant_prices` an ingest writes, in its COPY lines' order. */
+const SERIES_COLUMNS = [
+  'variant_uuid',
+  'region',
+  'month',
+  'offsets',
+  'prices',
+] as const satisfies readonly (keyof Database['price_series'])[];
+const STATS_COLUMNS = [
+  'variant_uuid',
+  'region',
+  'currency',
+  'price',
+  'updated_at',
+  'change_24h',
+  'change_7d',
+  'change_30d',
+  'change_90d',
+  'price_7d_ref',
+  'stats',
+  'source',
+  ...RENDERED_COLUMNS,
+] as const satisfies readonly (keyof Database['variant_prices'])[];
+// Column names go into the statements as they are: they come from these lists only.
+const SERIES_COLUMN_LIST = SERIES_COLUMNS.join(', ');
+const STATS_COLUMN_LIST = STATS_COLUMNS.join(', ');
+
+export function vendorSkusStatement(skus: readonly string[]) {
+  return db
+    .selectFrom('variants')
+    .select(['uuid', 'vendor_sku_id'])
+    .where(sql<boolean>`vendor_sku_id = ANY(${[...new Set(skus)]}::text[])`);
+}
+
+/** The variants among these UUIDs (lower case) and slugs. */
+export function variantRefsStatement(uuids: readonly string[], ids: readonly string[]) {
+  return db
+    .selectFrom('variants')
+    .select(['uuid', 'id'])
+    .where(sql<boolean>`uuid = ANY(${uuids}::uuid[]) OR id = ANY(${ids}::text[])`);
+}
+
+/**
+ * Takes the transaction's locks of these series' buckets (by series key): series hash into 256
+ * buckets, locked in ascending order.
+ */
+export function lockSeriesStatement(seriesKeys: readonly string[]) {
+  return sql`SELECT count(pg_advisory_xact_lock(${sql.lit(SERIES_LOCK_CLASS)}, b))
+         FROM (SELECT DISTINCT hashtext(k) & 255 AS b FROM unnest(${seriesKeys}::text[]) AS k ORDER BY 1) AS buckets`;
+}
+
+/** Deletes the stored month rows of these series. */
+export function deleteReplacedSeriesStatement(series: readonly { variantUuid: string; region: string }[]) {
+  return sql`DELETE FROM price_series p USING unnest(${series.map((s) => s.variantUuid)}::uuid[], ${series.map((s) => s.region)}::text[]) AS k(variant_uuid, region)
+           WHERE p.variant_uuid = k.variant_uuid AND p.region = k.region`;
+}
+
+export function createIngestSeriesStatement() {
+  return sql`CREATE TEMP TABLE ingest_series (LIKE price_series INCLUDING DEFAULTS) ON COMMIT DROP`;
+}
+
+/** Writes the month rows COPYed into `ingest_series` over the stored ones. */
+export function upsertSeriesStatement() {
+  const columns = sql.raw(SERIES_COLUMN_LIST);
+  return sql`INSERT INTO price_series (${columns})
+          SELECT ${columns} FROM ingest_series
+          ON CONFLICT (variant_uuid, region, month)
+          DO UPDATE SET offsets = EXCLUDED.offsets, prices = EXCLUDED.prices`;
+}
+
+export function createIngestStatsStatement() {
+  return sql`CREATE TEMP TABLE ingest_stats (LIKE variant_prices INCLUDING DEFAULTS) ON COMMIT DROP`;
+}
+
+/** Writes the statistics COPYed into `ingest_stats` over the stored ones: every column but the key. */
+export function upsertStatsStatement() {
+  const columns = sql.raw(STATS_COLUMN_LIST);
+  const updated = STATS_COLUMNS.filter((c) => c !== 'variant_uuid' && c !== 'region')
+    .map((c) => `${c} = EXCLUDED.${c}`)
+    .join(', ');
+  return sql`INSERT INTO variant_prices AS v (${columns})
+          SELECT ${columns} FROM ingest_stats
+          ON CONFLICT (variant_uuid, region) DO UPDATE SET ${sql.raw(updated)}`;
+}
+
+/** The given series that are stored with another source than theirs. */
+export function seriesOfOtherSourcesStatement(series: readonly IngestSeries[]) {
+  return sql`SELECT vp.variant_uuid, vp.region, vp.source
+       FROM unnest(${series.map((s) => s.variantUuid)}::uuid[], ${series.map((s) => s.region)}::text[], ${series.map((s) => s.source)}::text[]) AS k(variant_uuid, region, source)
+       JOIN variant_prices vp ON vp.variant_uuid = k.variant_uuid AND vp.region = k.region
+       WHERE vp.source <> k.source`;
+}
+
+/** The stored month rows of the given series. */
+export function storedMonthsStatement(series: readonly { variantUuid: string; region: string }[]) {
+  // One primary-key probe per series (LATERAL, fenced by OFFSET 0). As a plain join the
+  // planner, which cannot see how few keys the arrays hold, hashed a scan of the whole table:
+  // at `full`, 12.5 s for a batch's 5,000 series against 0.6 s probed (EXPLAIN ANALYZE).
+  return sql`SELECT k.variant_uuid, k.region, extract(epoch FROM s.month)::bigint AS month_start, s.offsets, s.prices
+       FROM unnest(${series.map((s) => s.variantUuid)}::uuid[], ${series.map((s) => s.region)}::text[]) AS k(variant_uuid, region)
+       CROSS JOIN LATERAL (
+         SELECT p.month, p.offsets, p.prices FROM price_series p
+         WHERE p.variant_uuid = k.variant_uuid AND p.region = k.region
+         OFFSET 0
+       ) s`;
+}
+
+/** A stored series' source; the column's CHECK holds it to PRICE_SOURCES. */
+function storedSource(source: string): PriceSource {
+  const known = PRICE_SOURCES.find((s) => s === source);
+  if (known === undefined) throw new TypeError(`variant_prices holds an unknown source ${source}`);
+  return known;
+}
 
 function seriesKey(variantUuid: string, region: string): string {
   return `${variantUuid}|${region}`;

@@ -47,3 +47,27 @@ INSERT INTO card_documents (card_uuid, v1_variants, v1_bare_variants, v2_variant
            LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $16::text
            WHERE v.card_uuid = c.uuid AND v.type = 'raw') FROM cards c WHERE c.uuid IN (SELECT v.card_uuid FROM variants v WHERE v.uuid = ANY($17::uuid[]) AND v.type = 'raw')
      ON CONFLICT (card_uuid) DO UPDATE SET v1_variants = EXCLUDED.v1_variants, v1_bare_variants = EXCLUDED.v1_bare_variants, v2_variants = EXCLUDED.v2_variants;
+
+-- drop of the cards of variants
+-- 1/1 parameters: [["2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf"]]
+DELETE FROM card_documents d WHERE EXISTS
+       (SELECT 1 FROM variants v WHERE v.card_uuid = d.card_uuid AND v.uuid = ANY($1::uuid[]));
+
+-- render of the cards without documents
+-- 1/2 parameters: []
+SELECT next_data_version();
+
+-- 2/2 parameters: ["","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}","NA","","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":null,\"priceHistory30d\":null","}","NA","{\"region\":\"NA\",\"currency\":\"USD\",","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","}]}","NA"]
+INSERT INTO card_documents (card_uuid, v1_variants, v1_bare_variants, v2_variants)
+     SELECT c.uuid, (SELECT string_agg(v.v1_head || $1 || COALESCE(vp.v1_stats, $2) || ',' || COALESCE(vp.v1_history, $3) || $4, ',' ORDER BY v.id)
+           FROM variants v
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $5::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v1_head || $6 || COALESCE(vp.v1_stats, $7) || ',' || $8 || $9, ',' ORDER BY v.id)
+           FROM variants v
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $10::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw'), (SELECT string_agg(v.v2_head || $11 || COALESCE(vp.v2_price, $12) || ',' || COALESCE(vp.v2_periods, $13) || ',' || COALESCE(vp.v2_history, $14) || $15, ',' ORDER BY v.id)
+           FROM variants v
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $16::text
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw') FROM cards c WHERE NOT EXISTS (SELECT 1 FROM card_documents d WHERE d.card_uuid = c.uuid)
+        AND EXISTS (SELECT 1 FROM variants v WHERE v.card_uuid = c.uuid AND v.type = 'raw')
+     ON CONFLICT (card_uuid) DO UPDATE SET v1_variants = EXCLUDED.v1_variants, v1_bare_variants = EXCLUDED.v1_bare_variants, v2_variants = EXCLUDED.v2_variants;

@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { expectSqlSnapshot, statementCase } from '../../testing/sql-snapshot';
+import {
+  analyzeDatabaseStatement,
+  countCardsStatement,
+  createLoadTableStatement,
+  insertNewRowsStatement,
+} from '../catalogue-writer';
+import {
+  createIngestSeriesStatement,
+  createIngestStatsStatement,
+  deleteReplacedSeriesStatement,
+  lockSeriesStatement,
+  seriesOfOtherSourcesStatement,
+  storedMonthsStatement,
+  upsertSeriesStatement,
+  upsertStatsStatement,
+  variantRefsStatement,
+  vendorSkusStatement,
+} from './price-ingest.repository';
+
+// The statements the price ingest and the catalogue writer send, for fixed arguments, compared
+// with the files under `sql/` (see reads/sql-snapshots.spec.ts); the card documents' are with
+// the reads' (reads/sql/card-documents.sql). `npm run sql:snapshots` rewrites the files.
+
+const SNAPSHOTS = join(__dirname, 'sql');
+
+const VARIANT_A = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
+const VARIANT_B = '3e8f6fc1-b290-5d4e-8f5a-6b7c8d9eafb0';
+const SERIES = [
+  { variantUuid: VARIANT_A, region: 'NA', source: 'tcgplayer', t: [1_790_000_000], p: [1250] },
+  { variantUuid: VARIANT_B, region: 'EU', source: 'cardmarket', t: [1_790_000_000], p: [980] },
+] as const;
+
+const FILES: Readonly<Record<string, readonly string[]>> = {
+  'price-ingest.repository': [
+    statementCase('vendor SKUs resolved', vendorSkusStatement(['7003', '7004', '7003'])),
+    statementCase(
+      'variant references resolved',
+      variantRefsStatement([VARIANT_A], [VARIANT_A, 'lightning-bolt-lea-near-mint-normal-english']),
+    ),
+    statementCase('ingest: the series locks', lockSeriesStatement([`${VARIANT_A}|NA`, `${VARIANT_B}|EU`])),
+    statementCase('ingest: the stored months', storedMonthsStatement(SERIES)),
+    statementCase('ingest: the series of other sources', seriesOfOtherSourcesStatement(SERIES)),
+    statementCase('ingest: the simulated series replaced', deleteReplacedSeriesStatement(SERIES)),
+    statementCase('ingest: the months temp table', createIngestSeriesStatement()),
+    statementCase('ingest: the months written', upsertSeriesStatement()),
+    statementCase('ingest: the statistics temp table', createIngestStatsStatement()),
+    statementCase('ingest: the statistics written', upsertStatsStatement()),
+  ],
+  'catalogue-writer': [
+    ...(['games', 'sets', 'cards', 'variants'] as const).flatMap((table) => [
+      statementCase(`${table}: the temp table`, createLoadTableStatement(table)),
+      statementCase(`${table}: the new rows inserted`, insertNewRowsStatement(table)),
+    ]),
+    statementCase('planner statistics after a bulk load', analyzeDatabaseStatement()),
+    statementCase('stored cards counted', countCardsStatement()),
+  ],
+};
+
+describe('SQL of the price ingest and the catalogue writer', () => {
+  it.each(Object.keys(FILES))('%s.sql holds the statements it sends', (file) => {
+    expectSqlSnapshot(join(SNAPSHOTS, `${file}.sql`), FILES[file]!);
+  });
+});
