@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../testing';
 import { writeCatalogue } from './catalogue-writer';
+import { poolOf } from './data-source';
 import { DataVersionWatcher, readDataVersion } from './data-version';
 import { refreshSummaries } from './summaries';
 
@@ -23,8 +24,7 @@ function nextVersion(
 describe('data version (PostgreSQL)', () => {
   let ds: DataSource;
   let watcher: DataVersionWatcher;
-  const committed = async () =>
-    readDataVersion({ query: (sql: string) => ds.query(sql).then((rows) => ({ rows })) });
+  const committed = () => readDataVersion(poolOf(ds));
 
   useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {

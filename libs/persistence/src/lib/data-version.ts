@@ -1,5 +1,9 @@
 import { DataVersionSource } from '@tcg/domain';
+import { sql } from 'kysely';
 import { Client, Notification } from 'pg';
+import { compile, db } from './sql/compile';
+import { rowSchema } from './sql/row-schema';
+import { execute, rowOf, type Connection } from './sql/run';
 
 /** The channel the DataVersion migration's `next_data_version()` notifies on commit. */
 const DATA_VERSION_CHANNEL = 'tcg_data_version';
@@ -20,12 +24,22 @@ export interface DataVersionWatcherOptions {
   readonly onError?: (error: Error) => void;
 }
 
+const VERSION = rowSchema('data version', { version: 'string' });
+
+export function dataVersionStatement() {
+  return db.selectFrom('data_version').select(sql<string>`version::text`.as('version'));
+}
+
+/** Compiled once: a replica's version is read after every read it serves (`ReadReplicas`). */
+const DATA_VERSION = compile(dataVersionStatement());
+
+export function listenDataVersionStatement() {
+  return sql`LISTEN ${sql.id(DATA_VERSION_CHANNEL)}`;
+}
+
 /** Reads the committed version: what a fresh LISTEN, a periodic check and the tests use. */
-export async function readDataVersion(client: {
-  query(sql: string): Promise<{ rows: { version: string }[] }>;
-}): Promise<number> {
-  const { rows } = await client.query('SELECT version::text AS version FROM data_version');
-  return Number(rows[0]!.version);
+export async function readDataVersion(connection: Connection): Promise<number> {
+  return Number((await rowOf(connection, VERSION, DATA_VERSION)).version);
 }
 
 /**
@@ -91,7 +105,7 @@ export class DataVersionWatcher implements DataVersionSource {
     client.on('notification', (n: Notification) => this.notified(client, n));
     try {
       await client.connect();
-      await client.query(`LISTEN ${DATA_VERSION_CHANNEL}`);
+      await execute(client, listenDataVersionStatement());
       const version = await readDataVersion(client);
       if (this.client !== client) return;
       this.retryMs = this.firstRetryMs;

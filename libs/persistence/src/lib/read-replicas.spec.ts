@@ -1,12 +1,14 @@
 import { DataSource } from 'typeorm';
+import { poolOf } from './data-source';
+import { readDataVersion } from './data-version';
 import { ReadReplicas, replicaName, type VersionProbe } from './read-replicas';
 
 const CLUSTER = '7712020608059541632';
 
 /**
  * A stand-in for a server: its data version (what a read on it sees, and what it reports after),
- * whether it answers, and its cluster. `ds.query` is the version read after a read; `probe` the
- * replica's checks.
+ * whether it answers, and its cluster. Its pool's `query` is the version read after a read;
+ * `probe` the replica's checks.
  */
 interface FakeServer {
   name: string;
@@ -28,9 +30,13 @@ function server(name: string, version: number, identifier = CLUSTER): FakeServer
       name,
       isInitialized: true,
       initialize: async () => undefined,
-      query: async () => {
-        if (s.down) throw refused();
-        return [{ version: String(s.version) }];
+      driver: {
+        master: {
+          query: async () => {
+            if (s.down) throw refused();
+            return { rows: [{ version: String(s.version) }], rowCount: 1 };
+          },
+        },
       },
     } as unknown as DataSource,
     probe: {
@@ -62,9 +68,9 @@ function versions(initial: number | null) {
 }
 
 /** A read that answers which server ran it and the version it saw there. */
-const where = (ds: DataSource) => {
-  const d = ds as unknown as { name: string; query: () => Promise<{ version: string }[]> };
-  return d.query().then(([r]) => `${d.name}@${r!.version}`);
+const where = async (ds: DataSource) => {
+  const d = ds as unknown as { name: string };
+  return `${d.name}@${await readDataVersion(poolOf(ds))}`;
 };
 
 describe('ReadReplicas', () => {

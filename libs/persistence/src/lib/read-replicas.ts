@@ -1,6 +1,10 @@
+import { sql } from 'kysely';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { databaseUnavailable } from './data-source';
+import { databaseUnavailable, poolOf } from './data-source';
+import { readDataVersion } from './data-version';
+import { rowSchema } from './sql/row-schema';
+import { rowOf } from './sql/run';
 
 /**
  * Where a repository's reads run. A plain `DataSource` reads from itself; `ReadReplicas` sends
@@ -85,13 +89,15 @@ const SCHEMA_BEHIND = new Set(['42P01', '42703', '42883']);
 /** pg-pool's message when no pooled connection came in time: a busy pool, not a lost replica. */
 const POOL_BUSY = 'timeout exceeded when trying to connect';
 
-const VERSION_SQL = 'SELECT version::text AS version FROM data_version';
-const SYSTEM_IDENTIFIER_SQL = 'SELECT system_identifier::text AS id FROM pg_control_system()';
+const SYSTEM_IDENTIFIER = rowSchema('system identifier', { id: 'string' });
+
+export function systemIdentifierStatement() {
+  return sql`SELECT system_identifier::text AS id FROM pg_control_system()`;
+}
 
 /** A data source's cluster identifier (the primary's, which its replicas share). */
 export async function systemIdentifierOf(ds: DataSource): Promise<string> {
-  const [row] = (await ds.query(SYSTEM_IDENTIFIER_SQL)) as { id: string }[];
-  return row!.id;
+  return (await rowOf(poolOf(ds), SYSTEM_IDENTIFIER, systemIdentifierStatement())).id;
 }
 
 /**
@@ -109,11 +115,13 @@ export class PgVersionProbe implements VersionProbe {
   ) {}
 
   async version(): Promise<number> {
-    return Number((await this.one<{ version: string }>(VERSION_SQL)).version);
+    return this.checked(readDataVersion);
   }
 
   async systemIdentifier(): Promise<string> {
-    return (await this.one<{ id: string }>(SYSTEM_IDENTIFIER_SQL)).id;
+    return this.checked(
+      async (client) => (await rowOf(client, SYSTEM_IDENTIFIER, systemIdentifierStatement())).id,
+    );
   }
 
   async close(): Promise<void> {
@@ -122,10 +130,11 @@ export class PgVersionProbe implements VersionProbe {
     await client?.end().catch(() => undefined);
   }
 
-  private async one<T>(sql: string): Promise<T> {
+  /** Runs a check on the probe's connection, dropping the connection when the check fails. */
+  private async checked<T>(check: (client: Client) => Promise<T>): Promise<T> {
     const client = await this.connected();
     try {
-      return (await client.query(sql)).rows[0] as T;
+      return await check(client);
     } catch (error) {
       this.drop(client);
       throw error;
@@ -159,9 +168,8 @@ export class PgVersionProbe implements VersionProbe {
 }
 
 /** The data version a server has committed (the primary) or replayed (a replica). */
-async function versionOf(ds: DataSource): Promise<number> {
-  const [row] = (await ds.query(VERSION_SQL)) as { version: string }[];
-  return Number(row!.version);
+function versionOf(ds: DataSource): Promise<number> {
+  return readDataVersion(poolOf(ds));
 }
 
 /**

@@ -1,5 +1,10 @@
+import { sql } from 'kysely';
 import { DataSource } from 'typeorm';
-import { withSessionLock } from './transaction';
+import { poolOf } from './data-source';
+import { db } from './sql/compile';
+import { rowSchema } from './sql/row-schema';
+import { execute, rowsOf } from './sql/run';
+import { inTransaction, withSessionLock } from './transaction';
 import { markSummariesStale } from './summaries';
 
 /** What the database says about the sample catalogue load (see the DurableDataMarks migration). */
@@ -11,11 +16,36 @@ export type SampleLoadState =
 /** Serialises sample loads and first-start checks across processes (advisory-lock key). */
 const SAMPLE_LOAD_LOCK = 7_311;
 
+const LOAD = rowSchema('sample load', { size: 'string', started_at: 'date', completed_at: 'date?' });
+
+export function sampleLoadStatement() {
+  return db.selectFrom('sample_loads').select(['size', 'started_at', 'completed_at']);
+}
+
+/** The load of `size` starts (again): its one row, incomplete. */
+export function sampleLoadStartedStatement(size: string) {
+  return db
+    .insertInto('sample_loads')
+    .values({ size })
+    .onConflict((oc) =>
+      oc.column('only_row').doUpdateSet({
+        size: (eb) => eb.ref('excluded.size'),
+        started_at: sql`now()`,
+        completed_at: sql.lit(null),
+      }),
+    );
+}
+
+export function sampleLoadCompletedStatement() {
+  return db.updateTable('sample_loads').set({ completed_at: sql`now()` });
+}
+
+export function truncateCatalogueStatement() {
+  return sql`TRUNCATE price_series, variant_prices, variants, cards, sets, games CASCADE`;
+}
+
 export async function sampleLoadState(ds: DataSource): Promise<SampleLoadState> {
-  const rows: { size: string; started_at: Date; completed_at: Date | null }[] = await ds.query(
-    'SELECT size, started_at, completed_at FROM sample_loads',
-  );
-  const row = rows[0];
+  const [row] = await rowsOf(poolOf(ds), LOAD, sampleLoadStatement());
   if (!row) return { kind: 'none' };
   return row.completed_at
     ? { kind: 'complete', size: row.size }
@@ -24,23 +54,19 @@ export async function sampleLoadState(ds: DataSource): Promise<SampleLoadState> 
 
 /** Committed before the load writes anything, so a load killed at any point is seen as interrupted. */
 export async function recordSampleLoadStarted(ds: DataSource, size: string): Promise<void> {
-  await ds.query(
-    `INSERT INTO sample_loads (size) VALUES ($1)
-     ON CONFLICT (only_row) DO UPDATE SET size = EXCLUDED.size, started_at = now(), completed_at = NULL`,
-    [size],
-  );
+  await execute(poolOf(ds), sampleLoadStartedStatement(size));
 }
 
 /** Committed only after the load's last batch and its summary refresh. */
 export async function recordSampleLoadCompleted(ds: DataSource): Promise<void> {
-  await ds.query('UPDATE sample_loads SET completed_at = now()');
+  await execute(poolOf(ds), sampleLoadCompletedStatement());
 }
 
 /** Empties the catalogue and its prices (api keys and plans stay), marking the summaries stale. */
 export async function removeCatalogue(ds: DataSource): Promise<void> {
-  await ds.transaction(async (m) => {
-    await m.query('TRUNCATE price_series, variant_prices, variants, cards, sets, games CASCADE');
-    await markSummariesStale(m);
+  await inTransaction(ds, async (client) => {
+    await execute(client, truncateCatalogueStatement());
+    await markSummariesStale(client);
   });
 }
 

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase } from '../testing';
 import { writeCatalogue } from './catalogue-writer';
+import { poolOf } from './data-source';
 import { PriceIngestRepository } from './prices/price-ingest.repository';
 import { refreshSummaries, refreshSummariesIfStale, SUMMARY_VIEWS } from './summaries';
 
@@ -43,12 +44,12 @@ describe('summary stale marks (PostgreSQL)', () => {
         ),
       ].sort();
     const refreshed = async () => {
-      const spy = jest.spyOn(ds, 'query');
+      const spy = jest.spyOn(poolOf(ds), 'query');
       try {
         await refreshSummariesIfStale(ds);
-        return spy.mock.calls
-          .filter(([sql]) => String(sql).includes('tcg_refresh_summary'))
-          .map(([, p]) => (p as string[])[0]);
+        return (spy.mock.calls as unknown as [{ text: string; values: unknown[] }][])
+          .filter(([q]) => q.text.includes('tcg_refresh_summary'))
+          .map(([q]) => q.values[0]);
       } finally {
         spy.mockRestore();
       }

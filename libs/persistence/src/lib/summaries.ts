@@ -1,4 +1,9 @@
+import { sql } from 'kysely';
 import { DataSource } from 'typeorm';
+import { poolOf } from './data-source';
+import { db } from './sql/compile';
+import { rowSchema } from './sql/row-schema';
+import { execute, rowOf, rowsOf, type Connection } from './sql/run';
 
 /** In refresh order: a view after those it is built on. */
 export const SUMMARY_VIEWS = [
@@ -47,14 +52,47 @@ const VIEWS_OF: Record<StaleKind, readonly SummaryView[]> = {
   all: SUMMARY_VIEWS,
 };
 
+const STALE = rowSchema('summaries stale', { stale: 'boolean' });
+const MARK = rowSchema('summary marks', { id: 'string', kind: 'string' });
+
+/** A writer's own mark: its write moved values (`prices`). */
+export function markPricesStaleStatement() {
+  return db.insertInto('summary_marks').values({ kind: sql.lit('prices') });
+}
+
+export function summariesStaleStatement() {
+  return sql`SELECT EXISTS (SELECT 1 FROM summary_marks) AS stale`;
+}
+
+export function summaryMarksStatement() {
+  return db.selectFrom('summary_marks').select(['id', 'kind']);
+}
+
+/** The tables a sync or an import wrote, analysed (AnalyzeCatalogue migration). */
+export function analyzeCatalogueStatement() {
+  return sql`SELECT tcg_analyze_catalogue()`;
+}
+
+export function refreshSummaryStatement(view: SummaryView) {
+  return sql`SELECT tcg_refresh_summary(${view})`;
+}
+
+export function nextDataVersionStatement() {
+  return sql`SELECT next_data_version()`;
+}
+
+export function clearSummaryMarksStatement(ids: readonly string[]) {
+  return db.deleteFrom('summary_marks').where('id', '=', sql<string>`ANY(${ids}::bigint[])`);
+}
+
 /**
  * Records, inside the caller's open transaction, that its write makes the summaries stale: the
  * mark commits or rolls back with the data, so a kill after the commit still leaves it behind.
  * The writer marks `prices`; what its write changed of cards, variants and series is marked by
  * triggers in the same transaction.
  */
-export async function markSummariesStale(client: SqlClient): Promise<void> {
-  await client.query(`INSERT INTO summary_marks (kind) VALUES ('prices')`);
+export async function markSummariesStale(connection: Connection): Promise<void> {
+  await execute(connection, markPricesStaleStatement());
 }
 
 /**
@@ -70,10 +108,7 @@ export async function refreshSummaries(ds: DataSource): Promise<void> {
 
 /** Whether a committed write has left the summaries stale. */
 export async function summariesStale(ds: DataSource): Promise<boolean> {
-  const [{ stale }]: { stale: boolean }[] = await ds.query(
-    'SELECT EXISTS (SELECT 1 FROM summary_marks) AS stale',
-  );
-  return stale;
+  return (await rowOf(poolOf(ds), STALE, summariesStaleStatement())).stale;
 }
 
 /**
@@ -87,14 +122,14 @@ export async function refreshSummariesIfStale(
 ): Promise<boolean> {
   const { ids, views } = await staleMarks(ds);
   if (ids.length === 0) return false;
-  if (options.analyze) await ds.query('SELECT tcg_analyze_catalogue()');
+  if (options.analyze) await execute(poolOf(ds), analyzeCatalogueStatement());
   await refreshClearing(ds, views, ids);
   return true;
 }
 
 /** The marks left by committed writes, and the views they leave stale. */
 async function staleMarks(ds: DataSource): Promise<{ ids: string[]; views: readonly SummaryView[] }> {
-  const rows: { id: string; kind: StaleKind }[] = await ds.query('SELECT id, kind FROM summary_marks');
+  const rows = await rowsOf(poolOf(ds), MARK, summaryMarksStatement());
   const kinds = new Set(rows.map((r) => r.kind));
   const widest = kinds.has('all') ? 'all' : kinds.has('facets') ? 'facets' : 'prices';
   return { ids: rows.map((r) => r.id), views: VIEWS_OF[widest] };
@@ -108,8 +143,9 @@ async function staleMarks(ds: DataSource): Promise<{ ids: string[]; views: reado
 async function refreshClearing(ds: DataSource, views: readonly SummaryView[], ids: string[]): Promise<void> {
   // Through the owner's function (DatabaseRoles migration): REFRESH needs the views' owner, and
   // the importer's role is not.
+  const pool = poolOf(ds);
   for (const view of SUMMARY_VIEWS.filter((v) => views.includes(v)))
-    await ds.query('SELECT tcg_refresh_summary($1)', [view]);
-  await ds.query('SELECT next_data_version()');
-  if (ids.length > 0) await ds.query('DELETE FROM summary_marks WHERE id = ANY($1::bigint[])', [ids]);
+    await execute(pool, refreshSummaryStatement(view));
+  await execute(pool, nextDataVersionStatement());
+  if (ids.length > 0) await execute(pool, clearSummaryMarksStatement(ids));
 }

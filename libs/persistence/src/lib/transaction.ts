@@ -1,5 +1,24 @@
+import { sql } from 'kysely';
 import type { ClientBase, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
+import { rowSchema } from './sql/row-schema';
+import { execute, rowOf } from './sql/run';
+
+const TRIED = rowSchema('advisory lock', { locked: 'boolean' });
+
+/** Waits for the session advisory lock `key`. */
+export function advisoryLockStatement(key: number) {
+  return sql`SELECT pg_advisory_lock(${key})`;
+}
+
+/** Takes the session advisory lock `key` if no other session holds it: `locked` says whether. */
+export function tryAdvisoryLockStatement(key: number) {
+  return sql`SELECT pg_try_advisory_lock(${key}) AS locked`;
+}
+
+export function advisoryUnlockStatement(key: number) {
+  return sql`SELECT pg_advisory_unlock(${key})`;
+}
 
 /**
  * Runs `work` in one transaction on a connection of its own: committed when it returns, rolled
@@ -43,19 +62,14 @@ export async function withSessionLock<T>(
   opts: { wait: boolean } = { wait: true },
 ): Promise<{ value: T } | undefined> {
   const runner = ds.createQueryRunner();
-  await runner.connect();
+  const client = (await runner.connect()) as PoolClient;
   try {
-    if (opts.wait) await runner.query('SELECT pg_advisory_lock($1)', [key]);
-    else {
-      const rows = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [key])) as {
-        locked: boolean;
-      }[];
-      if (!rows[0]!.locked) return undefined;
-    }
+    if (opts.wait) await execute(client, advisoryLockStatement(key));
+    else if (!(await rowOf(client, TRIED, tryAdvisoryLockStatement(key))).locked) return undefined;
     try {
       return { value: await work() };
     } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [key]);
+      await execute(client, advisoryUnlockStatement(key));
     }
   } finally {
     await runner.release();

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
+import type { PoolClient } from 'pg';
 import { readOn, type ReadSource } from '../read-replicas';
 import { facetCount, regionParam } from './card-fragments';
 import { keysetPlan, type ResolvedKeysetQuery } from './card-keyset-plan';
 import { and, compile } from '../sql/compile';
-import { checkRows, rowSchema } from '../sql/row-schema';
-import type { QueryRow } from '../sql/run';
+import { rowSchema } from '../sql/row-schema';
+import { rowsOf } from '../sql/run';
 
 const ROW = rowSchema('card keyset count', { n: 'int' });
 
@@ -38,19 +39,19 @@ export function readKeysetCount(
   const statement = compile(keysetCountStatement(query));
   return readOn(source, async (ds) => {
     const runner = ds.createQueryRunner();
+    let client: PoolClient | undefined;
     try {
-      await runner.connect();
+      client = (await runner.connect()) as PoolClient;
       // Opening the transaction and setting its deadline is one round trip: a query without
       // parameters goes as a simple query, which may hold several statements.
-      await runner.query(`BEGIN; SET LOCAL statement_timeout = ${Math.ceil(budgetMs)}`);
-      const rows: unknown = await runner.query(statement.sql, [...statement.parameters]);
-      const [row] = checkRows(ROW, rows as QueryRow[]);
-      await runner.query('COMMIT');
+      await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.ceil(budgetMs)}`);
+      const [row] = await rowsOf(client, ROW, statement);
+      await client.query('COMMIT');
       return row!.n;
     } catch (error) {
       // Outside a transaction (BEGIN itself failed) ROLLBACK only warns.
-      await runner.query('ROLLBACK').catch(() => undefined);
-      if ((error as { driverError?: { code?: string } }).driverError?.code === QUERY_CANCELED) return null;
+      await client?.query('ROLLBACK').catch(() => undefined);
+      if ((error as { code?: unknown }).code === QUERY_CANCELED) return null;
       throw error;
     } finally {
       await runner.release();

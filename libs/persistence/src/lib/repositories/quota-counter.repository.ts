@@ -1,4 +1,9 @@
+import { sql } from 'kysely';
 import { DataSource } from 'typeorm';
+import { poolOf } from '../data-source';
+import { compile, db, type CompiledSql } from '../sql/compile';
+import { rowSchema } from '../sql/row-schema';
+import { execute, rowOf, rowsOf, type Statement } from '../sql/run';
 
 /** One window of a consume call: its id (stable within the window), its limit and its end. */
 export interface QuotaCounterWindow {
@@ -16,6 +21,92 @@ export interface QuotaReconciliation {
   readonly units: number;
   readonly expiresAt: Date;
 }
+
+/** `tcg_quota_consume`'s reply: 1 or 0 (admitted), then each window's usage; bigints, as text. */
+const CONSUMED = rowSchema('quota consume', { r: 'string[]' });
+const RECONCILED = rowSchema('quota reconcile', { n: 'string' });
+const USED = rowSchema('quota counter', { used: 'string' });
+
+/** Checks and counts all of a key's windows in one statement (QuotaCounters migration). */
+export function consumeQuotaStatement(
+  keyId: string,
+  windowIds: readonly string[],
+  limits: readonly number[],
+  expiries: readonly Date[],
+  cost: number,
+  now: Date,
+) {
+  return sql`SELECT tcg_quota_consume(${keyId}, ${windowIds}::text[], ${limits}::bigint[], ${expiries}::timestamptz[], ${cost}, ${now}) AS r`;
+}
+
+/**
+ * Adds to the counters the batches (as parallel arrays) whose ids `quota_reconciliations` does
+ * not hold yet, and records those ids; answers how many were new.
+ */
+export function reconcileQuotaStatement(
+  ids: readonly string[],
+  keyIds: readonly string[],
+  windowIds: readonly string[],
+  units: readonly number[],
+  expiries: readonly Date[],
+) {
+  return sql`WITH batch AS (
+         SELECT * FROM unnest(${ids}::text[], ${keyIds}::text[], ${windowIds}::text[], ${units}::bigint[], ${expiries}::timestamptz[])
+           AS b(id, key_id, window_id, units, expires_at)
+       ), fresh AS (
+         INSERT INTO quota_reconciliations (id, expires_at)
+         SELECT id, expires_at FROM batch
+         ON CONFLICT DO NOTHING
+         RETURNING id
+       ), added AS (
+         INSERT INTO quota_counters AS c (key_id, window_id, used, expires_at)
+         SELECT b.key_id, b.window_id, sum(b.units), max(b.expires_at)
+         FROM batch b JOIN fresh f ON f.id = b.id
+         GROUP BY b.key_id, b.window_id
+         ON CONFLICT (key_id, window_id) DO UPDATE SET used = c.used + EXCLUDED.used
+         RETURNING 1
+       )
+       SELECT count(*) AS n FROM fresh, (SELECT count(*) FROM added) AS a`;
+}
+
+export function quotaUsedStatement(keyId: string, windowId: string) {
+  return db
+    .selectFrom('quota_counters')
+    .select('used')
+    .where('key_id', '=', keyId)
+    .where('window_id', '=', windowId);
+}
+
+export function sweepQuotaCountersStatement(now: Date) {
+  return db.deleteFrom('quota_counters').where('expires_at', '<=', now);
+}
+
+export function sweepQuotaReconciliationsStatement(now: Date) {
+  return db.deleteFrom('quota_reconciliations').where('expires_at', '<=', now);
+}
+
+/**
+ * `build`'s statement compiled once, here at load: the gateway sends one per request when it has
+ * no Redis, and a statement whose arguments are all its parameters, in order, has the same text
+ * for any of them. That is checked on `sample` (distinct values), so a builder that came to
+ * repeat, reorder or inline an argument fails at load rather than send a wrong statement.
+ */
+function compiledOnce<P extends unknown[]>(
+  build: (...params: P) => Statement,
+  sample: P,
+): (...params: P) => CompiledSql {
+  const { sql: text, parameters } = compile(build(...sample));
+  if (parameters.length !== sample.length || parameters.some((p, i) => p !== sample[i]))
+    throw new Error(`${build.name}: its parameters are not its arguments in order`);
+  return (...params) => ({ sql: text, parameters: params });
+}
+
+const AT = new Date(0);
+const consumeQuota = compiledOnce(consumeQuotaStatement, ['key', ['w'], [1], [AT], 2, new Date(1)]);
+const reconcileQuota = compiledOnce(reconcileQuotaStatement, [['b'], ['k'], ['w'], [1], [AT]]);
+const quotaUsed = compiledOnce(quotaUsedStatement, ['key', 'window']);
+const sweepQuotaCounters = compiledOnce(sweepQuotaCountersStatement, [AT]);
+const sweepQuotaReconciliations = compiledOnce(sweepQuotaReconciliationsStatement, [AT]);
 
 /**
  * Quota counters in PostgreSQL (migration QuotaCounters1764650000000): the gateway's persistent
@@ -35,67 +126,50 @@ export class QuotaCounterRepository {
     windows: readonly QuotaCounterWindow[],
     now: Date,
   ): Promise<{ admitted: boolean; used: number[] }> {
-    const rows: { r: string[] }[] = await this.ds.query(
-      'SELECT tcg_quota_consume($1, $2::text[], $3::bigint[], $4::timestamptz[], $5, $6) AS r',
-      [
+    const row = await rowOf(
+      poolOf(this.ds),
+      CONSUMED,
+      consumeQuota(
         keyId,
         windows.map((w) => w.id),
         windows.map((w) => w.limit),
         windows.map((w) => w.expiresAt),
         cost,
         now,
-      ],
+      ),
     );
-    const reply = rows[0]?.r.map(Number);
-    if (!reply || reply.length !== windows.length + 1 || !reply.every(Number.isSafeInteger))
-      throw new Error(`unexpected quota reply: ${JSON.stringify(rows)}`);
+    const reply = row.r.map(Number);
+    if (reply.length !== windows.length + 1 || !reply.every(Number.isSafeInteger))
+      throw new Error(`unexpected quota reply: ${JSON.stringify(row)}`);
     return { admitted: reply[0] === 1, used: reply.slice(1) };
   }
 
   /** Adds the batches not added before; returns how many were new. */
   async reconcile(batches: readonly QuotaReconciliation[]): Promise<number> {
     if (batches.length === 0) return 0;
-    const rows: { n: string }[] = await this.ds.query(
-      `WITH batch AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::timestamptz[])
-           AS b(id, key_id, window_id, units, expires_at)
-       ), fresh AS (
-         INSERT INTO quota_reconciliations (id, expires_at)
-         SELECT id, expires_at FROM batch
-         ON CONFLICT DO NOTHING
-         RETURNING id
-       ), added AS (
-         INSERT INTO quota_counters AS c (key_id, window_id, used, expires_at)
-         SELECT b.key_id, b.window_id, sum(b.units), max(b.expires_at)
-         FROM batch b JOIN fresh f ON f.id = b.id
-         GROUP BY b.key_id, b.window_id
-         ON CONFLICT (key_id, window_id) DO UPDATE SET used = c.used + EXCLUDED.used
-         RETURNING 1
-       )
-       SELECT count(*) AS n FROM fresh, (SELECT count(*) FROM added) AS a`,
-      [
+    const row = await rowOf(
+      poolOf(this.ds),
+      RECONCILED,
+      reconcileQuota(
         batches.map((b) => b.id),
         batches.map((b) => b.keyId),
         batches.map((b) => b.windowId),
         batches.map((b) => b.units),
         batches.map((b) => b.expiresAt),
-      ],
+      ),
     );
-    return Number(rows[0]?.n ?? 0);
+    return Number(row.n);
   }
 
   /** The usage of one counter (0 when absent); for tests and diagnostics. */
   async used(keyId: string, windowId: string): Promise<number> {
-    const rows: { used: string }[] = await this.ds.query(
-      'SELECT used FROM quota_counters WHERE key_id = $1 AND window_id = $2',
-      [keyId, windowId],
-    );
+    const rows = await rowsOf(poolOf(this.ds), USED, quotaUsed(keyId, windowId));
     return Number(rows[0]?.used ?? 0);
   }
 
   /** Drops every key's counters and reconciliation marks that expired before `now`. */
   async sweep(now: Date): Promise<void> {
-    await this.ds.query('DELETE FROM quota_counters WHERE expires_at <= $1', [now]);
-    await this.ds.query('DELETE FROM quota_reconciliations WHERE expires_at <= $1', [now]);
+    await execute(poolOf(this.ds), sweepQuotaCounters(now));
+    await execute(poolOf(this.ds), sweepQuotaReconciliations(now));
   }
 }

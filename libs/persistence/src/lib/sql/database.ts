@@ -233,29 +233,43 @@ export interface Database {
   };
 
   // --- feeds and prices: feed runs, ingest, card documents, catalogue writes (feeds/, prices/) ---
-  /** A marketplace's product id of a card's printing (MarketplaceProducts migration). */
-  marketplace_products: { marketplace: string; product_id: string; card_uuid: string; language: string };
-  /** A feed sync's run on one file (PriceSources, FeedRunSamples migrations). */
-  feed_runs: {
-    id: Generated<string>;
-    feed: string;
-    file: string;
-    sha256: string | null;
-    fetched_at: Date | null;
-    started_at: Generated<Date>;
-    finished_at: Date | null;
-    status: 'running' | 'imported' | 'failed';
-    /** The counts are bigint: read as text, written as numbers. */
-    rows_read: ColumnType<string, number | undefined, number>;
-    matched: ColumnType<string, number | undefined, number>;
-    created: ColumnType<string, number | undefined, number>;
-    unmatched: ColumnType<string, number | undefined, number>;
-    observations: ColumnType<string, number | undefined, number>;
-    /** jsonb, written as JSON text. */
-    reasons: ColumnType<unknown, string | undefined, string>;
-    error: string | null;
-    samples: ColumnType<unknown, string | undefined, string>;
-  };
 
   // --- keys, quotas, leases, summaries, data version (repositories/ and lib/) ---
+  /** Keys as SHA-256 digests of the clear key, shown once (InitialSchema, LegacyApiKeys migrations). */
+  api_keys: {
+    id: string;
+    key_hash: Buffer;
+    key_prefix: string;
+    plan: string;
+    label: Generated<string>;
+    created_at: Generated<Date>;
+    revoked_at: Date | null;
+    /** Issued without a check (before issue 37): the gateway keeps these digests in memory. */
+    legacy: Generated<boolean>;
+  };
+  /** A key's usage in one window, and a download lease under `downloads:<key id>` (QuotaCounters migration). */
+  quota_counters: {
+    key_id: string;
+    window_id: string;
+    /** bigint: read as text, written as a number. */
+    used: ColumnType<string, number, number>;
+    expires_at: Date;
+  };
+  /** The batches counted elsewhere already added to the counters. */
+  quota_reconciliations: { id: string; expires_at: Date };
+  /** A committed write's mark that the summaries are stale (DurableDataMarks, SummaryMarkKinds migrations). */
+  summary_marks: {
+    id: Generated<string>;
+    marked_at: Generated<Date>;
+    kind: Generated<'all' | 'facets' | 'prices'>;
+  };
+  /** The sample catalogue load: started, and completed once its last batch and refresh are done. */
+  sample_loads: {
+    only_row: Generated<boolean>;
+    size: string;
+    started_at: Generated<Date>;
+    completed_at: Date | null;
+  };
+  /** The one row of the data version (DataVersion migration). */
+  data_version: { only_row: boolean; version: string };
 }
