@@ -7,7 +7,13 @@ import type { ReadTarget } from '../read-replicas';
 import { CardKeysetRepository } from '../repositories/card-keyset.repository';
 import { CardQueryRepository } from '../repositories/card-query.repository';
 import { TypeOrmCatalogueRepository } from '../repositories/catalogue.repository';
-import { refreshCardDocuments, refreshDocumentsOfVariants } from '../prices/card-documents';
+import {
+  dropDocumentsOfVariants,
+  refreshCardDocuments,
+  refreshDocumentsOfVariants,
+  renderUndocumentedCards,
+} from '../prices/card-documents';
+import type { Connection } from '../sql/run';
 
 // The statements the hot reads send, for a fixed set of requests, compared with the files under
 // `sql/` (immich's `server/src/queries/*.sql`): a change to a read shows in review as a change of
@@ -129,7 +135,7 @@ interface Reads {
   readonly keyset: CardKeysetRepository;
   readonly catalogue: TypeOrmCatalogueRepository;
   /** A transaction's client, for the writes that render card documents. */
-  readonly client: { query(text: string, values?: unknown[]): Promise<unknown> };
+  readonly client: Connection;
 }
 
 type Case = readonly [name: string, run: (r: Reads) => Promise<unknown>];
@@ -390,6 +396,8 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
     ['refresh of cards', (r) => refreshCardDocuments(r.client, [CARD_A, CARD_B])],
     ['refresh of one column', (r) => refreshCardDocuments(r.client, [CARD_A], ['v2_variants'])],
     ['refresh of the cards of variants', (r) => refreshDocumentsOfVariants(r.client, [VARIANT_A])],
+    ['drop of the cards of variants', (r) => dropDocumentsOfVariants(r.client, [VARIANT_A])],
+    ['render of the cards without documents', (r) => renderUndocumentedCards(r.client)],
   ],
 };
 
@@ -399,9 +407,11 @@ async function render(cases: readonly Case[]): Promise<string[]> {
   for (const [name, run] of cases) {
     const statements: Statement[] = [];
     const source = recordingSource(statements);
-    const client = {
-      query: (text: string, values?: unknown[]) =>
-        Promise.resolve(statements.push({ text, values: values ?? [] })),
+    const client: Connection = {
+      query: ({ text, values }) => {
+        statements.push({ text, values });
+        return Promise.resolve({ rows: [], rowCount: 0 });
+      },
     };
     await run({
       cards: new CardQueryRepository(source),

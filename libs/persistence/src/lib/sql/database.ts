@@ -233,6 +233,29 @@ export interface Database {
   };
 
   // --- feeds and prices: feed runs, ingest, card documents, catalogue writes (feeds/, prices/) ---
+  /** A marketplace's product id of a card's printing (MarketplaceProducts migration). */
+  marketplace_products: { marketplace: string; product_id: string; card_uuid: string; language: string };
+  /** A feed sync's run on one file (PriceSources, FeedRunSamples migrations). */
+  feed_runs: {
+    id: Generated<string>;
+    feed: string;
+    file: string;
+    sha256: string | null;
+    fetched_at: Date | null;
+    started_at: Generated<Date>;
+    finished_at: Date | null;
+    status: 'running' | 'imported' | 'failed';
+    /** The counts are bigint: read as text, written as numbers. */
+    rows_read: ColumnType<string, number | undefined, number>;
+    matched: ColumnType<string, number | undefined, number>;
+    created: ColumnType<string, number | undefined, number>;
+    unmatched: ColumnType<string, number | undefined, number>;
+    observations: ColumnType<string, number | undefined, number>;
+    /** jsonb, written as JSON text. */
+    reasons: ColumnType<unknown, string | undefined, string>;
+    error: string | null;
+    samples: ColumnType<unknown, string | undefined, string>;
+  };
 
   // --- keys, quotas, leases, summaries, data version (repositories/ and lib/) ---
   /** Keys as SHA-256 digests of the clear key, shown once (InitialSchema, LegacyApiKeys migrations). */
