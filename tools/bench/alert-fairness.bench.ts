@@ -1,5 +1,6 @@
 import type { DataVersionSource } from '@tcg/domain';
 import { TypeOrmApiKeyRepository, writeCatalogue } from '@tcg/persistence';
+import { createBackgroundPool, type DatabaseSettings } from '@tcg/persistence/nest';
 import { tinyCatalogue } from '@tcg/persistence/testing';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -73,13 +74,24 @@ interface Sender {
   onApplicationBootstrap(): void;
   onApplicationShutdown(): Promise<void>;
 }
-function newSender(url: string): Sender {
+
+/** A sender on a background pool of its own, as PersistenceModule gives api-v1's; `stop` ends both. */
+interface RunningSender {
+  start(): void;
+  stop(): Promise<void>;
+}
+function newSender(url: string): RunningSender {
   const load = <T>(path: string): T => require(join(REPO_ROOT, 'dist/apps/api-v1/src', path)) as T;
   const { validateEnvironment } = load<{ validateEnvironment(raw: Record<string, string>): unknown }>(
     'config/environment.js',
   );
   const { AlertSenderService } = load<{
-    AlertSenderService: new (env: unknown, versions: DataVersionSource, box: unknown) => Sender;
+    AlertSenderService: new (
+      env: unknown,
+      versions: DataVersionSource,
+      box: unknown,
+      pool: unknown,
+    ) => Sender;
   }>('alerts/alert-sender.service.js');
   const { SecretBox } = load<{ SecretBox: new (key: { id: string; key: Buffer }) => unknown }>(
     'alerts/secrets/secret-box.js',
@@ -91,7 +103,20 @@ function newSender(url: string): Sender {
     LOG_LEVEL: 'warn',
   });
   const versions: DataVersionSource = { current: () => null, onChange: () => () => undefined };
-  return new AlertSenderService(env, versions, new SecretBox({ id: 'bench', key: randomBytes(32) }));
+  const pool = createBackgroundPool('bench alert-fairness', env as DatabaseSettings);
+  const sender = new AlertSenderService(
+    env,
+    versions,
+    new SecretBox({ id: 'bench', key: randomBytes(32) }),
+    pool,
+  );
+  return {
+    start: () => sender.onApplicationBootstrap(),
+    stop: async () => {
+      await sender.onApplicationShutdown();
+      await pool.end();
+    },
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,7 +164,7 @@ async function main(): Promise<void> {
   const [first] = await fire(b, fast.url, 1);
   let sender = newSender(url);
   const started = performance.now();
-  sender.onApplicationBootstrap();
+  sender.start();
   const latency = async (id: string, from: number) => {
     while (!fast.at.has(id)) await sleep(5);
     return Math.round(fast.at.get(id)! - from);
@@ -160,7 +185,7 @@ async function main(): Promise<void> {
   )) as { deferred: number }[];
   results['A events put off by the breaker'] = deferred;
   await tarpit.close();
-  await sender.onApplicationShutdown();
+  await sender.stop();
   await ds.query('DELETE FROM alert_events');
 
   // Throughput.
@@ -175,7 +200,7 @@ async function main(): Promise<void> {
       ids.push(...(await fire(await newKey(), target.url, Math.ceil(events / keyCount))));
     sender = newSender(url);
     const t0 = performance.now();
-    sender.onApplicationBootstrap();
+    sender.start();
     for (;;) {
       const [{ left }] = (await ds.query(
         'SELECT count(*)::int AS left FROM alert_events WHERE delivered_at IS NULL',
@@ -185,7 +210,7 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - t0) / 1000;
     results[`deliveries/s, ${ids.length} events on ${label}`] = Math.round(ids.length / seconds);
-    await sender.onApplicationShutdown();
+    await sender.stop();
     await Promise.all(targets.map((t) => t.close()));
     await ds.query('DELETE FROM alert_events');
   }

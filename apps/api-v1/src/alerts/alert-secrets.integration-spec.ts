@@ -5,9 +5,11 @@ import {
   TypeOrmApiKeyRepository,
   writeCatalogue,
 } from '@tcg/persistence';
+import { createBackgroundPool } from '@tcg/persistence/nest';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Pool } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import type { UsageMetadataDto } from '../common/decorators/usage.decorator';
@@ -63,6 +65,7 @@ describe('webhook secrets at rest (PostgreSQL)', () => {
   const card = cat.cards[0]!;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const senders: AlertSenderService[] = [];
+  const pools: Pool[] = [];
 
   beforeEach(async () => {
     await writeCatalogue(ds, cat);
@@ -71,6 +74,7 @@ describe('webhook secrets at rest (PostgreSQL)', () => {
 
   afterEach(async () => {
     await Promise.all(senders.splice(0).map((s) => s.onApplicationShutdown()));
+    await Promise.all(pools.splice(0).map((p) => p.end()));
     await receiver.close();
   });
 
@@ -99,11 +103,10 @@ describe('webhook secrets at rest (PostgreSQL)', () => {
       id,
     ]);
   const startSender = (box: SecretBox) => {
-    const sender = new AlertSenderService(
-      validateEnvironment({ ...env, DATABASE_URL: workerDatabaseUrl() }),
-      noVersions,
-      box,
-    );
+    const validated = validateEnvironment({ ...env, DATABASE_URL: workerDatabaseUrl() });
+    const pool = createBackgroundPool('alert secrets spec', validated);
+    pools.push(pool);
+    const sender = new AlertSenderService(validated, noVersions, box, pool);
     senders.push(sender);
     sender.onApplicationBootstrap();
   };

@@ -1,9 +1,11 @@
 import type { DataVersionSource, NewAlert, PlanName } from '@tcg/domain';
 import { TypeOrmAlertRepository, TypeOrmApiKeyRepository, writeCatalogue } from '@tcg/persistence';
+import { createBackgroundPool } from '@tcg/persistence/nest';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { validateEnvironment } from '../config/environment';
 import { AlertSenderService } from './alert-sender.service';
@@ -63,6 +65,7 @@ describe('alert sender (PostgreSQL, receivers on 127.0.0.1)', () => {
   const card = cat.cards[0]!;
   const variant = cat.variants[0]!;
   const services: AlertSenderService[] = [];
+  const pools: Pool[] = [];
   const receivers: { close(): Promise<void> }[] = [];
 
   beforeEach(async () => {
@@ -72,6 +75,7 @@ describe('alert sender (PostgreSQL, receivers on 127.0.0.1)', () => {
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
     await Promise.all(services.splice(0).map((s) => s.onApplicationShutdown()));
+    await Promise.all(pools.splice(0).map((p) => p.end()));
   });
 
   const key = async (plan: PlanName = 'enterprise') =>
@@ -104,17 +108,16 @@ describe('alert sender (PostgreSQL, receivers on 127.0.0.1)', () => {
   };
 
   const start = (env: Record<string, string> = {}) => {
-    const service = new AlertSenderService(
-      validateEnvironment({
-        DATABASE_URL: workerDatabaseUrl(),
-        INTERNAL_TOKEN: randomUUID() + randomUUID(),
-        ALERT_PRIVATE_URLS: 'allow',
-        ALERT_POLL_MS: '50',
-        ...env,
-      }),
-      noVersions,
-      box,
-    );
+    const validated = validateEnvironment({
+      DATABASE_URL: workerDatabaseUrl(),
+      INTERNAL_TOKEN: randomUUID() + randomUUID(),
+      ALERT_PRIVATE_URLS: 'allow',
+      ALERT_POLL_MS: '50',
+      ...env,
+    });
+    const pool = createBackgroundPool('alert sender spec', validated);
+    pools.push(pool);
+    const service = new AlertSenderService(validated, noVersions, box, pool);
     services.push(service);
     service.onApplicationBootstrap();
     return service;

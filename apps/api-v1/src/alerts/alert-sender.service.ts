@@ -13,8 +13,8 @@ import {
   releaseClaim,
   resealAlertSecrets,
 } from '@tcg/persistence';
-import { DATA_VERSION } from '@tcg/persistence/nest';
-import { Pool, type PoolClient } from 'pg';
+import { BACKGROUND_POOL, DATA_VERSION } from '@tcg/persistence/nest';
+import type { Pool, PoolClient } from 'pg';
 import { SettledJob } from '../common/settled-job';
 import { Environment } from '../config/environment';
 import { alertEventBody } from './alert-event';
@@ -36,8 +36,6 @@ const PER_KEY = 4;
 const TIMEOUTS: ReadonlySet<string> = new Set<AttemptError>(['connect_timeout', 'timeout']);
 /** A new data version is evaluated this long after it came, with those that came meanwhile. */
 const SETTLE_MS = 500;
-/** An evaluation or a round's statements (claims, records). */
-const STATEMENT_TIMEOUT_MS = 60_000;
 /**
  * One attempt's deadlines (the connect one bounds the address lookup too) and how much of a
  * receiver's answer is read (the rest is discarded). Both fit in the lease (see the constructor).
@@ -63,13 +61,12 @@ const STOP_WAIT_MS = 5_000;
  * version has settled, evaluates every alert (one transaction, one evaluation at a time across
  * instances) and queues an event per alert whose rule became true; every ALERT_POLL_MS, claims
  * due events (each by one instance, for ALERT_LEASE_MS) and sends them, signed, recording each
- * attempt and when the next is due. On its own small pool, outside the requests' one.
+ * attempt and when the next is due. On the background pool (BACKGROUND_POOL), outside the requests' one.
  */
 @Injectable()
 export class AlertSenderService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AlertSender');
   private readonly enabled: boolean;
-  private readonly pool: Pool;
   private readonly send: SendOptions;
   private readonly retry: RetryPolicy;
   private readonly leaseMs: number;
@@ -91,6 +88,7 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
     env: Environment,
     @Inject(DATA_VERSION) versions: DataVersionSource,
     private readonly secrets: SecretBox,
+    @Inject(BACKGROUND_POOL) private readonly pool: Pool,
   ) {
     this.enabled = env.ALERT_SENDER === 'on';
     this.leaseMs = env.ALERT_LEASE_MS;
@@ -104,18 +102,6 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
       responseTimeoutMs: Math.min(ATTEMPT.responseTimeoutMs, Math.floor(env.ALERT_LEASE_MS / 2)),
       maxResponseBytes: ATTEMPT.maxResponseBytes,
     };
-    this.pool = new Pool({
-      connectionString: env.DATABASE_URL,
-      application_name: 'api-v1 alerts',
-      max: 5,
-      connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
-      statement_timeout: STATEMENT_TIMEOUT_MS,
-      query_timeout: STATEMENT_TIMEOUT_MS + 1000,
-      idle_in_transaction_session_timeout: STATEMENT_TIMEOUT_MS,
-      keepAlive: true,
-    });
-    // A connection lost while idle: the next statement reconnects; this keeps the event handled.
-    this.pool.on('error', () => undefined);
     // From the first version not yet evaluated: versions that keep coming (an import's batches)
     // are taken together, and never put the evaluation off for longer than SETTLE_MS.
     this.evaluation = new SettledJob({
@@ -144,8 +130,8 @@ export class AlertSenderService implements OnApplicationBootstrap, OnApplication
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.pollTimer);
+    // The pool is PersistenceModule's: it closes it once what runs here has ended.
     await this.evaluation.stop([this.resealing, this.claiming, ...this.inFlight]);
-    await this.pool.end().catch(() => undefined);
   }
 
   /** Disables what keys no longer entitle (docs/alerts.md); logs what it did. */

@@ -10,8 +10,8 @@ import {
   hasArchive,
   withBulkLock,
 } from '@tcg/persistence';
-import { DATA_VERSION } from '@tcg/persistence/nest';
-import { Client } from 'pg';
+import { BACKGROUND_POOL, DATA_VERSION } from '@tcg/persistence/nest';
+import type { Pool } from 'pg';
 import { SettledJob } from '../common/settled-job';
 import { Environment } from '../config/environment';
 
@@ -20,8 +20,6 @@ import { Environment } from '../config/environment';
  * regeneration, and the work of an instance that held the lock and died.
  */
 const CHECK_EVERY_MS = 60_000;
-/** A statement of the generator's own connection (a page read, a part written). */
-const STATEMENT_TIMEOUT_MS = 60_000;
 /**
  * The generation rests twice as long as each page took, so it takes about a third of a core:
  * the request latency of the instance stays within its noise while it writes (the before/after
@@ -36,9 +34,9 @@ const STOP_WAIT_MS = 5_000;
  * version has not moved for `BULK_SETTLE_MS` (an import or a load has committed its last batch
  * and its summaries), and every minute for snapshots older than `BULK_MAX_AGE_HOURS`, it writes
  * the games whose snapshots are behind. One instance works at a time (a PostgreSQL advisory
- * lock, tried, never waited for); it uses one connection of its own, outside the request pool,
- * and reads the catalogue in small pages with the event loop free between them, so requests are
- * not held up. A generation under way at shutdown is aborted and rolls back.
+ * lock, tried, never waited for); it uses one connection of the background pool
+ * (BACKGROUND_POOL), outside the requests' one, and reads the catalogue in small pages with the
+ * event loop free between them, so requests are not held up. A generation under way at shutdown is aborted and rolls back.
  */
 @Injectable()
 export class BulkGenerationService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -46,16 +44,16 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
   private readonly enabled: boolean;
   private readonly maxAgeSeconds: number;
   private readonly archiveDays: number;
-  private readonly url: string;
-  private readonly connectTimeoutMs: number;
   private readonly job: SettledJob;
 
-  constructor(env: Environment, @Inject(DATA_VERSION) versions: DataVersionSource) {
+  constructor(
+    env: Environment,
+    @Inject(DATA_VERSION) versions: DataVersionSource,
+    @Inject(BACKGROUND_POOL) private readonly pool: Pool,
+  ) {
     this.enabled = env.BULK_GENERATION === 'on';
     this.maxAgeSeconds = env.BULK_MAX_AGE_HOURS * 3600;
     this.archiveDays = env.BULK_ARCHIVE_DAYS;
-    this.url = env.DATABASE_URL;
-    this.connectTimeoutMs = env.DATABASE_CONNECT_TIMEOUT_MS;
     // Each new version pushes the generation back: it waits for the last batch of an import.
     this.job = new SettledJob({
       versions,
@@ -97,18 +95,7 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
   }
 
   private async generateDue(signal: AbortSignal): Promise<void> {
-    const client = new Client({
-      connectionString: this.url,
-      application_name: 'api-v1 bulk',
-      connectionTimeoutMillis: this.connectTimeoutMs,
-      statement_timeout: STATEMENT_TIMEOUT_MS,
-      query_timeout: STATEMENT_TIMEOUT_MS + 1000,
-      keepAlive: true,
-    });
-    // A connection lost mid-generation fails the statement under way; this only keeps the
-    // client's own error event from being unhandled.
-    client.on('error', () => undefined);
-    await client.connect();
+    const client = await this.pool.connect();
     try {
       await withBulkLock(client, false, async () => {
         // A new UTC day's first generation of a game is that day's archive (kept BULK_ARCHIVE_DAYS).
@@ -144,7 +131,9 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
         if (dropped > 0) this.logger.log({ msg: 'bulk archives expired', files: dropped });
       });
     } finally {
-      await client.end().catch(() => undefined);
+      // Closed, not returned: a session lock whose unlock failed, or a statement an abort left
+      // running, ends with the connection instead of passing to the next user of the pool.
+      client.release(true);
     }
   }
 }

@@ -12,6 +12,7 @@ import {
   ServiceUnavailableException,
   Type,
 } from '@nestjs/common';
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource, poolOf, poolUsage, type DatabaseDeadlines } from '../lib/data-source';
 import { DataVersionWatcher } from '../lib/data-version';
@@ -56,6 +57,22 @@ export const CARD_READS = Symbol('CardReads');
 /** The `AlertRepository` port (`@tcg/domain`), on the primary: inject with `@Inject(ALERTS)`. */
 export const ALERTS = Symbol('AlertRepository');
 
+/**
+ * A `pg` Pool for the app's background jobs (alert delivery, bulk generation): apart from the
+ * requests' pool, so a job holding connections for minutes never takes one a request waits for,
+ * with the jobs' longer statement deadline. Always the primary. Inject with `@Inject(BACKGROUND_POOL)`.
+ */
+export const BACKGROUND_POOL = Symbol('BackgroundPool');
+
+/** Connections of the background pool: the alert sender's five and bulk generation's one. */
+export const BACKGROUND_POOL_SIZE = 6;
+
+/**
+ * A background statement's deadline: a page of bulk rows or a claim of due events is far
+ * shorter; a minute bounds a stuck one without cutting a slow one short.
+ */
+export const BACKGROUND_STATEMENT_TIMEOUT_MS = 60_000;
+
 /** The `CardKeysetReads` port (`@tcg/domain`), bound to `CardKeysetRepository`: `@Inject(CARD_KEYSET_READS)`. */
 export const CARD_KEYSET_READS = Symbol('CardKeysetReads');
 
@@ -79,6 +96,23 @@ function onDataSource(
   Repository: new (ds: DataSource) => unknown,
 ): Provider {
   return { provide, inject: [DataSource], useFactory: (ds: DataSource) => new Repository(ds) };
+}
+
+/** The background pool (`BACKGROUND_POOL`): no connection is opened until a job asks for one. */
+export function createBackgroundPool(serviceName: string, settings: DatabaseSettings): Pool {
+  const pool = new Pool({
+    connectionString: settings.DATABASE_URL,
+    application_name: `${serviceName} background`,
+    max: BACKGROUND_POOL_SIZE,
+    connectionTimeoutMillis: settings.DATABASE_CONNECT_TIMEOUT_MS,
+    statement_timeout: BACKGROUND_STATEMENT_TIMEOUT_MS,
+    query_timeout: BACKGROUND_STATEMENT_TIMEOUT_MS + 1000,
+    idle_in_transaction_session_timeout: BACKGROUND_STATEMENT_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  // A connection lost while idle: the next statement reconnects; this keeps the event handled.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 /** A provider of `provide` built once per app on the service's reads (`READS`). */
@@ -195,6 +229,7 @@ export class PersistenceModule implements OnApplicationShutdown {
     @Inject(DataSource) private readonly ds: DataSource,
     @Inject(DATA_VERSION) private readonly dataVersion: DataVersionWatcher,
     @Inject(READS) private readonly reads: ReadSource,
+    @Inject(BACKGROUND_POOL) private readonly background: Pool,
   ) {}
 
   /**
@@ -248,6 +283,11 @@ export class PersistenceModule implements OnApplicationShutdown {
             health: HealthDetails,
           ) => (options.replicas === false ? ds : readsFor(serviceName, ds, versions, settings, health)),
         },
+        {
+          provide: BACKGROUND_POOL,
+          inject: [options.settings],
+          useFactory: (settings: DatabaseSettings) => createBackgroundPool(serviceName, settings),
+        },
         // The ports under their tokens. The card reads' hand-written SQL (hot paths) is injected
         // as the object itself: the port adds no layer to a request.
         onReads(CATALOGUE, TypeOrmCatalogueRepository),
@@ -260,6 +300,7 @@ export class PersistenceModule implements OnApplicationShutdown {
         DataSource,
         DATA_VERSION,
         READS,
+        BACKGROUND_POOL,
         HealthDetails,
         DatabaseHealth,
         CATALOGUE,
@@ -282,17 +323,26 @@ export class PersistenceModule implements OnApplicationShutdown {
     const deadline = Date.now() + 5000;
     if (this.reads instanceof ReadReplicas)
       await Promise.all(this.reads.dataSources().map((ds) => drain(ds, deadline)));
-    await drain(this.ds, deadline);
+    await Promise.all([drain(this.ds, deadline), drainPool(this.background, deadline)]);
   }
 }
 
-/** Waits (until `deadline`) for the pool's running queries, then closes it. */
+/** Waits (until `deadline`) for the data source's running queries, then closes it. */
 async function drain(ds: DataSource, deadline: number): Promise<void> {
   if (!ds.isInitialized) return;
-  const pool = poolOf(ds);
+  await settled(poolOf(ds), deadline);
+  await ds.destroy();
+}
+
+/** Waits (until `deadline`) for the connections a job still holds, then closes the pool. */
+async function drainPool(pool: Pool, deadline: number): Promise<void> {
+  await settled(pool, deadline);
+  await pool.end().catch(() => undefined);
+}
+
+async function settled(pool: Pool, deadline: number): Promise<void> {
   while (pool.totalCount > pool.idleCount && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 20));
-  await ds.destroy();
 }
 
 /**
