@@ -21,11 +21,6 @@ export const SUMMARY_VIEWS = [
   'search_names',
 ] as const;
 
-/** Anything that runs a parameterised statement in a writer's transaction: a pg client, a query runner. */
-export interface SqlClient {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}
-
 export type SummaryView = (typeof SUMMARY_VIEWS)[number];
 
 /**
