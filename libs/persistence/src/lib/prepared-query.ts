@@ -3,6 +3,7 @@ import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { poolOf } from './data-source';
 import { readOn, type ReadSource } from './read-replicas';
+import type { QueryRow } from './sql/run';
 import { reportIfCancelled } from './statement-cancellations';
 
 /**
@@ -20,9 +21,6 @@ const MAX_NAMES = 2000;
 
 /** SQLSTATE of DEALLOCATE naming a statement the session does not have. */
 const INVALID_STATEMENT_NAME = '26000';
-
-/** A row as the driver returns it: a read checks it against its schema (`runRead`). */
-export type QueryRow = Readonly<Record<string, unknown>>;
 
 /** Each connection's prepared statement names, least recently used first. */
 const preparedOn = new WeakMap<PoolClient, Set<string>>();

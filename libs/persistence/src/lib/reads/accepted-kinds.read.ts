@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import { variantConditions, type ResolvedFilter } from './card-fragments';
 import { rowSchema } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 const ROW = rowSchema('accepted kinds', { ids: 'int[]' });
 

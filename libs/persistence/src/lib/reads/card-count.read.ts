@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import type { CardPagePlan } from './card-page-plan';
 import { rowSchema } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 const ROW = rowSchema('card count', { n: 'int' });
 

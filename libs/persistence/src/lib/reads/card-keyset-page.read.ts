@@ -4,7 +4,7 @@ import type { ReadSource } from '../read-replicas';
 import type { KeyColumn, KeysetPlan } from './card-keyset-plan';
 import { and, joined, type Sql } from '../sql/compile';
 import { rowSchema, type RowSchema } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 /** A card UUID and its key in the order, each column as text (`k0`, `k1`…), per number of columns. */
 type KeyRowSchema = RowSchema<Readonly<Record<string, 'string'>>>;

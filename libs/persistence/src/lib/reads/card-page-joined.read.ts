@@ -6,7 +6,7 @@ import type { CardPagePlan } from './card-page-plan';
 import { checkPage, type PageStatement } from './card-page';
 import { CARD_COLUMNS, CARD_FROM, JOINED_CARD_ROW, joinedVariantsSql, toJoinedCard } from './card-rows';
 import { checkRows } from '../sql/row-schema';
-import { runStatement } from '../sql/run';
+import { runStatement } from './run-read';
 
 /**
  * A page statement with its cards and their variants' JSON joined in SQL, in one statement: the

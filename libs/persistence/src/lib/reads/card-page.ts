@@ -1,7 +1,8 @@
 import type { ReadSource } from '../read-replicas';
 import type { Sql } from '../sql/compile';
 import { checkRows, rowSchema } from '../sql/row-schema';
-import { runStatement, type QueryRow } from '../sql/run';
+import type { QueryRow } from '../sql/run';
+import { runStatement } from './run-read';
 
 /** A page's range in the order. */
 export interface PageRange {

@@ -2,7 +2,7 @@ import type { Card } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import { CARD_COLUMNS, CARD_FROM, CARD_ROW, toCard } from './card-rows';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 /** A card with its set's and game's names. */
 export interface NamedCard {

@@ -1,7 +1,7 @@
 import type { ReadSource } from '../read-replicas';
 import { db } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 /** bigint figures as text (the 7-day-old value too: a sum of stored 7-day references). */
 const ROW = rowSchema('game summaries', {

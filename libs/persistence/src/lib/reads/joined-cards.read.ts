@@ -6,7 +6,7 @@ import type { ReadSource } from '../read-replicas';
 import { refClause, regionParam, type RegionParam } from './card-fragments';
 import { CARD_COLUMNS, CARD_FROM, JOINED_CARD_ROW, joinedVariantsSql, toJoinedCard } from './card-rows';
 import { compile, type CompiledSql, type Sql } from '../sql/compile';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 export interface JoinedCardsQuery {
   /** Conditions on the cards `c` (`cardsByUuid`, `refClause`, or a lookup page's conditions). */

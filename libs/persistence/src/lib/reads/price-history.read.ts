@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import { rowSchema, type RowOf } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 /** A month of a variant's series: its start (Unix seconds, bigint as text) and its arrays as text. */
 const ROW = rowSchema('price history', {

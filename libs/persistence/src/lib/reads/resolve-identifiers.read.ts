@@ -5,7 +5,7 @@ import type { ReadSource } from '../read-replicas';
 import { IDENTIFIER_SOURCE } from './card-fragments';
 import { joined } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 const ROW = rowSchema('resolve identifiers', {
   ordinal: 'int',

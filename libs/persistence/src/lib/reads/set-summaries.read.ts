@@ -4,7 +4,7 @@ import type { ReadSource } from '../read-replicas';
 import { db, shared } from '../sql/compile';
 import { escapeLike } from '../sql/like-pattern';
 import { rowSchema, type RowOf } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 const ROW = rowSchema('set summaries', {
   uuid: 'string',

@@ -1,7 +1,7 @@
 import type { ReadSource } from '../read-replicas';
 import { db } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 const ROW = rowSchema('top region', { priced: 'boolean' });
 

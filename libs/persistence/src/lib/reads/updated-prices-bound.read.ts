@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
 import { shared } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 const ROW = rowSchema('updated prices bound', { over: 'boolean' });
 

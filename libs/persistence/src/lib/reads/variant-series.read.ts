@@ -8,7 +8,7 @@ import { toVariant, variantColumnsSql } from '../repositories/catalogue.mapper';
 import { variantWhere } from './card-fragments';
 import { joined, type Sql } from '../sql/compile';
 import { checkRow, rowSchema, type RowSchema } from '../sql/row-schema';
-import { runRead } from '../sql/run';
+import { runRead } from './run-read';
 
 export interface VariantSeriesQuery {
   readonly cardUuids: readonly string[];

@@ -1,12 +1,11 @@
-import { preparedQuery, type QueryRow } from '../prepared-query';
-import type { ReadSource } from '../read-replicas';
 import { compile, type CompiledSql } from './compile';
 import { checkRow, checkRows, type Columns, type RowOf, type RowSchema } from './row-schema';
 
 /** What `compile` takes: a query builder's statement or an `sql` fragment. */
 export type Statement = Parameters<typeof compile>[0];
 
-export type { QueryRow };
+/** A row as the driver returns it: `rowsOf` checks it against a schema. */
+export type QueryRow = Readonly<Record<string, unknown>>;
 
 /**
  * A connection a statement runs on as it is: a pool (`poolOf`), or a transaction's client the
@@ -16,26 +15,8 @@ export interface Connection {
   query(config: { text: string; values: unknown[] }): Promise<{ rows: QueryRow[]; rowCount: number | null }>;
 }
 
-function compiled(statement: Statement | CompiledSql): CompiledSql {
+export function compiled(statement: Statement | CompiledSql): CompiledSql {
   return 'parameters' in statement ? statement : compile(statement);
-}
-
-/**
- * Runs a statement as a named prepared statement (`preparedQuery`: replica routing, deadlines,
- * cancellation reports). Its rows are unchecked: a read checks them (`runRead`, `checkRows`).
- */
-export function runStatement(source: ReadSource, statement: Statement | CompiledSql): Promise<QueryRow[]> {
-  const { sql, parameters } = compiled(statement);
-  return preparedQuery(source, sql, parameters);
-}
-
-/** Runs a read's statement and returns its rows checked against the read's schema. */
-export async function runRead<S extends RowSchema<Columns>>(
-  source: ReadSource,
-  schema: S,
-  statement: Statement | CompiledSql,
-): Promise<RowOf<S>[]> {
-  return checkRows(schema, await runStatement(source, statement));
 }
 
 /**
