@@ -378,6 +378,8 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
     ['count of a game, min_price', (r) => r.keyset.count(keyset(GAME, { minPrice: 500 }), 1000)],
   ],
   catalogue: [
+    ['games', (r) => r.catalogue.listGames()],
+    ['game by id or name', (r) => r.catalogue.findGame('Magic')],
     ['game summaries', (r) => r.catalogue.listGameSummaries()],
     ['set summaries by name', (r) => r.catalogue.listSetSummaries('mtg', { orderBy: 'name', order: 'asc' })],
     [

@@ -1,9 +1,5 @@
-import { Condition, Game, GradingCompany, Language, Variant } from '@tcg/domain';
-import { GameEntity, VariantEntity } from '../entities';
-
-export function toGame(e: GameEntity): Game {
-  return { id: e.id, name: e.name };
-}
+import { Condition, GradingCompany, Language, Variant } from '@tcg/domain';
+import { VariantEntity } from '../entities';
 
 /**
  * The columns a domain variant is made of, as the entity (or a query aliasing them alike) has them;

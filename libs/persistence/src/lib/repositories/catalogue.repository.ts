@@ -9,33 +9,22 @@ import {
   SetQuery,
   SetSummary,
 } from '@tcg/domain';
-import { GameEntity } from '../entities';
-import { readOn, type ReadSource } from '../read-replicas';
-import { toGame } from './catalogue.mapper';
+import type { ReadSource } from '../read-replicas';
 import { readNameSuggestions } from '../reads/card-name-suggestions.read';
 import { readGameSummaries } from '../reads/game-summaries.read';
+import { readGame, readGames } from '../reads/games.read';
 import { readSetSummaries } from '../reads/set-summaries.read';
 
 export class TypeOrmCatalogueRepository implements CatalogueRepository {
   /** `reads`: a data source, or `ReadReplicas` (replicas up to date, else the primary). */
   constructor(private readonly reads: ReadSource) {}
 
-  async listGames(): Promise<Game[]> {
-    const rows = await readOn(this.reads, (ds) =>
-      ds.getRepository(GameEntity).find({ order: { name: 'ASC' } }),
-    );
-    return rows.map(toGame);
+  listGames(): Promise<Game[]> {
+    return readGames(this.reads);
   }
 
-  async findGame(idOrName: string): Promise<Game | null> {
-    const row = await readOn(this.reads, (ds) =>
-      ds
-        .getRepository(GameEntity)
-        .createQueryBuilder('g')
-        .where('g.id = :v OR lower(g.name) = lower(:v)', { v: idOrName })
-        .getOne(),
-    );
-    return row ? toGame(row) : null;
+  findGame(idOrName: string): Promise<Game | null> {
+    return readGame(this.reads, idOrName);
   }
 
   async listGameSummaries(): Promise<GameSummary[]> {
