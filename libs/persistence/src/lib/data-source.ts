@@ -47,6 +47,7 @@ import { SummariesRebuiltBeside1765850000000 } from './migrations/1765850000000-
 import { FacetCountsBySet1765860000000 } from './migrations/1765860000000-facet-counts-by-set';
 import { CardNamesGinInPlace1765870000000 } from './migrations/1765870000000-card-names-gin-in-place';
 import { NameRankedSearch1765880000000 } from './migrations/1765880000000-name-ranked-search';
+import { CardNamePrefixesToFive1765890000000 } from './migrations/1765890000000-card-name-prefixes-to-five';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -94,6 +95,7 @@ export const MIGRATIONS = [
   FacetCountsBySet1765860000000,
   CardNamesGinInPlace1765870000000,
   NameRankedSearch1765880000000,
+  CardNamePrefixesToFive1765890000000,
 ];
 
 export interface DataSourceConfig {

@@ -16,7 +16,20 @@ export class CardNamePrefixes1765600000000 implements MigrationInterface {
   name = 'CardNamePrefixes1765600000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+    await createCardNamePrefixes(q, [2, 3]);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP MATERIALIZED VIEW IF EXISTS card_name_prefixes`);
+  }
+}
+
+/**
+ * card_name_prefixes holding the answers of texts of `lengths` characters (CardNamePrefixesToFive
+ * widens them), with its key and grants.
+ */
+export async function createCardNamePrefixes(q: QueryRunner, lengths: readonly number[]): Promise<void> {
+  await q.query(`
       CREATE MATERIALIZED VIEW card_name_prefixes AS
       WITH names AS (
         SELECT c.game_id, lower(c.name) AS folded, min(c.name) AS name, count(*)::int AS cards
@@ -28,7 +41,7 @@ export class CardNamePrefixes1765600000000 implements MigrationInterface {
           AND substr(n.folded, i, 1) NOT IN (${WORD_BREAKS})
       ), starts AS (
         SELECT w.game_id, w.folded, w.name, w.cards, bool_or(w.at = 1) AS at_start, left(w.tail, p.len) AS prefix
-        FROM words w CROSS JOIN (VALUES (2), (3)) AS p (len)
+        FROM words w CROSS JOIN (VALUES ${lengths.map((n) => `(${Number(n)})`).join(', ')}) AS p (len)
         WHERE length(w.tail) >= p.len
         GROUP BY w.game_id, w.folded, w.name, w.cards, left(w.tail, p.len)
       ), scoped AS (
@@ -42,11 +55,6 @@ export class CardNamePrefixes1765600000000 implements MigrationInterface {
         FROM scoped
       )
       SELECT scope, prefix, rank::int AS rank, game_id, name, cards FROM ranked WHERE rank <= 20`);
-    await q.query(`CREATE UNIQUE INDEX card_name_prefixes_key ON card_name_prefixes (scope, prefix, rank)`);
-    await q.query(`GRANT SELECT ON card_name_prefixes TO tcg_reader, tcg_importer`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP MATERIALIZED VIEW IF EXISTS card_name_prefixes`);
-  }
+  await q.query(`CREATE UNIQUE INDEX card_name_prefixes_key ON card_name_prefixes (scope, prefix, rank)`);
+  await q.query(`GRANT SELECT ON card_name_prefixes TO tcg_reader, tcg_importer`);
 }

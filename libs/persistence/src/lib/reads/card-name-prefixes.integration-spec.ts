@@ -74,11 +74,11 @@ describe('card_name_prefixes (PostgreSQL): what is typed first, read precomputed
     return ds.query(sql, [...parameters]) as Promise<unknown[]>;
   };
 
-  it('answers every 2- and 3-character text as the word-start index does, per game and for all, cut at the limit', async () => {
+  it('answers every text of 2 to 5 characters as the word-start index does, per game and for all, cut at the limit', async () => {
     const texts = new Set<string>(['zz', '10', '0%', 'o’', 'BO', 'Th']);
     for (const [, name] of NAMES)
       for (const word of name.toLowerCase().split(/[ \-/("',]+/))
-        for (const length of [2, 3])
+        for (const length of [2, 3, 4, 5])
           if ([...word].length >= length) texts.add([...word].slice(0, length).join(''));
     let compared = 0;
     for (const text of texts)
@@ -97,6 +97,7 @@ describe('card_name_prefixes (PostgreSQL): what is typed first, read precomputed
     const th = (await rows(namePrefixStatement({ text: 'th', limit: 20 }))) as { name: string }[];
     expect(th).toHaveLength(20);
     expect(compile(namePrefixStatement({ text: 'th', limit: 20 })).sql).toContain('card_name_prefixes');
-    expect(compile(namePrefixStatement({ text: 'thor', limit: 20 })).sql).toContain('card_name_words');
+    expect(compile(namePrefixStatement({ text: 'thorn', limit: 20 })).sql).toContain('card_name_prefixes');
+    expect(compile(namePrefixStatement({ text: 'thorn ', limit: 20 })).sql).toContain('card_name_words');
   });
 });

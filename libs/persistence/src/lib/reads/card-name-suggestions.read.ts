@@ -51,10 +51,10 @@ export function wordStartStatement(query: NameSuggestionQuery) {
 }
 
 /** Lengths of the text (in characters) whose answers card_name_prefixes holds. */
-const PRECOMPUTED: ReadonlySet<number> = new Set([2, 3]);
+const PRECOMPUTED: ReadonlySet<number> = new Set([2, 3, 4, 5]);
 
 /**
- * The same names, in the same order, for a text of 2 or 3 characters: read from card_name_prefixes,
+ * The same names, in the same order, for a text of 2 to 5 characters: read from card_name_prefixes,
  * worked out at the data version, instead of sorting every name with a word that starts so.
  */
 function precomputedPrefixStatement(query: NameSuggestionQuery) {
