@@ -386,11 +386,11 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
       'set summaries by release date, searched',
       (r) => r.catalogue.listSetSummaries('mtg', { orderBy: 'release_date', order: 'desc', q: 'alpha_%' }),
     ],
-    // 3 characters: the precomputed answers (card_name_prefixes).
+    // 3 characters: the precomputed answers (card_name_prefixes); 6, the word-start index.
     ['name suggestions', (r) => r.catalogue.suggestCardNames({ text: 'Bol', limit: 20 })],
     [
       'name suggestions of a game, wildcards',
-      (r) => r.catalogue.suggestCardNames({ text: '100%_', gameId: 'mtg', limit: 5 }),
+      (r) => r.catalogue.suggestCardNames({ text: '100%_p', gameId: 'mtg', limit: 5 }),
     ],
   ],
   // Writes that render the stored documents the joined reads take (CARD_DOCUMENTS).

@@ -25,5 +25,5 @@ select "s"."uuid", "s"."id", "s"."game_id", "s"."name", "s"."code", to_char(s.re
 select "p"."game_id", "p"."name", "p"."cards" from "card_name_prefixes" as "p" where p.scope = $1 and p.prefix = lower($2) order by "p"."rank" limit $3;
 
 -- name suggestions of a game, wildcards
--- 1/1 parameters: ["100\\%\\_%","mtg",5]
+-- 1/1 parameters: ["100\\%\\_p%","mtg",5]
 select "w"."game_id", "w"."name", "w"."cards" from "card_name_words" as "w" where w.tail LIKE lower($1) and ($2::text IS NULL OR w.game_id = $2) group by "w"."game_id", "w"."folded", "w"."name", "w"."cards" order by "w"."cards" desc, min(w.at) = 1 desc, length(w.folded), "w"."folded", "w"."game_id" limit $3;
