@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { compile, type CompiledSql } from '../lib/sql/compile';
 import type { Statement } from '../lib/sql/run';
 
@@ -52,4 +53,14 @@ export function expectSqlSnapshot(file: string, cases: readonly string[]): void 
       `The SQL differs from ${file}. If the change is meant, run \`npm run sql:snapshots\` and review the diff.`,
     );
   }
+}
+
+/**
+ * One test per file of `dir`: `<name>.sql` holds `files[name]`'s cases (the statements a source
+ * file sends, for fixed arguments).
+ */
+export function itMatchesSqlSnapshots(dir: string, files: Readonly<Record<string, readonly string[]>>): void {
+  it.each(Object.keys(files))('%s.sql holds the statements it sends', (file) => {
+    expectSqlSnapshot(join(dir, `${file}.sql`), files[file]!);
+  });
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { NewAlert } from '@tcg/domain';
-import { expectSqlSnapshot, statementCase } from '../../testing/sql-snapshot';
+import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
 import {
   alertSecretsStatement,
   claimDueEventsStatement,
@@ -31,8 +31,6 @@ import {
 
 // The statements the alerts send, for fixed arguments, compared with the files under `sql/` (see
 // reads/sql-snapshots.spec.ts). `npm run sql:snapshots` rewrites the files.
-
-const SNAPSHOTS = join(__dirname, 'sql');
 
 const KEY = '00000000-0000-4000-8000-00000000000a';
 const ALERT = '5f1d7c2a-3b4e-4c6d-8e9f-0a1b2c3d4e5f';
@@ -114,7 +112,5 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
 };
 
 describe('SQL of the alerts', () => {
-  it.each(Object.keys(FILES))('%s.sql holds the statements it sends', (file) => {
-    expectSqlSnapshot(join(SNAPSHOTS, `${file}.sql`), FILES[file]!);
-  });
+  itMatchesSqlSnapshots(join(__dirname, 'sql'), FILES);
 });

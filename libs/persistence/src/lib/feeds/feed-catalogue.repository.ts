@@ -6,7 +6,7 @@ import { writeCatalogue } from '../catalogue-writer';
 import { copyInto, copyLine } from '../copy';
 import { poolOf } from '../data-source';
 import { refreshDocumentsOfVariants } from '../prices/card-documents';
-import { toVariant, variantColumnsSql } from '../repositories/catalogue.mapper';
+import { toVariant, VARIANT_COLUMN_TYPES, variantColumnsSql } from '../repositories/catalogue.mapper';
 import { db, shared } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
 import { execute, rowOf, rowsOf, type Connection } from '../sql/run';
@@ -94,18 +94,7 @@ const SKU_ROW = rowSchema('variant SKUs', { uuid: 'string', vendor_sku_id: 'stri
 const SKU_HOLDER_ROW = rowSchema('variants of SKUs', { uuid: 'string', vendor_sku_id: 'string' });
 /** A variant's columns as `VariantColumns` names them (`variantColumnsSql`). */
 const VARIANT_ROW = rowSchema('variants with another SKU', {
-  cardUuid: 'string',
-  uuid: 'string',
-  id: 'string',
-  type: 'string',
-  condition: 'string?',
-  printing: 'string',
-  language: 'string',
-  vendorSkuId: 'string?',
-  gradingCompany: 'string?',
-  grade: 'string?',
-  gradeLabel: 'string?',
-  gradingQualifier: 'string?',
+  ...VARIANT_COLUMN_TYPES,
 });
 const SERIES_KEY_ROW = rowSchema('simulated series of cards', { variant_uuid: 'string', region: 'string' });
 const PRODUCT_CARD_ROW = rowSchema('marketplace product cards', {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expectSqlSnapshot, statementCase } from '../../testing/sql-snapshot';
+import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
 import {
   cardIdsStatement,
   cardsOfGameStatement,
@@ -34,8 +34,6 @@ import {
 // The statements a feed sync sends beside the catalogue writer and the price ingest, for fixed
 // arguments, compared with the files under `sql/` (see reads/sql-snapshots.spec.ts).
 // `npm run sql:snapshots` rewrites the files.
-
-const SNAPSHOTS = join(__dirname, 'sql');
 
 const CARD_A = '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d';
 const CARD_B = '1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e';
@@ -136,7 +134,5 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
 };
 
 describe('SQL of the feeds', () => {
-  it.each(Object.keys(FILES))('%s.sql holds the statements it sends', (file) => {
-    expectSqlSnapshot(join(SNAPSHOTS, `${file}.sql`), FILES[file]!);
-  });
+  itMatchesSqlSnapshots(join(__dirname, 'sql'), FILES);
 });

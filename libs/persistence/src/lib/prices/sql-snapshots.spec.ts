@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expectSqlSnapshot, statementCase } from '../../testing/sql-snapshot';
+import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
 import {
   analyzeDatabaseStatement,
   countCardsStatement,
@@ -22,8 +22,6 @@ import {
 // The statements the price ingest and the catalogue writer send, for fixed arguments, compared
 // with the files under `sql/` (see reads/sql-snapshots.spec.ts); the card documents' are with
 // the reads' (reads/sql/card-documents.sql). `npm run sql:snapshots` rewrites the files.
-
-const SNAPSHOTS = join(__dirname, 'sql');
 
 const VARIANT_A = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
 const VARIANT_B = '3e8f6fc1-b290-5d4e-8f5a-6b7c8d9eafb0';
@@ -59,7 +57,5 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
 };
 
 describe('SQL of the price ingest and the catalogue writer', () => {
-  it.each(Object.keys(FILES))('%s.sql holds the statements it sends', (file) => {
-    expectSqlSnapshot(join(SNAPSHOTS, `${file}.sql`), FILES[file]!);
-  });
+  itMatchesSqlSnapshots(join(__dirname, 'sql'), FILES);
 });

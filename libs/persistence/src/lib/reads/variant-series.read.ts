@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { VariantScope } from '../prices/card-documents';
 import { RENDERED_COLUMN_OF } from '../prices/rendered-columns';
 import type { ReadSource } from '../read-replicas';
-import { toVariant, variantColumnsSql } from '../repositories/catalogue.mapper';
+import { toVariant, VARIANT_COLUMN_TYPES, variantColumnsSql } from '../repositories/catalogue.mapper';
 import { variantWhere } from './card-fragments';
 import { joined, type Sql } from '../sql/compile';
 import { checkRow, rowSchema, type RowSchema } from '../sql/row-schema';
@@ -23,18 +23,7 @@ export interface VariantSeriesQuery {
  * without observations) and the other regions' series as JSON text (null without others).
  */
 const ROW = rowSchema('variant series', {
-  cardUuid: 'string',
-  uuid: 'string',
-  id: 'string',
-  type: 'string',
-  condition: 'string?',
-  printing: 'string',
-  language: 'string',
-  vendorSkuId: 'string?',
-  gradingCompany: 'string?',
-  grade: 'string?',
-  gradeLabel: 'string?',
-  gradingQualifier: 'string?',
+  ...VARIANT_COLUMN_TYPES,
   updatedAt: 'float?',
   others: 'string?',
 });

@@ -1,5 +1,6 @@
 import { Condition, GradingCompany, Language, Variant } from '@tcg/domain';
 import { VariantEntity } from '../entities';
+import type { Columns } from '../sql/row-schema';
 
 /**
  * The columns a domain variant is made of, as the entity (or a query aliasing them alike) has them;
@@ -42,6 +43,22 @@ export function toVariant(e: VariantColumns): Variant {
       : null,
   } as Variant;
 }
+
+/** The row schema's columns of `variantColumnsSql`'s select list. */
+export const VARIANT_COLUMN_TYPES = {
+  cardUuid: 'string',
+  uuid: 'string',
+  id: 'string',
+  type: 'string',
+  condition: 'string?',
+  printing: 'string',
+  language: 'string',
+  vendorSkuId: 'string?',
+  gradingCompany: 'string?',
+  grade: 'string?',
+  gradeLabel: 'string?',
+  gradingQualifier: 'string?',
+} as const satisfies Columns;
 
 /** The select list of a variant's columns over `alias`, named as `VariantColumns` names them. */
 export function variantColumnsSql(alias: string): string {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { hashApiKey } from '@tcg/domain';
-import { expectSqlSnapshot, statementCase } from '../../testing/sql-snapshot';
+import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
 import { dataVersionStatement, listenDataVersionStatement } from '../data-version';
 import { systemIdentifierStatement } from '../read-replicas';
 import {
@@ -48,8 +48,6 @@ import {
 // The statements of the keys, quotas, leases, summaries and data version, for fixed arguments,
 // compared with the files under `sql/` (see reads/sql-snapshots.spec.ts). `npm run sql:snapshots`
 // rewrites the files.
-
-const SNAPSHOTS = join(__dirname, 'sql');
 
 const KEY_ID = '3e9a1c52-7b4d-4f8e-9a06-1c2d3e4f5a6b';
 const CLEAR_KEY = 'tcg_4Kq7bN2xR9mW3pL8vT5yH6jD1fG0sZ7cA2eU9iO4kM3';
@@ -144,7 +142,5 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
 };
 
 describe('SQL of the keys, quotas, leases, summaries and data version', () => {
-  it.each(Object.keys(FILES))('%s.sql holds the statements it sends', (file) => {
-    expectSqlSnapshot(join(SNAPSHOTS, `${file}.sql`), FILES[file]!);
-  });
+  itMatchesSqlSnapshots(join(__dirname, 'sql'), FILES);
 });
