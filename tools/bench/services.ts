@@ -15,11 +15,18 @@ export interface RunningService {
 }
 
 /**
- * Starts a built service (`dist/apps/<app>/src/main.js`) on a free port and waits for /health.
+ * Where the services are started from: this checkout's build, or BENCH_APPS_DIST (another
+ * checkout's `dist/apps`, built there), to measure another commit's services with this bench,
+ * its floors and its load generator, on the same catalogue: an A/B run, or a step of a bisection.
+ */
+const APPS_DIST = process.env['BENCH_APPS_DIST'] || join(REPO_ROOT, 'dist/apps');
+
+/**
+ * Starts a built service (`<APPS_DIST>/<app>/src/main.js`) on a free port and waits for /health.
  * With BENCH_CPU_PROF=<dir> each service writes a V8 CPU profile there when it stops.
  */
 export function startService(app: string, env: Record<string, string>): Promise<RunningService> {
-  return startProcess(app, join(REPO_ROOT, 'dist/apps', app, 'src/main.js'), [], env, '/health');
+  return startProcess(app, join(APPS_DIST, app, 'src/main.js'), [], env, '/health');
 }
 
 /**
