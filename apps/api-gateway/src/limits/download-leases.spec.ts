@@ -42,6 +42,23 @@ describe('DownloadLeases', () => {
     b!.release();
   });
 
+  it('lets a key with one place download again as soon as the last download ends, its release still on the way', async () => {
+    const shared = sharedStore();
+    // A release the store answers 50 ms later (a commit under load), the lease gone only then.
+    const release = shared.release;
+    shared.release = (keyId, leaseId) =>
+      new Promise((done) => setTimeout(() => void release(keyId, leaseId).then(done), 50));
+    const leases = new DownloadLeases(shared, new MemoryDownloadLeaseStore(), failover(), 60_000);
+    for (let i = 0; i < 3; i++) {
+      const lease = await leases.take('k', 1);
+      expect(lease).toBeDefined();
+      lease!.release();
+    }
+    // Another key does not wait for this one's releases: the last is still on its way.
+    expect(await leases.take('other', 1)).toBeDefined();
+    expect([...shared.held.values()].sort()).toEqual(['k', 'other']);
+  });
+
   it('counts in this instance’s memory, with the same limit, while the shared store is away', async () => {
     const shared = sharedStore();
     shared.down = true;

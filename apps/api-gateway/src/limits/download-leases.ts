@@ -132,7 +132,13 @@ export interface DownloadLease {
  * limit then holds per instance, as before. A take the shared store answered too late is given
  * back there; a renewal or release that fails is left to the lease's expiry.
  */
+/** The longest a take waits for the key's releases on their way (`DownloadLeases.releasesOf`). */
+const RELEASE_WAIT_MS = 1000;
+
 export class DownloadLeases {
+  /** This instance's releases in the shared store not yet answered, per key. */
+  private readonly releasing = new Map<string, Set<Promise<void>>>();
+
   constructor(
     private readonly shared: DownloadLeaseStore,
     private readonly memory: MemoryDownloadLeaseStore,
@@ -143,6 +149,7 @@ export class DownloadLeases {
 
   /** One of the key's `limit` places, or undefined when its downloads in progress hold them all. */
   async take(keyId: string, limit: number): Promise<DownloadLease | undefined> {
+    await this.releasesOf(keyId);
     const leaseId = randomUUID();
     let where: 'shared' | 'memory' = 'shared';
     let asked: Promise<boolean> | undefined;
@@ -170,9 +177,38 @@ export class DownloadLeases {
         released = true;
         clearInterval(renewal);
         if (where === 'memory') this.memory.releaseNow(keyId, leaseId);
-        else this.shared.release(keyId, leaseId).catch(() => undefined);
+        else
+          this.track(
+            keyId,
+            this.shared.release(keyId, leaseId).catch(() => undefined),
+          );
       },
     };
+  }
+
+  /**
+   * A client that downloads one file after another sends the next request as soon as it has the
+   * last byte, while the lease of the one before is still being deleted (a commit in PostgreSQL):
+   * counted as live, it refused the next download of a key with one place (429). A take first
+   * waits for this instance's releases of the key on their way, RELEASE_WAIT_MS at most.
+   */
+  private async releasesOf(keyId: string): Promise<void> {
+    const pending = this.releasing.get(keyId);
+    if (!pending) return;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((done) => (timer = setTimeout(done, RELEASE_WAIT_MS)));
+    await Promise.race([Promise.all(pending), deadline]);
+    clearTimeout(timer);
+  }
+
+  private track(keyId: string, release: Promise<void>): void {
+    let pending = this.releasing.get(keyId);
+    if (!pending) this.releasing.set(keyId, (pending = new Set()));
+    pending.add(release);
+    void release.finally(() => {
+      pending.delete(release);
+      if (pending.size === 0 && this.releasing.get(keyId) === pending) this.releasing.delete(keyId);
+    });
   }
 
   /**
