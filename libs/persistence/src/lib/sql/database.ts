@@ -73,7 +73,7 @@ export interface Database {
     region: string;
     month: Date;
     offsets: number[];
-    prices: string[];
+    prices: number[];
   };
   /** The distinct kinds of variant (type, condition, printing, grading) that card_facets refers to. */
   variant_kinds: {
