@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { rowSchema } from './sql/row-schema';
 import { execute, rowOf } from './sql/run';
 
-const TRIED = rowSchema('advisory lock', { locked: 'boolean' });
+/** The answer of `tryAdvisoryLockStatement`. */
+export const TRIED_LOCK = rowSchema('advisory lock', { locked: 'boolean' });
 
 /** Waits for the session advisory lock `key`. */
 export function advisoryLockStatement(key: number) {
@@ -65,7 +66,7 @@ export async function withSessionLock<T>(
   const client = (await runner.connect()) as PoolClient;
   try {
     if (opts.wait) await execute(client, advisoryLockStatement(key));
-    else if (!(await rowOf(client, TRIED, tryAdvisoryLockStatement(key))).locked) return undefined;
+    else if (!(await rowOf(client, TRIED_LOCK, tryAdvisoryLockStatement(key))).locked) return undefined;
     try {
       return { value: await work() };
     } finally {

@@ -14,6 +14,12 @@ import { poolOf } from '../data-source';
 import { db, shared } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
 import { execute, rowOf, rowsOf } from '../sql/run';
+import {
+  advisoryLockStatement,
+  advisoryUnlockStatement,
+  TRIED_LOCK,
+  tryAdvisoryLockStatement,
+} from '../transaction';
 import { BULK_LOCK_KEY } from './bulk-generator';
 
 const SNAPSHOT = rowSchema('bulk snapshot', {
@@ -32,7 +38,6 @@ const CHUNK = rowSchema('bulk chunk', { data: 'bytes' });
 const CHUNK_SIZE = rowSchema('bulk chunk sizes', { size: 'int' });
 const GAME = rowSchema('bulk games', { id: 'string' });
 const DAY = rowSchema('bulk archive day', { day: 'string' });
-const LOCKED = rowSchema('bulk lock', { locked: 'boolean' });
 
 /** A snapshot's columns: bigints and the day as text, the generation time in whole Unix seconds. */
 const SNAPSHOT_COLUMNS = [
@@ -265,20 +270,6 @@ export async function allGames(client: ClientBase): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Waits for the generation lock, on the session. */
-export function bulkLockStatement() {
-  return sql`SELECT pg_advisory_lock(${BULK_LOCK_KEY})`;
-}
-
-/** Takes the generation lock if no other session holds it: `locked` says whether it did. */
-export function bulkTryLockStatement() {
-  return sql`SELECT pg_try_advisory_lock(${BULK_LOCK_KEY}) AS locked`;
-}
-
-export function bulkUnlockStatement() {
-  return sql`SELECT pg_advisory_unlock(${BULK_LOCK_KEY})`;
-}
-
 /**
  * Runs `work` holding the generation lock on `client`'s session; `wait` false gives up at once
  * (undefined) when another instance or tool holds it. The lock goes with the session, so a
@@ -289,11 +280,12 @@ export async function withBulkLock<T>(
   wait: boolean,
   work: () => Promise<T>,
 ): Promise<T | undefined> {
-  if (wait) await execute(client, bulkLockStatement());
-  else if (!(await rowOf(client, LOCKED, bulkTryLockStatement())).locked) return undefined;
+  if (wait) await execute(client, advisoryLockStatement(BULK_LOCK_KEY));
+  else if (!(await rowOf(client, TRIED_LOCK, tryAdvisoryLockStatement(BULK_LOCK_KEY))).locked)
+    return undefined;
   try {
     return await work();
   } finally {
-    await execute(client, bulkUnlockStatement()).catch(() => undefined);
+    await execute(client, advisoryUnlockStatement(BULK_LOCK_KEY)).catch(() => undefined);
   }
 }

@@ -81,15 +81,3 @@ delete from "bulk_snapshots" where "archive_date" <= $1::date - $2::int;
 -- every game
 -- 1/1 parameters: []
 select "id" from "games" order by "id";
-
--- the lock, waited for
--- 1/1 parameters: [1651862635]
-SELECT pg_advisory_lock($1);
-
--- the lock, tried
--- 1/1 parameters: [1651862635]
-SELECT pg_try_advisory_lock($1) AS locked;
-
--- the lock released
--- 1/1 parameters: [1651862635]
-SELECT pg_advisory_unlock($1);
