@@ -1,5 +1,5 @@
 import { TypeOrmApiKeyRepository } from '@tcg/persistence';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -38,7 +38,7 @@ import { LoadGenerator } from './load-client';
 import type { LoadResult, LoadScenario } from './load-generator';
 import { printReport, type ReportInput, type Row } from './report';
 import { shuffled } from './sampling';
-import { RunningService, residentBytes, startProcess, startService } from './services';
+import { OTHER_KEYS_CLI, RunningService, residentBytes, startProcess, startService } from './services';
 import { num } from './table';
 
 /**
@@ -170,13 +170,39 @@ async function openCatalogue(url: string, label: string, cleanups: Cleanups): Pr
     await ds.destroy();
   });
   const repo = new TypeOrmApiKeyRepository(ds);
-  const keys = await Promise.all(
-    Array.from({ length: KEYS }, () => repo.create('enterprise', label).then((k) => k.key)),
-  );
+  const keys = OTHER_KEYS_CLI
+    ? await keysFromCli(OTHER_KEYS_CLI, url, label)
+    : await Promise.all(
+        Array.from({ length: KEYS }, () => repo.create('enterprise', label).then((k) => k.key)),
+      );
   const cards: BenchCard[] = await ds.query('SELECT id, uuid, name FROM cards ORDER BY uuid');
   if (cards.length === 0) throw new Error(`${url} has no cards`);
   await prewarm(ds);
   return { url, ds, label, keys, cards: shuffled(cards, SEED) };
+}
+
+/**
+ * KEYS enterprise keys made by another checkout's keys CLI (`create --plan enterprise`), four at a
+ * time, each printing its key on stdout.
+ */
+async function keysFromCli(cli: string, url: string, label: string): Promise<string[]> {
+  log('info', "making the bench keys with the other checkout's keys CLI", { cli, keys: KEYS });
+  const keys: string[] = [];
+  const one = () =>
+    new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [cli, 'create', '--plan', 'enterprise', '--label', label],
+        { env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: url, LOG_LEVEL: 'warn' }, timeout: 60_000 },
+        (error, stdout) => {
+          const key = stdout.trim().split('\n').pop() ?? '';
+          if (error || key === '') reject(error ?? new Error(`${cli} printed no key`));
+          else resolve(key);
+        },
+      ),
+    );
+  while (keys.length < KEYS) keys.push(...(await Promise.all(Array.from({ length: 4 }, one))));
+  return keys.slice(0, KEYS);
 }
 
 /**

@@ -22,6 +22,15 @@ export interface RunningService {
 const APPS_DIST = process.env['BENCH_APPS_DIST'] || join(REPO_ROOT, 'dist/apps');
 
 /**
+ * The keys CLI of the checkout whose services run, when that is another checkout: its gateway
+ * knows its own key format (keys carry a check since issue 37, and a gateway from before refuses
+ * them), so its keys are made with its own code.
+ */
+export const OTHER_KEYS_CLI: string | undefined = process.env['BENCH_APPS_DIST']
+  ? join(process.env['BENCH_APPS_DIST'], '..', 'tools/keys/keys.js')
+  : undefined;
+
+/**
  * Starts a built service (`<APPS_DIST>/<app>/src/main.js`) on a free port and waits for /health.
  * With BENCH_CPU_PROF=<dir> each service writes a V8 CPU profile there when it stops.
  */
