@@ -20,3 +20,4 @@ export * from './lib/bulk';
 export * from './lib/statement-cancellations';
 export * from './lib/feeds/feed-catalogue.repository';
 export * from './lib/alerts';
+export type { Connection } from './lib/sql/run';

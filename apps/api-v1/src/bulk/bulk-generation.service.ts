@@ -3,14 +3,19 @@ import { DataVersionSource } from '@tcg/domain';
 import {
   archiveDay,
   dropExpiredArchives,
+  dropUnfinishedSnapshots,
   gamesDueHistory,
   generateGameHistory,
   generateGameSnapshots,
   gamesToSnapshot,
+  GenerationSuperseded,
   hasArchive,
+  readConnection,
   withBulkLock,
+  type Connection,
+  type ReadSource,
 } from '@tcg/persistence';
-import { BACKGROUND_POOL, DATA_VERSION } from '@tcg/persistence/nest';
+import { BACKGROUND_POOL, DATA_VERSION, READS } from '@tcg/persistence/nest';
 import type { Pool } from 'pg';
 import { SettledJob } from '../common/settled-job';
 import { Environment } from '../config/environment';
@@ -26,7 +31,7 @@ const CHECK_EVERY_MS = 60_000;
  * figures are in the commit that chose it and in docs/bulk-data.md).
  */
 const REST_RATIO = 2;
-/** Shutdown waits this long for a generation to roll back before closing its connection anyway. */
+/** Shutdown waits this long for a generation to delete what it wrote before closing its connection anyway. */
 const STOP_WAIT_MS = 5_000;
 
 /**
@@ -34,9 +39,12 @@ const STOP_WAIT_MS = 5_000;
  * version has not moved for `BULK_SETTLE_MS` (an import or a load has committed its last batch
  * and its summaries), and every minute for snapshots older than `BULK_MAX_AGE_HOURS`, it writes
  * the games whose snapshots are behind. One instance works at a time (a PostgreSQL advisory
- * lock, tried, never waited for); it uses one connection of the background pool
- * (BACKGROUND_POOL), outside the requests' one, and reads the catalogue in small pages with the
- * event loop free between them, so requests are not held up. A generation under way at shutdown is aborted and rolls back.
+ * lock, tried, never waited for); it writes on one connection of the background pool
+ * (BACKGROUND_POOL), outside the requests' one, reads the catalogue in small pages (READS: a
+ * replica where one is configured) with the event loop free between them, and holds no
+ * transaction while it writes, so neither requests nor vacuum wait for it. A generation under way
+ * at shutdown is aborted and deletes what it wrote; one killed leaves rows nobody reads, deleted by
+ * the next run.
  */
 @Injectable()
 export class BulkGenerationService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -45,12 +53,16 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
   private readonly maxAgeSeconds: number;
   private readonly archiveDays: number;
   private readonly job: SettledJob;
+  /** Where the catalogue is read: a replica where DATABASE_READ_URLS names one, else the primary. */
+  private readonly reads: Connection;
 
   constructor(
     env: Environment,
     @Inject(DATA_VERSION) versions: DataVersionSource,
     @Inject(BACKGROUND_POOL) private readonly pool: Pool,
+    @Inject(READS) reads: ReadSource,
   ) {
+    this.reads = readConnection(reads);
     this.enabled = env.BULK_GENERATION === 'on';
     this.maxAgeSeconds = env.BULK_MAX_AGE_HOURS * 3600;
     this.archiveDays = env.BULK_ARCHIVE_DAYS;
@@ -90,7 +102,10 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
       this.logger.log({ msg: `${what} written`, game, ...(await work()), ms: Date.now() - started });
     } catch (error) {
       if (signal.aborted) throw error;
-      this.logger.warn({ msg: `${what} failed`, game, error: (error as Error).message });
+      if (error instanceof GenerationSuperseded)
+        // The new version makes the game due again: the next run writes it.
+        this.logger.log({ msg: `${what} superseded`, game, readAt: error.readAt, nowAt: error.nowAt });
+      else this.logger.warn({ msg: `${what} failed`, game, error: (error as Error).message });
     }
   }
 
@@ -98,6 +113,9 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
     const client = await this.pool.connect();
     try {
       await withBulkLock(client, false, async () => {
+        // What a generation killed half-way left: no other one is under way while the lock is held.
+        const unfinished = await dropUnfinishedSnapshots(client);
+        if (unfinished > 0) this.logger.log({ msg: 'bulk files left unfinished deleted', files: unfinished });
         // A new UTC day's first generation of a game is that day's archive (kept BULK_ARCHIVE_DAYS).
         const day = await archiveDay(client);
         for (const game of await gamesToSnapshot(client, this.maxAgeSeconds, day))
@@ -106,6 +124,7 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
               ? undefined
               : { date: day, keepDays: this.archiveDays };
             const result = await generateGameSnapshots(client, game, {
+              reads: this.reads,
               signal,
               restRatio: REST_RATIO,
               archive,
@@ -122,6 +141,7 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
         for (const game of await gamesDueHistory(client, this.maxAgeSeconds))
           await this.each(signal, game, 'bulk history', async () => {
             const result = await generateGameHistory(client, game, {
+              reads: this.reads,
               signal,
               restRatio: REST_RATIO,
             });

@@ -16,8 +16,10 @@ export class WorkerEnvironment extends Environment {
   override METRICS_PORT = 9083;
 
   /**
-   * Its pool serves only the admin port's health check: the jobs open connections of their own
-   * (one for the bulk generation, up to 5 for the alerts, the data version listener).
+   * Its pool (and each replica's, with DATABASE_READ_URLS) serves the admin port's health check
+   * and the bulk generation's reads, one statement at a time; the jobs write on the background
+   * pool (one connection for the bulk generation, up to 5 for the alerts) and the data version
+   * listener has its own.
    */
   override DATABASE_POOL_SIZE = 2;
 

@@ -48,6 +48,7 @@ import { FacetCountsBySet1765860000000 } from './migrations/1765860000000-facet-
 import { CardNamesGinInPlace1765870000000 } from './migrations/1765870000000-card-names-gin-in-place';
 import { NameRankedSearch1765880000000 } from './migrations/1765880000000-name-ranked-search';
 import { CardNamePrefixesToFive1765890000000 } from './migrations/1765890000000-card-name-prefixes-to-five';
+import { BulkSnapshotsWrittenInSteps1765900000000 } from './migrations/1765900000000-bulk-snapshots-written-in-steps';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -96,6 +97,7 @@ export const MIGRATIONS = [
   CardNamesGinInPlace1765870000000,
   NameRankedSearch1765880000000,
   CardNamePrefixesToFive1765890000000,
+  BulkSnapshotsWrittenInSteps1765900000000,
 ];
 
 export interface DataSourceConfig {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { databaseUnavailable, poolOf } from './data-source';
 import { readDataVersion } from './data-version';
 import { rowSchema } from './sql/row-schema';
-import { rowOf } from './sql/run';
+import { rowOf, type Connection } from './sql/run';
 
 /**
  * Where a repository's reads run. A plain `DataSource` reads from itself; `ReadReplicas` sends
@@ -20,6 +20,15 @@ export type ReadSource = DataSource | ReadTarget;
 /** Runs one read on `source` (no wrapper on a plain data source: the hot paths pay nothing). */
 export function readOn<T>(source: ReadSource, run: (ds: DataSource) => Promise<T>): Promise<T> {
   return source instanceof DataSource ? run(source) : source.read(run);
+}
+
+/**
+ * `source` as a `Connection` for statements of `sql/run`: each statement is one read, sent where
+ * `source` sends reads (a replica that is up to date, else the primary), on its pool. For a
+ * background job's reads; the hot paths use the repositories.
+ */
+export function readConnection(source: ReadSource): Connection {
+  return { query: (config) => readOn(source, (ds) => poolOf(ds).query(config)) };
 }
 
 /** What `/health` reports of one replica. */

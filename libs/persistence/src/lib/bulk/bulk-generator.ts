@@ -6,9 +6,10 @@ import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/pr
 import { readDataVersion } from '../data-version';
 import { db } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
-import { execute, rowOf, rowsOf } from '../sql/run';
+import { execute, rowOf, rowsOf, type Connection, type Statement } from '../sql/run';
 import { GzipChunks, GzipFile } from './gzip-chunks';
 import { historyLines } from './history-rows';
+import { inClientTransaction } from '../transaction';
 
 /** Cards read per page (about 14 rows per card at full): two short indexed statements. */
 const CARDS_PER_PAGE = 20;
@@ -25,10 +26,6 @@ const HISTORY_CARDS_PER_PAGE = 5;
 const ROWS_PER_SLICE = 50;
 /** Snapshots kept per game and format: the newest, and the one before for downloads under way. */
 export const SNAPSHOTS_KEPT = 2;
-/** Any one statement of a generation; a page reads a few hundred rows by index. */
-const STATEMENT_TIMEOUT_MS = 60_000;
-/** The session is idle in its transaction only while zlib works on a page: seconds at most. */
-const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 /**
  * One generation at a time across every instance and tool: a session-level advisory lock on
  * this key (an arbitrary constant, "bulk" in ASCII).
@@ -51,9 +48,14 @@ export interface ArchiveOptions {
 }
 
 export interface GenerateOptions {
+  /**
+   * Where the catalogue is read, one short statement at a time: the worker passes its read
+   * routing (a replica where one is configured). Default: the generation's own connection.
+   */
+  readonly reads?: Connection;
   /** Rows done so far in this game, after each page. */
   readonly onPage?: (rows: number) => void | Promise<void>;
-  /** Checked between pages: an aborted generation rolls back and throws the signal's reason. */
+  /** Checked between pages: an aborted generation deletes what it wrote and throws the signal's reason. */
   readonly signal?: AbortSignal;
   /**
    * After each page, rest this many times as long as the page took (0, the default: none). A
@@ -63,6 +65,20 @@ export interface GenerateOptions {
   readonly restRatio?: number;
   /** Makes the snapshots the game's archive of this day. */
   readonly archive?: ArchiveOptions;
+}
+
+/**
+ * The catalogue changed while a generation read it: its file would mix two data versions, so it
+ * is deleted unfinished. The new version makes the game due again; the next generation writes it.
+ */
+export class GenerationSuperseded extends Error {
+  constructor(
+    readonly readAt: number,
+    readonly nowAt: number,
+  ) {
+    super(`the data version moved from ${readAt} to ${nowAt} while the file was written`);
+    this.name = 'GenerationSuperseded';
+  }
 }
 
 const CARD_PAGE = rowSchema('bulk card page', { uuid: 'string', sort_key: 'string' });
@@ -100,32 +116,34 @@ const SOURCE_ROW = rowSchema('bulk rows', {
 });
 
 /**
- * Writes one game's snapshots, both formats from one read, in one REPEATABLE READ transaction on
- * `client`: the rows, the data version they are tagged with and the generation time all come
- * from one consistent view of the catalogue; each format's parts are inserted as they fill; the
- * snapshot rows get their size, checksum and counts, older snapshots beyond `SNAPSHOTS_KEPT` are
- * deleted, and it all commits at once. Killed at any point, nothing of it is visible. Cards are
- * read by keyset pages on (sort_key, uuid) (the game's browse index), each page's variants and
- * stored statistics in a second statement: memory holds one page whatever the game's size.
+ * Writes one game's snapshots, both formats from one read of the catalogue, without holding a
+ * transaction: cards are read by keyset pages on (sort_key, uuid) (the game's browse index), each
+ * page's variants and stored statistics in a second statement, one short statement at a time
+ * from `options.reads`; each format's parts are committed as they fill, under snapshot rows that
+ * nobody reads while `complete` is false. At the end, if the data version is still the one read
+ * first, one short transaction gives the rows their size, checksum and counts, makes them
+ * complete, and deletes the older snapshots beyond `SNAPSHOTS_KEPT`; if it moved, the file would
+ * mix two versions and is deleted (`GenerationSuperseded`). Killed at any point, nothing of it is
+ * read, and the next generation deletes what it left (`dropUnfinishedSnapshots`). Memory holds one
+ * page whatever the game's size.
  */
 export async function generateGameSnapshots(
   client: ClientBase,
   gameId: string,
   options: GenerateOptions = {},
 ): Promise<GameSnapshotResult> {
-  return inGeneration(client, async (dataVersion, writers) => {
+  const reads = options.reads ?? client;
+  return inSteps(client, reads, async (dataVersion, written) => {
     const ids = {} as Record<BulkFormat, string>;
     const archive = options.archive;
     for (const format of BULK_FORMATS)
-      ids[format] = await placeholder(client, gameId, format, dataVersion, archive?.date ?? null);
-    const store = (format: BulkFormat) => storeParts(client, ids[format]);
-    const ndjson = new GzipChunks(store('ndjson.gz'));
-    const csv = new GzipChunks(store('csv.gz'));
-    writers.push(ndjson, csv);
+      ids[format] = await written.placeholder(gameId, format, dataVersion, archive?.date ?? null);
+    const ndjson = written.file(ids['ndjson.gz']);
+    const csv = written.file(ids['csv.gz']);
     await csv.write(csvHeader());
 
-    const rows = await forEachCardPage(client, gameId, CARDS_PER_PAGE, options, async (cardUuids) => {
-      const source = await pageRows(client, cardUuids);
+    const rows = await forEachCardPage(reads, gameId, CARDS_PER_PAGE, options, async (cardUuids) => {
+      const source = await pageRows(reads, cardUuids);
       for (let at = 0; at < source.length; at += ROWS_PER_SLICE) {
         const slice = source.slice(at, at + ROWS_PER_SLICE).map(toBulkRow);
         // Both files in step: each holds one slice at a time.
@@ -136,12 +154,15 @@ export async function generateGameSnapshots(
     });
 
     const files = { 'ndjson.gz': await ndjson.end(), 'csv.gz': await csv.end() };
-    for (const format of BULK_FORMATS) await finish(client, ids[format], files[format], rows);
-    if (archive)
-      // Within the retention: the day and the `keepDays - 1` before it.
-      await execute(client, dropExpiredGameArchivesStatement(gameId, archive));
-    await deleteOlder(client, gameId);
-    return { gameId, dataVersion, rows, files };
+    return {
+      value: { gameId, dataVersion, rows, files },
+      finish: [
+        ...BULK_FORMATS.map((format) => finishStatement(ids[format], files[format], rows)),
+        // Within the retention: the day and the `keepDays - 1` before it.
+        ...(archive ? [dropExpiredGameArchivesStatement(gameId, archive)] : []),
+        deleteOlderStatement(gameId),
+      ],
+    };
   });
 }
 
@@ -154,58 +175,91 @@ export interface GameHistoryResult {
 
 /**
  * Writes the game's full-history file (history-rows.ts: every variant's daily series per region)
- * in a REPEATABLE READ transaction of its own, as `generateGameSnapshots` writes the snapshots:
- * cards by keyset pages, parts stored as they fill, the older files beyond `SNAPSHOTS_KEPT`
- * deleted, all committed at once; killed or aborted, nothing of it is visible. Never archived: each
- * file holds every day of the ones before.
+ * the way `generateGameSnapshots` writes the snapshots: cards by keyset pages read one statement
+ * at a time, parts committed as they fill under a row nobody reads until the last short
+ * transaction completes it and deletes the older files beyond `SNAPSHOTS_KEPT`; superseded, killed
+ * or aborted, nothing of it is read. Never archived: each file holds every day of the ones before.
  */
 export async function generateGameHistory(
   client: ClientBase,
   gameId: string,
   options: Omit<GenerateOptions, 'archive'> = {},
 ): Promise<GameHistoryResult> {
-  return inGeneration(client, async (dataVersion, writers) => {
-    const id = await placeholder(client, gameId, HISTORY_FORMAT, dataVersion, null);
-    const out = new GzipChunks(storeParts(client, id));
-    writers.push(out);
-    const lines = await forEachCardPage(
-      client,
-      gameId,
-      HISTORY_CARDS_PER_PAGE,
-      options,
-      async (cardUuids) => {
-        const page = await historyLines(client, cardUuids);
-        if (page.text.length > 0) await out.write(page.text);
-        await yieldToLoop();
-        return page.lines;
-      },
-    );
+  const reads = options.reads ?? client;
+  return inSteps(client, reads, async (dataVersion, written) => {
+    const id = await written.placeholder(gameId, HISTORY_FORMAT, dataVersion, null);
+    const out = written.file(id);
+    const lines = await forEachCardPage(reads, gameId, HISTORY_CARDS_PER_PAGE, options, async (cardUuids) => {
+      const page = await historyLines(reads, cardUuids);
+      if (page.text.length > 0) await out.write(page.text);
+      await yieldToLoop();
+      return page.lines;
+    });
     const file = await out.end();
-    await finish(client, id, file, lines);
-    await deleteOlder(client, gameId);
-    return { gameId, dataVersion, lines, file };
+    return {
+      value: { gameId, dataVersion, lines, file },
+      finish: [finishStatement(id, file, lines), deleteOlderStatement(gameId)],
+    };
   });
 }
 
+/** What a generation writes as it goes: its unfinished snapshot rows and their files' parts. */
+interface Written {
+  /** Inserts an unfinished snapshot row (committed at once, read by nobody) and returns its id. */
+  placeholder(
+    gameId: string,
+    format: LatestFormat,
+    dataVersion: number,
+    archiveDate: string | null,
+  ): Promise<string>;
+  /** A gzip file whose parts are committed under snapshot `id` as they fill. */
+  file(id: string): GzipChunks;
+}
+
 /**
- * Runs a generation in one REPEATABLE READ transaction on `client`, with its statement and idle
- * deadlines, given the data version it reads at: committed when `work` returns; rolled back, and
- * the gzip writers it registered destroyed, when it throws.
+ * Runs a generation in steps, each statement committed on its own: reads the data version on
+ * `reads`, lets `work` write its unfinished rows and parts, then, if the version on `reads` has
+ * not moved, runs `work`'s finishing statements in one short transaction on `client`. When `work`
+ * throws, the version moved or the finish fails, the gzip writers are destroyed and the rows it
+ * inserted deleted with their parts (best effort: what a kill leaves, `dropUnfinishedSnapshots`
+ * deletes).
  */
-async function inGeneration<T>(
+async function inSteps<T>(
   client: ClientBase,
-  work: (dataVersion: number, writers: GzipChunks[]) => Promise<T>,
+  reads: Connection,
+  work: (dataVersion: number, written: Written) => Promise<{ value: T; finish: Statement[] }>,
 ): Promise<T> {
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+  const placeholders: string[] = [];
   const writers: GzipChunks[] = [];
+  const written: Written = {
+    placeholder: async (gameId, format, dataVersion, archiveDate) => {
+      const row = await rowOf(
+        client,
+        SNAPSHOT_ID,
+        placeholderStatement(gameId, format, dataVersion, archiveDate),
+      );
+      placeholders.push(row.id);
+      return row.id;
+    },
+    file: (id) => {
+      const writer = new GzipChunks(storeParts(client, id));
+      writers.push(writer);
+      return writer;
+    },
+  };
   try {
-    for (const statement of generationDeadlineStatements()) await execute(client, statement);
-    const result = await work(await readDataVersion(client), writers);
-    await client.query('COMMIT');
-    return result;
+    const dataVersion = await readDataVersion(reads);
+    const { value, finish } = await work(dataVersion, written);
+    const now = await readDataVersion(reads);
+    if (now !== dataVersion) throw new GenerationSuperseded(dataVersion, now);
+    await inClientTransaction(client, async (c) => {
+      for (const statement of finish) await execute(c, statement);
+    });
+    return value;
   } catch (error) {
     for (const w of writers) w.destroy();
-    await client.query('ROLLBACK').catch(() => undefined);
+    if (placeholders.length > 0)
+      await execute(client, dropSnapshotsStatement(placeholders)).catch(() => undefined);
     throw error;
   }
 }
@@ -217,7 +271,7 @@ async function inGeneration<T>(
  * the rows written.
  */
 async function forEachCardPage(
-  client: ClientBase,
+  client: Connection,
   gameId: string,
   limit: number,
   options: Omit<GenerateOptions, 'archive'>,
@@ -238,15 +292,7 @@ async function forEachCardPage(
   }
 }
 
-/** The generation's deadlines, set for its transaction only. */
-export function generationDeadlineStatements() {
-  return [
-    sql`SET LOCAL statement_timeout = ${sql.lit(STATEMENT_TIMEOUT_MS)}`,
-    sql`SET LOCAL idle_in_transaction_session_timeout = ${sql.lit(IDLE_IN_TRANSACTION_TIMEOUT_MS)}`,
-  ];
-}
-
-/** A snapshot's row, a placeholder until its transaction ends; nobody sees it before it commits. */
+/** A snapshot's row, unfinished (`complete` false): nobody reads it until its generation ends. */
 export function placeholderStatement(
   gameId: string,
   format: LatestFormat,
@@ -265,24 +311,9 @@ export function placeholderStatement(
       sha256: sql.lit(''),
       chunks: sql.lit(0),
       archive_date: sql<string | null>`${archiveDate}::date`,
+      complete: sql.lit(false),
     })
     .returning(sql<string>`id::text`.as('id'));
-}
-
-/** The placeholder's id (a bigint, as text). */
-async function placeholder(
-  client: ClientBase,
-  gameId: string,
-  format: LatestFormat,
-  dataVersion: number,
-  archiveDate: string | null,
-): Promise<string> {
-  const row = await rowOf(
-    client,
-    SNAPSHOT_ID,
-    placeholderStatement(gameId, format, dataVersion, archiveDate),
-  );
-  return row.id;
 }
 
 export function storePartStatement(snapshotId: string, seq: number, part: Buffer) {
@@ -295,16 +326,17 @@ function storeParts(client: ClientBase, snapshotId: string) {
   };
 }
 
-/** The snapshot's size, checksum and counts, once its file is whole. */
+/** The snapshot's size, checksum and counts, once its file is whole: from now on it is read. */
 export function finishStatement(id: string, f: GzipFile, rows: number) {
   return db
     .updateTable('bulk_snapshots')
-    .set({ bytes: f.bytes, row_count: rows, sha256: f.sha256, chunks: f.chunks })
+    .set({ bytes: f.bytes, row_count: rows, sha256: f.sha256, chunks: f.chunks, complete: sql.lit(true) })
     .where('id', '=', id);
 }
 
-async function finish(client: ClientBase, id: string, f: GzipFile, rows: number): Promise<void> {
-  await execute(client, finishStatement(id, f, rows));
+/** Deletes these snapshots (a generation's unfinished rows), with their parts. */
+export function dropSnapshotsStatement(ids: readonly string[]) {
+  return db.deleteFrom('bulk_snapshots').where(sql<boolean>`id = ANY(${ids}::bigint[])`);
 }
 
 /** Deletes the game's archives of `keepDays` or more days before `archive.date`. */
@@ -321,6 +353,7 @@ export function deleteOlderStatement(gameId: string) {
     .deleteFrom('bulk_snapshots as b')
     .where('b.game_id', '=', gameId)
     .where('b.archive_date', 'is', null)
+    .where('b.complete', '=', sql.lit(true))
     .where((eb) =>
       eb(
         'b.id',
@@ -331,14 +364,11 @@ export function deleteOlderStatement(gameId: string) {
           .whereRef('k.game_id', '=', 'b.game_id')
           .whereRef('k.format', '=', 'b.format')
           .where('k.archive_date', 'is', null)
+          .where('k.complete', '=', sql.lit(true))
           .orderBy('k.id', 'desc')
           .limit(sql.lit(SNAPSHOTS_KEPT)),
       ),
     );
-}
-
-async function deleteOlder(client: ClientBase, gameId: string): Promise<void> {
-  await execute(client, deleteOlderStatement(gameId));
 }
 
 /** A keyset page of the game's cards on (sort_key, uuid), after `after` when given. */
@@ -355,7 +385,7 @@ export function cardPageStatement(gameId: string, after: CardPageRow | undefined
     .limit(sql.lit(limit));
 }
 
-function cardPage(client: ClientBase, gameId: string, after: CardPageRow | undefined, limit: number) {
+function cardPage(client: Connection, gameId: string, after: CardPageRow | undefined, limit: number) {
   return rowsOf(client, CARD_PAGE, cardPageStatement(gameId, after, limit));
 }
 
@@ -377,7 +407,7 @@ export function pageRowsStatement(cardUuids: readonly string[]) {
      ORDER BY page.ord, v.id, vp.region <> 'NA', vp.region`;
 }
 
-function pageRows(client: ClientBase, cardUuids: readonly string[]) {
+function pageRows(client: Connection, cardUuids: readonly string[]) {
   return rowsOf(client, SOURCE_ROW, pageRowsStatement(cardUuids));
 }
 

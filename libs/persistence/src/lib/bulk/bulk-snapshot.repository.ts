@@ -77,6 +77,7 @@ export function latestSnapshotsStatement(formats: readonly LatestFormat[]) {
       .selectFrom('bulk_snapshots')
       .distinctOn(['game_id', 'format'])
       .select(SNAPSHOT_COLUMNS)
+      .where('complete', '=', sql.lit(true))
       // A game removed since (an interrupted first load is removed and redone) is not listed.
       .where('game_id', 'in', db.selectFrom('games').select('id'))
       .where(sql<boolean>`format = ANY(${formats}::text[])`)
@@ -92,6 +93,7 @@ export function archivedSnapshotsStatement() {
   return db
     .selectFrom('bulk_snapshots')
     .select(SNAPSHOT_COLUMNS)
+    .where('complete', '=', sql.lit(true))
     .where('archive_date', 'is not', null)
     .where('game_id', 'in', db.selectFrom('games').select('id'))
     .orderBy('archive_date', 'desc')
@@ -104,6 +106,7 @@ export function archivedSnapshotStatement(date: string, gameId: string, format: 
   return db
     .selectFrom('bulk_snapshots')
     .select(SNAPSHOT_COLUMNS)
+    .where('complete', '=', sql.lit(true))
     .where('archive_date', '=', sql<Date>`${date}::date`)
     .where('game_id', '=', gameId)
     .where('format', '=', format);
@@ -115,6 +118,7 @@ export function latestSnapshotStatement(gameId: string, format: LatestFormat) {
     db
       .selectFrom('bulk_snapshots')
       .select(SNAPSHOT_COLUMNS)
+      .where('complete', '=', sql.lit(true))
       .where('game_id', '=', gameId)
       .where('format', '=', format)
       // Qualified, as in latestSnapshotsStatement: the number, not its text, decides.
@@ -181,12 +185,12 @@ export function gamesToSnapshotStatement(maxAgeSeconds: number, archiveDate: str
   const day = shared(archiveDate);
   return sql`SELECT g.id FROM games g
      WHERE (${day}::date IS NOT NULL AND NOT EXISTS (
-             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = ${day}::date AND a.game_id = g.id))
+             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = ${day}::date AND a.game_id = g.id AND a.complete))
         OR EXISTS (
        SELECT 1 FROM unnest(${BULK_FORMATS}::text[]) AS f (format)
        LEFT JOIN LATERAL (
          SELECT b.data_version, b.generated_at FROM bulk_snapshots b
-         WHERE b.game_id = g.id AND b.format = f.format ORDER BY b.id DESC LIMIT 1) latest ON true
+         WHERE b.game_id = g.id AND b.format = f.format AND b.complete ORDER BY b.id DESC LIMIT 1) latest ON true
        WHERE latest.data_version IS NULL
           OR latest.data_version < (SELECT version FROM data_version)
           OR latest.generated_at < now() - make_interval(secs => ${maxAgeSeconds}))
@@ -221,6 +225,7 @@ export function hasArchiveStatement(gameId: string, date: string) {
   return db
     .selectFrom('bulk_snapshots')
     .select(sql<number>`1`.as('found'))
+    .where('complete', '=', sql.lit(true))
     .where('archive_date', '=', sql<Date>`${date}::date`)
     .where('game_id', '=', gameId)
     .limit(sql.lit(1));
@@ -235,7 +240,7 @@ export async function hasArchive(client: ClientBase, gameId: string, date: strin
 export function gamesDueHistoryStatement(maxAgeSeconds: number) {
   return sql`SELECT g.id FROM games g
      WHERE NOT EXISTS (
-       SELECT 1 FROM bulk_snapshots h WHERE h.game_id = g.id AND h.format = ${HISTORY_FORMAT}
+       SELECT 1 FROM bulk_snapshots h WHERE h.game_id = g.id AND h.format = ${HISTORY_FORMAT} AND h.complete
          AND h.generated_at >= now() - make_interval(secs => ${maxAgeSeconds}))
      ORDER BY g.id`;
 }
@@ -253,6 +258,19 @@ export function dropExpiredArchivesStatement(date: string, keepDays: number) {
   return db
     .deleteFrom('bulk_snapshots')
     .where('archive_date', '<=', sql<Date>`${date}::date - ${keepDays}::int`);
+}
+
+/** Every unfinished snapshot, with its parts: what generations killed half-way left. */
+export function dropUnfinishedSnapshotsStatement() {
+  return db.deleteFrom('bulk_snapshots').where('complete', '=', sql.lit(false));
+}
+
+/**
+ * Deletes what generations killed half-way left (`complete` false). Only under the bulk lock, when
+ * no generation is under way: one writing now has rows of that kind too.
+ */
+export function dropUnfinishedSnapshots(client: ClientBase): Promise<number> {
+  return execute(client, dropUnfinishedSnapshotsStatement());
 }
 
 /** Deletes every archive, of any game (one removed since too), older than the retention. */

@@ -7,9 +7,16 @@ import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
-import { generateGameHistory, generateGameSnapshots, SNAPSHOTS_KEPT } from './bulk-generator';
+import type { Connection, QueryRow } from '../sql/run';
+import {
+  generateGameHistory,
+  generateGameSnapshots,
+  GenerationSuperseded,
+  SNAPSHOTS_KEPT,
+} from './bulk-generator';
 import {
   dropExpiredArchives,
+  dropUnfinishedSnapshots,
   gamesDueHistory,
   gamesToSnapshot,
   TypeOrmBulkSnapshotStore,
@@ -142,6 +149,18 @@ describe('bulk snapshots (PostgreSQL)', () => {
     }
   });
 
+  /** The snapshot rows by completeness, and the stored parts. */
+  const stored = async () => {
+    const [row] = await ds.query(
+      `SELECT count(*) FILTER (WHERE complete)::int AS complete, count(*) FILTER (WHERE NOT complete)::int AS unfinished,
+              (SELECT count(*)::int FROM bulk_chunks) AS parts
+       FROM bulk_snapshots`,
+    );
+    return row as { complete: number; unfinished: number; parts: number };
+  };
+  const partsOf = async (ids: readonly number[]) =>
+    Number((await ds.query('SELECT count(*) FROM bulk_chunks WHERE snapshot_id = ANY($1)', [ids]))[0].count);
+
   it.each([
     [
       'its connection killed',
@@ -150,9 +169,15 @@ describe('bulk snapshots (PostgreSQL)', () => {
           (generator as unknown as { processID: number }).processID,
         ]);
       },
+      // A kill leaves its unfinished rows (read by nobody) for the next generation to delete.
+      { unfinished: 2 },
     ],
-    ['aborted', async (_generator: Client, abort: AbortController) => abort.abort(new Error('stop'))],
-  ])('a generation %s midway leaves the previous snapshot listed and intact', async (_, stop) => {
+    [
+      'aborted',
+      async (_generator: Client, abort: AbortController) => abort.abort(new Error('stop')),
+      { unfinished: 0 },
+    ],
+  ])('a generation %s midway leaves the previous snapshot listed and intact', async (_, stop, left) => {
     await generateGameSnapshots(client, GAME);
     const before = await store.listLatest();
     await new PriceIngestRepository(ds).ingest([
@@ -175,11 +200,85 @@ describe('bulk snapshots (PostgreSQL)', () => {
     }
 
     expect(await store.listLatest()).toEqual(before);
-    expect(Number((await ds.query('SELECT count(*) FROM bulk_snapshots'))[0].count)).toBe(2);
+    expect(await store.latest(GAME, 'csv.gz')).toEqual(before.find((s) => s.format === 'csv.gz'));
+    expect(await gamesToSnapshot(client, DAY)).toEqual([GAME]);
+    expect(await stored()).toMatchObject({ complete: 2, unfinished: left.unfinished });
     for (const s of before) {
       const file = await download(s.id, s.chunks);
       expect(createHash('sha256').update(file).digest('hex')).toBe(s.sha256);
     }
+    expect((await ndjsonRows())[0]).toMatchObject({ price: 12 });
+
+    // The next generation (under the bulk lock) deletes what was left, parts included.
+    expect(await dropUnfinishedSnapshots(client)).toBe(left.unfinished);
+    expect(await stored()).toEqual({
+      complete: 2,
+      unfinished: 0,
+      parts: await partsOf(before.map((s) => s.id)),
+    });
+    await generateGameSnapshots(client, GAME);
+    expect((await ndjsonRows())[0]).toMatchObject({ price: 20 });
+  });
+
+  it('holds no transaction while it writes, and commits its rows unread as it goes', async () => {
+    await generateGameSnapshots(client, GAME);
+    const before = await store.listLatest();
+    const seen: { inTransaction: boolean; unfinished: number; parts: number }[] = [];
+    const pid = (client as unknown as { processID: number }).processID;
+    await generateGameSnapshots(client, GAME, {
+      onPage: async () => {
+        const [activity] = await ds.query(
+          'SELECT xact_start IS NOT NULL AS open FROM pg_stat_activity WHERE pid = $1',
+          [pid],
+        );
+        const now = await stored();
+        seen.push({ inTransaction: activity.open, unfinished: now.unfinished, parts: now.parts });
+        // Another session reads the previous files meanwhile, never the ones being written.
+        expect(await store.listLatest()).toEqual(before);
+      },
+    });
+    // Its two rows committed (another session counts them), its session idle between statements.
+    expect(seen).toEqual([{ inTransaction: false, unfinished: 2, parts: expect.any(Number) }]);
+    expect((await store.listLatest()).map((s) => s.id)).not.toEqual(before.map((s) => s.id));
+  });
+
+  it('deletes a file the catalogue changed under, so no file mixes two data versions', async () => {
+    await generateGameSnapshots(client, GAME);
+    const before = await store.listLatest();
+    const versionOf = async () => Number((await ds.query('SELECT version FROM data_version'))[0].version);
+    const readAt = await versionOf();
+    await expect(
+      generateGameSnapshots(client, GAME, {
+        onPage: async () => {
+          await new PriceIngestRepository(ds).ingest([
+            { variantUuid: nm!.uuid, region: 'NA', t: T_NOW + DAY, price: 2000 },
+          ]);
+        },
+      }),
+    ).rejects.toEqual(new GenerationSuperseded(readAt, readAt + 1));
+    expect(await store.listLatest()).toEqual(before);
+    expect(await stored()).toMatchObject({ complete: 2, unfinished: 0 });
+    // The change makes the game due again, and the next generation writes the new price.
+    expect(await gamesToSnapshot(client, DAY)).toEqual([GAME]);
+    await generateGameSnapshots(client, GAME);
+    expect((await ndjsonRows())[0]).toMatchObject({ price: 20 });
+  });
+
+  it('reads the catalogue where it is told to and writes its files on its own connection', async () => {
+    const readTexts: string[] = [];
+    const reads: Connection = {
+      query: (config) => {
+        readTexts.push(config.text);
+        return ds
+          .query(config.text, config.values)
+          .then((rows: QueryRow[]) => ({ rows, rowCount: rows.length }));
+      },
+    };
+    const result = await generateGameSnapshots(client, GAME, { reads });
+    expect(result.rows).toBeGreaterThan(0);
+    expect(readTexts.some((t) => t.includes('from "cards"'))).toBe(true);
+    expect(readTexts.some((t) => t.includes('data_version'))).toBe(true);
+    expect(readTexts.some((t) => /insert|update|delete/i.test(t))).toBe(false);
     expect((await ndjsonRows())[0]).toMatchObject({ price: 12 });
   });
 

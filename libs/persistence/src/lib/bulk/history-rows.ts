@@ -1,8 +1,7 @@
 import { minorUnitsPerMajor, parseRegion, toMajor } from '@tcg/domain';
 import { sql } from 'kysely';
-import type { ClientBase } from 'pg';
 import { rowSchema } from '../sql/row-schema';
-import { rowsOf } from '../sql/run';
+import { rowsOf, type Connection } from '../sql/run';
 
 /** One line of the history file: a variant's daily series in one region. */
 export interface HistoryLine {
@@ -65,7 +64,7 @@ export function historyMonthsStatement(cardUuids: readonly string[]) {
  * should its statistics row ever be missing).
  */
 export async function historyLines(
-  client: ClientBase,
+  client: Connection,
   cardUuids: readonly string[],
 ): Promise<{ text: string; lines: number }> {
   if (cardUuids.length === 0) return { text: '', lines: 0 };

@@ -6,8 +6,8 @@ import {
   cardPageStatement,
   deleteOlderStatement,
   dropExpiredGameArchivesStatement,
+  dropSnapshotsStatement,
   finishStatement,
-  generationDeadlineStatements,
   pageRowsStatement,
   placeholderStatement,
   storePartStatement,
@@ -20,6 +20,7 @@ import {
   chunkSizesStatement,
   chunkStatement,
   dropExpiredArchivesStatement,
+  dropUnfinishedSnapshotsStatement,
   gamesDueHistoryStatement,
   gamesToSnapshotStatement,
   hasArchiveStatement,
@@ -37,8 +38,6 @@ const CARD_B = '1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e';
 const DAY = 86_400;
 const FILE = { bytes: 48_213, sha256: 'a'.repeat(64), chunks: 1 };
 
-const [statementTimeout, idleTimeout] = generationDeadlineStatements();
-
 const FILES: Readonly<Record<string, readonly string[]>> = {
   'bulk-snapshot': [
     statementCase('latest snapshots', latestSnapshotsStatement(BULK_FORMATS)),
@@ -55,10 +54,9 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     statementCase('games due a history file', gamesDueHistoryStatement(DAY)),
     statementCase('expired archives deleted', dropExpiredArchivesStatement('2026-11-02', 30)),
     statementCase('every game', allGamesStatement()),
+    statementCase('unfinished snapshots left by a kill deleted', dropUnfinishedSnapshotsStatement()),
   ],
   'bulk-generator': [
-    statementCase('deadline: statements', statementTimeout!),
-    statementCase('deadline: idle in the transaction', idleTimeout!),
     statementCase('placeholder', placeholderStatement('mtg', 'ndjson.gz', 1234, null)),
     statementCase('placeholder of an archive', placeholderStatement('mtg', 'csv.gz', 1234, '2026-11-02')),
     statementCase('first card page', cardPageStatement('mtg', undefined, 20)),
@@ -66,6 +64,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     statementCase('a page of rows', pageRowsStatement([CARD_A, CARD_B])),
     statementCase('a part stored', storePartStatement('42', 0, Buffer.from('gzip part'))),
     statementCase('finished', finishStatement('42', FILE, 1_000)),
+    statementCase('unfinished snapshots deleted', dropSnapshotsStatement(['42', '43'])),
     statementCase(
       "the game's expired archives deleted",
       dropExpiredGameArchivesStatement('mtg', { date: '2026-11-02', keepDays: 30 }),

@@ -224,6 +224,8 @@ export interface Database {
     chunks: number;
     /** The UTC day whose archive it is, written as YYYY-MM-DD; null: not archived. */
     archive_date: ColumnType<Date | null, string | null, never>;
+    /** False while its generation writes it: nobody reads it until then (false at kill: deleted). */
+    complete: Generated<boolean>;
   };
   /** A file's gzip parts in order, deleted with their snapshot. */
   bulk_chunks: {

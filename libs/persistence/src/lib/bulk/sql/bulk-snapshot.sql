@@ -2,23 +2,23 @@
 
 -- latest snapshots
 -- 1/1 parameters: [["ndjson.gz","csv.gz"]]
-select distinct on ("game_id", "format") id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "game_id" in (select "id" from "games") and format = ANY($1::text[]) order by "game_id", "format", "bulk_snapshots"."id" desc;
+select distinct on ("game_id", "format") id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "complete" = true and "game_id" in (select "id" from "games") and format = ANY($1::text[]) order by "game_id", "format", "bulk_snapshots"."id" desc;
 
 -- latest history files
 -- 1/1 parameters: [["history.ndjson.gz"]]
-select distinct on ("game_id", "format") id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "game_id" in (select "id" from "games") and format = ANY($1::text[]) order by "game_id", "format", "bulk_snapshots"."id" desc;
+select distinct on ("game_id", "format") id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "complete" = true and "game_id" in (select "id" from "games") and format = ANY($1::text[]) order by "game_id", "format", "bulk_snapshots"."id" desc;
 
 -- archives
 -- 1/1 parameters: []
-select id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "archive_date" is not null and "game_id" in (select "id" from "games") order by "archive_date" desc, "game_id", "format";
+select id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "complete" = true and "archive_date" is not null and "game_id" in (select "id" from "games") order by "archive_date" desc, "game_id", "format";
 
 -- an archive
 -- 1/1 parameters: ["2026-11-02","mtg","csv.gz"]
-select id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "archive_date" = $1::date and "game_id" = $2 and "format" = $3;
+select id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "complete" = true and "archive_date" = $1::date and "game_id" = $2 and "format" = $3;
 
 -- the latest of a game
 -- 1/1 parameters: ["mtg","ndjson.gz"]
-select id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "game_id" = $1 and "format" = $2 order by "bulk_snapshots"."id" desc limit 1;
+select id::text as "id", "game_id", "format", archive_date::text as "archive_date", data_version::text as "data_version", floor(extract(epoch FROM generated_at))::float8 as "generated_at", bytes::text as "bytes", row_count::text as "row_count", "sha256", "chunks" from "bulk_snapshots" where "complete" = true and "game_id" = $1 and "format" = $2 order by "bulk_snapshots"."id" desc limit 1;
 
 -- a part
 -- 1/1 parameters: ["42",3]
@@ -32,12 +32,12 @@ select octet_length(data) as "size" from "bulk_chunks" where "snapshot_id" = $1 
 -- 1/1 parameters: ["2026-11-02",["ndjson.gz","csv.gz"],86400]
 SELECT g.id FROM games g
      WHERE ($1::date IS NOT NULL AND NOT EXISTS (
-             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = $1::date AND a.game_id = g.id))
+             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = $1::date AND a.game_id = g.id AND a.complete))
         OR EXISTS (
        SELECT 1 FROM unnest($2::text[]) AS f (format)
        LEFT JOIN LATERAL (
          SELECT b.data_version, b.generated_at FROM bulk_snapshots b
-         WHERE b.game_id = g.id AND b.format = f.format ORDER BY b.id DESC LIMIT 1) latest ON true
+         WHERE b.game_id = g.id AND b.format = f.format AND b.complete ORDER BY b.id DESC LIMIT 1) latest ON true
        WHERE latest.data_version IS NULL
           OR latest.data_version < (SELECT version FROM data_version)
           OR latest.generated_at < now() - make_interval(secs => $3))
@@ -47,12 +47,12 @@ SELECT g.id FROM games g
 -- 1/1 parameters: [null,["ndjson.gz","csv.gz"],86400]
 SELECT g.id FROM games g
      WHERE ($1::date IS NOT NULL AND NOT EXISTS (
-             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = $1::date AND a.game_id = g.id))
+             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = $1::date AND a.game_id = g.id AND a.complete))
         OR EXISTS (
        SELECT 1 FROM unnest($2::text[]) AS f (format)
        LEFT JOIN LATERAL (
          SELECT b.data_version, b.generated_at FROM bulk_snapshots b
-         WHERE b.game_id = g.id AND b.format = f.format ORDER BY b.id DESC LIMIT 1) latest ON true
+         WHERE b.game_id = g.id AND b.format = f.format AND b.complete ORDER BY b.id DESC LIMIT 1) latest ON true
        WHERE latest.data_version IS NULL
           OR latest.data_version < (SELECT version FROM data_version)
           OR latest.generated_at < now() - make_interval(secs => $3))
@@ -64,13 +64,13 @@ SELECT (now() AT TIME ZONE 'UTC')::date::text AS day;
 
 -- whether the archive exists
 -- 1/1 parameters: ["2026-11-02","mtg"]
-select 1 as "found" from "bulk_snapshots" where "archive_date" = $1::date and "game_id" = $2 limit 1;
+select 1 as "found" from "bulk_snapshots" where "complete" = true and "archive_date" = $1::date and "game_id" = $2 limit 1;
 
 -- games due a history file
 -- 1/1 parameters: ["history.ndjson.gz",86400]
 SELECT g.id FROM games g
      WHERE NOT EXISTS (
-       SELECT 1 FROM bulk_snapshots h WHERE h.game_id = g.id AND h.format = $1
+       SELECT 1 FROM bulk_snapshots h WHERE h.game_id = g.id AND h.format = $1 AND h.complete
          AND h.generated_at >= now() - make_interval(secs => $2))
      ORDER BY g.id;
 
@@ -81,3 +81,7 @@ delete from "bulk_snapshots" where "archive_date" <= $1::date - $2::int;
 -- every game
 -- 1/1 parameters: []
 select "id" from "games" order by "id";
+
+-- unfinished snapshots left by a kill deleted
+-- 1/1 parameters: []
+delete from "bulk_snapshots" where "complete" = false;
