@@ -1,5 +1,6 @@
 import { TypeOrmApiKeyRepository } from '@tcg/persistence';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -39,7 +40,7 @@ import type { LoadResult, LoadScenario } from './load-generator';
 import { printReport, type ReportInput, type Row } from './report';
 import { shuffled } from './sampling';
 import { OTHER_KEYS_CLI, RunningService, residentBytes, startProcess, startService } from './services';
-import { num } from './table';
+import { formatTable, ms, num, ratio } from './table';
 
 /**
  * `npm run bench:api`: the speed of the API through the gateway on the `full` catalogue, every row
@@ -52,6 +53,8 @@ const USAGE = `usage: npm run bench:api -- [--duration 8] [--connections 32] [--
   [--rows <comma list>] [--full-db tcg_bench_full] [--small-db tcg_bench_small]
   [--catalogue-db <database>]  measure that database's catalogue as it is (a feed-synced one,
                                bench:marketplace's) in place of the full sample
+  [--during '<shell command>']  measure the rows again while the command runs (batch work: a sync,
+                               the worker's generation); BENCH_DATABASE_URL names the measured database
 rows: ${ROW_NAMES.join(', ')} (the node:http and Nest floors always run)`;
 
 const KEYS = 300;
@@ -66,6 +69,8 @@ interface Options {
   readonly smallDb: string;
   /** A database whose catalogue (not a sample's) the full-catalogue rows measure as it is. */
   readonly catalogueDb: string | undefined;
+  /** A shell command the rows are measured again beside (after measuring them without it). */
+  readonly during: string | undefined;
 }
 
 function parseOptions(argv: readonly string[]): Options | undefined {
@@ -93,6 +98,7 @@ function parseOptions(argv: readonly string[]): Options | undefined {
     smallDb: text('small-db', 'tcg_bench_small'),
     catalogueDb:
       typeof options.get('catalogue-db') === 'string' ? String(options.get('catalogue-db')) : undefined,
+    during: typeof options.get('during') === 'string' ? String(options.get('during')) : undefined,
   };
 }
 
@@ -461,7 +467,11 @@ class RowRunner {
   private seed = SEED;
   private readonly floors = new Set<string>();
 
-  constructor(private readonly b: Bench) {}
+  /** `sameBytesFloors: false`: the rows only (a second pass, whose floors the first measured). */
+  constructor(
+    private readonly b: Bench,
+    private readonly sameBytesFloors = true,
+  ) {}
 
   async run(spec: RowSpec): Promise<void> {
     if (spec.kind === 'walk') await this.walk(spec);
@@ -483,7 +493,8 @@ class RowRunner {
       return;
     }
     const connections = spec.connections ?? this.b.o.connections;
-    const floor = spec.floor ? await this.floor(spec.floor, requests, connections) : undefined;
+    const floor =
+      spec.floor && this.sameBytesFloors ? await this.floor(spec.floor, requests, connections) : undefined;
     const service = spec.cache ? this.b.stacks[spec.catalogue ?? 'full']![spec.cache] : undefined;
     const routed = spec.serverRoute && this.b.stacks[spec.catalogue ?? 'full']![spec.serverRoute.service];
     const histogram = () => (routed ? routeHistogram(routed, spec.serverRoute!.route) : undefined);
@@ -607,8 +618,8 @@ class RowRunner {
 }
 
 /** Every selected row in the table's order; the small stack warmed before the first selection that uses it. */
-async function measureRows(b: Bench, rows: readonly RowSpec[]): Promise<Row[]> {
-  const runner = new RowRunner(b);
+async function measureRows(b: Bench, rows: readonly RowSpec[], sameBytesFloors = true): Promise<Row[]> {
+  const runner = new RowRunner(b, sameBytesFloors);
   const onSmall = new Set(rows.filter((r) => r.catalogue === 'small').map((r) => r.select));
   let warmed = false;
   for (const spec of rows) {
@@ -619,6 +630,86 @@ async function measureRows(b: Bench, rows: readonly RowSpec[]): Promise<Row[]> {
     await runner.run(spec);
   }
   return runner.rows;
+}
+
+/** How long the `--during` command runs before the rows are measured again beside it. */
+const DURING_LEAD_MS = 5_000;
+
+/**
+ * The rows measured again while `command` runs (`sh -c`, its own process group, its output
+ * passed through, BENCH_DATABASE_URL set to the measured database); each row notes whether the
+ * command was still running when it ended. The command is stopped (SIGINT, then SIGKILL after
+ * 10 s) once the rows are done, if it has not ended by itself.
+ */
+async function measureDuring(
+  b: Bench,
+  rows: readonly RowSpec[],
+  command: string,
+): Promise<{ rows: Row[]; exitCode: number | null }> {
+  log('info', 'starting the --during command', { command });
+  const child = spawn('sh', ['-c', command], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, BENCH_DATABASE_URL: b.context.databaseUrl },
+  });
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      exitCode = code ?? (signal ? 128 : null);
+      resolve();
+    }),
+  );
+  const stop = async () => {
+    if (exitCode !== undefined) return;
+    process.kill(-child.pid!, 'SIGINT');
+    const timer = setTimeout(() => exitCode === undefined && process.kill(-child.pid!, 'SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  b.shared.cleanups.push(stop);
+  await Promise.race([exited, delay(DURING_LEAD_MS).then(() => undefined)]);
+  const measured: Row[] = [];
+  for (const row of await measureRows(b, rows, false)) {
+    const running = exitCode === undefined;
+    measured.push({ ...row, note: `${row.note ?? ''}${running ? '' : ' (the command had ended)'}` });
+  }
+  const ended = exitCode !== undefined;
+  await stop();
+  return { rows: measured, exitCode: ended ? (exitCode ?? null) : null };
+}
+
+/** Each row's throughput and median beside the command against the same row without it. */
+function printDuring(
+  quiet: readonly Row[],
+  during: readonly Row[],
+  command: string,
+  exitCode: number | null,
+): void {
+  const byId = new Map(quiet.map((r) => [r.id, r]));
+  const cells = during.map((d) => {
+    const q = byId.get(d.id);
+    return [
+      d.label,
+      num(q?.rps),
+      num(d.rps),
+      ratio(d.rps, q?.rps),
+      ms(q?.p50),
+      ms(d.p50),
+      num((d.non2xx ?? 0) + (d.errors ?? 0)),
+      d.note ?? '',
+    ];
+  });
+  const lines = [
+    '',
+    `beside: ${command}${exitCode === null ? '' : ` (it ended with code ${exitCode} before the rows were done)`}`,
+    formatTable(
+      ['row', 'req/s quiet', 'req/s beside', 'beside/quiet', 'p50 quiet', 'p50 beside', 'failed', 'note'],
+      cells,
+      [0, 7],
+    ),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${JSON.stringify({ during: { command, exitCode, rows: during } })}\n`);
 }
 
 /** The machine's other load can change during the run: the Nest floor again, to show the drift. */
@@ -714,6 +805,10 @@ async function main(): Promise<number> {
     const measured = await measureRows(bench, rows);
     const nestAgain = await measureNestAgain(bench);
     printReport(reportInput(bench, measured, nestAgain, { git, loadBefore }));
+    if (o.during) {
+      const during = await measureDuring(bench, rows, o.during);
+      printDuring(measured, during.rows, o.during, during.exitCode);
+    }
     return 0;
   } finally {
     stopListening();

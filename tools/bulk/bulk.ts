@@ -1,4 +1,10 @@
-import { allGames, bulkRowCount, generateGameSnapshots, withBulkLock } from '@tcg/persistence';
+import {
+  allGames,
+  bulkRowCount,
+  dropUnfinishedSnapshots,
+  generateGameSnapshots,
+  withBulkLock,
+} from '@tcg/persistence';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { PoolClient } from 'pg';
 import { withDatabase } from '../common/database';
@@ -28,6 +34,9 @@ async function main(): Promise<number> {
         return 2;
       }
       await withBulkLock(client, true, async () => {
+        // What a generation killed half-way left: none is under way while the lock is held.
+        const unfinished = await dropUnfinishedSnapshots(client);
+        if (unfinished > 0) log('info', 'bulk files left unfinished deleted', { files: unfinished });
         for (const id of game === undefined ? games : [game]) {
           const started = Date.now();
           // What a service writing the same snapshot in the background would make its requests wait.
