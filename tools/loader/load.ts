@@ -8,9 +8,19 @@ const USAGE = 'usage: npm run load -- [--size small|medium|full] [--reset]';
 
 /** Loads the sample catalogue and simulated prices into DATABASE_URL (or the embedded PostgreSQL). */
 async function main(): Promise<number> {
-  const { options } = parseArgs(process.argv.slice(2));
+  const { positional, options } = parseArgs(process.argv.slice(2));
+  if (options.has('help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const size = (options.get('size') ?? 'medium') as CatalogueSize;
-  if (!(size in CATALOGUE_SIZES)) {
+  // Anything else is refused before the database is touched: a mistyped flag never starts a load.
+  const unknown = [...positional, ...[...options.keys()].filter((k) => k !== 'size' && k !== 'reset')];
+  if (
+    !(size in CATALOGUE_SIZES) ||
+    unknown.length > 0 ||
+    (options.get('reset') !== undefined && options.get('reset') !== true)
+  ) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
