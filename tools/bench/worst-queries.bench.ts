@@ -154,7 +154,7 @@ function refuseAsTheApiDoes(
 /** The combinations measured, over the largest game of the catalogue. */
 function combinations(gameId: string, setId: string, recent: { week: number; atCap: number }): Combination[] {
   const browse = { by: 'browse', gameId } as const;
-  const V1_JSON = v1JoinedJson(true);
+  const V1_JOINED = { kind: 'joined', json: v1JoinedJson(true), region: 'NA' } as const;
   const none: CardOrder = { direction: 'desc' };
   const byPrice: CardOrder = { by: 'price', direction: 'desc' };
   const by7d: CardOrder = { by: '7d', direction: 'desc' };
@@ -173,12 +173,12 @@ function combinations(gameId: string, setId: string, recent: { week: number; atC
     order: CardOrder,
     offset: number,
     limit: number,
-    selector: Parameters<CardQueryRepository['findJoinedCards']>[0] = browse,
+    selector: Parameters<CardQueryRepository['findCards']>[0] = browse,
   ): Combination => ({
     name: `v1 ${filterName} ${orderName} offset=${offset} limit=${limit}`,
     run: async (r) => {
       refuseAsTheApiDoes(selector, filter, order, offset);
-      return r.v1.findJoinedCards(selector, filter, { limit, offset }, 'NA', order, V1_JSON);
+      return r.v1.findCards(selector, filter, { limit, offset }, order, V1_JOINED);
     },
   });
   const out: Combination[] = [];

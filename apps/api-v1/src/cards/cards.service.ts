@@ -16,24 +16,19 @@ export class CardsService {
   ) {}
 
   /**
-   * GET /v1/cards: two statements per page whatever its size: the page, then its cards with their
-   * variants' JSON joined in SQL from what was rendered when prices arrived. Options that need
-   * other statistics windows or another history duration read the cards beside their variants'
-   * statistics instead, and history, and render those per request.
+   * GET /v1/cards: the view decides how the page's variants are read (card-view.ts): joined in SQL
+   * from what was rendered when prices arrived (two statements per page whatever its size), or,
+   * for options that need other statistics windows or another history duration, beside their
+   * statistics and history, rendered per request.
    */
   async search(query: CardsQuery): Promise<string[]> {
     const view = v1CardsView(query);
     let selector = query.selector;
     if (selector.by === 'browse' && query.game)
       selector = { ...selector, gameId: (await requireGame(this.catalogue, query.game)).id };
-    const { filter, order } = query;
     const range = { limit: query.limit, offset: query.offset };
-    if (view.joined) {
-      const page = await this.cards.findJoinedCards(selector, filter, range, view.region, order, view.joined);
-      return view.page(page.total, view.joinedCards(page.cards));
-    }
-    const page = await this.cards.findCards(selector, filter, range, view.region, order, view.read);
-    return view.page(page.total, await view.render(page.cards, this.cards));
+    const { total, cards } = await view.search(this.cards, selector, query.filter, range, query.order);
+    return view.page(total, cards);
   }
 
   /**
@@ -48,12 +43,7 @@ export class CardsService {
     const view = v1BatchView(parseCardsQuery(raw, plan.maxLimit), items);
     const cards = view.cardsOf(await this.cards.resolveIdentifiers(items));
     const uuids = cards.map((c) => c.cardUuid);
-    const joined = view.joinedFor(cards);
-    if (joined) {
-      const read = await this.cards.loadJoinedCards(uuids, { includeNullPrices: true }, view.region, joined);
-      return view.answer(view.joinedCards(read));
-    }
-    const read = await this.cards.cardsWithAllVariants(uuids, view.region, view.read);
-    return view.answer(await view.render(view.narrow(cards, read), this.cards));
+    const read = await this.cards.loadCards(uuids, { includeNullPrices: true }, view.variantsFor(cards));
+    return view.answer(await view.write(view.narrow(cards, read), this.cards));
   }
 }

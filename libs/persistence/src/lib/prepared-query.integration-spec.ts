@@ -1,6 +1,6 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { DataSource } from 'typeorm';
-import { workerDatabaseUrl } from '../testing';
+import { seriesRead, workerDatabaseUrl } from '../testing';
 import { createDataSource } from './data-source';
 import { preparedQuery, STATEMENTS_PER_CONNECTION } from './prepared-query';
 import { CardQueryRepository } from './repositories/card-query.repository';
@@ -69,9 +69,8 @@ describe('preparedQuery on one connection', () => {
           { by: 'browse', gameId: 'no-such-game' },
           filter,
           { limit: 5, offset: 0 },
-          'EU',
           order,
-          { stats: false, parts: [] },
+          seriesRead({ stats: false, parts: [] }, ['EU']),
         );
     expect(orders.length * filters.length).toBeGreaterThan(STATEMENTS_PER_CONNECTION);
     expect(await preparedCount()).toBe(STATEMENTS_PER_CONNECTION);

@@ -4,3 +4,4 @@ export * from './test-database';
 export * from './tcp-proxy';
 export * from './login-roles';
 export * from './sql-snapshot';
+export * from './card-reads';

@@ -51,39 +51,58 @@ export interface CardWithVariants {
   readonly variants: PricedVariant[];
 }
 
-export interface CardPage {
-  readonly total: number;
-  readonly cards: CardWithVariants[];
-}
+/**
+ * How a read brings each card's variants, decided once by the view (`CardView.variants`): joined
+ * into JSON in SQL from what was rendered when prices arrived (one market whose every member is
+ * stored), or with their series in `regions` (the first primary) as `read` says, rendered by the
+ * view.
+ */
+export type VariantsRead =
+  | { readonly kind: 'joined'; readonly json: JoinedVariantJson; readonly region: string }
+  | { readonly kind: 'series'; readonly read: SeriesRead; readonly regions: readonly string[] };
+
+/** Cards as a `VariantsRead` brought them, in the order asked for. */
+export type LoadedCards =
+  | { readonly kind: 'joined'; readonly cards: JoinedCard[] }
+  | { readonly kind: 'series'; readonly cards: CardWithVariants[] };
 
 /**
- * The read side of the card APIs (v1 pages by offset, lookups, batches; v2 lookups): a page of
- * cards, then either the cards with their variants' JSON joined from what was rendered at write
- * time, or, for options rendered per request, their variants with stored parts and/or statistics,
- * and price history. Regions are storage region codes.
+ * The read side of the card APIs (v1 pages by offset, lookups, batches; v2 lookups and pages), one
+ * method per question: a page of cards, these cards, the card a reference names, what a batch's
+ * identifiers name, and price history. Each card read brings the variants as the view's
+ * `VariantsRead` says. Regions are storage region codes.
  */
 export interface RenderedCardReads {
-  /** A page of cards with their variants and series in `region` (and `otherRegions`) as `read` asks. */
+  /** A page of cards and its total, each card with its variants as `variants` says. */
   findCards(
     selector: CardSelector,
     filter: VariantFilter,
     page: { limit: number; offset: number },
-    region: string,
     order: CardOrder,
-    read: SeriesRead,
-    /** Further storage regions whose series each variant carries (v2 markets). */
-    otherRegions?: readonly string[],
-  ): Promise<CardPage>;
+    variants: VariantsRead,
+  ): Promise<{ readonly total: number; readonly found: LoadedCards }>;
 
-  /** `findCards` with each card's variants joined into JSON as `json` says. */
-  findJoinedCards(
-    selector: CardSelector,
+  /**
+   * Cards with the variants the filters return (or the one variant `onlyVariant` names), as
+   * `variants` says, in the order given.
+   */
+  loadCards(
+    cardUuids: string[],
     filter: VariantFilter,
-    page: { limit: number; offset: number },
+    variants: VariantsRead,
+    onlyVariant?: string,
+  ): Promise<LoadedCards>;
+
+  /**
+   * The one card a UUID or slug names, its variants joined as `json` says with its series in
+   * `region`, found in the same statement (a lookup's one round trip); undefined when there is none.
+   */
+  findJoinedCard(
+    ref: string,
+    filter: VariantFilter,
     region: string,
-    order: CardOrder,
     json: JoinedVariantJson,
-  ): Promise<{ readonly total: number; readonly cards: JoinedCard[] }>;
+  ): Promise<JoinedCard | undefined>;
 
   /**
    * A batch's identifiers resolved at once: for each request ordinal, the cards it names (and the
@@ -93,48 +112,9 @@ export interface RenderedCardReads {
     items: readonly { ordinal: number; by: CardIdentifier; value: string }[],
   ): Promise<{ ordinal: number; cardUuid: string; variantUuid: string | null }[]>;
 
-  /** Cards with every raw variant and its series, in the order given. */
-  cardsWithAllVariants(cardUuids: string[], region: string, read: SeriesRead): Promise<CardWithVariants[]>;
-
   /**
    * Each variant's observations in `region` after its own instant (exclusive; Unix seconds, by
    * variant UUID), ascending.
    */
   priceHistory(since: ReadonlyMap<string, number>, region: string): Promise<Map<string, PriceSeries>>;
-
-  /**
-   * Cards with the variants the filters return, each variant's JSON joined as `json` says with its
-   * series in `region`, in the order given.
-   */
-  loadJoinedCards(
-    cardUuids: string[],
-    filter: VariantFilter,
-    region: string,
-    json: JoinedVariantJson,
-    /** The one variant a variant identifier named. */
-    onlyVariant?: string,
-  ): Promise<JoinedCard[]>;
-
-  /** `loadJoinedCards` for the one card a UUID or slug names; undefined when there is none. */
-  findJoinedCard(
-    ref: string,
-    filter: VariantFilter,
-    region: string,
-    json: JoinedVariantJson,
-  ): Promise<JoinedCard | undefined>;
-
-  /**
-   * Cards with the variants the filters return and their series in each region (the first is
-   * primary) as `read` asks, in the order given.
-   */
-  loadCards(cardUuids: string[], load: CardsLoad): Promise<CardWithVariants[]>;
-}
-
-/** What `loadCards` reads of each card: its variants that `filter` (or the one variant or SKU) returns, and their series in `regions` as `read` asks. */
-export interface CardsLoad {
-  readonly filter: VariantFilter;
-  readonly regions: readonly string[];
-  readonly read: SeriesRead;
-  readonly onlyVariant?: string;
-  readonly onlySku?: string;
 }

@@ -2,7 +2,7 @@ import { RawVariant, uuidV5, variantSlug } from '@tcg/domain';
 import { CARD_DOCUMENTS, CardDocument, v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
-import { tinyCatalogue, useTestDatabase } from '../../testing';
+import { joinedCards, joinedRead, tinyCatalogue, useTestDatabase } from '../../testing';
 import { renderMissingDocuments, writeCatalogue } from '../catalogue-writer';
 import { sql } from 'kysely';
 import { variantConditions } from '../reads/card-fragments';
@@ -171,9 +171,10 @@ describe('card documents (PostgreSQL)', () => {
     await ingest(nm, 'NA', [1000, 1100]);
     const repo = new CardQueryRepository(ds);
     const read = async (withHistory: boolean) =>
-      (await repo.loadJoinedCards([card], RAW, 'NA', v1JoinedJson(withHistory)))[0]!.variantsJson;
+      joinedCards(await repo.loadCards([card], RAW, joinedRead(v1JoinedJson(withHistory))))[0]!.variantsJson;
     const v2 = async () =>
-      (await repo.loadJoinedCards([card], RAW, 'NA', v2JoinedJson('NA', 'USD', true, true)))[0]!.variantsJson;
+      joinedCards(await repo.loadCards([card], RAW, joinedRead(v2JoinedJson('NA', 'USD', true, true))))[0]!
+        .variantsJson;
     const expected = await storedAndJoined(card);
     const reads = async () => ({
       v1_variants: await read(true),
@@ -192,27 +193,28 @@ describe('card documents (PostgreSQL)', () => {
     // series, another market head), the parts are joined.
     await ds.query(`UPDATE card_documents SET v2_variants = '"stored"' WHERE card_uuid = $1`, [card]);
     const english = { ...RAW, languages: ['English' as const] };
-    expect((await repo.loadJoinedCards([card], english, 'NA', v1JoinedJson(true)))[0]!.variantsJson).toBe(
-      expected.stored.v1_variants,
-    );
-    expect((await repo.loadJoinedCards([card], english, 'NA', v1JoinedJson(false)))[0]!.variantsJson).toBe(
-      expected.stored.v1_bare_variants,
-    );
+    expect(
+      joinedCards(await repo.loadCards([card], english, joinedRead(v1JoinedJson(true))))[0]!.variantsJson,
+    ).toBe(expected.stored.v1_variants);
+    expect(
+      joinedCards(await repo.loadCards([card], english, joinedRead(v1JoinedJson(false))))[0]!.variantsJson,
+    ).toBe(expected.stored.v1_bare_variants);
     const us = v2JoinedJson('US', 'USD', true, true);
-    expect((await repo.loadJoinedCards([card], RAW, 'NA', us))[0]!.variantsJson).toContain('"region":"US"');
+    expect(joinedCards(await repo.loadCards([card], RAW, joinedRead(us)))[0]!.variantsJson).toContain(
+      '"region":"US"',
+    );
     expect(await v2()).toBe('"stored"');
     // A lookup by slug in one statement (v2) and a v1 page read it too.
     const v2Doc = v2JoinedJson('NA', 'USD', true, true);
     expect((await repo.findJoinedCard(cat.cards[0]!.id, RAW, 'NA', v2Doc))!.variantsJson).toBe('"stored"');
-    const page = await repo.findJoinedCards(
+    const page = await repo.findCards(
       { by: 'cardId', value: cat.cards[0]!.id },
       RAW,
       { limit: 20, offset: 0 },
-      'NA',
       { direction: 'asc' },
-      v1JoinedJson(true),
+      joinedRead(v1JoinedJson(true)),
     );
-    expect(page.cards.map((c) => c.variantsJson)).toEqual(['"stored"']);
+    expect(joinedCards(page.found).map((c) => c.variantsJson)).toEqual(['"stored"']);
 
     // A card whose documents are missing is joined from its parts, the same text.
     await ds.query(`DELETE FROM card_documents WHERE card_uuid = $1`, [card]);

@@ -1,6 +1,6 @@
 import { Card, cardSlug, KeysetQuery, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { useTestDatabase } from '../../testing';
+import { seriesCards, seriesRead, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { CardKeysetRepository } from '../repositories/card-keyset.repository';
 import { CardQueryRepository } from '../repositories/card-query.repository';
@@ -67,11 +67,10 @@ describe('search relevance (PostgreSQL)', () => {
         { by: 'browse', gameId: GAME.id, q },
         { includeNullPrices: true },
         { limit: 10, offset: 0 },
-        'NA',
         { direction: 'desc' },
-        { stats: false, parts: [] },
+        seriesRead({ stats: false, parts: [] }),
       );
-      expect(page.cards.map((c) => c.card.name)).toEqual(expected);
+      expect(seriesCards(page.found).map((c) => c.card.name)).toEqual(expected);
     },
   );
 

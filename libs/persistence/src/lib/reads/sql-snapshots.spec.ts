@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { BrowseSelector, CardOrder, KeysetQuery, VariantFilter } from '@tcg/domain';
 import { v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
+import { joinedRead, seriesRead } from '../../testing/card-reads';
 import type { DataSource } from 'typeorm';
 import { expectSqlSnapshot, renderCase, type SentStatement } from '../../testing/sql-snapshot';
 import type { ReadTarget } from '../read-replicas';
@@ -160,13 +161,13 @@ const V1_READ = { stats: false, parts: ['v1Stats', 'v1History'] as const };
 /** v1 GET /v1/cards with default options: the page and its cards joined in SQL. */
 const v1Page =
   (
-    selector: Parameters<CardQueryRepository['findJoinedCards']>[0],
+    selector: Parameters<CardQueryRepository['findCards']>[0],
     filter: VariantFilter = V1,
     page = PAGE,
     order: CardOrder = BY_SET,
   ) =>
   (r: Reads) =>
-    r.cards.findJoinedCards(selector, filter, page, 'NA', order, V1_JSON);
+    r.cards.findCards(selector, filter, page, order, joinedRead(V1_JSON));
 
 const keyset = (browse: BrowseSelector, rest: Partial<KeysetQuery> = {}): KeysetQuery => ({
   browse,
@@ -177,7 +178,7 @@ const keyset = (browse: BrowseSelector, rest: Partial<KeysetQuery> = {}): Keyset
 });
 
 const GROUPS: Readonly<Record<string, readonly Case[]>> = {
-  // GET /v1/cards (CardQueryRepository.findJoinedCards, default options; findCards otherwise).
+  // GET /v1/cards (CardQueryRepository.findCards: joined with default options, else with series).
   'card-page': [
     ['lookup by card id (UUID)', v1Page({ by: 'cardId', value: CARD_A })],
     ['lookup by card id (slug)', v1Page({ by: 'cardId', value: 'lightning-bolt-lea' })],
@@ -221,20 +222,23 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
     ['browse game, sorted by price, deep offset', v1Page(GAME, V1, DEEP, { by: 'price', direction: 'desc' })],
     [
       'browse game, in EU (not summarised)',
-      (r) => r.cards.findJoinedCards(GAME, V1, PAGE, 'EU', BY_SET, V1_JSON),
+      (r) => r.cards.findCards(GAME, V1, PAGE, BY_SET, joinedRead(V1_JSON, 'EU')),
     ],
     [
       'browse game, without history',
-      (r) => r.cards.findJoinedCards(GAME, V1, PAGE, 'NA', BY_SET, V1_BARE_JSON),
+      (r) => r.cards.findCards(GAME, V1, PAGE, BY_SET, joinedRead(V1_BARE_JSON)),
     ],
-    ['browse game, rendered per request', (r) => r.cards.findCards(GAME, V1, PAGE, 'NA', BY_SET, STATS_READ)],
+    [
+      'browse game, rendered per request',
+      (r) => r.cards.findCards(GAME, V1, PAGE, BY_SET, seriesRead(STATS_READ)),
+    ],
     [
       'lookup by vendor SKU, rendered per request',
-      (r) => r.cards.findCards({ by: 'vendorSkuId', value: '123456' }, V1, PAGE, 'NA', BY_SET, V1_READ),
+      (r) => r.cards.findCards({ by: 'vendorSkuId', value: '123456' }, V1, PAGE, BY_SET, seriesRead(V1_READ)),
     ],
     [
       'search, deep offset, rendered per request',
-      (r) => r.cards.findCards(SEARCH, V1_SEARCH, DEEP, 'NA', BY_SET, STATS_READ),
+      (r) => r.cards.findCards(SEARCH, V1_SEARCH, DEEP, BY_SET, seriesRead(STATS_READ)),
     ],
   ],
   // The cards of a page, a batch or a v2 lookup, by UUID or reference.
@@ -252,45 +256,44 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
         ),
     ],
     ['v2 card by UUID, EU market', (r) => r.cards.findJoinedCard(CARD_A, V2, 'EU', V2_EU_JSON)],
-    ['v2 page of cards', (r) => r.cards.loadJoinedCards([CARD_A, CARD_B], V2, 'NA', V2_JSON)],
-    ['v2 one card', (r) => r.cards.loadJoinedCards([CARD_A], V2, 'NA', V2_JSON)],
+    ['v2 page of cards', (r) => r.cards.loadCards([CARD_A, CARD_B], V2, joinedRead(V2_JSON))],
+    ['v2 one card', (r) => r.cards.loadCards([CARD_A], V2, joinedRead(V2_JSON))],
     [
       'v2 one card, by variant id',
       (r) =>
-        r.cards.loadJoinedCards(
+        r.cards.loadCards(
           [CARD_A],
           { includeNullPrices: true, graded: 'include' },
-          'NA',
-          V2_JSON,
+          joinedRead(V2_JSON),
           VARIANT_A,
         ),
     ],
     [
       'v1 batch of whole cards',
-      (r) => r.cards.loadJoinedCards([CARD_A, CARD_B], V1_SEARCH, 'NA', V1_BARE_JSON),
+      (r) => r.cards.loadCards([CARD_A, CARD_B], V1_SEARCH, joinedRead(V1_BARE_JSON)),
     ],
     [
       'v1 batch, rendered per request',
-      (r) => r.cards.cardsWithAllVariants([CARD_A, CARD_B], 'NA', STATS_READ),
+      (r) => r.cards.loadCards([CARD_A, CARD_B], { includeNullPrices: true }, seriesRead(STATS_READ)),
     ],
     [
       'v2 cards in several markets',
       (r) =>
-        r.cards.loadCards([CARD_A, CARD_B], {
-          filter: V2,
-          regions: ['NA', 'EU', 'JP'],
-          read: { stats: true, parts: ['v2Price'] },
-        }),
+        r.cards.loadCards(
+          [CARD_A, CARD_B],
+          V2,
+          seriesRead({ stats: true, parts: ['v2Price'] }, ['NA', 'EU', 'JP']),
+        ),
     ],
     [
       'v2 card by variant id, rendered per request',
       (r) =>
-        r.cards.loadCards([CARD_A], {
-          filter: { includeNullPrices: true, graded: 'include' },
-          regions: ['NA'],
-          read: STATS_READ,
-          onlyVariant: VARIANT_A,
-        }),
+        r.cards.loadCards(
+          [CARD_A],
+          { includeNullPrices: true, graded: 'include' },
+          seriesRead(STATS_READ),
+          VARIANT_A,
+        ),
     ],
   ],
   'resolve-identifiers': [

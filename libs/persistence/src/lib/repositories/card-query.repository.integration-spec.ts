@@ -1,6 +1,6 @@
 import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { useTestDatabase } from '../../testing';
+import { seriesCards, seriesRead, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { refreshSummaries } from '../summaries';
 import { CardQueryRepository } from './card-query.repository';
@@ -45,9 +45,17 @@ describe('CardQueryRepository pages (PostgreSQL)', () => {
   let repo: CardQueryRepository;
   const browse = { by: 'browse', gameId: GAME.id } as const;
   const filter = { includeNullPrices: true };
-  const read = { stats: true, parts: [] };
-  const page = (offset: number, limit = 2) =>
-    repo.findCards(browse, filter, { limit, offset }, 'NA', { direction: 'desc' }, read);
+  const read = seriesRead({ stats: true, parts: [] });
+  const page = async (offset: number, limit = 2) => {
+    const { total, found } = await repo.findCards(
+      browse,
+      filter,
+      { limit, offset },
+      { direction: 'desc' },
+      read,
+    );
+    return { total, cards: seriesCards(found) };
+  };
 
   useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
@@ -95,14 +103,13 @@ describe('CardQueryRepository pages (PostgreSQL)', () => {
 
   it('answers an empty game empty at any offset', async () => {
     const none = { by: 'browse', gameId: 'no-such-game' } as const;
-    const { total, cards } = await repo.findCards(
+    const { total, found } = await repo.findCards(
       none,
       filter,
       { limit: 2, offset: 4 },
-      'NA',
       { direction: 'desc' },
       read,
     );
-    expect({ total, cards }).toEqual({ total: 0, cards: [] });
+    expect({ total, cards: seriesCards(found) }).toEqual({ total: 0, cards: [] });
   });
 });

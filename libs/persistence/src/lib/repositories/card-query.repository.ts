@@ -10,12 +10,12 @@ import {
   VariantFilter,
 } from '@tcg/domain';
 import {
-  CardPage,
-  CardsLoad,
   CardWithVariants,
   JoinedVariantJson,
+  LoadedCards,
   RenderedCardReads,
   SeriesRead,
+  VariantsRead,
 } from '@tcg/rendering';
 import type { ReadSource } from '../read-replicas';
 import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks';
@@ -37,6 +37,15 @@ import { TopRegions } from '../reads/top-region.read';
 import { readUpdatedPricesOver } from '../reads/updated-prices-bound.read';
 import { readVariantSeries } from '../reads/variant-series.read';
 
+/** What a read with series takes of each card: its variants the scope returns, their series in `regions` as `read` asks. */
+interface SeriesCardsRead {
+  readonly filter: VariantFilter;
+  readonly regions: readonly string[];
+  readonly read: SeriesRead;
+  readonly onlyVariant?: string;
+  readonly onlySku?: string;
+}
+
 /**
  * The read side of the card APIs: a page of cards (one query, total included), then either the
  * cards with their variants' JSON joined in SQL from what was rendered at write time (one query),
@@ -51,59 +60,50 @@ export class CardQueryRepository implements RenderedCardReads {
 
   private readonly topRegions = new TopRegions(this.reads);
 
+  /**
+   * A page of cards and its total, each card with its variants as `variants` says. Joined: the
+   * page and its cards' JSON in one statement (a card lookup's first page without the page's
+   * window, ordering and LIMIT). With their series: the page, then its cards and their variants'
+   * series side by side.
+   */
   async findCards(
     selector: CardSelector,
     filter: VariantFilter,
     page: PageRange,
-    region: string,
     order: CardOrder,
-    read: SeriesRead,
-    /** Further storage regions whose series each variant carries (v2 markets). */
-    otherRegions: readonly string[] = [],
-  ): Promise<CardPage> {
+    variants: VariantsRead,
+  ): Promise<{ readonly total: number; readonly found: LoadedCards }> {
+    const region = variants.kind === 'joined' ? variants.region : variants.regions[0]!;
     const plan = await this.plan(selector, filter, region, order);
+    if (variants.kind === 'joined') {
+      if (selector.by === 'cardId' && page.offset === 0 && order.minPrice === undefined) {
+        // A card lookup's first page holds the card at most (every lookup): found and joined in
+        // one plain statement.
+        const cards = await readJoinedCards(this.reads, {
+          cards: plan.where,
+          json: variants.json,
+          scope: plan.scope,
+          region: plan.region,
+        });
+        return { total: cards.length, found: { kind: 'joined', cards } };
+      }
+      const statement = pageStatement(plan, page);
+      const found = await readJoinedCardPage(this.reads, plan, statement, variants.json);
+      const total = await this.total(plan, page, found.cards.length, found.total);
+      return { total, found: { kind: 'joined', cards: found.cards } };
+    }
     const statement = pageStatement(plan, page);
     const found = await readCardPage(this.reads, statement);
     const total = await this.total(plan, page, found.uuids.length, found.total);
     const { onlyVariant, onlySku } = plan.scope;
-    const cards = await this.loadCards(found.uuids, {
+    const cards = await this.seriesCards(found.uuids, {
       filter,
-      regions: [region, ...otherRegions],
-      read,
+      regions: variants.regions,
+      read: variants.read,
       onlyVariant,
       onlySku,
     });
-    return { total, cards };
-  }
-
-  /**
-   * `findCards` with each card's variants joined into JSON in SQL (as `loadJoinedCards`), in the
-   * same statement as the page: one statement for a lookup or a search.
-   */
-  async findJoinedCards(
-    selector: CardSelector,
-    filter: VariantFilter,
-    page: PageRange,
-    region: string,
-    order: CardOrder,
-    json: JoinedVariantJson,
-  ): Promise<{ readonly total: number; readonly cards: JoinedCard[] }> {
-    const plan = await this.plan(selector, filter, region, order);
-    if (selector.by === 'cardId' && page.offset === 0 && order.minPrice === undefined) {
-      // A card lookup's first page holds the card at most (every lookup): found and joined in one
-      // plain statement, without the page's window, ordering and LIMIT.
-      const cards = await readJoinedCards(this.reads, {
-        cards: plan.where,
-        json,
-        scope: plan.scope,
-        region: plan.region,
-      });
-      return { total: cards.length, cards };
-    }
-    const statement = pageStatement(plan, page);
-    const found = await readJoinedCardPage(this.reads, plan, statement, json);
-    const total = await this.total(plan, page, found.cards.length, found.total);
-    return { total, cards: found.cards };
+    return { total, found: { kind: 'series', cards } };
   }
 
   /**
@@ -158,13 +158,6 @@ export class CardQueryRepository implements RenderedCardReads {
     return rows.map((r) => ({ ordinal: r.ordinal, cardUuid: r.card_uuid, variantUuid: r.variant_uuid }));
   }
 
-  /** Cards with every raw variant and its series, in the order given (one query). */
-  cardsWithAllVariants(cardUuids: string[], region: string, read: SeriesRead): Promise<CardWithVariants[]> {
-    return cardUuids.length === 0
-      ? Promise.resolve([])
-      : this.loadCards(cardUuids, { filter: { includeNullPrices: true }, regions: [region], read });
-  }
-
   /**
    * Each variant's observations in `region` after its own instant (exclusive; Unix seconds, by
    * variant UUID), ascending. Per variant, so one variant whose latest observation is old does not
@@ -198,29 +191,38 @@ export class CardQueryRepository implements RenderedCardReads {
   }
 
   /**
-   * Cards with the variants the filters return, each variant's JSON joined in SQL from stored text
-   * (`json`) with its series in `region`, in the order given: one statement and one row per card.
+   * Cards with the variants the filters return (or the one variant), as `variants` says, in the
+   * order given: joined in SQL from stored text, one statement and one row per card; or with their
+   * series, the cards and their variants two statements run side by side.
    */
-  async loadJoinedCards(
+  async loadCards(
     cardUuids: string[],
     filter: VariantFilter,
-    region: string,
-    json: JoinedVariantJson,
-    /** The one variant a variant identifier named; a SKU lookup goes through `findJoinedCards`. */
+    variants: VariantsRead,
     onlyVariant?: string,
-  ): Promise<JoinedCard[]> {
-    if (cardUuids.length === 0) return [];
+  ): Promise<LoadedCards> {
+    if (variants.kind === 'series')
+      return {
+        kind: 'series',
+        cards: await this.seriesCards(cardUuids, {
+          filter,
+          regions: variants.regions,
+          read: variants.read,
+          onlyVariant,
+        }),
+      };
+    if (cardUuids.length === 0) return { kind: 'joined', cards: [] };
     const cards = await readJoinedCards(this.reads, {
       cards: cardsByUuid([...new Set(cardUuids)]),
-      json,
+      json: variants.json,
       scope: { filter, onlyVariant },
-      region: regionParam(region),
+      region: regionParam(variants.region),
     });
-    return inOrder(cardUuids, new Map(cards.map((c) => [c.card.uuid, c])));
+    return { kind: 'joined', cards: inOrder(cardUuids, new Map(cards.map((c) => [c.card.uuid, c]))) };
   }
 
   /**
-   * `loadJoinedCards` for the one card a UUID or slug names, found in the same statement: a
+   * The one card a UUID or slug names, its variants joined in SQL, found in the same statement: a
    * lookup's one round trip. Undefined when there is none.
    */
   async findJoinedCard(
@@ -237,9 +239,9 @@ export class CardQueryRepository implements RenderedCardReads {
    * codes; the first is primary) as `read` asks, in the order given: the cards and their variants
    * are two queries run side by side.
    */
-  async loadCards(
+  private async seriesCards(
     cardUuids: string[],
-    { filter, regions, read, onlyVariant, onlySku }: CardsLoad,
+    { filter, regions, read, onlyVariant, onlySku }: SeriesCardsRead,
   ): Promise<CardWithVariants[]> {
     if (cardUuids.length === 0) return [];
     const unique = [...new Set(cardUuids)];

@@ -11,7 +11,7 @@ import {
   variantSlug,
 } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { useTestDatabase } from '../../testing';
+import { seriesCards, seriesRead, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
@@ -189,11 +189,14 @@ describe('browses from the summaries (PostgreSQL)', () => {
       const browse = { by: 'browse', gameId: GAME.id } as const;
       // From the first page, and past it (a deep page counts in its own statement).
       for (const offset of [0, 1]) {
-        const page = await v1.findCards(browse, filter, { limit: 2, offset }, region, order, {
-          stats: false,
-          parts: [],
-        });
-        expect({ total: page.total, names: page.cards.map((c) => c.card.name) }).toEqual({
+        const page = await v1.findCards(
+          browse,
+          filter,
+          { limit: 2, offset },
+          order,
+          seriesRead({ stats: false, parts: [] }, [region]),
+        );
+        expect({ total: page.total, names: seriesCards(page.found).map((c) => c.card.name) }).toEqual({
           total: expected.length,
           names: expected.slice(offset, offset + 2),
         });

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { tinyCatalogue, useTestDatabase } from '../../testing';
+import { seriesCards, seriesRead, tinyCatalogue, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue-writer';
 import { CardQueryRepository } from './card-query.repository';
 import { TypeOrmCatalogueRepository } from './catalogue.repository';
@@ -17,11 +17,13 @@ describe('TypeOrmCatalogueRepository (PostgreSQL)', () => {
   });
 
   it('reads back the card and its raw and graded variants as written, as domain types', async () => {
-    const [read] = await new CardQueryRepository(ds).loadCards([card.uuid], {
-      filter: { includeNullPrices: true, graded: 'include' },
-      regions: ['NA'],
-      read: { stats: false, parts: [] },
-    });
+    const [read] = seriesCards(
+      await new CardQueryRepository(ds).loadCards(
+        [card.uuid],
+        { includeNullPrices: true, graded: 'include' },
+        seriesRead({ stats: false, parts: [] }),
+      ),
+    );
     expect(read?.card).toEqual(card);
     expect(read?.setName).toBe('First Edition');
     expect(read?.gameName).toBe('Test Game');

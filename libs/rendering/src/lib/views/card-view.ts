@@ -1,11 +1,22 @@
-import { Card, IdentifierSelector, JoinedCard, required, Variant, VariantFilter } from '@tcg/domain';
+import {
+  Card,
+  CardOrder,
+  CardSelector,
+  IdentifierSelector,
+  JoinedCard,
+  required,
+  Variant,
+  VariantFilter,
+} from '@tcg/domain';
 import type { SeriesStats } from '@tcg/pricing-stats';
 import type {
   CardWithVariants,
+  LoadedCards,
   PricedVariant,
   RenderedCardReads,
   SeriesRead,
   StoredSeries,
+  VariantsRead,
 } from '../card-reads';
 import type { JoinedVariantJson, StoredMember } from '../joined';
 import type { Series } from '../series';
@@ -94,17 +105,20 @@ export function joinedOf(format: CardFormat, market: Market): JoinedVariantJson 
 export type HistoryReads = Pick<RenderedCardReads, 'priceHistory'>;
 
 /**
- * A request's cards as one version writes them, from either read: variants joined in SQL
- * (`joined`, when the request asks for one market whose every member is stored) or variants with
- * their series as `read` says, rendered here (`render`).
+ * A request's cards as one version writes them. The view decides once how its reads bring the
+ * variants (`variants`): joined in SQL when the request asks for one market whose every member is
+ * stored, else with their series, rendered here. Each question is one read of the port with that
+ * decision, then the cards' JSON (`write`).
  */
 export class CardView {
-  /** How the variants are joined in SQL; undefined: read `read` and `render` instead. */
+  /** How the variants are joined in SQL; undefined: read with their series and rendered here. */
   readonly joined: JoinedVariantJson | undefined;
   /** What the series read takes of each series: the stored parts the members use, statistics if any renders from them. */
   readonly read: SeriesRead;
   /** The storage regions to read, primary first, each once (`US` and `NA` are one). */
   readonly regions: readonly string[];
+  /** How every card read of this view brings the variants. */
+  readonly variants: VariantsRead;
   private readonly lookback: number | undefined;
 
   constructor(
@@ -121,6 +135,9 @@ export class CardView {
     };
     this.regions = [...new Set(markets.map((m) => m.storageRegion))];
     this.lookback = members.flatMap((m) => ('history' in m ? [m.lookback] : []))[0];
+    this.variants = this.joined
+      ? { kind: 'joined', json: this.joined, region: this.region }
+      : { kind: 'series', read: this.read, regions: this.regions };
   }
 
   /** The primary storage region. */
@@ -128,9 +145,16 @@ export class CardView {
     return this.regions[0]!;
   }
 
-  /** Cards whose variants were joined in SQL as `joined` says. */
-  joinedCards(cards: readonly JoinedCard[]): string[] {
-    return cards.map((c) => this.format.card(c, [c.variantsJson]));
+  /** A page of cards and its total, as the view writes them. */
+  async search(
+    reads: RenderedCardReads,
+    selector: CardSelector,
+    filter: VariantFilter,
+    page: { limit: number; offset: number },
+    order: CardOrder,
+  ): Promise<{ total: number; cards: string[] }> {
+    const { total, found } = await reads.findCards(selector, filter, page, order, this.variants);
+    return { total, cards: await this.write(found, reads) };
   }
 
   /**
@@ -154,27 +178,26 @@ export class CardView {
     return this.load(reads, [match.cardUuid], scope, match.variantUuid ?? undefined);
   }
 
-  /**
-   * Cards by UUID, in the order given, with the variants `filter` returns (or the one variant):
-   * joined in SQL when the view's one market is stored, else read with their series and rendered.
-   */
+  /** Cards by UUID, in the order given, with the variants `filter` returns (or the one variant). */
   async load(
     reads: RenderedCardReads,
     uuids: string[],
     filter: VariantFilter,
     onlyVariant?: string,
   ): Promise<string[]> {
-    if (this.joined)
-      return this.joinedCards(
-        await reads.loadJoinedCards(uuids, filter, this.region, this.joined, onlyVariant),
-      );
-    const cards = await reads.loadCards(uuids, {
-      filter,
-      regions: this.regions,
-      read: this.read,
-      onlyVariant,
-    });
-    return this.render(cards, reads);
+    return this.write(await reads.loadCards(uuids, filter, this.variants, onlyVariant), reads);
+  }
+
+  /** The cards' JSON from either read: joined ones as they are, the others rendered. */
+  write(loaded: LoadedCards, reads: HistoryReads): Promise<string[]> {
+    return loaded.kind === 'joined'
+      ? Promise.resolve(this.joinedCards(loaded.cards))
+      : this.render(loaded.cards, reads);
+  }
+
+  /** Cards whose variants were joined in SQL as `joined` says. */
+  joinedCards(cards: readonly JoinedCard[]): string[] {
+    return cards.map((c) => this.format.card(c, [c.variantsJson]));
   }
 
   /**

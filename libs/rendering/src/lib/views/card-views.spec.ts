@@ -348,12 +348,21 @@ describe('a v1 batch', () => {
       ['b', { printings: ['foil'] }, null],
       ['c', { updatedAfter: latest }, null],
     ]);
-    expect(view.joinedFor(cards)).toBeUndefined();
-    expect(view.joinedFor(cards.slice(0, 1))).toBe(v1JoinedJson(true));
-    expect(view.joinedFor([{ cardUuid: 'a', lookup: {}, onlyVariant: 'v' }])).toBeUndefined();
-    expect(
-      v1BatchView({ ...V1_DEFAULT, historyDuration: '1y' }, lookups).joinedFor(cards.slice(0, 1)),
-    ).toBeUndefined();
+    const series = { kind: 'series', read: view.read, regions: ['NA'] };
+    expect(view.variantsFor(cards)).toEqual(series);
+    expect(view.variantsFor(cards.slice(0, 1))).toEqual({
+      kind: 'joined',
+      json: v1JoinedJson(true),
+      region: 'NA',
+    });
+    expect(view.variantsFor(cards.slice(0, 1))).toBe(view.variants);
+    expect(view.variantsFor([{ cardUuid: 'a', lookup: {}, onlyVariant: 'v' }])).toEqual(series);
+    const yearly = v1BatchView({ ...V1_DEFAULT, historyDuration: '1y' }, lookups);
+    expect(yearly.variantsFor(cards.slice(0, 1))).toEqual({
+      kind: 'series',
+      read: yearly.read,
+      regions: ['NA'],
+    });
   });
 
   it("narrows each card to its lookup's filters and leaves out a delta sync's unchanged cards", () => {
@@ -370,9 +379,10 @@ describe('a v1 batch', () => {
         { cardUuid: 'c', lookup: { updatedAfter: latest }, onlyVariant: null },
         { cardUuid: 'd', lookup: { updatedAfter: latest - 1 }, onlyVariant: null },
       ],
-      [of('a'), of('b'), of('c'), of('d')],
+      { kind: 'series', cards: [of('a'), of('b'), of('c'), of('d')] },
     );
-    expect(narrowed.map((c) => [c.card.uuid, c.variants.map((v) => v.variant.id)])).toEqual([
+    if (narrowed.kind !== 'series') throw new Error('narrowed cards read with their series');
+    expect(narrowed.cards.map((c) => [c.card.uuid, c.variants.map((v) => v.variant.id)])).toEqual([
       ['b', [foil.id]],
       ['a', [unpriced.id]],
       ['d', [priced.id]],

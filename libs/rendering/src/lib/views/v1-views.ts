@@ -1,5 +1,5 @@
 import { Condition } from '@tcg/domain';
-import type { CardWithVariants } from '../card-reads';
+import type { CardWithVariants, LoadedCards, VariantsRead } from '../card-reads';
 import type { JoinedVariantJson, StoredMember } from '../joined';
 import { V1_REGION } from '../rendered-series';
 import { listJson } from '../series';
@@ -144,16 +144,23 @@ export class V1BatchView extends V1View {
   }
 
   /**
-   * How the cards are joined in SQL, like a GET's: when the options' members are stored and every
-   * lookup takes whole cards. Undefined: read them whole and `narrow` them here.
+   * How the batch's cards are read: joined in SQL like a GET's when the options' members are
+   * stored and every lookup takes whole cards; otherwise whole, with their series, to be narrowed
+   * here (`narrow`) and rendered.
    */
-  joinedFor(cards: readonly BatchCard[]): JoinedVariantJson | undefined {
-    return cards.every((c) => !c.onlyVariant && !narrows(c.lookup)) ? this.joined : undefined;
+  variantsFor(cards: readonly BatchCard[]): VariantsRead {
+    return cards.every((c) => !c.onlyVariant && !narrows(c.lookup))
+      ? this.variants
+      : { kind: 'series', read: this.read, regions: this.regions };
   }
 
-  /** Each card read whole, narrowed to its lookup; delta sync leaves out a card none of whose variants changed. */
-  narrow(cards: readonly BatchCard[], read: readonly CardWithVariants[]): CardWithVariants[] {
-    const loaded = new Map(read.map((c) => [c.card.uuid, c]));
+  /**
+   * Each card read whole, narrowed to its lookup; delta sync leaves out a card none of whose
+   * variants changed. Joined cards need none (`variantsFor` joins only whole cards).
+   */
+  narrow(cards: readonly BatchCard[], read: LoadedCards): LoadedCards {
+    if (read.kind === 'joined') return read;
+    const loaded = new Map(read.cards.map((c) => [c.card.uuid, c]));
     const out: CardWithVariants[] = [];
     for (const { cardUuid, lookup, onlyVariant } of cards) {
       const c = loaded.get(cardUuid)!;
@@ -167,7 +174,7 @@ export class V1BatchView extends V1View {
       if (lookup.updatedAfter !== undefined && variants.length === 0) continue;
       out.push({ ...c, variants });
     }
-    return out;
+    return { kind: 'series', cards: out };
   }
 
   answer(cards: readonly string[]): string[] {
