@@ -14,7 +14,7 @@ import { inTransaction } from '../transaction';
 import { refreshDocumentsOfVariants } from './card-documents';
 import { MonthChunk, normaliseSeries } from './month-chunks';
 import { RENDERED_COLUMNS } from './rendered-columns';
-import { encodeBatch } from './series-encoding';
+import { encodeBatch, type IngestSeries } from './series-encoding';
 
 /** An observation resolved to a variant: Unix seconds and integer minor units of the region's currency. */
 export interface IngestObservation {
@@ -24,19 +24,7 @@ export interface IngestObservation {
   readonly price: number;
 }
 
-/** A series of one variant in one region: ascending unique Unix seconds and minor units. */
-export interface IngestSeries {
-  readonly variantUuid: string;
-  readonly region: string;
-  /**
-   * Where the observations come from. A series holds one source's: a stored simulated series is
-   * replaced by a real source's; a stored series of another real source is left as it is and the
-   * incoming one refused (`IngestResult.refused`), so that no real history is ever lost.
-   */
-  readonly source: PriceSource;
-  readonly t: ArrayLike<number>;
-  readonly p: ArrayLike<number>;
-}
+export type { IngestSeries } from './series-encoding';
 
 export interface IngestResult {
   readonly observations: number;

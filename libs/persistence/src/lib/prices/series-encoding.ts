@@ -1,12 +1,25 @@
-import { parseRegion } from '@tcg/domain';
+import { parseRegion, type PriceSource } from '@tcg/domain';
 import { renderSeries } from '@tcg/rendering';
 import { BinaryCopyRows } from '../binary-copy';
 import { copyLine } from '../copy';
 import { DOCUMENT_REGIONS } from './card-documents';
 import { joinChunks, MonthChunk, mergeSeries, splitIntoMonths } from './month-chunks';
-import type { IngestSeries } from './price-ingest.repository';
 import { renderedFields } from './rendered-columns';
 import { statsRowOf } from './stats-row';
+
+/** A series of one variant in one region: ascending unique Unix seconds and minor units. */
+export interface IngestSeries {
+  readonly variantUuid: string;
+  readonly region: string;
+  /**
+   * Where the observations come from. A series holds one source's: a stored simulated series is
+   * replaced by a real source's; a stored series of another real source is left as it is and the
+   * incoming one refused (`IngestResult.refused`), so that no real history is ever lost.
+   */
+  readonly source: PriceSource;
+  readonly t: ArrayLike<number>;
+  readonly p: ArrayLike<number>;
+}
 
 /** A batch's writes, encoded for COPY: rows of series with nothing stored go straight in. */
 export interface EncodedBatch {
