@@ -9,7 +9,12 @@ import { FileFormat, formatOf, openRecords } from './read-records';
 /** A batch is held in memory and written in one transaction: beyond this, it only costs memory. */
 const MAX_BATCH_SIZE = 100_000;
 
+/** Above this, an import would take more than a hundred times as long as it needs to. */
+const MAX_REST_RATIO = 100;
+
 const USAGE = `usage: npm run import-prices -- <file.ndjson|file.csv> [--format ndjson|csv] [--batch-size 1-${MAX_BATCH_SIZE}, default 5000]
+  [--rest-ratio 0-${MAX_REST_RATIO}, default 0: after each batch, rest this many times as long as it took
+   (an import beside serving traffic: 3 takes four times as long, with a quarter of the load)]
 
 Each record: variant_id (UUID or slug) or vendor_sku, region, time (Unix seconds or ISO 8601),
 price (decimal, in the region's currency), currency; a line or record is at most 64 KiB. Exit
@@ -21,7 +26,12 @@ async function main(): Promise<number> {
   const file = positional[0];
   const format = (options.get('format') as FileFormat | undefined) ?? (file ? formatOf(file) : undefined);
   const batchSize = Number(options.get('batch-size') ?? 5000);
+  const restText = options.get('rest-ratio') ?? '0';
+  const restRatio = typeof restText === 'string' && restText.trim() !== '' ? Number(restText) : NaN;
   if (
+    !Number.isFinite(restRatio) ||
+    restRatio < 0 ||
+    restRatio > MAX_REST_RATIO ||
     !file ||
     !format ||
     !['ndjson', 'csv'].includes(format) ||
@@ -49,6 +59,7 @@ async function main(): Promise<number> {
     const report = await importer.run(records, {
       batchSize,
       nowSeconds: Math.floor(Date.now() / 1000),
+      restRatio,
       onBatch: (p) => bar.update(Math.min(bytesRead(), bytes), { file, ...p }),
     });
     bar.end();

@@ -103,6 +103,54 @@ describe('PriceImporter (PostgreSQL)', () => {
     expect(await ds.query('SELECT * FROM price_series')).toEqual(before);
   });
 
+  it('rests after each batch for the given multiple of its time, and not at all by default', async () => {
+    const file = join(dir, 'rested.ndjson');
+    const days = [1, 2, 3, 4, 5];
+    await writeFile(
+      file,
+      days
+        .map((d) =>
+          JSON.stringify({
+            variant_id: nm.uuid,
+            region: 'NA',
+            time: `2026-10-0${d}`,
+            price: d,
+            currency: 'USD',
+          }),
+        )
+        .join('\n'),
+    );
+    const rests: number[] = [];
+    const batchTimes: number[] = [];
+    let batchStarted = performance.now();
+    const report = await new PriceImporter(new PriceIngestRepository(ds)).run(readRecords(file, 'ndjson'), {
+      batchSize: 2,
+      nowSeconds: NOW,
+      restRatio: 3,
+      // Each batch's time as the importer sees it ends before onBatch; its rest comes right after.
+      onBatch: () => batchTimes.push(performance.now() - batchStarted),
+      sleep: async (ms) => {
+        rests.push(ms);
+        batchStarted = performance.now();
+      },
+    });
+    expect(report).toMatchObject({ applied: 5, batches: 3 });
+    expect(rests).toHaveLength(3);
+    rests.forEach((ms, i) => {
+      expect(ms).toBeGreaterThan(0);
+      // Three times the batch (measured from just before its ingest, so a little less than ours).
+      expect(ms).toBeLessThanOrEqual(3 * batchTimes[i]! + 1);
+    });
+
+    const none: number[] = [];
+    await new PriceImporter(new PriceIngestRepository(ds)).run(readRecords(file, 'ndjson'), {
+      batchSize: 2,
+      nowSeconds: NOW,
+      sleep: async (ms) => none.push(ms),
+    });
+    expect(none).toEqual([]);
+  });
+
   it('imports CSV with quoted fields and reports short rows', async () => {
     const file = join(dir, 'prices.csv');
     await writeFile(

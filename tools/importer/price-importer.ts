@@ -4,6 +4,7 @@ import {
   refreshSummariesIfStale,
   summariesStale,
 } from '@tcg/persistence';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseObservation, ParsedRow } from './observation-row';
 import { NumberedRecord } from './read-records';
 
@@ -35,6 +36,14 @@ export interface ImportOptions {
   readonly nowSeconds: number;
   readonly onBatch?: (progress: ImportProgress) => void;
   readonly maxRejectedListed?: number;
+  /**
+   * After each batch, rest this many times as long as the batch took (0, the default: none), as
+   * the bulk generation does: an import beside serving traffic on few cores then takes at most
+   * 1 / (1 + restRatio) of what it would, and the requests keep the rest.
+   */
+  readonly restRatio?: number;
+  /** How a rest waits (tests pass their own); milliseconds. */
+  readonly sleep?: (ms: number) => Promise<unknown>;
 }
 
 /**
@@ -94,6 +103,7 @@ export class PriceImporter {
       const lines = `${batch[0]!.line}-${batch[batch.length - 1]!.line}`;
       batch = [];
       if (observations.length === 0) return;
+      const batchStarted = performance.now();
       try {
         const result = await this.repo.ingest(observations);
         // A series a real feed writes is not overwritten by a file: its rows are refused, by line.
@@ -121,6 +131,8 @@ export class PriceImporter {
         );
       }
       opts.onBatch?.({ lines: totals.lines, applied: totals.applied, rejected, batches: totals.batches });
+      const rest = (performance.now() - batchStarted) * (opts.restRatio ?? 0);
+      if (rest > 0) await (opts.sleep ?? sleep)(rest);
     };
 
     for await (const rec of records) {
