@@ -6,7 +6,7 @@ import { writeCatalogue } from '../catalogue-writer';
 import { copyInto, copyLine } from '../copy';
 import { poolOf } from '../data-source';
 import { refreshDocumentsOfVariants } from '../prices/card-documents';
-import { toVariant, VARIANT_COLUMN_TYPES, variantColumnsSql } from '../repositories/catalogue.mapper';
+import { toVariant, VARIANT_COLUMN_TYPES, variantColumnsSql } from '../sql/variant-row';
 import { db, shared } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
 import { execute, rowOf, rowsOf, type Connection } from '../sql/run';

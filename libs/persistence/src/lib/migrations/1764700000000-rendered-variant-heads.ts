@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { copyInto, copyLine } from '../copy';
 import { cardBatches } from './card-batches';
 import { logMigrationProgress } from './progress';
-import { toVariant, VariantColumns, variantColumnsSql } from '../repositories/catalogue.mapper';
+import { toVariant, VariantColumns, variantColumnsSql } from '../sql/variant-row';
 
 /** Cards whose variants are rendered per statement of the backfill (about 14 variants each at full). */
 const CARDS_PER_BATCH = 700;

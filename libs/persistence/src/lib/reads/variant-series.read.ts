@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { VariantScope } from '../prices/card-documents';
 import { RENDERED_COLUMN_OF } from '../prices/rendered-columns';
 import type { ReadSource } from '../read-replicas';
-import { toVariant, VARIANT_COLUMN_TYPES, variantColumnsSql } from '../repositories/catalogue.mapper';
+import { toVariant, VARIANT_COLUMN_TYPES, variantColumnsSql } from '../sql/variant-row';
 import { variantWhere } from './card-fragments';
 import { joined, type Sql } from '../sql/compile';
 import { checkRow, rowSchema, type RowSchema } from '../sql/row-schema';

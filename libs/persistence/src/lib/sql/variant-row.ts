@@ -1,6 +1,6 @@
 import { Condition, GradingCompany, Language, Variant } from '@tcg/domain';
 import { VariantEntity } from '../entities';
-import type { Columns } from '../sql/row-schema';
+import type { Columns } from './row-schema';
 
 /**
  * The columns a domain variant is made of, as the entity (or a query aliasing them alike) has them;
