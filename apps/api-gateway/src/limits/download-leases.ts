@@ -124,6 +124,9 @@ export interface DownloadLease {
   release(): void;
 }
 
+/** The longest a take waits for the key's releases on their way (`DownloadLeases.releasesOf`). */
+const RELEASE_WAIT_MS = 1000;
+
 /**
  * A key's downloads in progress across every gateway instance, at most its plan's
  * `concurrentDownloads`: each takes a lease in the shared store (Redis, else PostgreSQL), renewed
@@ -132,9 +135,6 @@ export interface DownloadLease {
  * limit then holds per instance, as before. A take the shared store answered too late is given
  * back there; a renewal or release that fails is left to the lease's expiry.
  */
-/** The longest a take waits for the key's releases on their way (`DownloadLeases.releasesOf`). */
-const RELEASE_WAIT_MS = 1000;
-
 export class DownloadLeases {
   /** This instance's releases in the shared store not yet answered, per key. */
   private readonly releasing = new Map<string, Set<Promise<void>>>();

@@ -70,14 +70,17 @@ function toSnapshot(r: RowOf<typeof SNAPSHOT>): BulkSnapshot {
   };
 }
 
+/** The snapshots a reader may see: complete ones, never a generation's unfinished rows. */
+function completeSnapshots() {
+  return db.selectFrom('bulk_snapshots').where('complete', '=', sql.lit(true));
+}
+
 /** The newest snapshot of each game and format in `formats`, by game then format. */
 export function latestSnapshotsStatement(formats: readonly LatestFormat[]) {
   return (
-    db
-      .selectFrom('bulk_snapshots')
+    completeSnapshots()
       .distinctOn(['game_id', 'format'])
       .select(SNAPSHOT_COLUMNS)
-      .where('complete', '=', sql.lit(true))
       // A game removed since (an interrupted first load is removed and redone) is not listed.
       .where('game_id', 'in', db.selectFrom('games').select('id'))
       .where(sql<boolean>`format = ANY(${formats}::text[])`)
@@ -90,10 +93,8 @@ export function latestSnapshotsStatement(formats: readonly LatestFormat[]) {
 
 /** Every archived snapshot of a game still listed, the latest day first, then by game and format. */
 export function archivedSnapshotsStatement() {
-  return db
-    .selectFrom('bulk_snapshots')
+  return completeSnapshots()
     .select(SNAPSHOT_COLUMNS)
-    .where('complete', '=', sql.lit(true))
     .where('archive_date', 'is not', null)
     .where('game_id', 'in', db.selectFrom('games').select('id'))
     .orderBy('archive_date', 'desc')
@@ -103,10 +104,8 @@ export function archivedSnapshotsStatement() {
 
 /** The game's archive of `date` in `format`. */
 export function archivedSnapshotStatement(date: string, gameId: string, format: BulkFormat) {
-  return db
-    .selectFrom('bulk_snapshots')
+  return completeSnapshots()
     .select(SNAPSHOT_COLUMNS)
-    .where('complete', '=', sql.lit(true))
     .where('archive_date', '=', sql<Date>`${date}::date`)
     .where('game_id', '=', gameId)
     .where('format', '=', format);
@@ -115,10 +114,8 @@ export function archivedSnapshotStatement(date: string, gameId: string, format: 
 /** The game's newest snapshot in `format`. */
 export function latestSnapshotStatement(gameId: string, format: LatestFormat) {
   return (
-    db
-      .selectFrom('bulk_snapshots')
+    completeSnapshots()
       .select(SNAPSHOT_COLUMNS)
-      .where('complete', '=', sql.lit(true))
       .where('game_id', '=', gameId)
       .where('format', '=', format)
       // Qualified, as in latestSnapshotsStatement: the number, not its text, decides.
@@ -222,10 +219,8 @@ export async function archiveDay(client: ClientBase): Promise<string> {
 
 /** A row when the game has its archive of `date`. */
 export function hasArchiveStatement(gameId: string, date: string) {
-  return db
-    .selectFrom('bulk_snapshots')
+  return completeSnapshots()
     .select(sql<number>`1`.as('found'))
-    .where('complete', '=', sql.lit(true))
     .where('archive_date', '=', sql<Date>`${date}::date`)
     .where('game_id', '=', gameId)
     .limit(sql.lit(1));

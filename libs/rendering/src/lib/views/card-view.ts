@@ -119,6 +119,8 @@ export class CardView {
   readonly regions: readonly string[];
   /** How every card read of this view brings the variants. */
   readonly variants: VariantsRead;
+  /** The variants with their series in the view's regions: `variants` when not every member is stored. */
+  readonly withSeries: VariantsRead;
   private readonly lookback: number | undefined;
 
   constructor(
@@ -135,9 +137,10 @@ export class CardView {
     };
     this.regions = [...new Set(markets.map((m) => m.storageRegion))];
     this.lookback = members.flatMap((m) => ('history' in m ? [m.lookback] : []))[0];
+    this.withSeries = { kind: 'series', read: this.read, regions: this.regions };
     this.variants = this.joined
       ? { kind: 'joined', json: this.joined, region: this.region }
-      : { kind: 'series', read: this.read, regions: this.regions };
+      : this.withSeries;
   }
 
   /** The primary storage region. */

@@ -149,9 +149,7 @@ export class V1BatchView extends V1View {
    * here (`narrow`) and rendered.
    */
   variantsFor(cards: readonly BatchCard[]): VariantsRead {
-    return cards.every((c) => !c.onlyVariant && !narrows(c.lookup))
-      ? this.variants
-      : { kind: 'series', read: this.read, regions: this.regions };
+    return cards.every((c) => !c.onlyVariant && !narrows(c.lookup)) ? this.variants : this.withSeries;
   }
 
   /**
