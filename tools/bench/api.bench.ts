@@ -618,7 +618,13 @@ class RowRunner {
 }
 
 /** Every selected row in the table's order; the small stack warmed before the first selection that uses it. */
-async function measureRows(b: Bench, rows: readonly RowSpec[], sameBytesFloors = true): Promise<Row[]> {
+async function measureRows(
+  b: Bench,
+  rows: readonly RowSpec[],
+  sameBytesFloors = true,
+  /** Rewrites each row as soon as it is measured (`--during` notes the command's state then). */
+  onRow: (row: Row) => Row = (row) => row,
+): Promise<Row[]> {
   const runner = new RowRunner(b, sameBytesFloors);
   const onSmall = new Set(rows.filter((r) => r.catalogue === 'small').map((r) => r.select));
   let warmed = false;
@@ -627,7 +633,9 @@ async function measureRows(b: Bench, rows: readonly RowSpec[], sameBytesFloors =
       await runner.warmSmall();
       warmed = true;
     }
+    const from = runner.rows.length;
     await runner.run(spec);
+    for (let at = from; at < runner.rows.length; at++) runner.rows[at] = onRow(runner.rows[at]!);
   }
   return runner.rows;
 }
@@ -668,14 +676,12 @@ async function measureDuring(
   };
   b.shared.cleanups.push(stop);
   await Promise.race([exited, delay(DURING_LEAD_MS).then(() => undefined)]);
-  const measured: Row[] = [];
-  for (const row of await measureRows(b, rows, false)) {
-    const running = exitCode === undefined;
-    measured.push({ ...row, note: `${row.note ?? ''}${running ? '' : ' (the command had ended)'}` });
-  }
-  const ended = exitCode !== undefined;
+  const measured = await measureRows(b, rows, false, (row) =>
+    exitCode === undefined ? row : { ...row, note: `${row.note ?? ''} (the command had ended)` },
+  );
+  const endedWith = exitCode ?? null;
   await stop();
-  return { rows: measured, exitCode: ended ? (exitCode ?? null) : null };
+  return { rows: measured, exitCode: endedWith };
 }
 
 /** Each row's throughput and median beside the command against the same row without it. */
