@@ -5,7 +5,7 @@ import { log } from '../common/log';
 import { megabytes, progress } from '../common/progress';
 import { compressionOf, decompressed } from './decompress';
 import { digestIn, digestOf, download, type DownloadDeadlines } from './download';
-import type { Acquired, FeedName, FeedRun } from './feed';
+import type { Acquired, FeedName, FeedRun, Paced } from './feed';
 import type { RunCounts } from './run-counts';
 
 /** A feed file on disk: where it is, and what its run's record says of it. */
@@ -21,14 +21,20 @@ export type Reader<T> = (file: string, chunks: AsyncIterable<Buffer>) => AsyncIt
 
 /**
  * The run of one whole file (MTGJSON's, Scryfall's): checked by a full parse with `reader` before
- * anything of it is written, then read again into `apply`, which returns the run's details.
+ * anything of it is written, then read again into `apply`, which makes each batch it writes
+ * through `paced` and returns the run's details.
  */
 export function fileRun<T>(
   feed: FeedName,
   name: string,
   acquire: () => Promise<FeedFile>,
   reader: Reader<T>,
-  apply: (rows: AsyncIterable<T>, counts: RunCounts, file: FeedFile) => Promise<Record<string, unknown>>,
+  apply: (
+    rows: AsyncIterable<T>,
+    counts: RunCounts,
+    paced: Paced,
+    file: FeedFile,
+  ) => Promise<Record<string, unknown>>,
 ): FeedRun<FeedFile, FeedFile> {
   const rows = async (file: FeedFile, doing: string) =>
     reader(file.path, await readWithProgress(file.path, `${doing} ${file.file}`));
@@ -42,7 +48,9 @@ export function fileRun<T>(
       log('info', 'feed file checked', { feed, file: file.file, rows: count, sha256: file.sha256 });
       return file;
     },
-    apply: async (file, counts) => ({ details: await apply(await rows(file, 'importing'), counts, file) }),
+    apply: async (file, counts, paced) => ({
+      details: await apply(await rows(file, 'importing'), counts, paced, file),
+    }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { FeedCatalogueRepository } from '@tcg/persistence';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { log } from '../common/log';
 import type { DownloadDeadlines } from './download';
 import { RunCounts } from './run-counts';
@@ -60,11 +61,36 @@ export interface FeedRun<Got extends Acquired = Acquired, Checked = unknown> {
   /** Reads it whole before anything of it is written; throws when it breaks its format. */
   check(got: Got): Promise<Checked>;
   /**
-   * Writes it, counting into `counts`. `error` says a part of it could not be written (a TCGCSV
-   * group): the run fails and the rest stays. A throw stops it part-way: its committed batches
-   * stay and the next sync completes it.
+   * Writes it, counting into `counts`, each committed write unit (a batch, a TCGCSV group) made
+   * through `paced`. `error` says a part of it could not be written (a TCGCSV group): the run
+   * fails and the rest stays. A throw stops it part-way: its committed batches stay and the next
+   * sync completes it.
    */
-  apply(checked: Checked, counts: RunCounts): Promise<Applied>;
+  apply(checked: Checked, counts: RunCounts, paced: Paced): Promise<Applied>;
+}
+
+/** Makes one write unit of a run and gives what it returned; the sync may rest after it (`pacedBy`). */
+export type Paced = <T>(write: () => Promise<T>) => Promise<T>;
+
+/**
+ * Beside serving traffic on few cores, a sync's writes take the database's CPU that the requests
+ * need (issue 38): after each write unit, rest `restRatio` times as long as it took (0: never),
+ * as `import-prices --rest-ratio` and the bulk generation do. Writing then takes `1 + restRatio`
+ * times as long, and leaves the requests the rest. Tests pass their own `sleep` (how a rest
+ * waits) and `now` (the clock a unit is timed by), both in milliseconds.
+ */
+export function pacedBy(
+  restRatio: number,
+  sleep: (ms: number) => Promise<unknown> = delay,
+  now: () => number = () => performance.now(),
+): Paced {
+  return async (write) => {
+    const started = now();
+    const result = await write();
+    const rest = (now() - started) * restRatio;
+    if (rest > 0) await sleep(rest);
+    return result;
+  };
 }
 
 /** What a run wrote: its details for the report, and why a part of it was not written. */
@@ -106,13 +132,14 @@ export interface FileReport {
  * Makes one run of `feed` and records it, whatever happens: a `feed_runs` row started, then
  * finished with its counts, or failed with why. A run that cannot be acquired or fails its check
  * imports nothing; one that fails part-way keeps what it committed. Its unmatched rows go to the
- * operator's file.
+ * operator's file. Its write units are made through `paced`.
  */
 export async function recordRun(
   runs: FeedCatalogueRepository,
   dir: string,
   feed: FeedName,
   run: FeedRun | SkippedRun,
+  paced: Paced = pacedBy(0),
 ): Promise<FileReport> {
   if ('skipped' in run) return { feed, file: run.file, status: 'skipped', error: run.skipped, seconds: 0 };
   const started = Date.now();
@@ -128,7 +155,7 @@ export async function recordRun(
     got = await run.acquire();
     const checked = await run.check(got);
     applying = true;
-    const { details, error } = await run.apply(checked, counts);
+    const { details, error } = await run.apply(checked, counts, paced);
     const unmatchedFile = await counts.close();
     await runs.finishRun(runId, got, counts.snapshot(), error);
     const report: FileReport = {

@@ -95,6 +95,14 @@ describe('npm run feeds -- sync (the real downloader and mapping, a local feed s
     deadlines: { idleMs: 2_000, totalMs: 10_000 },
     ...extra,
   });
+  /** Serves Magic's Cardmarket price guide; the sync's options for it. */
+  const serveCardmarketGuide = async () => {
+    server.file(
+      '/productCatalog/priceGuide/price_guide_1.json',
+      await readFile(join(CARDMARKET, 'price_guide_1.json')),
+    );
+    return { games: DEFAULT_CARDMARKET_GAMES, baseUrl: `${base}/productCatalog` };
+  };
   const one = async <T>(sql: string, params: unknown[] = []): Promise<T> =>
     ((await ds.query(sql, params)) as T[])[0]!;
   const card = (openset: string) =>
@@ -388,12 +396,36 @@ describe('npm run feeds -- sync (the real downloader and mapping, a local feed s
     }
   });
 
+  it('rests after each batch it writes, for the given multiple of its time, and not at all by default', async () => {
+    const cardmarket = await serveCardmarketGuide();
+    /** The rests a sync of `feeds` asks for, each checked against the time its batch can have taken. */
+    const restsOf = async (feeds: SyncOptions['feeds'], restRatio?: number) => {
+      const rests: { ms: number; most: number }[] = [];
+      // A batch took at most the time since the last rest ended (or the sync began).
+      let since = performance.now();
+      const sleep = async (ms: number) => {
+        rests.push({ ms, most: (restRatio ?? 0) * (performance.now() - since) });
+        since = performance.now();
+      };
+      const report = await syncFeeds(ds, options({ feeds, cardmarket, restRatio, sleep }));
+      expect(report.files.map((f) => f.status)).toEqual(report.files.map(() => 'imported'));
+      for (const { ms, most } of rests) {
+        expect(ms).toBeGreaterThan(0);
+        expect(ms).toBeLessThanOrEqual(most);
+      }
+      return rests;
+    };
+    // AllPrintings' one batch of cards and then its Cardmarket ids, TcgplayerSkus' and AllPrices'
+    // one batch each: the fixtures are smaller than a batch.
+    expect(await restsOf(['mtgjson'], 3)).toHaveLength(4);
+    expect(await restsOf(['scryfall'], 3)).toHaveLength(1);
+    expect(await restsOf(['cardmarket'], 3)).toHaveLength(1);
+    expect(await restsOf(['mtgjson', 'scryfall', 'cardmarket'])).toEqual([]);
+    expect(await restsOf(['mtgjson', 'scryfall', 'cardmarket'], 0)).toEqual([]);
+  });
+
   it('prices EU from Cardmarket’s price guide by the Cardmarket ids MTGJSON recorded, never by name', async () => {
-    server.file(
-      '/productCatalog/priceGuide/price_guide_1.json',
-      await readFile(join(CARDMARKET, 'price_guide_1.json')),
-    );
-    const cardmarket = { games: DEFAULT_CARDMARKET_GAMES, baseUrl: `${base}/productCatalog` };
+    const cardmarket = await serveCardmarketGuide();
     const report = await syncFeeds(ds, options({ feeds: ['mtgjson', 'cardmarket'], cardmarket }));
     expect(report.files[0]!.details).toMatchObject({ cardmarketIds: 3 });
     const guide = report.files.find((f) => f.feed === 'cardmarket')!;

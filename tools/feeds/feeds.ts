@@ -1,5 +1,6 @@
 import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
+import { MAX_REST_RATIO, parseRestRatio } from '../common/rest-ratio';
 import { readdirSync, statSync } from 'node:fs';
 import { FEEDS, type FeedName } from './feed';
 import { syncFeeds } from './sync';
@@ -8,7 +9,7 @@ import { DEFAULT_POLITENESS } from './polite-client';
 import { EVERY_TCGCSV_GAME, readTcgcsvGames } from './tcgcsv/tcgcsv-games';
 
 const USAGE = `usage: npm run feeds -- sync [--feeds mtgjson,scryfall,tcgcsv,cardmarket] [--from DIR] [--dir DIR]
-                                  [--compression gz|xz|bz2] [--resync]
+                                  [--compression gz|xz|bz2] [--resync] [--rest-ratio 0-${MAX_REST_RATIO}]
 
 Brings the public feeds into the catalogue: MTGJSON v5 AllPrintings (Magic's sets, cards, ids),
 TcgplayerSkus (variants with their real SKUs) and AllPrices (90 days of TCGplayer NA and Cardmarket
@@ -27,6 +28,9 @@ daily price guide (EU trend prices of the printings MTGJSON gives a Cardmarket i
   --compression  MTGJSON's compression to download (default gz)
   --resync       TCGCSV: apply every group again, also those whose same documents a sync already
                  applied in full (by default they are skipped by their digest)
+  --rest-ratio   0-${MAX_REST_RATIO} (default: FEEDS_REST_RATIO, else 0): after each batch written (TCGCSV: each
+                 group), rest this many times as long as it took (a sync beside serving traffic:
+                 3 makes its writes take four times as long, with a quarter of the load)
 Base URLs: MTGJSON_BASE_URL (default https://mtgjson.com/api/v5), SCRYFALL_BULK_URL
 (default https://api.scryfall.com/bulk-data), TCGCSV_BASE_URL (default https://tcgcsv.com).
 TCGCSV_GAMES: a JSON file of the games to sync (default: every category TCGCSV lists but Magic,
@@ -45,6 +49,15 @@ async function main(): Promise<number> {
   );
   const dir = options.get('dir') ?? process.env['FEEDS_DIR'] ?? '.feeds';
   const compression = options.get('compression') ?? 'gz';
+  // --rest-ratio wins; an empty FEEDS_REST_RATIO is unset (compose passes an unset one on empty).
+  const restRatio = parseRestRatio(
+    options.get('rest-ratio') ?? (process.env['FEEDS_REST_RATIO'] || undefined),
+  );
+  if (restRatio === undefined) {
+    const given = options.has('rest-ratio') ? '--rest-ratio' : 'FEEDS_REST_RATIO';
+    process.stderr.write(`${given} must be a number from 0 to ${MAX_REST_RATIO}\n\n${USAGE}\n`);
+    return 2;
+  }
   if (
     positional[0] !== 'sync' ||
     positional.length !== 1 ||
@@ -67,6 +80,7 @@ async function main(): Promise<number> {
       mtgjsonBaseUrl: process.env['MTGJSON_BASE_URL'],
       scryfallBulkUrl: process.env['SCRYFALL_BULK_URL'],
       mtgjsonCompression: `.${compression}` as '.gz' | '.xz' | '.bz2',
+      restRatio,
       cardmarket: {
         games: process.env['CARDMARKET_GAMES']
           ? parseCardmarketGames(process.env['CARDMARKET_GAMES'])

@@ -6,6 +6,7 @@ import { cardmarketFeed, type CardmarketOptions } from './cardmarket/cardmarket-
 import {
   FEEDS,
   messageOf,
+  pacedBy,
   recordRun,
   type Feed,
   type FeedName,
@@ -28,6 +29,13 @@ export interface SyncOptions extends FeedOptions {
   readonly tcgcsv?: Omit<TcgcsvOptions, keyof FeedOptions>;
   /** Cardmarket's price guides: which games, its address and how hard to press it. */
   readonly cardmarket?: Omit<CardmarketOptions, keyof FeedOptions>;
+  /**
+   * After each write unit of a run (a batch; TCGCSV: a group), rest this many times as long as it
+   * took (0, the default: none): a sync beside serving traffic (`pacedBy`).
+   */
+  readonly restRatio?: number;
+  /** How a rest waits (tests pass their own); milliseconds. */
+  readonly sleep?: (ms: number) => Promise<unknown>;
 }
 
 export interface SyncReport {
@@ -77,11 +85,12 @@ async function syncAll(
   // A run killed before its end left its rows 'running': they are over.
   await runs.closeInterruptedRuns();
   const files: FileReport[] = [];
+  const paced = pacedBy(opts.restRatio ?? 0, opts.sleep);
   try {
     for (const name of FEEDS.filter((f) => opts.feeds.includes(f))) {
       const feed = CONFIGURED[name](ds, opts);
       for await (const run of runsOf(feed, opts.from))
-        files.push('status' in run ? run : await recordRun(runs, opts.dir, feed.name, run));
+        files.push('status' in run ? run : await recordRun(runs, opts.dir, feed.name, run, paced));
     }
   } finally {
     // Card, set and game summaries follow once per sync, as after an import, whatever failed.

@@ -3,14 +3,12 @@ import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
 import { stat } from 'node:fs/promises';
 import { megabytes, progress } from '../common/progress';
+import { MAX_REST_RATIO, parseRestRatio } from '../common/rest-ratio';
 import { PriceImporter } from './price-importer';
 import { FileFormat, formatOf, openRecords } from './read-records';
 
 /** A batch is held in memory and written in one transaction: beyond this, it only costs memory. */
 const MAX_BATCH_SIZE = 100_000;
-
-/** Above this, an import would take more than a hundred times as long as it needs to. */
-const MAX_REST_RATIO = 100;
 
 const USAGE = `usage: npm run import-prices -- <file.ndjson|file.csv> [--format ndjson|csv] [--batch-size 1-${MAX_BATCH_SIZE}, default 5000]
   [--rest-ratio 0-${MAX_REST_RATIO}, default 0: after each batch, rest this many times as long as it took
@@ -26,12 +24,9 @@ async function main(): Promise<number> {
   const file = positional[0];
   const format = (options.get('format') as FileFormat | undefined) ?? (file ? formatOf(file) : undefined);
   const batchSize = Number(options.get('batch-size') ?? 5000);
-  const restText = options.get('rest-ratio') ?? '0';
-  const restRatio = typeof restText === 'string' && restText.trim() !== '' ? Number(restText) : NaN;
+  const restRatio = parseRestRatio(options.get('rest-ratio'));
   if (
-    !Number.isFinite(restRatio) ||
-    restRatio < 0 ||
-    restRatio > MAX_REST_RATIO ||
+    restRatio === undefined ||
     !file ||
     !format ||
     !['ndjson', 'csv'].includes(format) ||

@@ -89,12 +89,12 @@ function guideRun(
       return { file, document };
     },
     check: async ({ document }) => readPriceGuide(file, document),
-    apply: async (guide, counts) => {
+    apply: async (guide, counts, paced) => {
       const details = { game: game.game, day: guide.day, unchanged: 0 };
       for (const seen of guide.rejected) counts.skip('a row of the wrong shape', seen);
       const t = utcDayStart(guide.day)!;
       for (let i = 0; i < guide.rows.length; i += BATCH)
-        await applyBatch(ds, guide.rows.slice(i, i + BATCH), t, counts, details);
+        await paced(() => applyBatch(ds, guide.rows.slice(i, i + BATCH), t, counts, details));
       return { details };
     },
   };

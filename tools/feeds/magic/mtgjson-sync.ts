@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { log } from '../../common/log';
-import type { Feed, FeedOptions } from '../feed';
+import type { Feed, FeedOptions, Paced } from '../feed';
 import { downloaded, fileRun, found, type FeedFile, type Reader } from '../feed-file';
 import { readAllPrices } from '../mtgjson/all-prices';
 import { readAllPrintings } from '../mtgjson/all-printings';
@@ -28,14 +28,14 @@ export function mtgjsonFeed(ds: DataSource, opts: MtgjsonOptions): Feed {
   const run = <T>(
     name: string,
     reader: Reader<T>,
-    apply: (rows: AsyncIterable<T>, counts: RunCounts) => Promise<Record<string, unknown>>,
+    apply: (rows: AsyncIterable<T>, counts: RunCounts, paced: Paced) => Promise<Record<string, unknown>>,
   ) => fileRun('mtgjson', name, () => acquire(opts, name), reader, apply);
   return {
     name: 'mtgjson',
     async *runs() {
       let printings: PrintingsResult | undefined;
-      yield run('AllPrintings', readAllPrintings, async (items, counts) => {
-        printings = await syncPrintings(ds, items, counts);
+      yield run('AllPrintings', readAllPrintings, async (items, counts, paced) => {
+        printings = await syncPrintings(ds, items, counts, paced);
         return {
           matchedBy: printings.matchedBy,
           cardsUpdated: printings.cardsUpdated,
@@ -55,11 +55,11 @@ export function mtgjsonFeed(ds: DataSource, opts: MtgjsonOptions): Feed {
           count: mapped.v3Unmapped.length,
           first: mapped.v3Unmapped.slice(0, 5),
         });
-      yield run('TcgplayerSkus', readTcgplayerSkus, async (rows, counts) => ({
-        ...(await syncSkus(ds, rows, mapped.printings, counts)),
+      yield run('TcgplayerSkus', readTcgplayerSkus, async (rows, counts, paced) => ({
+        ...(await syncSkus(ds, rows, mapped.printings, counts, paced)),
       }));
-      yield run('AllPrices', readAllPrices, async (rows, counts) => ({
-        ...(await syncPrices(ds, rows, mapped.printings, counts)),
+      yield run('AllPrices', readAllPrices, async (rows, counts, paced) => ({
+        ...(await syncPrices(ds, rows, mapped.printings, counts, paced)),
       }));
     },
   };

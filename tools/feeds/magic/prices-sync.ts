@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { utcDayStart } from '../json-stream';
 import type { FeedPrice } from '../mtgjson/all-prices';
 import { writeFeedSeries, type FeedSeries } from '../feed-series';
+import type { Paced } from '../feed';
 import type { RunCounts } from '../run-counts';
 import { rawVariant } from '../../loader/catalogue/build-catalogue';
 import type { MappedPrinting } from './printings-sync';
@@ -62,13 +63,14 @@ export interface PricesResult {
  * retail prices go into the region's series through the importer's ingest path (one source per
  * series); the other providers' and buylist prices are kept as quotes, latest per source. A price
  * of 0 is the provider saying it has none: it is skipped, and so is MTGO's. A card the feed prices
- * loses the sample's simulated prices.
+ * loses the sample's simulated prices. Each batch is written through `paced`.
  */
 export async function syncPrices(
   ds: DataSource,
   prices: AsyncIterable<FeedPrice>,
   printings: ReadonlyMap<string, MappedPrinting>,
   counts: RunCounts,
+  paced: Paced,
 ): Promise<PricesResult> {
   const catalogue = new FeedCatalogueRepository(ds);
   const now = Math.floor(Date.now() / 1000);
@@ -224,9 +226,9 @@ export async function syncPrices(
           price: minor,
         });
     }
-    if (series.size >= SERIES_PER_WRITE || quotes.size >= 10 * SERIES_PER_WRITE) await flush();
+    if (series.size >= SERIES_PER_WRITE || quotes.size >= 10 * SERIES_PER_WRITE) await paced(flush);
   }
-  await flush();
+  await paced(flush);
   return result;
 }
 

@@ -13,6 +13,7 @@ import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
 import { readMtgJsonSets } from '../../loader/catalogue/magic-source';
 import type { FeedCard, FeedPrintingsItem, FeedSealedProduct, FeedSet } from '../mtgjson/all-printings';
 import { CatalogueIds } from '../catalogue-ids';
+import type { Paced } from '../feed';
 import type { RunCounts } from '../run-counts';
 import { languageOfPrinting, printingOfFinish, rarityOf } from './vocabulary';
 
@@ -60,12 +61,13 @@ const CARDS_PER_WRITE = 2_000;
  *   when both the set and the file's set have one product of that kind; else new;
  * - raw variants for each finish in the printing's language and every condition (SKUs add the
  *   other languages); existing variants and cards missing from the feed are kept as they are.
- * Online-only sets are left out, as the loader leaves them out.
+ * Online-only sets are left out, as the loader leaves them out. Each write is made through `paced`.
  */
 export async function syncPrintings(
   ds: DataSource,
   items: AsyncIterable<FeedPrintingsItem>,
   counts: RunCounts,
+  paced: Paced,
 ): Promise<PrintingsResult> {
   const repo = new FeedCatalogueRepository(ds);
   const index = await repo.gameIndex(MAGIC_GAME.id);
@@ -127,12 +129,14 @@ export async function syncPrintings(
       syncedSets.add(set.uuid);
       for (const faces of groupFaces(cards)) state.card(set, faces, pending, result, counts);
       for (const product of sealed) state.sealed(set, product, pending, result, counts);
-      if (pending.cards.length + pending.changes.length >= CARDS_PER_WRITE) await flush();
+      if (pending.cards.length + pending.changes.length >= CARDS_PER_WRITE) await paced(flush);
     }
   }
-  await flush();
+  await paced(flush);
   // Once every card is written: the Cardmarket price guide finds a printing by its mcmId alone.
-  result.cardmarketIdsWritten = await repo.setMarketplaceProducts('cardmarket', state.cardmarketIds);
+  result.cardmarketIdsWritten = await paced(() =>
+    repo.setMarketplaceProducts('cardmarket', state.cardmarketIds),
+  );
   for (const card of state.unclaimedV3(syncedSets))
     result.v3Unmapped.push({ id: card.id, name: card.name, set: state.setIdOf(card.setUuid) });
   return result;

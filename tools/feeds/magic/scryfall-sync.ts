@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
 import { fetchJson, FeedDownloadError } from '../download';
-import type { Feed, FeedOptions } from '../feed';
+import type { Feed, FeedOptions, Paced } from '../feed';
 import { downloaded, fileRun, found, type FeedFile } from '../feed-file';
 import { readScryfallCards, type FeedScryfallCard } from '../scryfall/default-cards';
 import type { RunCounts } from '../run-counts';
@@ -49,12 +49,13 @@ export function scryfallFeed(ds: DataSource, opts: ScryfallOptions): Feed {
         () => acquire(opts),
         readScryfallCards,
         // Scryfall's objects carry no date: the file's fetch, never later than now.
-        async (cards, counts, file) => ({
+        async (cards, counts, paced, file) => ({
           ...(await syncScryfall(
             ds,
             cards,
             startOfDay(new Date(Math.min(file.fetchedAt.getTime(), Date.now()))),
             counts,
+            paced,
           )),
         }),
       );
@@ -68,13 +69,15 @@ export function scryfallFeed(ds: DataSource, opts: ScryfallOptions): Feed {
  * else by set code, collector number and name (a catalogue synced from Scryfall alone); Scryfall
  * adds no cards. Its prices relay TCGplayer's and Cardmarket's, the regions' primary sources,
  * once a day without a history: they are kept as `scryfall` quotes (Near Mint, the card's
- * language), observed on `observedAt`, never mixed into the series.
+ * language), observed on `observedAt`, never mixed into the series. Each batch is written
+ * through `paced`.
  */
 export async function syncScryfall(
   ds: DataSource,
   cards: AsyncIterable<FeedScryfallCard>,
   observedAt: number,
   counts: RunCounts,
+  paced: Paced,
 ): Promise<ScryfallResult> {
   const repo = new FeedCatalogueRepository(ds);
   const index = await repo.gameIndex(MAGIC_GAME.id);
@@ -145,10 +148,10 @@ export async function syncScryfall(
     }
     if (++pending >= CARDS_PER_WRITE) {
       pending = 0;
-      await flush();
+      await paced(flush);
     }
   }
-  await flush();
+  await paced(flush);
   return result;
 }
 

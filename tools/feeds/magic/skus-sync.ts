@@ -2,6 +2,7 @@ import type { Variant } from '@tcg/domain';
 import { FeedCatalogueRepository, writeCatalogue } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
 import type { FeedSku } from '../mtgjson/tcgplayer-skus';
+import type { Paced } from '../feed';
 import type { RunCounts } from '../run-counts';
 import { rawVariant } from '../../loader/catalogue/build-catalogue';
 import type { MappedPrinting } from './printings-sync';
@@ -22,12 +23,14 @@ export interface SkusResult {
  * sample's synthetic one). MTGJSON's words are read in every spelling it has published
  * (vocabulary.ts `skuWord`); a SKU of an unknown printing or in an unknown condition, print type,
  * finish or language is reported with the value seen, as is one another variant already holds.
+ * Each batch is written through `paced`.
  */
 export async function syncSkus(
   ds: DataSource,
   skus: AsyncIterable<FeedSku>,
   printings: ReadonlyMap<string, MappedPrinting>,
   counts: RunCounts,
+  paced: Paced,
 ): Promise<SkusResult> {
   const repo = new FeedCatalogueRepository(ds);
   const result = { variantsCreated: 0, skusSet: 0 };
@@ -109,8 +112,8 @@ export async function syncSkus(
       sku,
       variant: rawVariant(printing.cardUuid, printing.cardId, printType, language, condition, sku.skuId),
     });
-    if (batch.size >= SKUS_PER_WRITE) await flush();
+    if (batch.size >= SKUS_PER_WRITE) await paced(flush);
   }
-  await flush();
+  await paced(flush);
   return result;
 }

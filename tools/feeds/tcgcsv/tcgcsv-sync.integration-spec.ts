@@ -216,6 +216,27 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     expect(await series('451500', 'Normal', 'Sealed')).toMatchObject({ points: 1, price: '14500' });
   });
 
+  it('rests after each group it writes, for the given multiple of its time, and not after one it skips', async () => {
+    const base = await serve(DAY1);
+    const rests: { ms: number; most: number }[] = [];
+    // A group's write took at most the time since the last rest ended (or the sync began).
+    let since = performance.now();
+    const sleep = async (ms: number) => {
+      rests.push({ ms, most: 2 * (performance.now() - since) });
+      since = performance.now();
+    };
+    // Flesh and Blood's one group and Pokémon's two.
+    expect((await syncFeeds(ds, options(base, { restRatio: 2, sleep }))).ok).toBe(true);
+    expect(rests).toHaveLength(3);
+    for (const { ms, most } of rests) {
+      expect(ms).toBeGreaterThan(0);
+      expect(ms).toBeLessThanOrEqual(most);
+    }
+    // The same day again: every group done, none written.
+    expect((await syncFeeds(ds, options(base, { restRatio: 2, sleep }))).ok).toBe(true);
+    expect(rests).toHaveLength(3);
+  });
+
   it('adds one point per priced variant a day, writes nothing for a day it has, and keeps a withdrawn category', async () => {
     await syncFeeds(ds, options(await serve(DAY1)));
     const day1 = await state();

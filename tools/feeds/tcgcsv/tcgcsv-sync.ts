@@ -10,7 +10,15 @@ import { utcDayStart } from '../json-stream';
 import { CatalogueIds } from '../catalogue-ids';
 import { DEFAULT_POLITENESS, PoliteClient, type Politeness } from '../polite-client';
 import { writeFeedSeries } from '../feed-series';
-import { messageOf, refusedRun, type Applied, type Feed, type FeedOptions, type FeedRun } from '../feed';
+import {
+  messageOf,
+  refusedRun,
+  type Applied,
+  type Feed,
+  type FeedOptions,
+  type FeedRun,
+  type Paced,
+} from '../feed';
 import type { RunCounts } from '../run-counts';
 import { archiveDayOf, extractArchive, listArchive, type ArchiveLimits } from './tcgcsv-archive';
 import { TcgcsvCatalogue, type GroupWrite } from './tcgcsv-catalogue';
@@ -291,7 +299,7 @@ function categoryRun(day: Day, of: DayCategory): FeedRun<ListedGroups, ListedGro
     },
     // Each group's documents are read and checked as it is applied: one that breaks fails alone.
     check: async (listed) => listed,
-    apply: ({ groups }, counts) => applyCategory(day, of, groups, counts),
+    apply: ({ groups }, counts, paced) => applyCategory(day, of, groups, counts, paced),
   };
 }
 
@@ -300,6 +308,7 @@ async function applyCategory(
   { config, category, file }: DayCategory,
   groups: DayGroup[],
   counts: RunCounts,
+  paced: Paced,
 ): Promise<Applied> {
   const runs = new FeedCatalogueRepository(ds);
   const details = {
@@ -377,9 +386,12 @@ async function applyCategory(
         counts.miss('a row of the wrong shape', { groupId, ...r.row }, r.reason);
       for (let k = 0; k < rejected.beyond; k++) counts.skip('a row of the wrong shape');
       const write = (await catalogueNow()).group(todo[i]!, products ?? [], prices, counts);
-      await applyGroup(ds, write, t, counts, details, ensureGame);
-      // Only once its writes have committed: a sync killed before does the group again.
-      await runs.recordTcgcsvGroupDigest(game.id, category.categoryId, groupId, source.day, digest);
+      // The group is the write unit the sync rests after; a skipped one writes nothing.
+      await paced(async () => {
+        await applyGroup(ds, write, t, counts, details, ensureGame);
+        // Only once its writes have committed: a sync killed before does the group again.
+        await runs.recordTcgcsvGroupDigest(game.id, category.categoryId, groupId, source.day, digest);
+      });
     } catch (error) {
       // Reported and left for the next sync (not marked done); the category's other groups go on.
       const message = messageOf(error);
