@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../testing';
-import { writeCatalogue } from './catalogue-writer';
+import { writeCatalogue } from './catalogue/catalogue-writer';
 import { poolOf } from './data-source';
 import { DataVersionWatcher, readDataVersion } from './data-version';
 import { refreshSummaries } from './summaries';

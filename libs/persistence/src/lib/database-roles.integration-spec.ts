@@ -8,7 +8,7 @@ import {
   workerDatabaseUrl,
 } from '../testing';
 import type { DatabaseRole } from '../testing';
-import { writeCatalogue } from './catalogue-writer';
+import { writeCatalogue } from './catalogue/catalogue-writer';
 import { DatabaseRoles1764760000000 } from './migrations/1764760000000-database-roles';
 import { PriceIngestRepository } from './prices/price-ingest.repository';
 import { TypeOrmApiKeyRepository } from './repositories/api-key.repository';

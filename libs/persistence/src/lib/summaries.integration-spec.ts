@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase } from '../testing';
-import { writeCatalogue } from './catalogue-writer';
+import { writeCatalogue } from './catalogue/catalogue-writer';
 import { poolOf } from './data-source';
 import { PriceIngestRepository } from './prices/price-ingest.repository';
 import { refreshSummaries, refreshSummariesIfStale, SUMMARY_VIEWS } from './summaries';

@@ -1,6 +1,6 @@
 import { DataSource, QueryRunner } from 'typeorm';
 import { tinyCatalogue, useTestDatabase } from '../testing';
-import { writeCatalogue } from './catalogue-writer';
+import { writeCatalogue } from './catalogue/catalogue-writer';
 import { SummariesRebuiltBeside1765850000000 } from './migrations/1765850000000-summaries-rebuilt-beside';
 import { PriceIngestRepository } from './prices/price-ingest.repository';
 import { refreshSummaries } from './summaries';

@@ -2,7 +2,7 @@ import type { NewAlert } from '@tcg/domain';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { TypeOrmApiKeyRepository } from '../repositories/api-key.repository';
 import { refreshSummaries } from '../summaries';

@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { BULK_COLUMNS } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import type { Connection, QueryRow } from '../sql/run';
 import {

@@ -2,7 +2,7 @@ import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { historyLines, HistoryLine } from './history-rows';
 

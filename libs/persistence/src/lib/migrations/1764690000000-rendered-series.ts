@@ -3,11 +3,11 @@ import { SeriesStats } from '@tcg/pricing-stats';
 import { HISTORY_DURATIONS, renderSeries, RenderedSeries } from '@tcg/rendering';
 import type { PoolClient } from 'pg';
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { copyInto, copyLine } from '../copy';
+import { copyInto, copyLine } from '../sql/copy';
 import { cardBatches } from './card-batches';
 import { logMigrationProgress } from './progress';
-import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks';
-import { RENDERED_COLUMNS, renderedFields } from '../prices/rendered-columns';
+import { appendMonthText, monthKey, monthStartOf } from '../sql/month-chunks';
+import { RENDERED_COLUMNS, renderedFields } from '../sql/rendered-columns';
 
 /** Cards whose series are rendered per statement of the backfill (about 14 series each at full). */
 const CARDS_PER_BATCH = 200;

@@ -1,7 +1,7 @@
 import { v1VariantHead, v2VariantHead } from '@tcg/rendering';
 import type { PoolClient } from 'pg';
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { copyInto, copyLine } from '../copy';
+import { copyInto, copyLine } from '../sql/copy';
 import { cardBatches } from './card-batches';
 import { logMigrationProgress } from './progress';
 import { toVariant, VariantColumns, variantColumnsSql } from '../sql/variant-row';

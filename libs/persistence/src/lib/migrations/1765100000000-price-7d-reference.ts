@@ -1,7 +1,7 @@
 import type { GrowingPriceSeries } from '@tcg/domain';
 import { computeSeriesStats } from '@tcg/pricing-stats';
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { appendMonthText } from '../prices/month-chunks';
+import { appendMonthText } from '../sql/month-chunks';
 import { createSetAndGameSummaries } from './1764000000000-catalogue-summaries';
 import {
   createCardValues,

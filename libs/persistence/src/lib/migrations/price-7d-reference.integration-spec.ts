@@ -2,7 +2,7 @@ import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { computeSeriesStats } from '@tcg/pricing-stats';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, truncateAll, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { migrate } from '../data-source';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';

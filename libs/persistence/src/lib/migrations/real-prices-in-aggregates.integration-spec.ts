@@ -1,7 +1,7 @@
 import { CardSet, cardSlug, Game, uuidV5, Variant, variantSlug, type PriceSource } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
 

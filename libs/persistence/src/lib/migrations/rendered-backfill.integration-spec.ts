@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, truncateAll, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { migrate } from '../data-source';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 

@@ -2,8 +2,8 @@ import { isUuid, PRICE_SOURCES, PriceSource } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
-import { copyBinaryInto } from '../binary-copy';
-import { copyInto } from '../copy';
+import { copyBinaryInto } from '../sql/binary-copy';
+import { copyInto } from '../sql/copy';
 import { poolOf } from '../data-source';
 import { db } from '../sql/compile';
 import type { Database } from '../sql/database';
@@ -11,9 +11,9 @@ import { rowSchema } from '../sql/row-schema';
 import { execute, rowsOf } from '../sql/run';
 import { markSummariesStale } from '../summaries';
 import { inTransaction } from '../transaction';
-import { refreshDocumentsOfVariants } from './card-documents';
-import { MonthChunk, normaliseSeries } from './month-chunks';
-import { RENDERED_COLUMNS } from './rendered-columns';
+import { refreshDocumentsOfVariants } from '../documents/card-documents';
+import { MonthChunk, normaliseSeries } from '../sql/month-chunks';
+import { RENDERED_COLUMNS } from '../sql/rendered-columns';
 import { encodeBatch, type IngestSeries } from './series-encoding';
 
 /** An observation resolved to a variant: Unix seconds and integer minor units of the region's currency. */

@@ -1,10 +1,10 @@
 import { parseRegion, type PriceSource } from '@tcg/domain';
 import { renderSeries } from '@tcg/rendering';
-import { BinaryCopyRows } from '../binary-copy';
-import { copyLine } from '../copy';
-import { DOCUMENT_REGIONS } from './card-documents';
-import { joinChunks, MonthChunk, mergeSeries, splitIntoMonths } from './month-chunks';
-import { renderedFields } from './rendered-columns';
+import { BinaryCopyRows } from '../sql/binary-copy';
+import { copyLine } from '../sql/copy';
+import { DOCUMENT_REGIONS } from '../documents/card-documents';
+import { joinChunks, MonthChunk, mergeSeries, splitIntoMonths } from '../sql/month-chunks';
+import { renderedFields } from '../sql/rendered-columns';
 import { statsRowOf } from './stats-row';
 
 /** A series of one variant in one region: ascending unique Unix seconds and minor units. */

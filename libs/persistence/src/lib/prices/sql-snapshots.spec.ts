@@ -1,12 +1,6 @@
 import { join } from 'node:path';
 import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
 import {
-  analyzeDatabaseStatement,
-  countCardsStatement,
-  createLoadTableStatement,
-  insertNewRowsStatement,
-} from '../catalogue-writer';
-import {
   createIngestSeriesStatement,
   createIngestStatsStatement,
   deleteReplacedSeriesStatement,
@@ -19,9 +13,9 @@ import {
   vendorSkusStatement,
 } from './price-ingest.repository';
 
-// The statements the price ingest and the catalogue writer send, for fixed arguments, compared
-// with the files under `sql/` (see reads/sql-snapshots.spec.ts); the card documents' are with
-// the reads' (reads/sql/card-documents.sql). `npm run sql:snapshots` rewrites the files.
+// The statements the price ingest sends, for fixed arguments, compared with the files under `sql/`
+// (see reads/sql-snapshots.spec.ts); the card documents' are with the reads'
+// (reads/sql/card-documents.sql). `npm run sql:snapshots` rewrites the files.
 
 const VARIANT_A = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
 const VARIANT_B = '3e8f6fc1-b290-5d4e-8f5a-6b7c8d9eafb0';
@@ -46,16 +40,8 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     statementCase('ingest: the statistics temp table', createIngestStatsStatement()),
     statementCase('ingest: the statistics written', upsertStatsStatement()),
   ],
-  'catalogue-writer': [
-    ...(['games', 'sets', 'cards', 'variants'] as const).flatMap((table) => [
-      statementCase(`${table}: the temp table`, createLoadTableStatement(table)),
-      statementCase(`${table}: the new rows inserted`, insertNewRowsStatement(table)),
-    ]),
-    statementCase('planner statistics after a bulk load', analyzeDatabaseStatement()),
-    statementCase('stored cards counted', countCardsStatement()),
-  ],
 };
 
-describe('SQL of the price ingest and the catalogue writer', () => {
+describe('SQL of the price ingest', () => {
   itMatchesSqlSnapshots(join(__dirname, 'sql'), FILES);
 });

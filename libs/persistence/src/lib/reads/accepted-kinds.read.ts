@@ -1,8 +1,9 @@
 import { restrictsKinds, type VariantFilter } from '@tcg/domain';
 import { sql } from 'kysely';
 import type { ReadSource } from '../read-replicas';
-import { variantConditions, type ResolvedFilter } from './card-fragments';
 import { rowSchema } from '../sql/row-schema';
+import { variantConditions } from '../sql/variant-conditions';
+import type { ResolvedFilter } from './card-fragments';
 import { runRead } from './run-read';
 
 const ROW = rowSchema('accepted kinds', { ids: 'int[]' });

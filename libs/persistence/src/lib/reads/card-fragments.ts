@@ -3,6 +3,7 @@ import type { BrowseSelector, CardIdentifier, VariantFilter } from '@tcg/domain'
 import { sql } from 'kysely';
 import { and, shared, type Sql } from '../sql/compile';
 import { escapeLike } from '../sql/like-pattern';
+import { variantConditions } from '../sql/variant-conditions';
 
 // The conditions the card reads share, as Kysely fragments over fixed aliases: `c` cards, `s`
 // sets, `g` games, `v` variants, `vp` their prices in the read's region, `top` card_tops (or the
@@ -110,28 +111,6 @@ export function relevance(search: SearchText, name: Sql = sql`lower(c.name)`): S
   return sql`((${name} = ${search.q})::int + (${name} LIKE ${search.prefix})::int
            + (${name} LIKE ${search.like})::int
            + greatest(similarity(${name}, ${search.q}), word_similarity(${search.q}, ${name})))::float8`;
-}
-
-/** SQL over `v` (variants) and `vp` (its prices in the primary region) for the variant filters. */
-export function variantConditions(filter: VariantFilter, withLanguage: boolean, onlySku?: string): Sql {
-  const graded = filter.graded ?? 'exclude';
-  const c: Sql[] =
-    graded === 'include' ? [] : [sql`v.type = ${sql.lit(graded === 'only' ? 'graded' : 'raw')}`];
-  if (filter.gradingCompany) c.push(sql`(v.type = 'raw' OR v.grading_company = ${filter.gradingCompany})`);
-  if (filter.grades) {
-    const numeric = filter.grades.filter((g): g is number => g !== null);
-    const authentic = filter.grades.includes(null) ? sql` OR v.grade IS NULL` : EMPTY;
-    c.push(sql`(v.type = 'raw' OR v.grade = ANY(${numeric}::numeric[])${authentic})`);
-  }
-  if (filter.printings) c.push(sql`lower(v.printing) = ANY(${filter.printings}::text[])`);
-  if (filter.conditions) c.push(sql`v.condition = ANY(${filter.conditions}::text[])`);
-  if (withLanguage && filter.languages) c.push(sql`v.language = ANY(${filter.languages}::text[])`);
-  // `+ 0`: these conditions pick a card's own variants, and a plain comparison let the planner,
-  // whose statistics put one price after a recent instant, read every recent price through the
-  // (region, updated_at) index once per card (5 s for a page once 10,000 prices had changed).
-  if (filter.updatedAfter !== undefined) c.push(sql`vp.updated_at + 0 > ${filter.updatedAfter}`);
-  if (onlySku) c.push(sql`v.vendor_sku_id = ${onlySku}`);
-  return c.length === 0 ? sql`true` : and(c);
 }
 
 /**

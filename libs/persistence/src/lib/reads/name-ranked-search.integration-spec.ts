@@ -1,7 +1,7 @@
 import { Card, uuidV5, Variant, type VariantFilter } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { gradedVariant, grading, rawVariant, testCard, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
 import { readAcceptedKinds } from './accepted-kinds.read';

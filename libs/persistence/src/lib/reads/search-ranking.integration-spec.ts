@@ -1,7 +1,7 @@
 import { Card, cardSlug, KeysetQuery, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { seriesCards, seriesRead, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { CardKeysetRepository } from '../repositories/card-keyset.repository';
 import { CardQueryRepository } from '../repositories/card-query.repository';
 import { refreshSummaries } from '../summaries';

@@ -13,7 +13,7 @@ import {
   refreshCardDocuments,
   refreshDocumentsOfVariants,
   renderUndocumentedCards,
-} from '../prices/card-documents';
+} from '../documents/card-documents';
 import type { Connection } from '../sql/run';
 
 // The statements the hot reads send, for a fixed set of requests, compared with the files under

@@ -1,7 +1,7 @@
 import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { seriesCards, seriesRead, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { refreshSummaries } from '../summaries';
 import { CardQueryRepository } from './card-query.repository';
 

@@ -18,7 +18,7 @@ import {
   VariantsRead,
 } from '@tcg/rendering';
 import type { ReadSource } from '../read-replicas';
-import { appendMonthText, monthKey, monthStartOf } from '../prices/month-chunks';
+import { appendMonthText, monthKey, monthStartOf } from '../sql/month-chunks';
 import { readAcceptedKinds } from '../reads/accepted-kinds.read';
 import { readCardCount } from '../reads/card-count.read';
 import { deepCardPage } from '../reads/card-deep-page.read';

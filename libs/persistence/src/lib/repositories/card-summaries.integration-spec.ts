@@ -12,7 +12,7 @@ import {
 } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { seriesCards, seriesRead, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { PriceIngestRepository } from '../prices/price-ingest.repository';
 import { refreshSummaries } from '../summaries';
 import { CardKeysetRepository } from './card-keyset.repository';

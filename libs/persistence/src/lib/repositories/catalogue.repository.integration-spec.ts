@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { seriesCards, seriesRead, tinyCatalogue, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue-writer';
+import { writeCatalogue } from '../catalogue/catalogue-writer';
 import { CardQueryRepository } from './card-query.repository';
 import { TypeOrmCatalogueRepository } from './catalogue.repository';
 

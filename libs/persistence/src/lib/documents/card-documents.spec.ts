@@ -1,7 +1,8 @@
 import { CONDITIONS, GRADING_COMPANIES, LANGUAGE_NAMES, type VariantFilter } from '@tcg/domain';
 import fc from 'fast-check';
-import { variantConditions, variantWhere } from '../reads/card-fragments';
+import { variantWhere } from '../reads/card-fragments';
 import { compile } from '../sql/compile';
+import { variantConditions } from '../sql/variant-conditions';
 import { holdsDocumentScope, type VariantScope } from './card-documents';
 
 /**

@@ -1,10 +1,10 @@
 import { restrictsKinds, type VariantFilter } from '@tcg/domain';
 import { CARD_DOCUMENTS, CardDocument, JoinedVariantJson } from '@tcg/rendering';
 import { sql } from 'kysely';
-import { variantConditions } from '../reads/card-fragments';
+import { variantConditions } from '../sql/variant-conditions';
 import { joined, type Sql } from '../sql/compile';
 import { execute, type Connection } from '../sql/run';
-import { RENDERED_COLUMN_OF } from './rendered-columns';
+import { RENDERED_COLUMN_OF } from '../sql/rendered-columns';
 
 /** The variants every stored document holds: a default request's scope, the raw variants. */
 const DOCUMENT_FILTER: VariantFilter = { includeNullPrices: true };

@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import {
+  analyzeDatabaseStatement,
+  countCardsStatement,
+  createLoadTableStatement,
+  insertNewRowsStatement,
+} from './catalogue-writer';
+
+// The statements the catalogue writer sends, for fixed arguments, compared with the files under
+// `sql/` (see reads/sql-snapshots.spec.ts); those of the documents it renders are with the reads'
+// (reads/sql/card-documents.sql). `npm run sql:snapshots` rewrites the files.
+
+const FILES: Readonly<Record<string, readonly string[]>> = {
+  'catalogue-writer': [
+    ...(['games', 'sets', 'cards', 'variants'] as const).flatMap((table) => [
+      statementCase(`${table}: the temp table`, createLoadTableStatement(table)),
+      statementCase(`${table}: the new rows inserted`, insertNewRowsStatement(table)),
+    ]),
+    statementCase('planner statistics after a bulk load', analyzeDatabaseStatement()),
+    statementCase('stored cards counted', countCardsStatement()),
+  ],
+};
+
+describe('SQL of the catalogue writer', () => {
+  itMatchesSqlSnapshots(join(__dirname, 'sql'), FILES);
+});
