@@ -109,3 +109,8 @@ export function tinyCatalogue(): { games: Game[]; sets: CardSet[]; cards: Card[]
   ];
   return { games: [game], sets: [set], cards: [card], variants };
 }
+
+/** A price of `variant` in minor units, observed at `t` (Unix seconds) in `region`, as an import brings it. */
+export function observed(variant: Pick<Variant, 'uuid'>, t: number, price: number, region = 'NA') {
+  return { variantUuid: variant.uuid, region, t, price };
+}

@@ -5,3 +5,4 @@ export * from './tcp-proxy';
 export * from './login-roles';
 export * from './sql-snapshot';
 export * from './card-reads';
+export * from './in-process-app';
