@@ -6,6 +6,7 @@ import {
   dropUnfinishedSnapshots,
   gamesDueHistory,
   generateGameHistory,
+  pruneSeriesChanges,
   generateGameSnapshots,
   gamesToSnapshot,
   GenerationSuperseded,
@@ -145,8 +146,17 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
               signal,
               restRatio: REST_RATIO,
             });
-            return { dataVersion: result.dataVersion, lines: result.lines, bytes: result.file.bytes };
+            return {
+              dataVersion: result.dataVersion,
+              lines: result.lines,
+              bytes: result.file.bytes,
+              builtOn: result.builtOn,
+              ...result.series,
+            };
           });
+        // What the history files are built on: the log of price_series' writes they are past.
+        const pruned = await pruneSeriesChanges(client);
+        if (pruned > 0) this.logger.log({ msg: 'series change log pruned', rows: pruned });
         const dropped = await dropExpiredArchives(client, day, this.archiveDays);
         if (dropped > 0) this.logger.log({ msg: 'bulk archives expired', files: dropped });
       });

@@ -49,6 +49,7 @@ import { CardNamesGinInPlace1765870000000 } from './migrations/1765870000000-car
 import { NameRankedSearch1765880000000 } from './migrations/1765880000000-name-ranked-search';
 import { CardNamePrefixesToFive1765890000000 } from './migrations/1765890000000-card-name-prefixes-to-five';
 import { BulkSnapshotsWrittenInSteps1765900000000 } from './migrations/1765900000000-bulk-snapshots-written-in-steps';
+import { PriceSeriesChanges1765910000000 } from './migrations/1765910000000-price-series-changes';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -98,6 +99,7 @@ export const MIGRATIONS = [
   NameRankedSearch1765880000000,
   CardNamePrefixesToFive1765890000000,
   BulkSnapshotsWrittenInSteps1765900000000,
+  PriceSeriesChanges1765910000000,
 ];
 
 export interface DataSourceConfig {

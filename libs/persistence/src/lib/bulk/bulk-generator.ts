@@ -8,14 +8,17 @@ import { db } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
 import { execute, rowOf, rowsOf, type Connection, type Statement } from '../sql/run';
 import { GzipChunks, GzipFile } from './gzip-chunks';
-import { historyLines } from './history-rows';
+import { historyLines, type SeriesTally } from './history-rows';
+import { PreviousHistoryFile } from './previous-history';
 import { inClientTransaction } from '../transaction';
 
 /** Cards read per page (about 14 rows per card at full): two short indexed statements. */
 const CARDS_PER_PAGE = 20;
 /**
- * Cards per page of the history file: about 11 series of 730 days per card at full, so a page is
- * some 60,000 observations reduced on the event loop between two yields (a few milliseconds).
+ * Cards per page of a history file read whole: about 11 series of 730 days per card at full, so a
+ * page is some 60,000 observations reduced on the event loop between two yields (a few
+ * milliseconds). Built on the previous file, a page reads a month or two per series: pages of
+ * `CARDS_PER_PAGE`.
  */
 const HISTORY_CARDS_PER_PAGE = 5;
 /**
@@ -26,11 +29,6 @@ const HISTORY_CARDS_PER_PAGE = 5;
 const ROWS_PER_SLICE = 50;
 /** Snapshots kept per game and format: the newest, and the one before for downloads under way. */
 export const SNAPSHOTS_KEPT = 2;
-/**
- * One generation at a time across every instance and tool: a session-level advisory lock on
- * this key (an arbitrary constant, "bulk" in ASCII).
- */
-export const BULK_LOCK_KEY = 0x62756c6b;
 
 export interface GameSnapshotResult {
   readonly gameId: string;
@@ -63,6 +61,8 @@ export interface GenerateOptions {
    * of what one core gives and its requests keep the rest: slower snapshots, steady latency.
    */
   readonly restRatio?: number;
+  /** Cards per keyset page, instead of the generation's own choice (the tests page small games). */
+  readonly cardsPerPage?: number;
   /** Makes the snapshots the game's archive of this day. */
   readonly archive?: ArchiveOptions;
 }
@@ -142,7 +142,8 @@ export async function generateGameSnapshots(
     const csv = written.file(ids['csv.gz']);
     await csv.write(csvHeader());
 
-    const rows = await forEachCardPage(reads, gameId, CARDS_PER_PAGE, options, async (cardUuids) => {
+    const perPage = options.cardsPerPage ?? CARDS_PER_PAGE;
+    const rows = await forEachCardPage(reads, gameId, perPage, options, async (cardUuids) => {
       const source = await pageRows(reads, cardUuids);
       for (let at = 0; at < source.length; at += ROWS_PER_SLICE) {
         const slice = source.slice(at, at + ROWS_PER_SLICE).map(toBulkRow);
@@ -171,6 +172,10 @@ export interface GameHistoryResult {
   readonly dataVersion: number;
   readonly lines: number;
   readonly file: GzipFile;
+  /** The data version of the previous file it was built from, or null: read whole. */
+  readonly builtOn: number | null;
+  /** Its series' lines: taken from the previous file, extended with the months since, read whole. */
+  readonly series: Readonly<SeriesTally>;
 }
 
 /**
@@ -179,6 +184,10 @@ export interface GameHistoryResult {
  * at a time, parts committed as they fill under a row nobody reads until the last short
  * transaction completes it and deletes the older files beyond `SNAPSHOTS_KEPT`; superseded, killed
  * or aborted, nothing of it is read. Never archived: each file holds every day of the ones before.
+ *
+ * Built from the game's previous file where it has one (`PreviousHistoryFile`, read as the pages
+ * go): a series' line is read again only from the first month written since that file's data
+ * version, so a day's file reads a month per series rather than every stored month.
  */
 export async function generateGameHistory(
   client: ClientBase,
@@ -187,19 +196,29 @@ export async function generateGameHistory(
 ): Promise<GameHistoryResult> {
   const reads = options.reads ?? client;
   return inSteps(client, reads, async (dataVersion, written) => {
-    const id = await written.placeholder(gameId, HISTORY_FORMAT, dataVersion, null);
-    const out = written.file(id);
-    const lines = await forEachCardPage(reads, gameId, HISTORY_CARDS_PER_PAGE, options, async (cardUuids) => {
-      const page = await historyLines(reads, cardUuids);
-      if (page.text.length > 0) await out.write(page.text);
-      await yieldToLoop();
-      return page.lines;
-    });
-    const file = await out.end();
-    return {
-      value: { gameId, dataVersion, lines, file },
-      finish: [finishStatement(id, file, lines), deleteOlderStatement(gameId)],
-    };
+    // Only on a file whose version the reads have reached: lines read from a replica behind it
+    // would be older than the previous file's (the routing should never be; this does not assume).
+    const found = await PreviousHistoryFile.open(client, gameId);
+    const previous = found && found.version <= dataVersion ? found : null;
+    try {
+      const id = await written.placeholder(gameId, HISTORY_FORMAT, dataVersion, null);
+      const out = written.file(id);
+      const perPage = options.cardsPerPage ?? (previous ? CARDS_PER_PAGE : HISTORY_CARDS_PER_PAGE);
+      const series: SeriesTally = { kept: 0, extended: 0, readWhole: 0 };
+      const lines = await forEachCardPage(reads, gameId, perPage, options, async (cardUuids) => {
+        const page = await historyLines(reads, cardUuids, previous ?? undefined, series);
+        if (page.text.length > 0) await out.write(page.text);
+        await yieldToLoop();
+        return page.lines;
+      });
+      const file = await out.end();
+      return {
+        value: { gameId, dataVersion, lines, file, builtOn: previous?.version ?? null, series },
+        finish: [finishStatement(id, file, lines), deleteOlderStatement(gameId)],
+      };
+    } finally {
+      found?.close();
+    }
   });
 }
 

@@ -13,14 +13,19 @@ import { DataSource } from 'typeorm';
 import { poolOf } from '../data-source';
 import { db, shared } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
-import { execute, rowOf, rowsOf } from '../sql/run';
+import { execute, rowOf, rowsOf, type Connection } from '../sql/run';
 import {
   advisoryLockStatement,
   advisoryUnlockStatement,
   TRIED_LOCK,
   tryAdvisoryLockStatement,
 } from '../transaction';
-import { BULK_LOCK_KEY } from './bulk-generator';
+
+/**
+ * One generation at a time across every instance and tool: a session-level advisory lock on
+ * this key (an arbitrary constant, "bulk" in ASCII).
+ */
+export const BULK_LOCK_KEY = 0x62756c6b;
 
 const SNAPSHOT = rowSchema('bulk snapshot', {
   id: 'string',
@@ -142,6 +147,26 @@ export function chunkSizesStatement(snapshotId: number) {
     .orderBy('seq');
 }
 
+/** The game's newest complete snapshot in `format`, or null. */
+export async function latestSnapshot(
+  connection: Connection,
+  gameId: string,
+  format: LatestFormat,
+): Promise<BulkSnapshot | null> {
+  const rows = await rowsOf(connection, SNAPSHOT, latestSnapshotStatement(gameId, format));
+  return rows[0] ? toSnapshot(rows[0]) : null;
+}
+
+/** Part `seq` of a snapshot, or null. */
+export async function readChunk(
+  connection: Connection,
+  snapshotId: number,
+  seq: number,
+): Promise<Buffer | null> {
+  const rows = await rowsOf(connection, CHUNK, chunkStatement(snapshotId, seq));
+  return rows[0]?.data ?? null;
+}
+
 /** The stored snapshots, read through the service's pool: a few short statements per request. */
 export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
   constructor(private readonly ds: DataSource) {}
@@ -161,14 +186,12 @@ export class TypeOrmBulkSnapshotStore implements BulkSnapshotStore {
     return rows[0] ? toSnapshot(rows[0]) : null;
   }
 
-  async latest(gameId: string, format: LatestFormat): Promise<BulkSnapshot | null> {
-    const rows = await rowsOf(poolOf(this.ds), SNAPSHOT, latestSnapshotStatement(gameId, format));
-    return rows[0] ? toSnapshot(rows[0]) : null;
+  latest(gameId: string, format: LatestFormat): Promise<BulkSnapshot | null> {
+    return latestSnapshot(poolOf(this.ds), gameId, format);
   }
 
-  async readChunk(snapshotId: number, seq: number): Promise<Uint8Array | null> {
-    const rows = await rowsOf(poolOf(this.ds), CHUNK, chunkStatement(snapshotId, seq));
-    return rows[0]?.data ?? null;
+  readChunk(snapshotId: number, seq: number): Promise<Buffer | null> {
+    return readChunk(poolOf(this.ds), snapshotId, seq);
   }
 
   async chunkSizes(snapshotId: number): Promise<number[] | null> {
@@ -266,6 +289,24 @@ export function dropUnfinishedSnapshotsStatement() {
  */
 export function dropUnfinishedSnapshots(client: ClientBase): Promise<number> {
   return execute(client, dropUnfinishedSnapshotsStatement());
+}
+
+/**
+ * The change log of `price_series` (`price_series_changes`) up to the oldest of the games' newest
+ * history files: every file is built on a game's newest one and reads the log after its version,
+ * so what comes before all of them is read by nobody. Nothing while no game has a file.
+ */
+export function pruneSeriesChangesStatement() {
+  return sql`DELETE FROM price_series_changes
+     WHERE version <= (SELECT min(newest) FROM (
+       SELECT max(data_version) AS newest FROM bulk_snapshots
+        WHERE format = ${HISTORY_FORMAT} AND complete AND game_id IN (SELECT id FROM games)
+        GROUP BY game_id) AS files)`;
+}
+
+/** Prunes the change log (`pruneSeriesChangesStatement`), under the bulk lock; returns the rows. */
+export function pruneSeriesChanges(client: ClientBase): Promise<number> {
+  return execute(client, pruneSeriesChangesStatement());
 }
 
 /** Deletes every archive, of any game (one removed since too), older than the retention. */

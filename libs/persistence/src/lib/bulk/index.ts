@@ -2,7 +2,6 @@
 // snapshot spec.
 export * from './gzip-chunks';
 export {
-  BULK_LOCK_KEY,
   bulkRowCount,
   generateGameHistory,
   generateGameSnapshots,
@@ -16,11 +15,13 @@ export {
 export {
   allGames,
   archiveDay,
+  BULK_LOCK_KEY,
   dropExpiredArchives,
   dropUnfinishedSnapshots,
   gamesDueHistory,
   gamesToSnapshot,
   hasArchive,
+  pruneSeriesChanges,
   TypeOrmBulkSnapshotStore,
   withBulkLock,
 } from './bulk-snapshot.repository';

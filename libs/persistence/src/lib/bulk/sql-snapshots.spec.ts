@@ -26,8 +26,10 @@ import {
   hasArchiveStatement,
   latestSnapshotsStatement,
   latestSnapshotStatement,
+  pruneSeriesChangesStatement,
 } from './bulk-snapshot.repository';
-import { historyMonthsStatement } from './history-rows';
+import { historyMonthsStatement, historySeriesStatement } from './history-rows';
+import { cardAfterStatement, truncatedSinceStatement } from './previous-history';
 
 // The statements of the bulk snapshots, archives and history, for fixed arguments, compared with
 // the files under `sql/` (see reads/sql-snapshots.spec.ts). `npm run sql:snapshots` rewrites the
@@ -55,6 +57,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     statementCase('expired archives deleted', dropExpiredArchivesStatement('2026-11-02', 30)),
     statementCase('every game', allGamesStatement()),
     statementCase('unfinished snapshots left by a kill deleted', dropUnfinishedSnapshotsStatement()),
+    statementCase('the change log pruned', pruneSeriesChangesStatement()),
   ],
   'bulk-generator': [
     statementCase('placeholder', placeholderStatement('mtg', 'ndjson.gz', 1234, null)),
@@ -72,7 +75,20 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     statementCase('older snapshots deleted', deleteOlderStatement('mtg')),
     statementCase('row count', bulkRowCountStatement('mtg')),
   ],
-  'history-rows': [statementCase('a page of months', historyMonthsStatement([CARD_A, CARD_B]))],
+  'history-rows': [
+    statementCase('the series of a page, since a version', historySeriesStatement([CARD_A, CARD_B], 1234)),
+    statementCase(
+      'months of these series from a month on',
+      historyMonthsStatement([
+        { variantUuid: CARD_A, region: 'NA', fromMonth: 20_393 },
+        { variantUuid: CARD_B, region: 'EU', fromMonth: 20_362 },
+      ]),
+    ),
+  ],
+  'previous-history': [
+    statementCase('truncated since a version', truncatedSinceStatement(1234)),
+    statementCase('a card after the page', cardAfterStatement('mtg', 'mtg-lea-black-lotus', CARD_B)),
+  ],
 };
 
 describe('SQL of the bulk files', () => {

@@ -75,6 +75,16 @@ export interface Database {
     offsets: number[];
     prices: number[];
   };
+  /**
+   * What each data version wrote to price_series (by triggers): per series the first month
+   * written, or no month for a deletion; no series for a TRUNCATE.
+   */
+  price_series_changes: {
+    variant_uuid: string | null;
+    region: string | null;
+    version: string;
+    from_month: Date | null;
+  };
   /** The distinct kinds of variant (type, condition, printing, grading) that card_facets refers to. */
   variant_kinds: {
     id: number;
