@@ -14,22 +14,22 @@ import {
 } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { createDataSource, poolOf, poolUsage, type DatabaseDeadlines } from '../lib/data-source';
-import { DataVersionWatcher } from '../lib/data-version';
+import { createDataSource, poolOf, poolUsage, type DatabaseDeadlines } from '../lib/db/data-source';
+import { DataVersionWatcher } from '../lib/db/data-version';
+import { TypeOrmAlertRepository } from '../lib/alerts';
+import { TypeOrmApiKeyRepository } from '../lib/keys';
 import {
+  CardKeysetRepository,
+  CardQueryRepository,
   PgVersionProbe,
   ReadReplicas,
   replicaName,
   systemIdentifierOf,
+  TypeOrmCatalogueRepository,
   type ReadRouting,
   type ReadSource,
-} from '../lib/read-replicas';
-import { TypeOrmAlertRepository } from '../lib/alerts/alert.repository';
-import { TypeOrmApiKeyRepository } from '../lib/repositories/api-key.repository';
-import { CardKeysetRepository } from '../lib/repositories/card-keyset.repository';
-import { CardQueryRepository } from '../lib/repositories/card-query.repository';
-import { TypeOrmCatalogueRepository } from '../lib/repositories/catalogue.repository';
-import { onStatementCancelled } from '../lib/statement-cancellations';
+} from '../lib/reads';
+import { onStatementCancelled } from '../lib/db/statement-cancellations';
 
 const SERVICE_NAME = Symbol('SERVICE_NAME');
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../lib/data-source';
+import { createDataSource } from '../lib/db/data-source';
 import { DATABASE_ROLES } from '../lib/migrations/1764760000000-database-roles';
 import { API_V1_ROLE } from '../lib/migrations/1765710000001-alerts-role';
 

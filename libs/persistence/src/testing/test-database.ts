@@ -1,5 +1,5 @@
 import { refreshSummaries } from '../lib/summaries';
-import { createDataSource, migrate } from '../lib/data-source';
+import { createDataSource, migrate } from '../lib/db/data-source';
 import { DataSource } from 'typeorm';
 
 /** Migrates the fresh test database once per run. */

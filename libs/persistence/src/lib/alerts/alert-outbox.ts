@@ -5,7 +5,7 @@ import type { ClientBase } from 'pg';
 import { db, shared } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
 import { type Connection, execute, rowOf, rowsOf } from '../sql/run';
-import { inClientTransaction } from '../transaction';
+import { inClientTransaction } from '../db/transaction';
 import { RULE_HOLDS, ruleOf, WATCHED, WATCHED_PRICE_JOINS } from './alert-rules.sql';
 
 /** An alert whose rule has just become true, with what its event reports. */

@@ -2,11 +2,11 @@ import type { Alert, AlertRepository, DeliveryAttempt, NewAlert } from '@tcg/dom
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { poolOf } from '../data-source';
+import { poolOf } from '../db/data-source';
 import { db } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
 import { execute, rowOf, rowsOf } from '../sql/run';
-import { inTransaction } from '../transaction';
+import { inTransaction } from '../db/transaction';
 import { RULE_HOLDS, ruleOf, WATCHED_PRICE_JOINS } from './alert-rules.sql';
 
 const ALERT = rowSchema('alert', {

@@ -3,14 +3,14 @@ import { csvHeader, csvLines, ndjsonLines, toBulkRow } from '@tcg/rendering';
 import { sql } from 'kysely';
 import type { ClientBase } from 'pg';
 import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
-import { readDataVersion } from '../data-version';
+import { readDataVersion } from '../db/data-version';
 import { db } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
 import { execute, rowOf, rowsOf, type Connection, type Statement } from '../sql/run';
 import { GzipChunks, GzipFile } from './gzip-chunks';
 import { historyLines, type SeriesTally } from './history-rows';
 import { PreviousHistoryFile } from './previous-history';
-import { inClientTransaction } from '../transaction';
+import { inClientTransaction } from '../db/transaction';
 
 /** Cards read per page (about 14 rows per card at full): two short indexed statements. */
 const CARDS_PER_PAGE = 20;

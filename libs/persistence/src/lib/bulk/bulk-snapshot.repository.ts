@@ -10,7 +10,7 @@ import {
 import { sql } from 'kysely';
 import type { ClientBase } from 'pg';
 import { DataSource } from 'typeorm';
-import { poolOf } from '../data-source';
+import { poolOf } from '../db/data-source';
 import { db, shared } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';
 import { execute, rowOf, rowsOf, type Connection } from '../sql/run';
@@ -19,7 +19,7 @@ import {
   advisoryUnlockStatement,
   TRIED_LOCK,
   tryAdvisoryLockStatement,
-} from '../transaction';
+} from '../db/transaction';
 
 /**
  * One generation at a time across every instance and tool: a session-level advisory lock on

@@ -5,8 +5,8 @@ import { Client } from 'pg';
 import { BULK_COLUMNS } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
-import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { writeCatalogue } from '../catalogue';
+import { PriceIngestRepository } from '../prices';
 import type { Connection, QueryRow } from '../sql/run';
 import {
   generateGameHistory,

@@ -2,8 +2,8 @@ import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
-import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { writeCatalogue } from '../catalogue';
+import { PriceIngestRepository } from '../prices';
 import { historyLines, HistoryLine } from './history-rows';
 
 /** Unix seconds of a UTC instant. */

@@ -3,8 +3,8 @@ import { Card, Variant } from '@tcg/domain';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { rawVariant, testCard, tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
-import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { writeCatalogue } from '../catalogue';
+import { PriceIngestRepository } from '../prices';
 import { generateGameHistory } from './bulk-generator';
 import { pruneSeriesChanges, TypeOrmBulkSnapshotStore } from './bulk-snapshot.repository';
 

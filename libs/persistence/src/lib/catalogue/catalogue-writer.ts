@@ -4,18 +4,14 @@ import { sql } from 'kysely';
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { copyInto, copyLine } from '../sql/copy';
-import { poolOf } from '../data-source';
-import {
-  dropDocumentsOfVariants,
-  refreshDocumentsOfVariants,
-  renderUndocumentedCards,
-} from '../documents/card-documents';
+import { poolOf } from '../db/data-source';
+import { dropDocumentsOfVariants, refreshDocumentsOfVariants, renderUndocumentedCards } from '../documents';
 import { db } from '../sql/compile';
 import type { Database } from '../sql/database';
 import { rowSchema } from '../sql/row-schema';
 import { execute, rowOf, rowsOf } from '../sql/run';
 import { markSummariesStale } from '../summaries';
-import { inTransaction } from '../transaction';
+import { inTransaction } from '../db/transaction';
 
 /** New variants whose cards' documents one statement renders: a whole catalogue goes in several. */
 const VARIANTS_PER_DOCUMENT_REFRESH = 20_000;

@@ -6,10 +6,16 @@ import {
   createLoadTableStatement,
   insertNewRowsStatement,
 } from './catalogue-writer';
+import {
+  sampleLoadCompletedStatement,
+  sampleLoadStartedStatement,
+  sampleLoadStatement,
+  truncateCatalogueStatement,
+} from './sample-load-state';
 
-// The statements the catalogue writer sends, for fixed arguments, compared with the files under
-// `sql/` (see reads/sql-snapshots.spec.ts); those of the documents it renders are with the reads'
-// (reads/sql/card-documents.sql). `npm run sql:snapshots` rewrites the files.
+// The statements the catalogue writer and the sample load's state send, for fixed arguments,
+// compared with the files under `sql/` (see reads/sql-snapshots.spec.ts); those of the documents
+// the writer renders are with the reads' (reads/sql/card-documents.sql). `npm run sql:snapshots` rewrites the files.
 
 const FILES: Readonly<Record<string, readonly string[]>> = {
   'catalogue-writer': [
@@ -20,8 +26,14 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     statementCase('planner statistics after a bulk load', analyzeDatabaseStatement()),
     statementCase('stored cards counted', countCardsStatement()),
   ],
+  'sample-load-state': [
+    statementCase('state', sampleLoadStatement()),
+    statementCase('started', sampleLoadStartedStatement('medium')),
+    statementCase('completed', sampleLoadCompletedStatement()),
+    statementCase('catalogue removed (then marked stale)', truncateCatalogueStatement()),
+  ],
 };
 
-describe('SQL of the catalogue writer', () => {
+describe('SQL of the catalogue writer and the sample load', () => {
   itMatchesSqlSnapshots(join(__dirname, 'sql'), FILES);
 });

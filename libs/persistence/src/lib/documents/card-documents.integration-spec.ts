@@ -3,13 +3,13 @@ import { CARD_DOCUMENTS, CardDocument, v1JoinedJson, v2JoinedJson } from '@tcg/r
 import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { joinedCards, joinedRead, tinyCatalogue, useTestDatabase } from '../../testing';
-import { renderMissingDocuments, writeCatalogue } from '../catalogue/catalogue-writer';
+import { renderMissingDocuments, writeCatalogue } from '../catalogue';
 import { sql } from 'kysely';
 import { variantConditions } from '../sql/variant-conditions';
 import { compile, joined } from '../sql/compile';
-import { CardQueryRepository } from '../repositories/card-query.repository';
+import { CardQueryRepository } from '../reads';
 import { refreshCardDocuments, variantsAggregateSql } from './card-documents';
-import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { PriceIngestRepository } from '../prices';
 
 const DAY = 86_400;
 

@@ -2,16 +2,16 @@ import type { Card, CardSet } from '@tcg/domain';
 import { v1VariantHead, v2VariantHead } from '@tcg/rendering';
 import { sql } from 'kysely';
 import { DataSource } from 'typeorm';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
+import { writeCatalogue } from '../catalogue';
 import { copyInto, copyLine } from '../sql/copy';
-import { poolOf } from '../data-source';
-import { refreshDocumentsOfVariants } from '../documents/card-documents';
+import { poolOf } from '../db/data-source';
+import { refreshDocumentsOfVariants } from '../documents';
 import { toVariant, VARIANT_COLUMN_TYPES, variantColumnsSql } from '../sql/variant-row';
 import { db, shared } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
 import { execute, rowOf, rowsOf, type Connection } from '../sql/run';
 import { markSummariesStale } from '../summaries';
-import { inTransaction, withSessionLock } from '../transaction';
+import { inTransaction, withSessionLock } from '../db/transaction';
 
 /** The feed sync's session advisory lock (the sample load's is 7311). */
 const FEED_SYNC_LOCK = 7_312;

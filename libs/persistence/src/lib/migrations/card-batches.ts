@@ -1,6 +1,6 @@
 import type { CardDocument } from '@tcg/rendering';
 import { QueryResult, QueryRunner } from 'typeorm';
-import { refreshCardDocuments } from '../documents/card-documents';
+import { refreshCardDocuments } from '../documents';
 import type { Connection, QueryRow } from '../sql/run';
 import { logMigrationProgress } from './progress';
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
+import { writeCatalogue } from '../catalogue';
 import { refreshSummaries } from '../summaries';
 import { CardNamesGinInPlace1765870000000 } from './1765870000000-card-names-gin-in-place';
 

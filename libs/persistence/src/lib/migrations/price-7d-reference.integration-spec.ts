@@ -2,9 +2,9 @@ import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { computeSeriesStats } from '@tcg/pricing-stats';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, truncateAll, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
-import { migrate } from '../data-source';
-import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { writeCatalogue } from '../catalogue';
+import { migrate } from '../db/data-source';
+import { PriceIngestRepository } from '../prices';
 import { refreshSummaries } from '../summaries';
 
 const DAY = 86_400;

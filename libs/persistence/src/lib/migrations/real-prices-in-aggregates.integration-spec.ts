@@ -1,8 +1,8 @@
 import { CardSet, cardSlug, Game, uuidV5, Variant, variantSlug, type PriceSource } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
-import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { writeCatalogue } from '../catalogue';
+import { PriceIngestRepository } from '../prices';
 import { refreshSummaries } from '../summaries';
 
 const DAY = 86_400;

@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, truncateAll, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
-import { migrate } from '../data-source';
-import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { writeCatalogue } from '../catalogue';
+import { migrate } from '../db/data-source';
+import { PriceIngestRepository } from '../prices';
 
 const DAY = 86_400;
 const T0 = Date.UTC(2026, 0, 1) / 1000;

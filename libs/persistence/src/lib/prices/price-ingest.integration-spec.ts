@@ -2,7 +2,7 @@ import { computeSeriesStats } from '@tcg/pricing-stats';
 import { renderSeries } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { tinyCatalogue, truncateAll, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
+import { writeCatalogue } from '../catalogue';
 import { PriceIngestRepository } from './price-ingest.repository';
 
 const DAY = 86_400;

@@ -2,7 +2,7 @@ import { parseRegion, type PriceSource } from '@tcg/domain';
 import { renderSeries } from '@tcg/rendering';
 import { BinaryCopyRows } from '../sql/binary-copy';
 import { copyLine } from '../sql/copy';
-import { DOCUMENT_REGIONS } from '../documents/card-documents';
+import { DOCUMENT_REGIONS } from '../documents';
 import { joinChunks, MonthChunk, mergeSeries, splitIntoMonths } from '../sql/month-chunks';
 import { renderedFields } from '../sql/rendered-columns';
 import { statsRowOf } from './stats-row';

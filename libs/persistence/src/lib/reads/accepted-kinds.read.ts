@@ -1,6 +1,6 @@
 import { restrictsKinds, type VariantFilter } from '@tcg/domain';
 import { sql } from 'kysely';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import { rowSchema } from '../sql/row-schema';
 import { variantConditions } from '../sql/variant-conditions';
 import type { ResolvedFilter } from './card-fragments';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import type { CardPagePlan } from './card-page-plan';
 import { rowSchema } from '../sql/row-schema';
 import { runRead } from './run-read';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { PoolClient } from 'pg';
-import { readOn, type ReadSource } from '../read-replicas';
+import { readOn, type ReadSource } from './read-replicas';
 import { facetCount, regionParam } from './card-fragments';
 import { keysetPlan, type ResolvedKeysetQuery } from './card-keyset-plan';
 import { and, compile } from '../sql/compile';

@@ -1,6 +1,6 @@
 import type { KeysetPage, KeysetPosition } from '@tcg/domain';
 import { sql } from 'kysely';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import type { KeyColumn, KeysetPlan } from './card-keyset-plan';
 import { and, joined, type Sql } from '../sql/compile';
 import { rowSchema, type RowSchema } from '../sql/row-schema';

@@ -1,7 +1,7 @@
 import { Card, CardSet, Game, uuidV5 } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
+import { writeCatalogue } from '../catalogue';
 import { refreshSummaries } from '../summaries';
 import { compile } from '../sql/compile';
 import { namePrefixStatement, wordStartStatement } from './card-name-suggestions.read';

@@ -1,6 +1,6 @@
 import type { NameSuggestionQuery } from '@tcg/domain';
 import { sql } from 'kysely';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import { db, shared } from '../sql/compile';
 import { escapeLike } from '../sql/like-pattern';
 import { rowSchema, type RowOf } from '../sql/row-schema';

@@ -1,7 +1,7 @@
 import type { JoinedCard } from '@tcg/domain';
 import type { JoinedVariantJson } from '@tcg/rendering';
 import { sql } from 'kysely';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import type { CardPagePlan } from './card-page-plan';
 import { checkPage, type PageStatement } from './card-page';
 import { CARD_COLUMNS, CARD_FROM, JOINED_CARD_ROW, joinedVariantsSql, toJoinedCard } from './card-rows';

@@ -1,6 +1,6 @@
 import type { BrowseSelector, CardOrder, CardSelector } from '@tcg/domain';
 import { sql } from 'kysely';
-import type { VariantScope } from '../documents/card-documents';
+import type { VariantScope } from '../documents';
 import {
   answeredByFacets,
   browseConditions,

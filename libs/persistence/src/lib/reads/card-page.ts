@@ -1,4 +1,4 @@
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import type { Sql } from '../sql/compile';
 import { checkRows, rowSchema } from '../sql/row-schema';
 import type { QueryRow } from '../sql/run';

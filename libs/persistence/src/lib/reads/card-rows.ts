@@ -1,7 +1,7 @@
 import type { Card, JoinedCard } from '@tcg/domain';
 import type { JoinedVariantJson } from '@tcg/rendering';
 import { sql } from 'kysely';
-import { storedDocument, variantsAggregateSql, type VariantScope } from '../documents/card-documents';
+import { storedDocument, variantsAggregateSql, type VariantScope } from '../documents';
 import { variantWhere, type RegionParam } from './card-fragments';
 import type { Sql } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';

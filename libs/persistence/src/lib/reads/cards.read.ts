@@ -1,6 +1,6 @@
 import type { Card } from '@tcg/domain';
 import { sql } from 'kysely';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import { CARD_COLUMNS, CARD_FROM, CARD_ROW, toCard } from './card-rows';
 import { runRead } from './run-read';
 

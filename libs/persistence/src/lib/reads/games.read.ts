@@ -1,6 +1,6 @@
 import type { Game } from '@tcg/domain';
 import { sql } from 'kysely';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import { db, shared } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
 import { runRead } from './run-read';

@@ -1,8 +1,8 @@
 import { isUuid, type JoinedCard } from '@tcg/domain';
 import type { JoinedVariantJson } from '@tcg/rendering';
 import { sql } from 'kysely';
-import type { VariantScope } from '../documents/card-documents';
-import type { ReadSource } from '../read-replicas';
+import type { VariantScope } from '../documents';
+import type { ReadSource } from './read-replicas';
 import { refClause, regionParam, type RegionParam } from './card-fragments';
 import { CARD_COLUMNS, CARD_FROM, JOINED_CARD_ROW, joinedVariantsSql, toJoinedCard } from './card-rows';
 import { compile, type CompiledSql, type Sql } from '../sql/compile';

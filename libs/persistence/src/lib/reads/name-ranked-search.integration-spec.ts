@@ -1,8 +1,8 @@
 import { Card, uuidV5, Variant, type VariantFilter } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { gradedVariant, grading, rawVariant, testCard, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
-import { PriceIngestRepository } from '../prices/price-ingest.repository';
+import { writeCatalogue } from '../catalogue';
+import { PriceIngestRepository } from '../prices';
 import { refreshSummaries } from '../summaries';
 import { readAcceptedKinds } from './accepted-kinds.read';
 import { firstCardPage } from './card-first-page.read';

@@ -1,7 +1,7 @@
 import type { CardIdentifier } from '@tcg/domain';
 import { isUuid } from '@tcg/domain';
 import { sql } from 'kysely';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import { IDENTIFIER_SOURCE } from './card-fragments';
 import { joined } from '../sql/compile';
 import { rowSchema, type RowOf } from '../sql/row-schema';

@@ -1,5 +1,5 @@
-import { preparedQuery } from '../prepared-query';
-import type { ReadSource } from '../read-replicas';
+import { preparedQuery } from './prepared-query';
+import type { ReadSource } from './read-replicas';
 import type { CompiledSql } from '../sql/compile';
 import { checkRows, type Columns, type RowOf, type RowSchema } from '../sql/row-schema';
 import { compiled, type QueryRow, type Statement } from '../sql/run';

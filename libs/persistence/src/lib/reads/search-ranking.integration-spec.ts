@@ -1,9 +1,9 @@
 import { Card, cardSlug, KeysetQuery, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
 import { seriesCards, seriesRead, useTestDatabase } from '../../testing';
-import { writeCatalogue } from '../catalogue/catalogue-writer';
-import { CardKeysetRepository } from '../repositories/card-keyset.repository';
-import { CardQueryRepository } from '../repositories/card-query.repository';
+import { writeCatalogue } from '../catalogue';
+import { CardKeysetRepository } from './card-keyset.repository';
+import { CardQueryRepository } from './card-query.repository';
 import { refreshSummaries } from '../summaries';
 
 const GAME = { id: 'rank-game', name: 'Rank Game' };

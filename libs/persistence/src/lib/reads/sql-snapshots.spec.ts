@@ -3,17 +3,23 @@ import type { BrowseSelector, CardOrder, KeysetQuery, VariantFilter } from '@tcg
 import { v1JoinedJson, v2JoinedJson } from '@tcg/rendering';
 import { joinedRead, seriesRead } from '../../testing/card-reads';
 import type { DataSource } from 'typeorm';
-import { expectSqlSnapshot, renderCase, type SentStatement } from '../../testing/sql-snapshot';
-import type { ReadTarget } from '../read-replicas';
-import { CardKeysetRepository } from '../repositories/card-keyset.repository';
-import { CardQueryRepository } from '../repositories/card-query.repository';
-import { TypeOrmCatalogueRepository } from '../repositories/catalogue.repository';
+import {
+  expectSqlSnapshot,
+  itMatchesSqlSnapshots,
+  renderCase,
+  statementCase,
+  type SentStatement,
+} from '../../testing/sql-snapshot';
+import { systemIdentifierStatement, type ReadTarget } from './read-replicas';
+import { CardKeysetRepository } from './card-keyset.repository';
+import { CardQueryRepository } from './card-query.repository';
+import { TypeOrmCatalogueRepository } from './catalogue.repository';
 import {
   dropDocumentsOfVariants,
   refreshCardDocuments,
   refreshDocumentsOfVariants,
   renderUndocumentedCards,
-} from '../documents/card-documents';
+} from '../documents';
 import type { Connection } from '../sql/run';
 
 // The statements the hot reads send, for a fixed set of requests, compared with the files under
@@ -432,5 +438,11 @@ async function render(cases: readonly Case[]): Promise<string[]> {
 describe('SQL of the hot reads', () => {
   it.each(Object.keys(GROUPS))('%s.sql holds the statements the reads send', async (group) => {
     expectSqlSnapshot(join(SNAPSHOTS, `${group}.sql`), await render(GROUPS[group]!));
+  });
+});
+
+describe('SQL of the replicas', () => {
+  itMatchesSqlSnapshots(SNAPSHOTS, {
+    'read-replicas': [statementCase("the primary's cluster, and a replica's", systemIdentifierStatement())],
   });
 });

@@ -1,4 +1,4 @@
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import { db } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
 import { runRead } from './run-read';

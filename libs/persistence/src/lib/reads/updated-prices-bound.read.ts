@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import { shared } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
 import { runRead } from './run-read';

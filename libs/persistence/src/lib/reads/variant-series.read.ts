@@ -1,9 +1,9 @@
 import type { SeriesStats } from '@tcg/pricing-stats';
 import type { PricedVariant, RenderedSeries, SeriesRead, StoredSeries } from '@tcg/rendering';
 import { sql } from 'kysely';
-import type { VariantScope } from '../documents/card-documents';
+import type { VariantScope } from '../documents';
 import { RENDERED_COLUMN_OF } from '../sql/rendered-columns';
-import type { ReadSource } from '../read-replicas';
+import type { ReadSource } from './read-replicas';
 import { toVariant, VARIANT_COLUMN_TYPES, variantColumnsSql } from '../sql/variant-row';
 import { variantWhere } from './card-fragments';
 import { joined, type Sql } from '../sql/compile';

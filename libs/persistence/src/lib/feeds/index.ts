@@ -1,0 +1,2 @@
+// The feed sync's writes.
+export * from './feed-catalogue.repository';

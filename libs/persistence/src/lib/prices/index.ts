@@ -1,0 +1,3 @@
+// The ingest path.
+export * from './price-ingest.repository';
+export * from './stats-row';
