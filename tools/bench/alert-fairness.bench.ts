@@ -92,7 +92,7 @@ function newSender(url: string): RunningSender {
       box: unknown,
       pool: unknown,
     ) => Sender;
-  }>('alerts/alert-sender.service.js');
+  }>('alerts/sender/alert-sender.service.js');
   const { SecretBox } = load<{ SecretBox: new (key: { id: string; key: Buffer }) => unknown }>(
     'alerts/secrets/secret-box.js',
   );

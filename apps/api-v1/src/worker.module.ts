@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ServiceCoreModule } from '@tcg/http-service';
 import { serviceDatabase } from '@tcg/persistence/nest';
-import { AlertSenderModule } from './alerts/alert-sender.module';
+import { AlertSenderModule } from './alerts/sender/alert-sender.module';
 import { BulkGenerationModule } from './bulk/bulk-generation.module';
 import { validateWorkerEnvironment, WorkerEnvironment } from './config/worker-environment';
 

@@ -14,7 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import type { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { validateEnvironment } from '../config/environment';
-import { AlertSenderService } from './alert-sender.service';
+import { AlertSenderService } from './sender/alert-sender.service';
 import { AlertsService } from './alerts.service';
 import { SecretBox, type SecretKey } from './secrets/secret-box';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AlertSenderModule } from './alert-sender.module';
+import { AlertSenderModule } from './sender/alert-sender.module';
 import { AlertsController } from './alerts.controller';
 import { AlertsService } from './alerts.service';
 

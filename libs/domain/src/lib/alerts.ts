@@ -62,14 +62,3 @@ export interface DeliveryAttempt {
 
 /** The attempts `GET /v1/alerts/{id}/deliveries` returns. */
 export const DELIVERY_ATTEMPTS_SHOWN = 50;
-
-/** A key's alerts, stored (`@tcg/persistence`); another key's alert is never found. */
-export interface AlertRepository {
-  /** Creates the alert, its rule evaluated at once; undefined when the key has `cap` already. */
-  create(alert: NewAlert, cap: number): Promise<Alert | undefined>;
-  list(keyId: string): Promise<Alert[]>;
-  get(keyId: string, id: string): Promise<Alert | undefined>;
-  delete(keyId: string, id: string): Promise<boolean>;
-  /** The latest attempts first; undefined when the key has no such alert. */
-  attempts(keyId: string, id: string, limit: number): Promise<DeliveryAttempt[] | undefined>;
-}

@@ -54,7 +54,7 @@ export const API_KEYS = Symbol('ApiKeyRepository');
  */
 export const CARD_READS = Symbol('CardReads');
 
-/** The `AlertRepository` port (`@tcg/domain`), on the primary: inject with `@Inject(ALERTS)`. */
+/** The `AlertRepository` port (this lib's `lib/alerts/`), on the primary: inject with `@Inject(ALERTS)`. */
 export const ALERTS = Symbol('AlertRepository');
 
 /**

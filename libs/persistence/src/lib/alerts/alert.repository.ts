@@ -1,4 +1,4 @@
-import type { Alert, AlertRepository, DeliveryAttempt, NewAlert } from '@tcg/domain';
+import type { Alert, DeliveryAttempt, NewAlert } from '@tcg/domain';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,7 @@ import { rowSchema, type RowOf } from '../sql/row-schema';
 import { execute, rowOf, rowsOf } from '../sql/run';
 import { inTransaction } from '../db/transaction';
 import { RULE_HOLDS, ruleOf, WATCHED_PRICE_JOINS } from './alert-rules.sql';
+import type { AlertRepository } from './alert.repository.port';
 
 const ALERT = rowSchema('alert', {
   id: 'string',

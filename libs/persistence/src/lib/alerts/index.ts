@@ -1,2 +1,3 @@
+export * from './alert.repository.port';
 export * from './alert.repository';
 export * from './alert-outbox';

@@ -15,15 +15,15 @@ import {
 } from '@tcg/persistence';
 import { BACKGROUND_POOL, DATA_VERSION } from '@tcg/persistence/nest';
 import type { Pool, PoolClient } from 'pg';
-import { SettledJob } from '../common/settled-job';
-import { Environment } from '../config/environment';
+import { SettledJob } from '../../common/settled-job';
+import { Environment } from '../../config/environment';
 import { alertEventBody } from './alert-event';
-import { DestinationGuard } from './delivery/destination-guard';
-import { shownAttemptError } from './delivery/shown-outcome';
-import { type AttemptError, sendWebhook, type SendOptions } from './delivery/webhook-sender';
-import { webhookHeaders } from './delivery/webhook-signature';
+import { DestinationGuard } from '../delivery/destination-guard';
+import { shownAttemptError } from '../delivery/shown-outcome';
+import { type AttemptError, sendWebhook, type SendOptions } from '../delivery/webhook-sender';
+import { webhookHeaders } from '../delivery/webhook-signature';
 import { afterFailure, type RetryPolicy } from './retry-policy';
-import { SecretBox } from './secrets/secret-box';
+import { SecretBox } from '../secrets/secret-box';
 
 /**
  * Attempts under way at once in one instance: a continuous pool, each slot refilled as soon as its

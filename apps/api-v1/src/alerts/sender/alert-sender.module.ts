@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { Environment } from '../config/environment';
+import { Environment } from '../../config/environment';
 import { AlertSenderService } from './alert-sender.service';
-import { alertSecretBox } from './secrets/alert-secrets';
-import { SecretBox } from './secrets/secret-box';
+import { alertSecretBox } from '../secrets/alert-secrets';
+import { SecretBox } from '../secrets/secret-box';
 
 /**
  * The price alerts' background work (evaluation and webhooks, ALERT_SENDER; the reseal pass

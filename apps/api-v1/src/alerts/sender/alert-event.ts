@@ -1,6 +1,6 @@
 import { minorUnitsPerMajor, roundPct, toMajor } from '@tcg/domain';
 import type { FiredAlert } from '@tcg/persistence';
-import { thresholdValue } from './dto/alert.dto';
+import { thresholdValue } from '../dto/alert.dto';
 
 /** The event type of an alert whose rule became true. */
 export const ALERT_TRIGGERED = 'price_alert.triggered';

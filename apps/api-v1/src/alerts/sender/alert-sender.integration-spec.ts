@@ -7,9 +7,9 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { validateEnvironment } from '../config/environment';
+import { validateEnvironment } from '../../config/environment';
 import { AlertSenderService } from './alert-sender.service';
-import { SecretBox } from './secrets/secret-box';
+import { SecretBox } from '../secrets/secret-box';
 
 /**
  * A receiver on 127.0.0.1: `fast` answers 204 at once; `tarpit` reads the request and never
