@@ -2,6 +2,7 @@ import {
   allGames,
   bulkRowCount,
   dropUnfinishedSnapshots,
+  pruneSeriesChanges,
   generateGameSnapshots,
   withBulkLock,
 } from '@tcg/persistence';
@@ -37,6 +38,10 @@ async function main(): Promise<number> {
         // What a generation killed half-way left: none is under way while the lock is held.
         const unfinished = await dropUnfinishedSnapshots(client);
         if (unfinished > 0) log('info', 'bulk files left unfinished deleted', { files: unfinished });
+        // The worker prunes the change log after its history files; where a scheduler runs this
+        // instead, nothing else would, and the log would grow by every write.
+        const pruned = await pruneSeriesChanges(client);
+        if (pruned > 0) log('info', 'series change log pruned', { rows: pruned });
         for (const id of game === undefined ? games : [game]) {
           const started = Date.now();
           // What a service writing the same snapshot in the background would make its requests wait.

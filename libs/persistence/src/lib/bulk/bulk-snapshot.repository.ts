@@ -293,15 +293,19 @@ export function dropUnfinishedSnapshots(client: ClientBase): Promise<number> {
 
 /**
  * The change log of `price_series` (`price_series_changes`) up to the oldest of the games' newest
- * history files: every file is built on a game's newest one and reads the log after its version,
- * so what comes before all of them is read by nobody. Nothing while no game has a file.
+ * history files: every file is built on its game's newest one and reads the log after that file's
+ * version, so what comes before all of them is read by nobody. With no file at all (none written
+ * yet, or a deployment whose scheduler writes only the snapshots), the whole log: a game's first
+ * file is read whole. Under the bulk lock, so that no generation is under way.
  */
 export function pruneSeriesChangesStatement() {
   return sql`DELETE FROM price_series_changes
-     WHERE version <= (SELECT min(newest) FROM (
-       SELECT max(data_version) AS newest FROM bulk_snapshots
-        WHERE format = ${HISTORY_FORMAT} AND complete AND game_id IN (SELECT id FROM games)
-        GROUP BY game_id) AS files)`;
+     WHERE version <= coalesce(
+       (SELECT min(newest) FROM (
+          SELECT max(data_version) AS newest FROM bulk_snapshots
+           WHERE format = ${HISTORY_FORMAT} AND complete AND game_id IN (SELECT id FROM games)
+           GROUP BY game_id) AS files),
+       (SELECT version FROM data_version))`;
 }
 
 /** Prunes the change log (`pruneSeriesChangesStatement`), under the bulk lock; returns the rows. */

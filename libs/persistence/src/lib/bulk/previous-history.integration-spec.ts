@@ -171,6 +171,10 @@ describe('a history file built on the previous one (PostgreSQL)', () => {
     await client.query(`TRUNCATE price_series, variant_prices`);
     expect(await logged(since)).toEqual([{ variant_uuid: null, from_month: null }]);
 
+    // No history file anywhere: nobody reads the log, it all goes.
+    expect(await pruneSeriesChanges(client)).toBeGreaterThan(0);
+    expect(await logged('0')).toEqual([]);
+
     // Pruned up to the oldest of the games' newest files: here the one game's.
     await ingest.ingest(prices(dragonNm!, 'NA', [[11, 3]], 1100));
     const file = await generateGameHistory(client, GAME);

@@ -89,7 +89,9 @@ delete from "bulk_snapshots" where "complete" = false;
 -- the change log pruned
 -- 1/1 parameters: ["history.ndjson.gz"]
 DELETE FROM price_series_changes
-     WHERE version <= (SELECT min(newest) FROM (
-       SELECT max(data_version) AS newest FROM bulk_snapshots
-        WHERE format = $1 AND complete AND game_id IN (SELECT id FROM games)
-        GROUP BY game_id) AS files);
+     WHERE version <= coalesce(
+       (SELECT min(newest) FROM (
+          SELECT max(data_version) AS newest FROM bulk_snapshots
+           WHERE format = $1 AND complete AND game_id IN (SELECT id FROM games)
+           GROUP BY game_id) AS files),
+       (SELECT version FROM data_version));
