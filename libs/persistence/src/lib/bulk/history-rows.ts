@@ -1,5 +1,6 @@
 import { minorUnitsPerMajor, toMajor } from '@tcg/domain';
 import { sql } from 'kysely';
+import { seriesKey } from '../prices';
 import { rowSchema, type RowOf } from '../sql/row-schema';
 import { rowsOf, type Connection } from '../sql/run';
 
@@ -83,9 +84,6 @@ export interface SeriesTally {
   extended: number;
   readWhole: number;
 }
-
-/** A series' key among a file's lines. */
-export const seriesKey = (variantUuid: string, region: string) => `${variantUuid} ${region}`;
 
 /**
  * Per series of these cards' variants, in line order: what the line is made of, the first month

@@ -6,7 +6,8 @@ import { sql } from 'kysely';
 import { rowSchema } from '../sql/row-schema';
 import { rowOf, rowsOf, type Connection } from '../sql/run';
 import { latestSnapshot, readChunk } from './bulk-snapshot.repository';
-import { PreviousHistory, PreviousLine, previousLine, seriesKey } from './history-rows';
+import { seriesKey } from '../prices';
+import { PreviousHistory, PreviousLine, previousLine } from './history-rows';
 
 const LATER = rowSchema('bulk history card after the page', { later: 'boolean' });
 const TRUNCATED = rowSchema('bulk history series truncated', { truncated: 'boolean' });

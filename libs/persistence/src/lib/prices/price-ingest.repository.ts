@@ -327,7 +327,8 @@ function storedSource(source: string): PriceSource {
   return known;
 }
 
-function seriesKey(variantUuid: string, region: string): string {
+/** A series' key in a map of series (one variant's prices in one region). */
+export function seriesKey(variantUuid: string, region: string): string {
   return `${variantUuid}|${region}`;
 }
 
