@@ -1,7 +1,7 @@
 import type { FeedCatalogueRepository } from '@tcg/persistence';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { log } from '../common/log';
+import { pacedBy, type Paced } from '../common/rest-ratio';
 import type { DownloadDeadlines } from './download';
 import { RunCounts } from './run-counts';
 
@@ -69,29 +69,7 @@ export interface FeedRun<Got extends Acquired = Acquired, Checked = unknown> {
   apply(checked: Checked, counts: RunCounts, paced: Paced): Promise<Applied>;
 }
 
-/** Makes one write unit of a run and gives what it returned; the sync may rest after it (`pacedBy`). */
-export type Paced = <T>(write: () => Promise<T>) => Promise<T>;
-
-/**
- * Beside serving traffic on few cores, a sync's writes take the database's CPU that the requests
- * need (issue 38): after each write unit, rest `restRatio` times as long as it took (0: never),
- * as `import-prices --rest-ratio` and the bulk generation do. Writing then takes `1 + restRatio`
- * times as long, and leaves the requests the rest. Tests pass their own `sleep` (how a rest
- * waits) and `now` (the clock a unit is timed by), both in milliseconds.
- */
-export function pacedBy(
-  restRatio: number,
-  sleep: (ms: number) => Promise<unknown> = delay,
-  now: () => number = () => performance.now(),
-): Paced {
-  return async (write) => {
-    const started = now();
-    const result = await write();
-    const rest = (now() - started) * restRatio;
-    if (rest > 0) await sleep(rest);
-    return result;
-  };
-}
+export { pacedBy, type Paced } from '../common/rest-ratio';
 
 /** What a run wrote: its details for the report, and why a part of it was not written. */
 export interface Applied {

@@ -4,7 +4,7 @@ import {
   refreshSummariesIfStale,
   summariesStale,
 } from '@tcg/persistence';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { pacedBy } from '../common/rest-ratio';
 import { parseObservation, ParsedRow } from './observation-row';
 import { NumberedRecord } from './read-records';
 
@@ -61,6 +61,7 @@ export class PriceImporter {
     const maxListed = opts.maxRejectedListed ?? 1000;
     const rejectedRows: RejectedRow[] = [];
     let rejected = 0;
+    const paced = pacedBy(opts.restRatio ?? 0, opts.sleep);
     const reject = (line: number, reason: string) => {
       rejected++;
       if (rejectedRows.length < maxListed) rejectedRows.push({ line, reason });
@@ -103,36 +104,38 @@ export class PriceImporter {
       const lines = `${batch[0]!.line}-${batch[batch.length - 1]!.line}`;
       batch = [];
       if (observations.length === 0) return;
-      const batchStarted = performance.now();
-      try {
-        const result = await this.repo.ingest(observations);
-        // A series a real feed writes is not overwritten by a file: its rows are refused, by line.
-        const refused = new Map(result.refused.map((r) => [`${r.variantUuid}|${r.region}`, r.storedSource]));
-        let refusedRows = 0;
-        observations.forEach((o, i) => {
-          const source = refused.get(`${o.variantUuid}|${o.region}`);
-          if (source === undefined) return;
-          refusedRows++;
-          reject(
-            lineOf[i]!,
-            `the variant's ${o.region} prices come from ${source}: an import does not overwrite another source's series`,
+      // The batch and its report, then the rest (`--rest-ratio`) after them.
+      await paced(async () => {
+        try {
+          const result = await this.repo.ingest(observations);
+          // A series a real feed writes is not overwritten by a file: its rows are refused, by line.
+          const refused = new Map(
+            result.refused.map((r) => [`${r.variantUuid}|${r.region}`, r.storedSource]),
           );
-        });
-        totals.applied += observations.length - refusedRows;
-        totals.inserted += result.inserted;
-        totals.updated += result.updated;
-        totals.unchanged += result.unchanged;
-        totals.seriesRefreshed += result.seriesRefreshed;
-        totals.batches++;
-      } catch (error) {
-        throw new Error(
-          `batch of lines ${lines} was not applied (rolled back): ${(error as Error).message}`,
-          { cause: error },
-        );
-      }
-      opts.onBatch?.({ lines: totals.lines, applied: totals.applied, rejected, batches: totals.batches });
-      const rest = (performance.now() - batchStarted) * (opts.restRatio ?? 0);
-      if (rest > 0) await (opts.sleep ?? sleep)(rest);
+          let refusedRows = 0;
+          observations.forEach((o, i) => {
+            const source = refused.get(`${o.variantUuid}|${o.region}`);
+            if (source === undefined) return;
+            refusedRows++;
+            reject(
+              lineOf[i]!,
+              `the variant's ${o.region} prices come from ${source}: an import does not overwrite another source's series`,
+            );
+          });
+          totals.applied += observations.length - refusedRows;
+          totals.inserted += result.inserted;
+          totals.updated += result.updated;
+          totals.unchanged += result.unchanged;
+          totals.seriesRefreshed += result.seriesRefreshed;
+          totals.batches++;
+        } catch (error) {
+          throw new Error(
+            `batch of lines ${lines} was not applied (rolled back): ${(error as Error).message}`,
+            { cause: error },
+          );
+        }
+        opts.onBatch?.({ lines: totals.lines, applied: totals.applied, rejected, batches: totals.batches });
+      });
     };
 
     for await (const rec of records) {
