@@ -1,7 +1,12 @@
 import type { TestingModule } from '@nestjs/testing';
-import { type ApiKeyRepository, type BulkSnapshotStore, HISTORY_FORMAT } from '@tcg/domain';
-import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { API_KEYS } from '@tcg/persistence/nest';
+import { type BulkSnapshotStore, HISTORY_FORMAT } from '@tcg/domain';
+import {
+  type ApiKeyRepository,
+  PriceIngestRepository,
+  refreshSummaries,
+  writeCatalogue,
+} from '@tcg/persistence';
+import { API_KEYS } from '@tcg/persistence';
 import { inProcessApp, observed, tinyCatalogue, useTestDatabase } from '@tcg/persistence/testing';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';

@@ -10,7 +10,7 @@ export * from './lib/plans';
 export * from './lib/regions';
 export * from './lib/slug';
 export * from './lib/uuid';
-export * from './lib/ports';
+export * from './lib/data-version';
 export * from './lib/abbreviate';
 export * from './lib/card-reads';
 export * from './lib/request-cost';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { ApiKeyRecord, type ApiKeyRepository, ApiKeySigner, PLANS, requestCost } from '@tcg/domain';
+import { ApiKeyRecord, ApiKeySigner, PLANS, requestCost } from '@tcg/domain';
 import { UsageReport } from '@tcg/http-service';
-import { API_KEYS } from '@tcg/persistence/nest';
+import { API_KEYS, type ApiKeyRepository } from '@tcg/persistence';
 import type { IncomingMessage } from 'node:http';
 import { apiKeyPreviousSecrets, Environment } from '../config/environment';
 import { QuotaDecision, QuotaStore, QuotaWindow } from '../limits/quota';
@@ -43,6 +43,9 @@ export type Admission =
     };
 
 export type Refusal = Extract<Admission, { admitted: false }>;
+
+/** A key checked and looked up, and nothing charged (see `authenticate`). */
+export type Authentication = { readonly admitted: true; readonly key: ApiKeyRecord } | Refusal;
 
 /**
  * Asked with the caller's key before any quota unit is charged; a refusal it returns is the answer.
@@ -168,11 +171,55 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
+  /**
+   * Steps 1 to 3 without the charge, for the MCP endpoint (`/mcp`): the key is checked, looked up
+   * and its failures counted exactly as for an API request, but no quota unit moves, because each
+   * tool call the MCP server makes is itself an API request under the same key and is charged
+   * then. Charging the transport request as well would count every tool call twice. Never rejects.
+   */
+  async authenticate(req: IncomingMessage, beforeAdmit?: BeforeCharge): Promise<Authentication> {
+    try {
+      return await this.identify(req, beforeAdmit);
+    } catch (error) {
+      this.logger.error({
+        msg: 'authentication failed',
+        error: error instanceof Error ? error.stack : String(error),
+      });
+      return unavailable();
+    }
+  }
+
   private async decide(
     req: IncomingMessage,
     target: CostedTarget,
     beforeCharge: BeforeCharge | undefined,
   ): Promise<Admission> {
+    const identified = await this.identify(req, beforeCharge);
+    if (!identified.admitted) return identified;
+    const key = identified.key;
+    const plan = PLANS[key.plan];
+    const cost = requestCost(target.path, new URLSearchParams(target.query));
+    const decision = await this.quotas.consume(
+      key.id,
+      cost,
+      { minute: plan.perMinute, day: plan.perDay, month: plan.perMonth },
+      Date.now(),
+    );
+    const usage = usageReport(key.plan, decision);
+    if (decision.admitted) return { admitted: true, key, usage, cost };
+    const window = decision.exceeded!;
+    return {
+      admitted: false,
+      status: 429,
+      code: CODE_OF_WINDOW[window],
+      message: `The ${NAME_OF_WINDOW[window]} limit of the ${key.plan} plan is used up (this request costs ${cost}).`,
+      retryAfterSeconds: decision.retryAfterSeconds,
+      usage,
+    };
+  }
+
+  /** The caller's key, checked and looked up (steps 1 to 3), or the refusal. */
+  private async identify(req: IncomingMessage, beforeCharge: BeforeCharge | undefined): Promise<Authentication> {
     const address = this.addresses.of(req);
     const presented = req.headers['x-api-key'];
     const clearKey = Array.isArray(presented) ? presented.join(',') : presented;
@@ -194,26 +241,7 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
     const key = found.record;
     const refused = await beforeCharge?.(key);
     if (refused) return refused;
-
-    const plan = PLANS[key.plan];
-    const cost = requestCost(target.path, new URLSearchParams(target.query));
-    const decision = await this.quotas.consume(
-      key.id,
-      cost,
-      { minute: plan.perMinute, day: plan.perDay, month: plan.perMonth },
-      Date.now(),
-    );
-    const usage = usageReport(key.plan, decision);
-    if (decision.admitted) return { admitted: true, key, usage, cost };
-    const window = decision.exceeded!;
-    return {
-      admitted: false,
-      status: 429,
-      code: CODE_OF_WINDOW[window],
-      message: `The ${NAME_OF_WINDOW[window]} limit of the ${key.plan} plan is used up (this request costs ${cost}).`,
-      retryAfterSeconds: decision.retryAfterSeconds,
-      usage,
-    };
+    return { admitted: true, key };
   }
 
   /** An unknown key that was looked up: counted against the address in the shared store. */

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { ApiKeyRepository } from '@tcg/domain';
-import { API_KEYS } from '@tcg/persistence/nest';
+import { API_KEYS, type ApiKeyRepository } from '@tcg/persistence';
 import { AccessService } from '../access/access.service';
 import { ApiKeyCache } from '../access/api-key-cache.service';
 import { AuthFailureThrottle } from '../access/auth-failure-throttle.service';

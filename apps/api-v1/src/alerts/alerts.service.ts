@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Alert, DELIVERY_ATTEMPTS_SHOWN, DomainError, isUuid, NotFoundError } from '@tcg/domain';
 import type { RenderedCardReads } from '@tcg/rendering';
 import type { AlertRepository } from '@tcg/persistence';
-import { ALERTS, CARD_READS } from '@tcg/persistence/nest';
+import { ALERTS, CARD_READS } from '@tcg/persistence';
 import { planOf } from '../common/send-options';
 import type { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { Environment } from '../config/environment';

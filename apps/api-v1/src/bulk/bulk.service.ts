@@ -10,7 +10,6 @@ import {
   BULK_FORMATS,
   BulkSnapshot,
   BulkSnapshotStore,
-  CatalogueRepository,
   HISTORY_FORMAT,
   isBulkFormat,
   isLatestFormat,
@@ -19,7 +18,7 @@ import {
 import { ifNoneMatchHits } from '@tcg/http-service';
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CATALOGUE } from '@tcg/persistence/nest';
+import { CATALOGUE, CatalogueRepository } from '@tcg/persistence';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { BULK_SNAPSHOTS } from './bulk-store.provider';
 import { byteRange } from './byte-range';

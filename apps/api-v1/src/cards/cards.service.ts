@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CatalogueRepository, requireGame } from '@tcg/domain';
 import { RenderedCardReads, v1BatchView, v1CardsView } from '@tcg/rendering';
-import { CARD_READS, CATALOGUE } from '@tcg/persistence/nest';
+import { CARD_READS, CATALOGUE, CatalogueRepository, requireGame } from '@tcg/persistence';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { planOf } from '../common/send-options';
 import { MAX_BATCH_ITEMS, parseBatch } from './dto/batch-items.schema';

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CatalogueRepository } from '@tcg/domain';
-import { CATALOGUE } from '@tcg/persistence/nest';
+import { CATALOGUE, CatalogueRepository } from '@tcg/persistence';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { GamesResponseDto, toGameDto } from './dto/game.dto';
 

@@ -1,6 +1,6 @@
 import { OpenAPIObject } from '@nestjs/swagger';
 import { CachedResponder, createOpenApiDocument } from '@tcg/http-service';
-import { CATALOGUE } from '@tcg/persistence/nest';
+import { CATALOGUE } from '@tcg/persistence';
 import { AlertsController } from '../alerts/alerts.controller';
 import { AlertsService } from '../alerts/alerts.service';
 import { BulkController } from '../bulk/bulk.controller';

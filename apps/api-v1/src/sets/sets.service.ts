@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CatalogueRepository, requireGame } from '@tcg/domain';
 import { ParsedBy } from '@tcg/http-service';
-import { CATALOGUE } from '@tcg/persistence/nest';
+import { CATALOGUE, CatalogueRepository, requireGame } from '@tcg/persistence';
 import { UsageMetadataDto } from '../common/decorators/usage.decorator';
 import { SETS_QUERY } from './dto/sets-query.schema';
 import { SetsResponseDto, toSetDto } from './dto/set.dto';

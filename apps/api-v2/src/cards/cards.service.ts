@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '@tcg/domain';
 import { JsonWithHeaders, RenderedCardReads, v2CardsView, v2CardView } from '@tcg/rendering';
-import { CARD_READS } from '@tcg/persistence/nest';
+import { CARD_READS } from '@tcg/persistence';
 import { CardPages } from './cursor/card-pages';
 import { CardShape } from './dto/card-v2-query.schema';
 import { CardsV2Query } from './dto/cards-v2-query.schema';

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { PlanName } from './plans';
 
 /** SHA-256 is enough for keys with 190 bits of entropy; a slow hash protects low-entropy passwords. */
 export function hashApiKey(clearKey: string): Buffer {
@@ -113,4 +114,13 @@ export function generateLegacyApiKey(): string {
 /** A `checked` key under the secret the gateway uses when none is configured (tests and `npm start`). */
 export function generateApiKey(signer: ApiKeySigner = new ApiKeySigner(undefined)): string {
   return signer.generate();
+}
+
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly prefix: string;
+  readonly plan: PlanName;
+  readonly label: string;
+  readonly createdAt: Date;
+  readonly revokedAt: Date | null;
 }

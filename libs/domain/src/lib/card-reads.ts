@@ -1,10 +1,9 @@
-import type { KeysetPage, KeysetPosition, KeysetQuery } from './card-queries';
 import type { Card } from './catalogue';
 
-// The card reads' domain side. The port of the offset pages, lookups and batches answers with JSON
-// text rendered at write time and with statistics, types of `@tcg/rendering` and
-// `@tcg/pricing-stats`, which depend on this lib: it is written there (`RenderedCardReads`), with
-// the card and the joined card from here.
+// The card reads' domain side. Their ports live with their callers and implementations: the offset
+// pages', lookups' and batches' (`RenderedCardReads`) beside the views that call it in
+// `@tcg/rendering`, whose types it answers in; v2's keyset pages' (`CardKeysetReads`) in
+// `@tcg/persistence`'s reads.
 
 /**
  * A part or the statistics of a series that the read was asked for. Throws when they are absent:
@@ -22,15 +21,4 @@ export interface JoinedCard {
   readonly setName: string;
   readonly gameName: string;
   readonly variantsJson: string;
-}
-
-/**
- * v2's browse and search by keyset: pages over a total order ending in the card UUID, forward or
- * backward, never by offset. Implemented in `@tcg/persistence` (`CardKeysetRepository`), bound to
- * the `CARD_KEYSET_READS` token.
- */
-export interface CardKeysetReads {
-  page(query: KeysetQuery, limit: number, position?: KeysetPosition): Promise<KeysetPage>;
-  /** How many cards match, or null when counting takes longer than `budgetMs`. */
-  count(query: KeysetQuery, budgetMs: number): Promise<number | null>;
 }

@@ -1,6 +1,7 @@
 import { Condition, conditionSlug } from './conditions';
 import { Grading, gradingSlug } from './grading';
 import { Language, languageSlug } from './languages';
+import type { PriceSource } from './observations';
 import { slugify } from './slug';
 
 export interface Game {
@@ -83,4 +84,41 @@ export function variantSlug(
 /** v1 shows a non-English variant's printing with a language suffix: `Normal - Japanese`. */
 export function v1Printing(printing: string, language: Language): string {
   return language === 'English' ? printing : `${printing} - ${language}`;
+}
+
+/** A card name, distinct within its game, with how many cards carry it. */
+export interface NameSuggestion {
+  readonly name: string;
+  readonly gameId: string;
+  readonly cardsCount: number;
+  /** `prefix`: a word of the name starts with the text; `similar`: the name is close to it (a typo). */
+  readonly match: 'prefix' | 'similar';
+}
+
+/** A game and its precomputed counts and market index (NA, raw variants). */
+export interface GameSummary {
+  readonly game: Game;
+  readonly cardsCount: number;
+  readonly variantsCount: number;
+  readonly sealedCount: number;
+  readonly setsCount: number;
+  /** Latest observation time (Unix seconds) among the game's prices, or null with none. */
+  readonly lastUpdated: number | null;
+  /** Sum over cards of their highest-priced raw variant, in cents. */
+  readonly valueIndexCents: number;
+  /**
+   * The same sum 7 days earlier: each of those variants' price the 7-day change is measured from
+   * (its current price when it has only one observation), in cents; null with no prices.
+   */
+  readonly valueIndex7dAgoCents: number | null;
+  /** The sources of the game's priced series, sorted; `simulated` among them marks generated prices. */
+  readonly priceSources: readonly PriceSource[];
+}
+
+export interface SetSummary {
+  readonly set: CardSet;
+  readonly gameName: string;
+  readonly cardsCount: number;
+  /** Sum over cards of their highest-priced raw variant, in cents. */
+  readonly valueCents: number;
 }

@@ -16,9 +16,12 @@ import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource, poolOf, poolUsage, type DatabaseDeadlines } from '../lib/db/data-source';
 import { DataVersionWatcher } from '../lib/db/data-version';
-import { TypeOrmAlertRepository } from '../lib/alerts';
-import { TypeOrmApiKeyRepository } from '../lib/keys';
+import { ALERTS, TypeOrmAlertRepository } from '../lib/alerts';
+import { API_KEYS, TypeOrmApiKeyRepository } from '../lib/keys';
 import {
+  CARD_KEYSET_READS,
+  CARD_READS,
+  CATALOGUE,
   CardKeysetRepository,
   CardQueryRepository,
   PgVersionProbe,
@@ -42,21 +45,6 @@ export const DATA_VERSION = Symbol('DATA_VERSION');
  */
 export const READS = Symbol('READS');
 
-/** The `CatalogueRepository` port (`@tcg/domain`), bound to PostgreSQL: inject with `@Inject(CATALOGUE)`. */
-export const CATALOGUE = Symbol('CatalogueRepository');
-
-/** The `ApiKeyRepository` port (`@tcg/domain`), bound to PostgreSQL: inject with `@Inject(API_KEYS)`. */
-export const API_KEYS = Symbol('ApiKeyRepository');
-
-/**
- * The `RenderedCardReads` port (`@tcg/domain`'s `CardReads` in `@tcg/rendering`'s types), bound to
- * `CardQueryRepository`: inject with `@Inject(CARD_READS)`.
- */
-export const CARD_READS = Symbol('CardReads');
-
-/** The `AlertRepository` port (this lib's `lib/alerts/`), on the primary: inject with `@Inject(ALERTS)`. */
-export const ALERTS = Symbol('AlertRepository');
-
 /**
  * A `pg` Pool for the app's background jobs (alert delivery, bulk generation): apart from the
  * requests' pool, so a job holding connections for minutes never takes one a request waits for,
@@ -72,9 +60,6 @@ export const BACKGROUND_POOL_SIZE = 6;
  * shorter; a minute bounds a stuck one without cutting a slow one short.
  */
 export const BACKGROUND_STATEMENT_TIMEOUT_MS = 60_000;
-
-/** The `CardKeysetReads` port (`@tcg/domain`), bound to `CardKeysetRepository`: `@Inject(CARD_KEYSET_READS)`. */
-export const CARD_KEYSET_READS = Symbol('CardKeysetReads');
 
 /**
  * The database variables of an app's validated environment (`@tcg/http-service`'s

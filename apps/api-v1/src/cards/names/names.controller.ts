@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CatalogueRepository, requireGame } from '@tcg/domain';
 import { ApiKeyAuth, CachedResponder } from '@tcg/http-service';
-import { CATALOGUE } from '@tcg/persistence/nest';
+import { CATALOGUE, CatalogueRepository, requireGame } from '@tcg/persistence';
 import type { Request, Response } from 'express';
 import { ApiErrorResponses } from '../../common/decorators/api-docs.decorator';
 import { Usage, UsageMetadataDto } from '../../common/decorators/usage.decorator';

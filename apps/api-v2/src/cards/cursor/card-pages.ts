@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CardKeysetReads, CatalogueRepository, KeysetQuery, requireGame } from '@tcg/domain';
+import { KeysetQuery } from '@tcg/domain';
 import { JsonWithHeaders, RenderedCardReads, V2CardsView } from '@tcg/rendering';
-import { CARD_KEYSET_READS, CARD_READS, CATALOGUE } from '@tcg/persistence/nest';
+import {
+  CARD_KEYSET_READS,
+  CARD_READS,
+  CardKeysetReads,
+  CATALOGUE,
+  CatalogueRepository,
+  requireGame,
+} from '@tcg/persistence';
 import { Environment } from '../../config/environment';
 import { CardsV2Query } from '../dto/cards-v2-query.schema';
 import { CardCursors } from './page-cursors';

@@ -14,3 +14,6 @@ export interface AlertRepository {
   /** The latest attempts first; undefined when the key has no such alert. */
   attempts(keyId: string, id: string, limit: number): Promise<DeliveryAttempt[] | undefined>;
 }
+
+/** The `AlertRepository` bound to the primary: inject with `@Inject(ALERTS)`. */
+export const ALERTS = Symbol('AlertRepository');

@@ -1,6 +1,5 @@
 import {
   ApiKeyRecord,
-  ApiKeyRepository,
   ApiKeyShape,
   ApiKeySigner,
   apiKeyShape,
@@ -9,6 +8,7 @@ import {
   isUuid,
   PlanName,
 } from '@tcg/domain';
+import { ApiKeyRepository } from './api-key.repository.port';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';

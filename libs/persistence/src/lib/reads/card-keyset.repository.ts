@@ -1,4 +1,5 @@
-import type { CardKeysetReads, KeysetPage, KeysetPosition, KeysetQuery } from '@tcg/domain';
+import type { KeysetPage, KeysetPosition, KeysetQuery } from '@tcg/domain';
+import type { CardKeysetReads } from './card-keyset.repository.port';
 import type { ReadSource } from './read-replicas';
 import { readAcceptedKinds } from './accepted-kinds.read';
 import { readKeysetCount } from './card-keyset-count.read';

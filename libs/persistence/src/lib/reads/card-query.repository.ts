@@ -46,6 +46,9 @@ interface SeriesCardsRead {
   readonly onlySku?: string;
 }
 
+/** `@tcg/rendering`'s `RenderedCardReads` bound to `CardQueryRepository`: `@Inject(CARD_READS)`. */
+export const CARD_READS = Symbol('CardReads');
+
 /**
  * The read side of the card APIs: a page of cards (one query, total included), then either the
  * cards with their variants' JSON joined in SQL from what was rendered at write time (one query),

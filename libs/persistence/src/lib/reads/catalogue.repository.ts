@@ -1,14 +1,5 @@
-import {
-  CatalogueRepository,
-  Game,
-  GameSummary,
-  NameSuggestion,
-  NameSuggestionQuery,
-  PRICE_SOURCES,
-  PriceSource,
-  SetQuery,
-  SetSummary,
-} from '@tcg/domain';
+import { Game, GameSummary, NameSuggestion, PRICE_SOURCES, PriceSource, SetSummary } from '@tcg/domain';
+import { CatalogueRepository, NameSuggestionQuery, SetQuery } from './catalogue.repository.port';
 import type { ReadSource } from './read-replicas';
 import { readNameSuggestions } from './card-name-suggestions.read';
 import { readGameSummaries } from './game-summaries.read';

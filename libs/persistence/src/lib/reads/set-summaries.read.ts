@@ -1,4 +1,4 @@
-import type { SetQuery } from '@tcg/domain';
+import type { SetQuery } from './catalogue.repository.port';
 import { sql } from 'kysely';
 import type { ReadSource } from './read-replicas';
 import { db, shared } from '../sql/compile';

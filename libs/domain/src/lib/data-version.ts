@@ -1,0 +1,11 @@
+/**
+ * The catalogue's data version: a number that grows with every committed write a read answer could
+ * see, in commit order. Between two versions every read answer is a pure function of its request,
+ * so answers may be cached under the version they were computed at.
+ */
+export interface DataVersionSource {
+  /** The latest committed version this process knows of; null while it cannot know it. */
+  current(): number | null;
+  /** Called whenever `current()` changes (to a new version or to null); returns an unsubscribe. */
+  onChange(listener: (version: number | null) => void): () => void;
+}
