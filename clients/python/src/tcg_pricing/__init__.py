@@ -1,0 +1,23 @@
+"""Typed sync and async client of the trading-card pricing API (v1 stable, v2 beta); standard library only."""
+
+from ._core import RetryPolicy, __version__
+from .aio import AsyncTcgClient
+from .client import MAX_BATCH, TcgClient
+from .errors import RateLimited, TcgApiError, TcgConnectionError, TcgError, TcgProtocolError, TcgTimeoutError
+from .models import *  # noqa: F401,F403
+from .models import __all__ as _models
+
+__all__ = [
+    "AsyncTcgClient",
+    "MAX_BATCH",
+    "RateLimited",
+    "RetryPolicy",
+    "TcgApiError",
+    "TcgClient",
+    "TcgConnectionError",
+    "TcgError",
+    "TcgProtocolError",
+    "TcgTimeoutError",
+    "__version__",
+    *_models,
+]

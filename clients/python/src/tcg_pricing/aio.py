@@ -1,0 +1,465 @@
+"""The asynchronous client: ``async with AsyncTcgClient(base_url, api_key) as c: await c.v1.games.list()``."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import ssl
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Optional, Sequence, Type, TypeVar, Union
+
+from ._async_transport import AsyncTransport
+from ._core import (
+    Endpoint,
+    Request,
+    Response,
+    RetryPolicy,
+    api_error,
+    check_api_key,
+    log_retry,
+    parse_rate_limit,
+    path_segment,
+    query,
+)
+from ._model import Model
+from .client import StrList, _batch_body
+from .models import (
+    AlertResponse,
+    AlertsResponse,
+    BatchItem,
+    CardsResponse,
+    CardsV2Response,
+    CardV2Response,
+    CreatedAlertResponse,
+    DeliveryAttemptsResponse,
+    GamesResponse,
+    SetsResponse,
+)
+
+M = TypeVar("M", bound=Model)
+
+
+class AsyncTcgClient:
+    """Asynchronous client of the trading-card pricing API, on asyncio streams: the same surface
+    as ``TcgClient`` with every call awaited, ``iterate`` an async generator and ``sleep`` a
+    coroutine function.
+
+    ``timeout`` bounds each HTTP attempt (connect, send and the whole answer) in seconds; a call
+    may override it with ``timeout=``. ``retries`` is how many times a 429 or 503 answer is tried
+    again, with jittered exponential backoff that never comes back sooner than ``Retry-After``;
+    ``max_retry_wait`` caps the seconds slept between attempts of one call. ``sleep`` is the
+    function that waits (tests pass their own). One event loop at a time; use it as an async
+    context manager or await ``aclose()`` to drop its kept-alive connections.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = 30.0,
+        retries: int = 3,
+        backoff_base: float = 0.5,
+        backoff_max: float = 30.0,
+        max_retry_wait: float = 60.0,
+        gzip: bool = True,
+        ssl_context: Optional[ssl.SSLContext] = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        random: Optional[Callable[[], float]] = None,
+    ) -> None:
+        if not timeout > 0:
+            raise ValueError("timeout must be positive")
+        self._endpoint = Endpoint.parse(base_url)
+        self._base_url = base_url.rstrip("/")
+        self._timeout = float(timeout)
+        self._retry = RetryPolicy(retries, backoff_base, backoff_max, max_retry_wait)
+        if random is not None:
+            self._retry.random = random
+        self._sleep = sleep
+        self._transport = AsyncTransport(self._endpoint, check_api_key(api_key), gzip, ssl_context)
+        self.v1 = V1(self)
+        self.v2 = V2(self)
+
+    async def __aenter__(self) -> "AsyncTcgClient":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._transport.aclose()
+
+    async def request(self, req: Request) -> Response:
+        """Sends ``req``, retrying as configured; a non-2xx answer raises its ``TcgApiError``."""
+        timeout = self._timeout if req.timeout is None else req.timeout
+        if not timeout > 0:
+            raise ValueError("timeout must be positive")
+        waited = 0.0
+        attempt = 0
+        while True:
+            res = await self._transport.send(req, timeout)
+            if 200 <= res.status < 300:
+                return res
+            error = api_error(req, self._base_url + req.target(""), res)
+            wait = self._retry.delay(req, attempt, error, waited)
+            if wait is None:
+                raise error
+            log_retry(req, error, attempt, wait)
+            await self._sleep(wait)
+            waited += wait
+            attempt += 1
+
+    async def _model(self, cls: Type[M], req: Request) -> M:
+        res = await self.request(req)
+        model = cls.from_dict(res.json())
+        if "rate_limit" in {f.name for f in dataclasses.fields(cls)}:
+            model = dataclasses.replace(model, rate_limit=parse_rate_limit(res.headers.get("ratelimit")))  # type: ignore[call-arg]
+        return model
+
+
+class _Resource:
+    def __init__(self, client: AsyncTcgClient) -> None:
+        self._c = client
+
+
+class V1:
+    """The stable API: games, sets, cards (and batch lookups), price alerts."""
+
+    def __init__(self, client: AsyncTcgClient) -> None:
+        self.games = Games(client)
+        self.sets = Sets(client)
+        self.cards = Cards(client)
+        self.alerts = Alerts(client)
+
+
+class V2:
+    """The beta API: cards with graded variants and per-region markets, cursor-paginated."""
+
+    def __init__(self, client: AsyncTcgClient) -> None:
+        self.cards = CardsV2(client)
+
+
+class Games(_Resource):
+    async def list(self, *, timeout: Optional[float] = None) -> GamesResponse:
+        """``GET /v1/games``: every game with its counts and market index."""
+        return await self._c._model(GamesResponse, Request("GET", "/v1/games", timeout=timeout))
+
+
+class Sets(_Resource):
+    async def list(
+        self,
+        game: str,
+        *,
+        q: Optional[str] = None,
+        order_by: Optional[str] = None,
+        order: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> SetsResponse:
+        """``GET /v1/sets``: the sets of ``game`` (an id or its display name), all of them at once."""
+        params = query(game=game, q=q, orderBy=order_by, order=order)
+        return await self._c._model(SetsResponse, Request("GET", "/v1/sets", params, timeout=timeout))
+
+
+class Cards(_Resource):
+    async def list(
+        self,
+        *,
+        q: Optional[str] = None,
+        game: Optional[str] = None,
+        set: Optional[str] = None,
+        card_id: Optional[str] = None,
+        variant_id: Optional[str] = None,
+        vendor_id: Optional[str] = None,
+        openset_id: Optional[str] = None,
+        imagedb_id: Optional[str] = None,
+        vendor_sku_id: Optional[str] = None,
+        number: Optional[str] = None,
+        printing: Optional[StrList] = None,
+        language: Optional[StrList] = None,
+        condition: Optional[StrList] = None,
+        price_history_duration: Optional[str] = None,
+        include_price_history: Optional[bool] = None,
+        include_statistics: Optional[StrList] = None,
+        include_null_prices: Optional[bool] = None,
+        updated_after: Optional[int] = None,
+        order_by: Optional[str] = None,
+        order: Optional[str] = None,
+        min_price: Optional[float] = None,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> CardsResponse:
+        """``GET /v1/cards``: one page of a search, a browse or a lookup (identifiers win over ``q``)."""
+        params = query(
+            q=q,
+            game=game,
+            set=set,
+            cardId=card_id,
+            variantId=variant_id,
+            vendorId=vendor_id,
+            opensetId=openset_id,
+            imagedbId=imagedb_id,
+            vendorSkuId=vendor_sku_id,
+            number=number,
+            printing=printing,
+            language=language,
+            condition=condition,
+            priceHistoryDuration=price_history_duration,
+            include_price_history=include_price_history,
+            include_statistics=include_statistics,
+            include_null_prices=include_null_prices,
+            updated_after=updated_after,
+            orderBy=order_by,
+            order=order,
+            min_price=min_price,
+            limit=limit,
+            offset=offset,
+        )
+        return await self._c._model(CardsResponse, Request("GET", "/v1/cards", params, timeout=timeout))
+
+    async def iterate(
+        self,
+        *,
+        q: Optional[str] = None,
+        game: Optional[str] = None,
+        set: Optional[str] = None,
+        card_id: Optional[str] = None,
+        variant_id: Optional[str] = None,
+        vendor_id: Optional[str] = None,
+        openset_id: Optional[str] = None,
+        imagedb_id: Optional[str] = None,
+        vendor_sku_id: Optional[str] = None,
+        number: Optional[str] = None,
+        printing: Optional[StrList] = None,
+        language: Optional[StrList] = None,
+        condition: Optional[StrList] = None,
+        price_history_duration: Optional[str] = None,
+        include_price_history: Optional[bool] = None,
+        include_statistics: Optional[StrList] = None,
+        include_null_prices: Optional[bool] = None,
+        updated_after: Optional[int] = None,
+        order_by: Optional[str] = None,
+        order: Optional[str] = None,
+        min_price: Optional[float] = None,
+        limit: Optional[int] = None,
+        offset: int = 0,
+        timeout: Optional[float] = None,
+    ) -> AsyncIterator[CardsResponse]:
+        """The pages of ``list`` from ``offset`` on, ``limit`` cards each, until ``meta.has_more`` is
+        false. Each page is one request (metered); the API takes offsets up to 10,000, so a walk
+        longer than that belongs on v2's cursors."""
+        while True:
+            page = await self.list(
+                q=q,
+                game=game,
+                set=set,
+                card_id=card_id,
+                variant_id=variant_id,
+                vendor_id=vendor_id,
+                openset_id=openset_id,
+                imagedb_id=imagedb_id,
+                vendor_sku_id=vendor_sku_id,
+                number=number,
+                printing=printing,
+                language=language,
+                condition=condition,
+                price_history_duration=price_history_duration,
+                include_price_history=include_price_history,
+                include_statistics=include_statistics,
+                include_null_prices=include_null_prices,
+                updated_after=updated_after,
+                order_by=order_by,
+                order=order,
+                min_price=min_price,
+                limit=limit,
+                offset=offset,
+                timeout=timeout,
+            )
+            yield page
+            # The page's own length, not `limit`: the plan may have clamped it.
+            if not page.meta.has_more or not page.data:
+                return
+            offset += len(page.data)
+
+    async def batch(
+        self,
+        items: Sequence[Union[BatchItem, Mapping[str, Any]]],
+        *,
+        price_history_duration: Optional[str] = None,
+        include_price_history: Optional[bool] = None,
+        include_statistics: Optional[StrList] = None,
+        timeout: Optional[float] = None,
+    ) -> CardsResponse:
+        """``POST /v1/cards``: look up to 200 cards (the plan's batch size) in one request."""
+        params = query(
+            priceHistoryDuration=price_history_duration,
+            include_price_history=include_price_history,
+            include_statistics=include_statistics,
+        )
+        req = Request("POST", "/v1/cards", params, _batch_body(items), timeout=timeout)
+        return await self._c._model(CardsResponse, req)
+
+
+class Alerts(_Resource):
+    async def create(
+        self,
+        *,
+        rule: str,
+        value: float,
+        url: str,
+        card_id: Optional[str] = None,
+        variant_id: Optional[str] = None,
+        region: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> CreatedAlertResponse:
+        """``POST /v1/alerts``: watch one card (``card_id``) or variant (``variant_id``); the answer's
+        ``data.secret`` signs the webhooks and is shown only here. Retried on 429 only (a 503
+        could follow a created alert, and a retry would create a second one)."""
+        body = {"card_id": card_id, "variant_id": variant_id, "region": region, "rule": rule, "value": value, "url": url}
+        payload = json.dumps({k: v for k, v in body.items() if v is not None}).encode()
+        req = Request("POST", "/v1/alerts", body=payload, idempotent=False, timeout=timeout)
+        return await self._c._model(CreatedAlertResponse, req)
+
+    async def list(self, *, timeout: Optional[float] = None) -> AlertsResponse:
+        """``GET /v1/alerts``: this key's alerts, oldest first."""
+        return await self._c._model(AlertsResponse, Request("GET", "/v1/alerts", timeout=timeout))
+
+    async def get(self, id: str, *, timeout: Optional[float] = None) -> AlertResponse:
+        """``GET /v1/alerts/{id}``: 404 (``TcgApiError``) for another key's alert or none."""
+        return await self._c._model(AlertResponse, Request("GET", f"/v1/alerts/{path_segment(id)}", timeout=timeout))
+
+    async def delete(self, id: str, *, timeout: Optional[float] = None) -> None:
+        """``DELETE /v1/alerts/{id}``: nothing more is sent for it."""
+        await self._c.request(Request("DELETE", f"/v1/alerts/{path_segment(id)}", timeout=timeout))
+
+    async def deliveries(self, id: str, *, timeout: Optional[float] = None) -> DeliveryAttemptsResponse:
+        """``GET /v1/alerts/{id}/deliveries``: its last 50 webhook attempts, latest first."""
+        req = Request("GET", f"/v1/alerts/{path_segment(id)}/deliveries", timeout=timeout)
+        return await self._c._model(DeliveryAttemptsResponse, req)
+
+
+class CardsV2(_Resource):
+    async def list(
+        self,
+        *,
+        card_id: Optional[str] = None,
+        variant_id: Optional[str] = None,
+        vendor_id: Optional[str] = None,
+        vendor_sku: Optional[str] = None,
+        regions: Optional[StrList] = None,
+        graded: Optional[str] = None,
+        grading_company: Optional[str] = None,
+        grade: Optional[StrList] = None,
+        include: Optional[StrList] = None,
+        cursor: Optional[str] = None,
+        limit: Optional[int] = None,
+        q: Optional[str] = None,
+        game: Optional[str] = None,
+        set: Optional[str] = None,
+        number: Optional[str] = None,
+        language: Optional[StrList] = None,
+        min_price: Optional[float] = None,
+        order_by: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> CardsV2Response:
+        """``GET /v2/cards``: one page; ``meta.cursor.next`` is the next page's ``cursor``.
+        ``include=[]`` asks for prices only."""
+        params = query(
+            card_id=card_id,
+            variant_id=variant_id,
+            vendor_id=vendor_id,
+            vendor_sku=vendor_sku,
+            regions=regions,
+            graded=graded,
+            grading_company=grading_company,
+            grade=grade,
+            include=include,
+            cursor=cursor,
+            limit=limit,
+            q=q,
+            game=game,
+            set=set,
+            number=number,
+            language=language,
+            min_price=min_price,
+            order_by=order_by,
+        )
+        return await self._c._model(CardsV2Response, Request("GET", "/v2/cards", params, timeout=timeout))
+
+    async def iterate(
+        self,
+        *,
+        card_id: Optional[str] = None,
+        variant_id: Optional[str] = None,
+        vendor_id: Optional[str] = None,
+        vendor_sku: Optional[str] = None,
+        regions: Optional[StrList] = None,
+        graded: Optional[str] = None,
+        grading_company: Optional[str] = None,
+        grade: Optional[StrList] = None,
+        include: Optional[StrList] = None,
+        cursor: Optional[str] = None,
+        limit: Optional[int] = None,
+        q: Optional[str] = None,
+        game: Optional[str] = None,
+        set: Optional[str] = None,
+        number: Optional[str] = None,
+        language: Optional[StrList] = None,
+        min_price: Optional[float] = None,
+        order_by: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> AsyncIterator[CardsV2Response]:
+        """The pages of ``list``, following ``meta.cursor.next`` from ``cursor`` (or the first page)
+        until ``meta.has_more`` is false."""
+        while True:
+            page = await self.list(
+                card_id=card_id,
+                variant_id=variant_id,
+                vendor_id=vendor_id,
+                vendor_sku=vendor_sku,
+                regions=regions,
+                graded=graded,
+                grading_company=grading_company,
+                grade=grade,
+                include=include,
+                cursor=cursor,
+                limit=limit,
+                q=q,
+                game=game,
+                set=set,
+                number=number,
+                language=language,
+                min_price=min_price,
+                order_by=order_by,
+                timeout=timeout,
+            )
+            yield page
+            following = page.meta.cursor.next
+            # A cursor that does not move would walk the same page for ever.
+            if not page.meta.has_more or not following or following == cursor:
+                return
+            cursor = following
+
+    async def get(
+        self,
+        id: str,
+        *,
+        regions: Optional[StrList] = None,
+        graded: Optional[str] = None,
+        grading_company: Optional[str] = None,
+        grade: Optional[StrList] = None,
+        include: Optional[StrList] = None,
+        language: Optional[StrList] = None,
+        timeout: Optional[float] = None,
+    ) -> CardV2Response:
+        """``GET /v2/cards/{id}`` (UUID or legacy slug); an unknown card raises a 404 ``TcgApiError``."""
+        params = query(
+            regions=regions,
+            graded=graded,
+            grading_company=grading_company,
+            grade=grade,
+            include=include,
+            language=language,
+        )
+        req = Request("GET", f"/v2/cards/{path_segment(id)}", params, timeout=timeout)
+        return await self._c._model(CardV2Response, req)
