@@ -1,7 +1,7 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { DataSource } from 'typeorm';
-import { seriesRead, workerDatabaseUrl } from '../../testing';
-import { createDataSource } from '../db/data-source';
+import { seriesRead, TcpProxy, workerDatabaseUrl } from '../../testing';
+import { createDataSource, databaseUnavailable } from '../db/data-source';
 import { preparedQuery, STATEMENTS_PER_CONNECTION } from './prepared-query';
 import { CardQueryRepository } from './card-query.repository';
 import type { CardOrder, VariantFilter } from '@tcg/domain';
@@ -156,5 +156,56 @@ describe('preparedQuery when the server dies just after answering', () => {
       await ds.destroy();
       await server.close();
     }
+  });
+});
+
+describe('preparedQuery under the data source deadlines', () => {
+  const DEADLINES = { connectMs: 300, statementMs: 300, idleInTransactionMs: 1000 };
+  const target = new URL(workerDatabaseUrl());
+  const relay = new TcpProxy(target.hostname, Number(target.port || 5432));
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    await relay.start();
+    const url = new URL(target);
+    url.hostname = '127.0.0.1';
+    url.port = String(relay.port);
+    // Connecting through the relay on a loaded CI machine gets room; the query deadline is tested.
+    const deadlines = { ...DEADLINES, connectMs: 5000 };
+    ds = await createDataSource({
+      url: url.toString(),
+      poolSize: 1,
+      applicationName: 'test',
+      deadlines,
+    }).initialize();
+  });
+  afterAll(async () => {
+    relay.resume();
+    await ds?.destroy();
+    await relay.cut();
+  });
+
+  it('gives up waiting for a pooled connection when all are busy', async () => {
+    const runner = ds.createQueryRunner();
+    await runner.connect(); // the pool's only connection
+    try {
+      const waited = await preparedQuery(ds, 'SELECT 1', []).catch((e: unknown) => e);
+      expect(waited).toBeInstanceOf(Error);
+      expect(databaseUnavailable(waited)).toBe(true);
+    } finally {
+      await runner.release();
+    }
+    expect(await preparedQuery(ds, 'SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+  });
+
+  it('gives up on a server that stops answering and replaces the connection', async () => {
+    const backend = async () => (await ds.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
+    const before = await backend();
+    relay.pause();
+    const stalled = await preparedQuery(ds, 'SELECT 1', []).catch((e: unknown) => e);
+    relay.resume();
+    expect(databaseUnavailable(stalled)).toBe(true);
+    // The stalled connection is gone: the next query runs on a fresh session.
+    expect(await backend()).not.toBe(before);
   });
 });

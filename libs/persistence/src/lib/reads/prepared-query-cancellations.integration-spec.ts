@@ -1,10 +1,10 @@
 import { DataSource } from 'typeorm';
 import { workerDatabaseUrl } from '../../testing';
-import { createDataSource } from './data-source';
-import { preparedQuery } from '../reads/prepared-query';
-import { CancelledStatement, onStatementCancelled } from './statement-cancellations';
+import { createDataSource } from '../db/data-source';
+import { CancelledStatement, onStatementCancelled } from '../db/statement-cancellations';
+import { preparedQuery } from './prepared-query';
 
-describe('statements cut short', () => {
+describe('prepared reads cut short', () => {
   let ds: DataSource;
   const seen: CancelledStatement[] = [];
   let stop: () => void;

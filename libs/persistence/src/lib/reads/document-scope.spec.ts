@@ -1,9 +1,13 @@
 import { CONDITIONS, GRADING_COMPANIES, LANGUAGE_NAMES, type VariantFilter } from '@tcg/domain';
 import fc from 'fast-check';
-import { variantWhere } from '../reads/card-fragments';
+import { holdsDocumentScope, type VariantScope } from '../documents';
 import { compile } from '../sql/compile';
 import { variantConditions } from '../sql/variant-conditions';
-import { holdsDocumentScope, type VariantScope } from './card-documents';
+import { variantWhere } from './card-fragments';
+
+// The documents say which scopes they hold (`holdsDocumentScope`); the reads rely on it to answer
+// from a document instead of the variants. Checked here, where both sides meet: the reads import
+// the documents, never the other way round.
 
 /**
  * The rule the reads followed before the flag: a document answers when the variant conditions a
