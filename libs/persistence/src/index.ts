@@ -12,5 +12,6 @@ export * from './lib/catalogue';
 export * from './lib/feeds';
 export * from './lib/keys';
 export * from './lib/prices';
+export * from './lib/rates';
 export * from './lib/reads';
 export * from './lib/summaries';

@@ -17,6 +17,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource, poolOf, poolUsage, type DatabaseDeadlines } from '../lib/db/data-source';
 import { DataVersionWatcher } from '../lib/db/data-version';
 import { ALERTS, TypeOrmAlertRepository } from '../lib/alerts';
+import { EXCHANGE_RATES, PgExchangeRateRepository } from '../lib/rates';
 import { API_KEYS, TypeOrmApiKeyRepository } from '../lib/keys';
 import {
   CARD_KEYSET_READS,
@@ -278,6 +279,9 @@ export class PersistenceModule implements OnApplicationShutdown {
         onReads(CATALOGUE, TypeOrmCatalogueRepository),
         onDataSource(API_KEYS, TypeOrmApiKeyRepository),
         onDataSource(ALERTS, TypeOrmAlertRepository),
+        // Read once per data version by api-v2's conversions, on the primary: a replica behind it
+        // would serve an older version's rates under a newer version's key.
+        onDataSource(EXCHANGE_RATES, PgExchangeRateRepository),
         onReads(CARD_READS, CardQueryRepository),
         onReads(CARD_KEYSET_READS, CardKeysetRepository),
       ],
@@ -291,6 +295,7 @@ export class PersistenceModule implements OnApplicationShutdown {
         CATALOGUE,
         API_KEYS,
         ALERTS,
+        EXCHANGE_RATES,
         CARD_READS,
         CARD_KEYSET_READS,
       ],

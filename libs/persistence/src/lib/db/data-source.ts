@@ -50,6 +50,7 @@ import { NameRankedSearch1765880000000 } from '../migrations/1765880000000-name-
 import { CardNamePrefixesToFive1765890000000 } from '../migrations/1765890000000-card-name-prefixes-to-five';
 import { BulkSnapshotsWrittenInSteps1765900000000 } from '../migrations/1765900000000-bulk-snapshots-written-in-steps';
 import { PriceSeriesChanges1765910000000 } from '../migrations/1765910000000-price-series-changes';
+import { ExchangeRates1765920000000 } from '../migrations/1765920000000-exchange-rates';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -100,6 +101,7 @@ export const MIGRATIONS = [
   CardNamePrefixesToFive1765890000000,
   BulkSnapshotsWrittenInSteps1765900000000,
   PriceSeriesChanges1765910000000,
+  ExchangeRates1765920000000,
 ];
 
 export interface DataSourceConfig {

@@ -269,6 +269,18 @@ export interface Database {
     samples: ColumnType<unknown, string | undefined, string>;
   };
 
+  /** Dated reference rates per euro, exact (ExchangeRates migration). */
+  exchange_rates: {
+    source: 'ecb';
+    currency: string;
+    /** date: written and read as `YYYY-MM-DD` text (the statements cast it). */
+    day: ColumnType<string, string, string>;
+    /** numeric: read as text, written as text. */
+    rate: string;
+    run_id: string | null;
+    written_at: Generated<Date>;
+  };
+
   // --- keys, quotas, leases, summaries, data version (repositories/ and lib/) ---
   /** Keys as SHA-256 digests of the clear key, shown once (InitialSchema, LegacyApiKeys migrations). */
   api_keys: {
