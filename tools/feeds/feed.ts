@@ -7,9 +7,10 @@ import { RunCounts } from './run-counts';
 
 /**
  * The feeds a sync knows, in the order it runs them: Cardmarket after MTGJSON, whose printings'
- * Cardmarket ids are what the price guide is matched through.
+ * Cardmarket ids are what the price guide is matched through; the ECB's exchange rates last (no card
+ * data: what v2's `currency=` converts with, depending on no other feed).
  */
-export const FEEDS = ['mtgjson', 'scryfall', 'tcgcsv', 'cardmarket'] as const;
+export const FEEDS = ['mtgjson', 'scryfall', 'tcgcsv', 'cardmarket', 'ecb'] as const;
 export type FeedName = (typeof FEEDS)[number];
 
 /**
@@ -64,9 +65,10 @@ export interface FeedRun<Got extends Acquired = Acquired, Checked = unknown> {
    * Writes it, counting into `counts`, each committed write unit (a batch, a TCGCSV group) made
    * through `paced`. `error` says a part of it could not be written (a TCGCSV group): the run
    * fails and the rest stays. A throw stops it part-way: its committed batches stay and the next
-   * sync completes it.
+   * sync completes it. `runId` is its `feed_runs` row, for rows that name the run that wrote them
+   * (the ECB's rates).
    */
-  apply(checked: Checked, counts: RunCounts, paced: Paced): Promise<Applied>;
+  apply(checked: Checked, counts: RunCounts, paced: Paced, runId: string): Promise<Applied>;
 }
 
 export { pacedBy, type Paced } from '../common/rest-ratio';
@@ -133,7 +135,7 @@ export async function recordRun(
     got = await run.acquire();
     const checked = await run.check(got);
     applying = true;
-    const { details, error } = await run.apply(checked, counts, paced);
+    const { details, error } = await run.apply(checked, counts, paced, runId);
     const unmatchedFile = await counts.close();
     await runs.finishRun(runId, got, counts.snapshot(), error);
     const report: FileReport = {

@@ -5,19 +5,22 @@ import { readdirSync, statSync } from 'node:fs';
 import { FEEDS, type FeedName } from './feed';
 import { syncFeeds } from './sync';
 import { DEFAULT_CARDMARKET_GAMES, parseCardmarketGames } from './cardmarket/cardmarket-sync';
+import { parseEcbFiles } from './ecb/ecb-sync';
 import { DEFAULT_POLITENESS } from './polite-client';
 import { EVERY_TCGCSV_GAME, readTcgcsvGames } from './tcgcsv/tcgcsv-games';
 
-const USAGE = `usage: npm run feeds -- sync [--feeds mtgjson,scryfall,tcgcsv,cardmarket] [--from DIR] [--dir DIR]
+const USAGE = `usage: npm run feeds -- sync [--feeds mtgjson,scryfall,tcgcsv,cardmarket,ecb] [--from DIR] [--dir DIR]
                                   [--compression gz|xz|bz2] [--resync] [--rest-ratio 0-${MAX_REST_RATIO}]
 
 Brings the public feeds into the catalogue: MTGJSON v5 AllPrintings (Magic's sets, cards, ids),
 TcgplayerSkus (variants with their real SKUs) and AllPrices (90 days of TCGplayer NA and Cardmarket
 EU prices), Scryfall's default_cards (Scryfall ids, today's prices as quotes), and TCGCSV's daily
 dump of TCGplayer (the configured games' sets, cards and today's NA market prices), and Cardmarket's
-daily price guide (EU trend prices of the printings MTGJSON gives a Cardmarket id).
+daily price guide (EU trend prices of the printings MTGJSON gives a Cardmarket id), and the ECB's
+euro foreign exchange reference rates (what v2's currency= converts with).
   --feeds        which feeds (default: all; with --from, tcgcsv only when DIR has dated folders and
-                 cardmarket only when DIR has a price_guide_<idGame>.json)
+                 cardmarket only when DIR has a price_guide_<idGame>.json, ecb only when it has an
+                 eurofxref-daily.xml, eurofxref-hist-90d.xml or eurofxref-hist.xml)
   --from DIR     read the files from DIR (AllPrintings.json[.gz|.xz|.bz2], …, default-cards*.json[.gz],
                  TCGCSV dumps in its archive layout DIR/YYYY-MM-DD/<categoryId>/<groupId>/prices
                  or as its archive files DIR/prices-YYYY-MM-DD.ppmd.7z, back-filled in date order)
@@ -37,7 +40,9 @@ TCGCSV_GAMES: a JSON file of the games to sync (default: every category TCGCSV l
 comics and supplies; tools/feeds/tcgcsv/tcgcsv-games.ts);
 TCGCSV_CONCURRENCY (default 2) and TCGCSV_PAUSE_MS (default 250) set how hard TCGCSV is pressed.
 CARDMARKET_GAMES (default 1:magic-the-gathering) and CARDMARKET_BASE_URL (default
-https://downloads.s3.cardmarket.com/productCatalog) choose Cardmarket's price guides. Exit code 0 when every file was imported, 1 when one
+https://downloads.s3.cardmarket.com/productCatalog) choose Cardmarket's price guides.
+ECB_FILES (default daily; 90d or all back-fill, e.g. 90d,daily) and ECB_BASE_URL (default
+https://www.ecb.europa.eu/stats/eurofxref) choose the ECB's rate files. Exit code 0 when every file was imported, 1 when one
 failed or was skipped (the others are imported), 2 on a usage or database error.`;
 
 async function main(): Promise<number> {
@@ -87,6 +92,10 @@ async function main(): Promise<number> {
           : DEFAULT_CARDMARKET_GAMES,
         baseUrl: process.env['CARDMARKET_BASE_URL'],
       },
+      ecb: {
+        files: process.env['ECB_FILES'] ? parseEcbFiles(process.env['ECB_FILES']) : undefined,
+        baseUrl: process.env['ECB_BASE_URL'],
+      },
       tcgcsv: {
         games: process.env['TCGCSV_GAMES'] ? readTcgcsvGames(process.env['TCGCSV_GAMES']) : EVERY_TCGCSV_GAME,
         baseUrl: process.env['TCGCSV_BASE_URL'],
@@ -112,8 +121,8 @@ async function main(): Promise<number> {
 }
 
 /**
- * Every feed; reading from a folder, TCGCSV only when the folder holds its dated dumps and
- * Cardmarket only when it holds a price guide.
+ * Every feed; reading from a folder, TCGCSV only when the folder holds its dated dumps,
+ * Cardmarket only when it holds a price guide and the ECB only when it holds one of its files.
  */
 function defaultFeeds(from: string | true | undefined): string[] {
   if (typeof from !== 'string') return [...FEEDS];
@@ -122,7 +131,10 @@ function defaultFeeds(from: string | true | undefined): string[] {
   const entries = readdirSync(from);
   const dated = entries.some((e) => /^(\d{4}-\d{2}-\d{2}|prices-\d{4}-\d{2}-\d{2}\.ppmd\.7z)$/.test(e));
   const guide = entries.some((e) => /^price_guide_\d+\.json$/.test(e));
-  return FEEDS.filter((f) => (f !== 'tcgcsv' || dated) && (f !== 'cardmarket' || guide));
+  const rates = entries.some((e) => /^eurofxref-(daily|hist-90d|hist)\.xml$/.test(e));
+  return FEEDS.filter(
+    (f) => (f !== 'tcgcsv' || dated) && (f !== 'cardmarket' || guide) && (f !== 'ecb' || rates),
+  );
 }
 
 function boundedInt(name: string, fallback: number, min: number, max: number): number {

@@ -50,9 +50,9 @@ export class PoliteClient {
     return { body: parseBoundedJson(url, answer.text), lastModified: answer.lastModified };
   }
 
-  /** A short text document (e.g. a timestamp): an error unless it is answered 200. */
-  async text(url: string, maxBytes: number): Promise<string> {
-    const answer = await this.get(url, maxBytes, 'text/plain');
+  /** A short text document (a timestamp, an XML file): an error unless it is answered 200. */
+  async text(url: string, maxBytes: number, accept = 'text/plain'): Promise<string> {
+    const answer = await this.get(url, maxBytes, accept);
     if (answer.status !== 200) throw new FeedDownloadError(url, `HTTP ${answer.status}`);
     return answer.text;
   }

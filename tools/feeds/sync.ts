@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import type { DataSource } from 'typeorm';
 import { log } from '../common/log';
 import { cardmarketFeed, type CardmarketOptions } from './cardmarket/cardmarket-sync';
+import { ecbFeed, type EcbOptions } from './ecb/ecb-sync';
 import {
   FEEDS,
   messageOf,
@@ -29,6 +30,8 @@ export interface SyncOptions extends FeedOptions {
   readonly tcgcsv?: Omit<TcgcsvOptions, keyof FeedOptions>;
   /** Cardmarket's price guides: which games, its address and how hard to press it. */
   readonly cardmarket?: Omit<CardmarketOptions, keyof FeedOptions>;
+  /** The ECB's exchange rates: which files (daily, a history) and its address. */
+  readonly ecb?: Omit<EcbOptions, keyof FeedOptions>;
   /**
    * After each write unit of a run (a batch; TCGCSV: a group), rest this many times as long as it
    * took (0, the default: none): a sync beside serving traffic (`pacedBy`).
@@ -50,6 +53,7 @@ const CONFIGURED: Record<FeedName, (ds: DataSource, opts: SyncOptions) => Feed> 
   scryfall: (ds, opts) => scryfallFeed(ds, { ...shared(opts), bulkUrl: opts.scryfallBulkUrl }),
   tcgcsv: (ds, opts) => tcgcsvFeed(ds, { ...games(opts.tcgcsv, 'tcgcsv'), ...shared(opts) }),
   cardmarket: (ds, opts) => cardmarketFeed(ds, { ...games(opts.cardmarket, 'cardmarket'), ...shared(opts) }),
+  ecb: (ds, opts) => ecbFeed(ds, { ...opts.ecb, ...shared(opts) }),
 };
 
 function shared(opts: SyncOptions): FeedOptions {
