@@ -41,6 +41,7 @@ export default tseslint.config(
             {
               sourceTag: 'type:app',
               onlyDependOnLibsWithTags: [
+                'type:client',
                 'type:http',
                 'type:persistence',
                 'type:rendering',
@@ -56,8 +57,11 @@ export default tseslint.config(
             // the HTTP plumbing only `@tcg/http-service/contract` (the gateway's headers; see below).
             {
               sourceTag: 'type:e2e',
-              onlyDependOnLibsWithTags: ['type:persistence', 'type:domain', 'type:http'],
+              onlyDependOnLibsWithTags: ['type:persistence', 'type:domain', 'type:http', 'type:client'],
             },
+            // The TypeScript client (clients/typescript) is published on its own: it imports nothing
+            // of the workspace, and nothing but the platform (see the rule for its sources below).
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: [] },
             // The HTTP services' shared plumbing (bootstrap, base environment, middlewares, the gateway
             // contract); apps only, and the contract alone to the end-to-end tests.
             { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain'] },
@@ -114,6 +118,17 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // No runtime dependency beyond fetch and the platform: relative imports only (specs aside).
+    files: ['clients/typescript/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'clients/typescript/src/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!\\.{1,2}/)', message: 'The client imports nothing but its own files.' }] },
       ],
     },
   },

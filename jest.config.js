@@ -18,6 +18,9 @@ const shared = {
   },
   transformIgnorePatterns: ['/node_modules/(?!kysely/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The TypeScript client is an ES module package: its relative imports name the emitted `.js`
+  // file, which Jest finds as the `.ts` beside it.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
 };
 
 /** @type {import('jest').Config} */
@@ -25,11 +28,11 @@ const config = {
   testTimeout: 60_000,
   maxWorkers: 2,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,clients}/**/*.spec.ts'] },
     {
       ...shared,
       displayName: 'servers',
-      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.{integration-spec,e2e-spec}.ts'],
+      testMatch: ['<rootDir>/{apps,libs,tools,clients}/**/*.{integration-spec,e2e-spec}.ts'],
       globalSetup: '<rootDir>/tools/testing/global-setup.ts',
       globalTeardown: '<rootDir>/tools/testing/global-teardown.ts',
     },

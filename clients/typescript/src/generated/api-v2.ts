@@ -1,0 +1,664 @@
+// Generated from docs/openapi/api-v2.json by openapi-typescript 7.13.0 (`npm run clients:generate`).
+// Do not edit: change the API, run `npm run openapi`, then `npm run clients:generate`.
+export interface paths {
+    "/v2/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse, search or look up cards, priced per region
+         * @description Identifier parameters win over a search, the most specific first: variant_id, vendor_sku, card_id, vendor_id. Browse and search are cursor-paginated; a lookup that matches nothing is 200 with empty `data`. Unknown parameters are a 400. With neither `regions` nor `graded`, the result equals v1's raw NA pricing in the v2 shape.
+         */
+        get: operations["listCards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Look up one card, priced per region */
+        get: operations["getCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        CardExternalIdsV2: {
+            /**
+             * @description Marketplace product ID (v1 `vendorId`).
+             * @example null
+             */
+            vendor: string | null;
+            /**
+             * @description Card-data provider ID (v1 `imagedbId`).
+             * @example null
+             */
+            imagedb: string | null;
+            /**
+             * @description Card-data provider ID (v1 `opensetId`).
+             * @example c944c7dc960c4832604973844edee2a1fdc82d98
+             */
+            openset: string | null;
+        };
+        CardGameV2: {
+            /** @example magic-the-gathering */
+            id: string;
+            /** @example Magic: The Gathering */
+            name: string;
+        };
+        CardSetV2: {
+            /** @example magic-the-gathering-limited-edition-alpha */
+            id: string;
+            /** @example Limited Edition Alpha */
+            name: string | null;
+        };
+        CardV2: {
+            /**
+             * Format: uuid
+             * @description Stable native identifier (v1 `uuid`); key on it.
+             * @example 9b687c18-3204-583e-ba39-00de37c7b19c
+             */
+            id: string;
+            /**
+             * @description Legacy v1 card `id`; still accepted for lookups.
+             * @example magic-the-gathering-limited-edition-alpha-black-lotus-rare
+             */
+            slug: string;
+            /** @example Black Lotus */
+            name: string;
+            game: components["schemas"]["CardGameV2"];
+            set: components["schemas"]["CardSetV2"];
+            /**
+             * @description Card number in its set.
+             * @example 232
+             */
+            number: string | null;
+            /** @example Rare */
+            rarity: string | null;
+            external_ids: components["schemas"]["CardExternalIdsV2"];
+            /**
+             * @description Free-form extra detail.
+             * @example Artifact
+             */
+            details: string | null;
+            variants: components["schemas"]["VariantV2"][];
+        };
+        CardV2Response: {
+            data: components["schemas"]["CardV2"];
+        };
+        CardsV2Response: {
+            data: components["schemas"]["CardV2"][];
+            meta: components["schemas"]["PaginationMetaV2"];
+        };
+        CursorsV2: {
+            /**
+             * @description Opaque cursor of the next page; null on the last one.
+             * @example eyJrIjpbIm1hZ2ljIiwiMjMyIl19.c2lnbmF0dXJl
+             */
+            next: string | null;
+            /**
+             * @description Opaque cursor of the previous page; null on the first one.
+             * @example null
+             */
+            prev: string | null;
+        };
+        GradingV2: {
+            /**
+             * @example PSA
+             * @enum {string}
+             */
+            company: "PSA" | "BGS" | "CGC" | "BCCG" | "BVG" | "SGC";
+            /**
+             * @description Numeric grade, 1 to 10 in halves; null only for cards graded as authentic.
+             * @example 9
+             */
+            grade: number | null;
+            /**
+             * @description Special designation, e.g. `Black Label`.
+             * @example null
+             */
+            grade_label: string | null;
+            /**
+             * @description Grading qualifier (e.g. an off-centre mark); qualified cards are priced separately.
+             * @example null
+             */
+            qualifier: string | null;
+            /**
+             * @description Display-ready grade.
+             * @example PSA 9
+             */
+            canonical: string;
+        };
+        MarketV2: {
+            /**
+             * @description The requested region code: a market code (NA, EU, UK, JP, OCE, LATAM, OTHER) or an ISO 3166-1 alpha-2 country code.
+             * @example NA
+             */
+            region: string;
+            /**
+             * @description ISO 4217 code quoting `price` and every `periods` value: the market's main currency, or the country's.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description Observed price in this region; null when the region has no data. Never converted or copied from another region.
+             * @example 28500
+             */
+            price: number | null;
+            /**
+             * @description Unix timestamp (seconds) of the latest observation; null when the region has none.
+             * @example 1767225600
+             */
+            updated_at: number | null;
+            /**
+             * @description Percent change over 24 hours (v1 `priceChange24hr`).
+             * @example 0.85
+             */
+            change_24h_pct: number | null;
+            /**
+             * @description Where this market's observations come from: `tcgplayer` (TCGplayer market price, NA's primary source), `cardmarket` (Cardmarket trend price, EU's), `imported` (the operator's own price files) or `simulated` (generated sample prices, not market data); null when the region has no observation. `updated_at` is the time of its last observation.
+             * @example tcgplayer
+             * @enum {string|null}
+             */
+            source: "simulated" | "imported" | "tcgplayer" | "cardmarket" | null;
+            /** @description Statistics per window; present when `include` asks for periods (the default); `{}` for a region without data. */
+            periods?: components["schemas"]["PeriodsV2"];
+            /** @description Observed prices, oldest first, over the `price_history` window back from the latest one; present when `include` asks for it (the default); `[]` for a region without data. */
+            price_history?: components["schemas"]["PricePointV2"][];
+        };
+        PaginationMetaV2: {
+            /**
+             * @description Items in this response's `data`.
+             * @example 20
+             */
+            count: number;
+            /**
+             * @description Matches across pages; null means unknown (not counted in time), not zero.
+             * @example 295
+             */
+            total: number | null;
+            /**
+             * @description Page size used (a larger `limit` is clamped to the plan).
+             * @example 20
+             */
+            limit: number;
+            /** @example true */
+            has_more: boolean;
+            cursor: components["schemas"]["CursorsV2"];
+        };
+        PeriodStatsV2: {
+            /**
+             * @description Percent change over the window. 7d, 30d and 90d only.
+             * @example 5.1
+             */
+            change_pct?: number | null;
+            /**
+             * @description Mean price. 7d, 30d and 90d only.
+             * @example 27950.5
+             */
+            avg?: number | null;
+            /**
+             * @description Lowest price.
+             * @example 27100
+             */
+            min?: number | null;
+            /**
+             * @description Highest price.
+             * @example 28500
+             */
+            max?: number | null;
+            /**
+             * @description Population standard deviation. 7d, 30d and 90d only.
+             * @example 402.77
+             */
+            stddev?: number | null;
+            /**
+             * @description Coefficient of variation (stddev / avg, a ratio). 7d, 30d and 90d only.
+             * @example 0.0144
+             */
+            cov?: number | null;
+            /**
+             * @description Interquartile range. 7d, 30d and 90d only.
+             * @example 600
+             */
+            iqr?: number | null;
+            /**
+             * @description Least-squares trend, currency units per day. 7d, 30d and 90d only.
+             * @example 41.3
+             */
+            trend_slope?: number | null;
+            /**
+             * @description Adjacent observations with different prices. 7d, 30d and 90d only.
+             * @example 9
+             */
+            changes_count?: number | null;
+            /**
+             * @description Position of the current price in the window's low-high range, 0 to 1. 30d and 90d only.
+             * @example 1
+             */
+            range_position?: number | null;
+            /**
+             * Format: date
+             * @description UTC date of the earliest observation at the all-time low. all_time only.
+             * @example 2025-01-14
+             */
+            min_date?: string | null;
+            /**
+             * Format: date
+             * @description UTC date of the earliest observation at the all-time high. all_time only.
+             * @example 2026-01-01
+             */
+            max_date?: string | null;
+        };
+        PeriodsV2: {
+            "7d"?: components["schemas"]["PeriodStatsV2"];
+            "30d"?: components["schemas"]["PeriodStatsV2"];
+            "90d"?: components["schemas"]["PeriodStatsV2"];
+            /** @description `min` and `max` only. */
+            "1y"?: components["schemas"]["PeriodStatsV2"];
+            /** @description `min`, `max`, `min_date` and `max_date` only. */
+            all_time?: components["schemas"]["PeriodStatsV2"];
+        };
+        PricePointV2: {
+            /**
+             * @description Unix timestamp (seconds).
+             * @example 1767225600
+             */
+            t: number;
+            /**
+             * @description Price in the market's currency.
+             * @example 28500
+             */
+            p: number;
+        };
+        ProblemDetailsDto: {
+            /**
+             * Format: uri
+             * @description Problem type: the error documentation address with the problem's slug as fragment.
+             * @example https://docs.example.com/errors#invalid-request
+             */
+            type: string;
+            /**
+             * @description Short title of the problem type.
+             * @example Invalid request
+             */
+            title: string;
+            /**
+             * @description HTTP status.
+             * @example 400
+             */
+            status: number;
+            /**
+             * @description What went wrong; for a bad parameter, its name and the values it accepts.
+             * @example Invalid value 'MOON' for 'regions'. Accepted: market codes NA, EU, UK, JP, OCE, LATAM, OTHER or an ISO 3166-1 alpha-2 country code.
+             */
+            detail: string;
+            /**
+             * @description Stable error code, the same as v1's.
+             * @example INVALID_REQUEST
+             * @enum {string}
+             */
+            code: "MISSING_API_KEY" | "INVALID_API_KEY" | "INVALID_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "RATE_LIMIT_EXCEEDED" | "DAILY_LIMIT_EXCEEDED" | "REQUEST_LIMIT_EXCEEDED" | "SERVICE_UNAVAILABLE" | "GATEWAY_TIMEOUT" | "INTERNAL_ERROR";
+        };
+        VariantExternalIdsV2: {
+            /**
+             * @description Marketplace SKU ID.
+             * @example null
+             */
+            vendor_sku: string | null;
+        };
+        VariantV2: {
+            /**
+             * Format: uuid
+             * @description Stable identifier (v1 variant `uuid`).
+             * @example d8ee383d-b80b-543c-a417-dba03eca7cf4
+             */
+            id: string;
+            /**
+             * @description Legacy v1 variant `id`; still accepted for lookups.
+             * @example magic-the-gathering-limited-edition-alpha-black-lotus-rare_near-mint_normal
+             */
+            slug: string;
+            /**
+             * @example raw
+             * @enum {string}
+             */
+            type: "raw" | "graded";
+            /**
+             * @description Set for raw variants; null for graded ones.
+             * @example Near Mint
+             * @enum {string|null}
+             */
+            condition: "Near Mint" | "Lightly Played" | "Moderately Played" | "Heavily Played" | "Damaged" | "Sealed" | null;
+            /**
+             * @description Print type only (no language suffix, unlike v1).
+             * @example Normal
+             */
+            printing: string | null;
+            /**
+             * @description Set only for non-English printings; null means English.
+             * @example null
+             * @enum {string|null}
+             */
+            language: "Japanese" | "French" | "German" | "Spanish" | "Italian" | "Chinese (S)" | "Chinese (T)" | "Portuguese" | "Russian" | "Korean" | null;
+            external_ids: components["schemas"]["VariantExternalIdsV2"];
+            /**
+             * @description Set for graded variants; null for raw ones.
+             * @example null
+             */
+            grading: components["schemas"]["GradingV2"] | null;
+            /** @description One entry per requested region, in request order; `markets[0]` is the primary market. */
+            markets: components["schemas"]["MarketV2"][];
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listCards: {
+        parameters: {
+            query?: {
+                /** @description Card UUID or legacy v1 slug: look up one card. */
+                card_id?: string;
+                /** @description Variant UUID or legacy v1 slug: look up one variant, whatever `graded` says; the fastest lookup. */
+                variant_id?: string;
+                /** @description Marketplace product ID (v1 `vendorId`): look up one card. */
+                vendor_id?: string;
+                /** @description Marketplace SKU ID (v1 `vendorSkuId`): look up one variant, whatever `graded` says. */
+                vendor_sku?: string;
+                /** @description Region codes in priority order, not case-sensitive: market codes (NA, EU, UK, JP, OCE, LATAM, OTHER) or ISO 3166-1 alpha-2 country codes. The first is the primary market (`markets[0]`), the one `min_price` and `order_by` read. Each region beyond the first costs one more request. */
+                regions?: string[];
+                /** @description Raw variants only (`exclude`), graded only (`only`) or both (`include`, one more request). `grading_company` alone implies `only`. */
+                graded?: "exclude" | "only" | "include";
+                /** @description Every grade of this company; sets `graded=only` unless `graded=include` is passed; a 400 with `graded=exclude`. */
+                grading_company?: "PSA" | "BGS" | "CGC" | "BCCG" | "BVG" | "SGC";
+                /** @description Grades within `grading_company` (required with it): numbers from 1 to 10 in steps of 0.5, or `Authentic`. */
+                grade?: string[];
+                /** @description Components to expand per market; replaces the default (every period and `price_history.7d`), not adds to it. `include=` (empty) sends prices only. Several history windows give the longest. */
+                include?: ("periods" | "periods.7d" | "periods.30d" | "periods.90d" | "periods.1y" | "periods.all_time" | "price_history" | "price_history.7d" | "price_history.30d" | "price_history.90d" | "price_history.180d" | "price_history.1y")[];
+                /** @description Opaque cursor from `meta.cursor` or the `Link` header; bound to the query's filters, order and regions (`limit` and `include` may change). */
+                cursor?: string;
+                /** @description Cards per page; a value above the plan's maximum (20 free, 100 starter, 100 professional, 200 enterprise) is clamped to it. */
+                limit?: number;
+                /** @description Free-text search on card name: at least 3 letters or digits in a row. */
+                q?: string;
+                /** @description Game ID or, case-insensitively, its display name. */
+                game?: string;
+                /** @description Set ID. */
+                set?: string;
+                /** @description Card number within its set. */
+                number?: string;
+                /** @description Languages, case-insensitive. Narrows each card's `variants`, never removes cards (`meta`, `X-Total-Count` and cursors are unchanged); variants with no recorded language count as English; ignored with `variant_id`. */
+                language?: ("English" | "Japanese" | "French" | "German" | "Spanish" | "Italian" | "Chinese (S)" | "Chinese (T)" | "Portuguese" | "Russian" | "Korean")[];
+                /** @description Only cards priced at or above this, in the primary market's currency. With `grading_company` or `grade` only within a `set` (else 400). */
+                min_price?: number;
+                /** @description Sort descending by the price or the change over a window of each card's highest-priced returned variant in the primary market (unpriced cards last, ties by card UUID). Without it a search orders by relevance and a browse by set, then card number. With `grading_company` or `grade` only within a `set` (else 400). */
+                order_by?: "price" | "24h" | "7d" | "30d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cards. */
+            200: {
+                headers: {
+                    /**
+                     * @description Usage of the window closest to exhaustion: `limit=<integer>, remaining=<integer>, reset=<seconds>`.
+                     * @example limit=60, remaining=59, reset=42
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description All three windows of the plan: per minute, per UTC day, per UTC month.
+                     * @example "minute";q=60;w=60, "day";q=2000;w=86400, "month";q=30000;w=2592000
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Limit of the window in `RateLimit`.
+                     * @example 60
+                     */
+                    "RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window.
+                     * @example 59
+                     */
+                    "RateLimit-Remaining"?: number;
+                    /**
+                     * @description Seconds until that window resets.
+                     * @example 42
+                     */
+                    "RateLimit-Reset"?: number;
+                    /**
+                     * @description RFC 8288 links with relative references: `rel="next"` while more results exist, `rel="prev"` after the first page; they agree with `meta.cursor`.
+                     * @example </v2/cards?set=magic-the-gathering-limited-edition-alpha&cursor=eyJrIjpbIm1hZ2ljIiwiMjMyIl19.c2lnbmF0dXJl>; rel="next"
+                     */
+                    Link?: string;
+                    /**
+                     * @description `meta.total`; left out when the total could not be counted in time.
+                     * @example 295
+                     */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardsV2Response"];
+                };
+            };
+            /** @description INVALID_REQUEST: a malformed request, an unknown parameter or an unrecognised value, named with what it accepts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "Invalid value 'yes' for 'graded'. Accepted: exclude, only, include.",
+                     *       "code": "INVALID_REQUEST"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description MISSING_API_KEY: no `x-api-key` header; INVALID_API_KEY: the key is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#invalid-api-key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "code": "INVALID_API_KEY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED (per minute), DAILY_LIMIT_EXCEEDED (per UTC day) or REQUEST_LIMIT_EXCEEDED (per UTC month); a refused request costs nothing. */
+            429: {
+                headers: {
+                    /** @description Seconds until the exhausted window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#rate-limit-exceeded",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The per-minute limit of the starter plan is used up (this request costs 1).",
+                     *       "code": "RATE_LIMIT_EXCEEDED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+        };
+    };
+    getCard: {
+        parameters: {
+            query?: {
+                /** @description Region codes in priority order, not case-sensitive: market codes (NA, EU, UK, JP, OCE, LATAM, OTHER) or ISO 3166-1 alpha-2 country codes. The first is the primary market (`markets[0]`), the one `min_price` and `order_by` read. Each region beyond the first costs one more request. */
+                regions?: string[];
+                /** @description Raw variants only (`exclude`), graded only (`only`) or both (`include`, one more request). `grading_company` alone implies `only`. */
+                graded?: "exclude" | "only" | "include";
+                /** @description Every grade of this company; sets `graded=only` unless `graded=include` is passed; a 400 with `graded=exclude`. */
+                grading_company?: "PSA" | "BGS" | "CGC" | "BCCG" | "BVG" | "SGC";
+                /** @description Grades within `grading_company` (required with it): numbers from 1 to 10 in steps of 0.5, or `Authentic`. */
+                grade?: string[];
+                /** @description Components to expand per market; replaces the default (every period and `price_history.7d`), not adds to it. `include=` (empty) sends prices only. Several history windows give the longest. */
+                include?: ("periods" | "periods.7d" | "periods.30d" | "periods.90d" | "periods.1y" | "periods.all_time" | "price_history" | "price_history.7d" | "price_history.30d" | "price_history.90d" | "price_history.180d" | "price_history.1y")[];
+                /** @description Languages, case-insensitive. Narrows each card's `variants`, never removes cards (`meta`, `X-Total-Count` and cursors are unchanged); variants with no recorded language count as English; ignored with `variant_id`. */
+                language?: ("English" | "Japanese" | "French" | "German" | "Spanish" | "Italian" | "Chinese (S)" | "Chinese (T)" | "Portuguese" | "Russian" | "Korean")[];
+            };
+            header?: never;
+            path: {
+                /** @description Card UUID (recommended) or legacy v1 slug. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card. */
+            200: {
+                headers: {
+                    /**
+                     * @description Usage of the window closest to exhaustion: `limit=<integer>, remaining=<integer>, reset=<seconds>`.
+                     * @example limit=60, remaining=59, reset=42
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description All three windows of the plan: per minute, per UTC day, per UTC month.
+                     * @example "minute";q=60;w=60, "day";q=2000;w=86400, "month";q=30000;w=2592000
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Limit of the window in `RateLimit`.
+                     * @example 60
+                     */
+                    "RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window.
+                     * @example 59
+                     */
+                    "RateLimit-Remaining"?: number;
+                    /**
+                     * @description Seconds until that window resets.
+                     * @example 42
+                     */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardV2Response"];
+                };
+            };
+            /** @description INVALID_REQUEST: a malformed request, an unknown parameter or an unrecognised value, named with what it accepts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "Invalid value 'yes' for 'graded'. Accepted: exclude, only, include.",
+                     *       "code": "INVALID_REQUEST"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description MISSING_API_KEY: no `x-api-key` header; INVALID_API_KEY: the key is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#invalid-api-key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "code": "INVALID_API_KEY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description NOT_FOUND: no card has this UUID or slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Card 'magic-the-gathering-limited-edition-alpha-black-lotus-uncommon' not found.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED (per minute), DAILY_LIMIT_EXCEEDED (per UTC day) or REQUEST_LIMIT_EXCEEDED (per UTC month); a refused request costs nothing. */
+            429: {
+                headers: {
+                    /** @description Seconds until the exhausted window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#rate-limit-exceeded",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The per-minute limit of the starter plan is used up (this request costs 1).",
+                     *       "code": "RATE_LIMIT_EXCEEDED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+        };
+    };
+}
