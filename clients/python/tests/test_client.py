@@ -263,10 +263,16 @@ class Scenarios:
             return json_reply({"data": data, "meta": meta, "_metadata": USAGE})
 
         with LocalServer(script) as srv:
-            pages = self.pages(self.make(srv.url), lambda c: c.v1.cards.iterate(set="s", limit=5))
-        self.assertEqual([s.query["offset"] for s in srv.seen], ["0", "3", "6"])
-        self.assertEqual(all(s.query["set"] == "s" for s in srv.seen), True)
-        self.assertEqual([c.name for p in pages for c in p.data], [f"Card {n}" for n in range(7)])
+            client = self.make(srv.url)
+            pages = self.pages(client, lambda c: c.v1.cards.pages(set="s", limit=5))
+            self.assertEqual([s.query["offset"] for s in srv.seen], ["0", "3", "6"])
+            self.assertEqual(all(s.query["set"] == "s" for s in srv.seen), True)
+            self.assertEqual([c.name for p in pages for c in p.data], [f"Card {n}" for n in range(7)])
+            srv.seen.clear()
+            cards = self.pages(client, lambda c: c.v1.cards.iterate(set="s", limit=5, offset=2))
+        self.assertEqual([c.name for c in cards], [f"Card {n}" for n in range(2, 7)])
+        self.assertIsInstance(cards[0], tcg_pricing.Card)
+        self.assertEqual([s.query["offset"] for s in srv.seen], ["2", "5"])
 
     def test_v2_iterate_follows_cursors_until_has_more_is_false(self) -> None:
         def script(s: Seen) -> Reply:
@@ -283,10 +289,30 @@ class Scenarios:
             return json_reply({"data": data, "meta": meta})
 
         with LocalServer(script) as srv:
-            pages = self.pages(self.make(srv.url), lambda c: c.v2.cards.iterate(game="g", limit=2))
-        self.assertEqual([s.query.get("cursor") for s in srv.seen], [None, "c2", "c4"])
-        self.assertEqual([c.name for p in pages for c in p.data], [f"Card {n}" for n in range(5)])
-        self.assertIsNone(pages[0].meta.total)
+            client = self.make(srv.url)
+            pages = self.pages(client, lambda c: c.v2.cards.pages(game="g", limit=2))
+            self.assertEqual([s.query.get("cursor") for s in srv.seen], [None, "c2", "c4"])
+            self.assertEqual([c.name for p in pages for c in p.data], [f"Card {n}" for n in range(5)])
+            self.assertIsNone(pages[0].meta.total)
+            cards = self.pages(client, lambda c: c.v2.cards.iterate(game="g", limit=2, cursor="c2"))
+        self.assertEqual([c.name for c in cards], [f"Card {n}" for n in range(2, 5)])
+        self.assertIsInstance(cards[0], tcg_pricing.CardV2)
+
+    def test_a_cursor_that_does_not_move_is_an_error_not_a_loop(self) -> None:
+        meta = {"count": 1, "total": 9, "limit": 1, "has_more": True, "cursor": {"next": "same", "prev": None}}
+        with LocalServer(lambda s: json_reply({"data": [v2_card(1)], "meta": meta})) as srv:
+            with self.assertRaises(TcgProtocolError):
+                self.pages(self.make(srv.url), lambda c: c.v2.cards.iterate(cursor="same"))
+        self.assertEqual(len(srv.seen), 1)
+
+    def test_games_and_sets_iterate_their_one_page(self) -> None:
+        sets = {"data": [{"id": "s", "name": "S", "game_id": "g", "game": "G", "release_date": None, "cards_count": 2, "set_value_usd": 1.5}],
+                "meta": {"total": 1, "limit": 1, "offset": 0, "hasMore": False}, "_metadata": USAGE}
+        with LocalServer(lambda s: json_reply({"data": [GAME], "_metadata": USAGE}) if s.path == "/v1/games" else json_reply(sets)) as srv:
+            client = self.make(srv.url)
+            self.assertEqual([g.id for g in self.pages(client, lambda c: c.v1.games.iterate())], ["test-game"])
+            self.assertEqual([s.id for s in self.pages(client, lambda c: c.v1.sets.iterate("g"))], ["s"])
+        self.assertEqual(srv.seen[1].query, {"game": "g"})
 
     # -- errors
 
@@ -296,6 +322,7 @@ class Scenarios:
             with self.assertRaises(TcgApiError) as caught:
                 self.call(self.make(srv.url), lambda c: c.v1.cards.list(language="Klingon"))
         e = caught.exception
+        self.assertIsInstance(e, tcg_pricing.TcgBadRequestError)
         self.assertEqual((e.status, e.code), (400, "INVALID_REQUEST"))
         self.assertEqual(e.message, "Invalid value 'Klingon' for 'language'.")
         self.assertEqual(e.body["code"], "INVALID_REQUEST")
@@ -308,6 +335,7 @@ class Scenarios:
             with self.assertRaises(TcgApiError) as caught:
                 self.call(self.make(srv.url), lambda c: c.v2.cards.get("x"))
         e = caught.exception
+        self.assertIsInstance(e, tcg_pricing.TcgNotFoundError)
         self.assertEqual((e.status, e.code, e.message), (404, "NOT_FOUND", "No card 'x'."))
         self.assertEqual(e.body["title"], "T")
 
@@ -316,6 +344,7 @@ class Scenarios:
             with self.assertRaises(TcgApiError) as caught:
                 self.call(self.make(srv.url), lambda c: c.v1.games.list())
         self.assertEqual((caught.exception.status, caught.exception.code), (502, None))
+        self.assertIsInstance(caught.exception, tcg_pricing.TcgServerError)
         self.assertIn("Bad Gateway from a proxy", caught.exception.message)
 
     # -- retries
@@ -383,6 +412,31 @@ class Scenarios:
                 self.call(self.make(srv.url, retries=10, max_retry_wait=10, random=lambda: 0), lambda c: c.v1.games.list())
         self.assertEqual(self.sleeps, [4, 4])
         self.assertEqual(len(srv.seen), 3)
+
+    def test_a_get_whose_connection_fails_is_retried_a_batch_is_not(self) -> None:
+        url = f"http://127.0.0.1:{dead_port()}"
+        with self.assertRaises(TcgConnectionError):
+            self.call(self.make(url, retries=2, random=lambda: 0), lambda c: c.v1.games.list())
+        self.assertEqual(self.sleeps, [0.25, 0.5])
+        self.sleeps.clear()
+        with self.assertRaises(TcgConnectionError):
+            self.call(self.make(url, retries=2), lambda c: c.v1.cards.batch([{"cardId": "x"}]))
+        self.assertEqual(self.sleeps, [])
+
+    def test_a_batch_is_retried_on_503(self) -> None:
+        page = {"data": [], "meta": {"total": 0, "limit": 20, "offset": 0, "hasMore": False}, "_metadata": USAGE}
+        with LocalServer(sequence(v1_problem(503, "SERVICE_UNAVAILABLE", "busy"), json_reply(page))) as srv:
+            self.call(self.make(srv.url), lambda c: c.v1.cards.batch([{"cardId": "x"}]))
+        self.assertEqual([s.body for s in srv.seen], [b'[{"cardId":"x"}]'] * 2)
+
+    def test_deleting_an_alert_is_retried_on_429_but_not_on_503(self) -> None:
+        with LocalServer(lambda s: v1_problem(503, "SERVICE_UNAVAILABLE", "down")) as srv:
+            with self.assertRaises(tcg_pricing.TcgServerError):
+                self.call(self.make(srv.url), lambda c: c.v1.alerts.delete("a"))
+        self.assertEqual(len(srv.seen), 1)
+        with LocalServer(sequence(v1_problem(429, "RATE_LIMIT_EXCEEDED", "x", **{"Retry-After": "1"}), Reply(204))) as srv:
+            self.call(self.make(srv.url), lambda c: c.v1.alerts.delete("a"))
+        self.assertEqual(len(srv.seen), 2)
 
     def test_creating_an_alert_is_retried_on_429_but_not_on_503(self) -> None:
         with LocalServer(lambda s: v1_problem(503, "SERVICE_UNAVAILABLE", "down")) as srv:
@@ -553,13 +607,24 @@ class SurfaceTest(unittest.TestCase):
                 s_sig = inspect.signature(getattr(s, name))
                 a_sig = inspect.signature(getattr(a, name))
                 self.assertEqual(list(s_sig.parameters), list(a_sig.parameters), name)
-                if name == "iterate":
+                if name in ("iterate", "pages"):
                     self.assertTrue(inspect.isasyncgenfunction(getattr(a, name)))
                 else:
                     self.assertTrue(inspect.iscoroutinefunction(getattr(a, name)), name)
         self.assertEqual(
             set(inspect.signature(TcgClient).parameters), set(inspect.signature(AsyncTcgClient).parameters)
         )
+
+
+class GeneratedTest(unittest.TestCase):
+    def test_the_async_client_is_generated_from_the_sync_one(self) -> None:
+        import os
+        import subprocess
+        import sys
+
+        tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "make_aio.py")
+        run = subprocess.run([sys.executable, tool, "--check"], timeout=30)
+        self.assertEqual(run.returncode, 0, "aio.py differs from client.py: run python3 clients/python/tools/make_aio.py")
 
 
 class HelpersTest(unittest.TestCase):

@@ -3,7 +3,21 @@
 from ._core import RetryPolicy, __version__
 from .aio import AsyncTcgClient
 from .client import MAX_BATCH, TcgClient
-from .errors import RateLimited, TcgApiError, TcgConnectionError, TcgError, TcgProtocolError, TcgTimeoutError
+from .errors import (
+    RateLimited,
+    TcgApiError,
+    TcgBadRequestError,
+    TcgConnectionError,
+    TcgError,
+    TcgForbiddenError,
+    TcgNetworkError,
+    TcgNotFoundError,
+    TcgProtocolError,
+    TcgRateLimitError,
+    TcgServerError,
+    TcgTimeoutError,
+    TcgUnauthorizedError,
+)
 from .models import *  # noqa: F401,F403
 from .models import __all__ as _models
 
@@ -13,11 +27,18 @@ __all__ = [
     "RateLimited",
     "RetryPolicy",
     "TcgApiError",
+    "TcgBadRequestError",
     "TcgClient",
     "TcgConnectionError",
     "TcgError",
+    "TcgForbiddenError",
+    "TcgNetworkError",
+    "TcgNotFoundError",
     "TcgProtocolError",
+    "TcgRateLimitError",
+    "TcgServerError",
     "TcgTimeoutError",
+    "TcgUnauthorizedError",
     "__version__",
     *_models,
 ]

@@ -11,9 +11,9 @@ import time
 import urllib.parse
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
-from .errors import RateLimited, TcgApiError, TcgProtocolError
+from .errors import TcgApiError, TcgConnectionError, TcgError, TcgProtocolError, error_class
 from .models import RateLimit
 
 __version__ = "0.1.0"
@@ -33,6 +33,15 @@ RETRY_STATUSES = frozenset({429, 503})
 
 QueryValue = Union[str, int, float, bool, Sequence[str], None]
 
+#: When a failed attempt may be sent again:
+#: - ``idempotent`` (every GET): on 429 and 503, and when the connection failed (no answer came);
+#: - ``unanswered`` (the batch lookup, a POST that reads): on 429 and 503 only, the answers that say
+#:   nothing was done; never after a broken connection or a timeout, when it may still be under way;
+#: - ``refused`` (writes: creating or deleting an alert): on 429 only, which the gateway decides
+#:   before anything is done or charged.
+#: The same three as the TypeScript client's.
+Retry = Literal["idempotent", "unanswered", "refused"]
+
 
 @dataclass(frozen=True)
 class Request:
@@ -40,11 +49,14 @@ class Request:
     path: str
     query: Tuple[Tuple[str, str], ...] = ()
     body: Optional[bytes] = None
-    #: A request that may be sent twice with the same effect. A non-idempotent one (creating an
-    #: alert) is never sent on a reused connection and is retried on 429 only, which the gateway
-    #: answers before anything is done.
-    idempotent: bool = True
+    retry: Retry = "idempotent"
     timeout: Optional[float] = None
+
+    @property
+    def idempotent(self) -> bool:
+        """Whether it may go on a kept-alive connection, which the server may have closed while idle
+        (the request is then sent again on a new one)."""
+        return self.retry == "idempotent"
 
     def target(self, prefix: str) -> str:
         q = urllib.parse.urlencode(self.query, quote_via=urllib.parse.quote)
@@ -201,7 +213,7 @@ def api_error(req: Request, url: str, res: Response) -> TcgApiError:
     elif isinstance(body, str) and body.strip():
         message = f"HTTP {res.status}: {body.strip()[:200]}"
     retry_after = parse_retry_after(res.headers.get("retry-after"))
-    cls = RateLimited if res.status == 429 else TcgApiError
+    cls = error_class(res.status)
     return cls(
         res.status,
         code,
@@ -216,48 +228,54 @@ def api_error(req: Request, url: str, res: Response) -> TcgApiError:
 
 @dataclass
 class RetryPolicy:
-    """Retries of 429 and 503 answers with jittered exponential backoff.
+    """Retries of 429 and 503 answers (and, for GETs, of failed connections) with jittered
+    exponential backoff, as the request's ``retry`` kind allows.
 
     Attempt ``n`` (from 0) waits ``d/2 + U(0, d/2)`` with ``d = min(backoff_max, backoff_base * 2**n)``
     (half of each wait random, so clients refused together do not come back together), and never
-    less than the answer's ``Retry-After`` (plus up to ``backoff_base`` of jitter). Once the waits
-    would add up to more than ``max_wait`` seconds, the error is raised instead: a daily or
-    monthly limit's ``Retry-After`` of hours is not slept through.
+    less than the answer's ``Retry-After`` (plus up to ``backoff_base`` of spread above it). Once
+    the waits would add up to more than ``max_wait`` seconds, the error is raised instead, with its
+    ``retry_after``: a daily or monthly limit's ``Retry-After`` of hours is not slept through.
     """
 
-    retries: int = 3
+    retries: int = 2
     backoff_base: float = 0.5
-    backoff_max: float = 30.0
-    max_wait: float = 60.0
+    backoff_max: float = 8.0
+    max_wait: float = 30.0
     random: Callable[[], float] = field(default=random.random)
 
     def __post_init__(self) -> None:
         if self.retries < 0 or self.backoff_base < 0 or self.backoff_max < 0 or self.max_wait < 0:
             raise ValueError("retries, backoff_base, backoff_max and max_wait must not be negative")
 
-    def delay(self, req: Request, attempt: int, error: TcgApiError, waited: float) -> Optional[float]:
+    @staticmethod
+    def retryable(req: Request, error: TcgError) -> bool:
+        if isinstance(error, TcgApiError):
+            return error.status == 429 or (error.status == 503 and req.retry != "refused")
+        return isinstance(error, TcgConnectionError) and req.retry == "idempotent"
+
+    def delay(self, req: Request, attempt: int, error: TcgError, waited: float) -> Optional[float]:
         """Seconds to wait before attempt ``attempt + 1``, or None to give up and raise ``error``."""
-        if attempt >= self.retries or error.status not in RETRY_STATUSES:
-            return None
-        if not req.idempotent and error.status != 429:
+        if attempt >= self.retries or not self.retryable(req, error):
             return None
         d = min(self.backoff_max, self.backoff_base * (2**attempt))
         wait = d / 2 + self.random() * d / 2
-        if error.retry_after is not None:
-            wait = max(wait, error.retry_after + self.random() * self.backoff_base)
+        retry_after = error.retry_after if isinstance(error, TcgApiError) else None
+        if retry_after is not None:
+            wait = max(wait, retry_after + self.random() * self.backoff_base)
         if waited + wait > self.max_wait:
             return None
         return wait
 
 
-def log_retry(req: Request, error: TcgApiError, attempt: int, wait: float) -> None:
+def log_retry(req: Request, error: TcgError, attempt: int, wait: float) -> None:
     log.info(
         "retrying",
         extra={
             "tcg_method": req.method,
             "tcg_path": req.path,
-            "tcg_status": error.status,
-            "tcg_code": error.code,
+            "tcg_status": getattr(error, "status", None),
+            "tcg_code": getattr(error, "code", None),
             "tcg_attempt": attempt + 1,
             "tcg_wait_s": round(wait, 3),
         },

@@ -1,4 +1,7 @@
-"""The asynchronous client: ``async with AsyncTcgClient(base_url, api_key) as c: await c.v1.games.list()``."""
+"""The asynchronous client: ``async with AsyncTcgClient(url, key) as c: await c.v1.games.list()``.
+
+Generated from ``client.py`` by ``tools/make_aio.py``: change that one, then run this.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,8 @@ import asyncio
 import dataclasses
 import json
 import ssl
-from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Optional, Sequence, Type, TypeVar, Union
+from typing import Any, Awaitable, Callable, AsyncIterator, Mapping, Optional, Sequence, Type, TypeVar, Union
 
-from ._async_transport import AsyncTransport
 from ._core import (
     Endpoint,
     Request,
@@ -22,34 +24,52 @@ from ._core import (
     query,
 )
 from ._model import Model
-from .client import StrList, _batch_body
+from ._async_transport import AsyncTransport
+from .errors import TcgConnectionError, TcgError, TcgProtocolError
 from .models import (
     AlertResponse,
     AlertsResponse,
     BatchItem,
+    Card,
+    CardSet,
     CardsResponse,
     CardsV2Response,
+    CardV2,
     CardV2Response,
     CreatedAlertResponse,
     DeliveryAttemptsResponse,
+    Game,
     GamesResponse,
     SetsResponse,
 )
 
 M = TypeVar("M", bound=Model)
+StrList = Union[str, Sequence[str]]
+
+#: Items of a batch lookup: at most 200 (and at most the plan's batch size) per call.
+MAX_BATCH = 200
+
+
+def _batch_body(items: Sequence[Union[BatchItem, Mapping[str, Any]]]) -> bytes:
+    if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
+        raise TypeError("items must be a sequence of BatchItem or mappings")
+    if not 1 <= len(items) <= MAX_BATCH:
+        raise ValueError(f"a batch holds 1 to {MAX_BATCH} items, got {len(items)}")
+    wire = [i.to_wire() if isinstance(i, BatchItem) else dict(i) for i in items]
+    return json.dumps(wire, separators=(",", ":")).encode()
 
 
 class AsyncTcgClient:
     """Asynchronous client of the trading-card pricing API, on asyncio streams: the same surface
-    as ``TcgClient`` with every call awaited, ``iterate`` an async generator and ``sleep`` a
-    coroutine function.
+    as ``TcgClient``, every call awaited, ``pages`` and ``iterate`` async generators.
 
     ``timeout`` bounds each HTTP attempt (connect, send and the whole answer) in seconds; a call
-    may override it with ``timeout=``. ``retries`` is how many times a 429 or 503 answer is tried
-    again, with jittered exponential backoff that never comes back sooner than ``Retry-After``;
-    ``max_retry_wait`` caps the seconds slept between attempts of one call. ``sleep`` is the
-    function that waits (tests pass their own). One event loop at a time; use it as an async
-    context manager or await ``aclose()`` to drop its kept-alive connections.
+    may override it with ``timeout=``. ``retries`` is how many times a 429 or 503 answer (or, for
+    a GET, a failed connection) is tried again, with jittered exponential backoff from
+    ``backoff_base`` up to ``backoff_max`` seconds that never comes back sooner than
+    ``Retry-After``; ``max_retry_wait`` caps the seconds slept between the attempts of one call. ``sleep`` is the
+    function that waits (tests pass their own). Use it within one event loop, as an async context
+    manager, or await ``aclose()`` to drop its kept-alive connections.
     """
 
     def __init__(
@@ -58,10 +78,10 @@ class AsyncTcgClient:
         api_key: str,
         *,
         timeout: float = 30.0,
-        retries: int = 3,
+        retries: int = 2,
         backoff_base: float = 0.5,
-        backoff_max: float = 30.0,
-        max_retry_wait: float = 60.0,
+        backoff_max: float = 8.0,
+        max_retry_wait: float = 30.0,
         gzip: bool = True,
         ssl_context: Optional[ssl.SSLContext] = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
@@ -97,10 +117,15 @@ class AsyncTcgClient:
         waited = 0.0
         attempt = 0
         while True:
-            res = await self._transport.send(req, timeout)
-            if 200 <= res.status < 300:
-                return res
-            error = api_error(req, self._base_url + req.target(""), res)
+            error: TcgError
+            try:
+                res = await self._transport.send(req, timeout)
+            except TcgConnectionError as e:
+                error = e
+            else:
+                if 200 <= res.status < 300:
+                    return res
+                error = api_error(req, self._base_url + req.target(""), res)
             wait = self._retry.delay(req, attempt, error, waited)
             if wait is None:
                 raise error
@@ -144,6 +169,12 @@ class Games(_Resource):
         """``GET /v1/games``: every game with its counts and market index."""
         return await self._c._model(GamesResponse, Request("GET", "/v1/games", timeout=timeout))
 
+    async def iterate(self, *, timeout: Optional[float] = None) -> AsyncIterator[Game]:
+        """Every game, one at a time (one request: the list is not paged)."""
+        page = await self.list(timeout=timeout)
+        for game in page.data:
+            yield game
+
 
 class Sets(_Resource):
     async def list(
@@ -158,6 +189,20 @@ class Sets(_Resource):
         """``GET /v1/sets``: the sets of ``game`` (an id or its display name), all of them at once."""
         params = query(game=game, q=q, orderBy=order_by, order=order)
         return await self._c._model(SetsResponse, Request("GET", "/v1/sets", params, timeout=timeout))
+
+    async def iterate(
+        self,
+        game: str,
+        *,
+        q: Optional[str] = None,
+        order_by: Optional[str] = None,
+        order: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> AsyncIterator[CardSet]:
+        """Every set of ``game``, one at a time (one request: the list is not paged)."""
+        page = await self.list(game, q=q, order_by=order_by, order=order, timeout=timeout)
+        for card_set in page.data:
+            yield card_set
 
 
 class Cards(_Resource):
@@ -217,7 +262,7 @@ class Cards(_Resource):
         )
         return await self._c._model(CardsResponse, Request("GET", "/v1/cards", params, timeout=timeout))
 
-    async def iterate(
+    async def pages(
         self,
         *,
         q: Optional[str] = None,
@@ -245,9 +290,9 @@ class Cards(_Resource):
         offset: int = 0,
         timeout: Optional[float] = None,
     ) -> AsyncIterator[CardsResponse]:
-        """The pages of ``list`` from ``offset`` on, ``limit`` cards each, until ``meta.has_more`` is
-        false. Each page is one request (metered); the API takes offsets up to 10,000, so a walk
-        longer than that belongs on v2's cursors."""
+        """The pages of ``list`` from ``offset`` on, ``limit`` cards each, while ``meta.has_more``.
+        Each page is one request (metered); the API refuses offsets past 10,000 (a 400): narrow to
+        a ``set``, or walk v2's cursors."""
         while True:
             page = await self.list(
                 q=q,
@@ -281,6 +326,64 @@ class Cards(_Resource):
                 return
             offset += len(page.data)
 
+    async def iterate(
+        self,
+        *,
+        q: Optional[str] = None,
+        game: Optional[str] = None,
+        set: Optional[str] = None,
+        card_id: Optional[str] = None,
+        variant_id: Optional[str] = None,
+        vendor_id: Optional[str] = None,
+        openset_id: Optional[str] = None,
+        imagedb_id: Optional[str] = None,
+        vendor_sku_id: Optional[str] = None,
+        number: Optional[str] = None,
+        printing: Optional[StrList] = None,
+        language: Optional[StrList] = None,
+        condition: Optional[StrList] = None,
+        price_history_duration: Optional[str] = None,
+        include_price_history: Optional[bool] = None,
+        include_statistics: Optional[StrList] = None,
+        include_null_prices: Optional[bool] = None,
+        updated_after: Optional[int] = None,
+        order_by: Optional[str] = None,
+        order: Optional[str] = None,
+        min_price: Optional[float] = None,
+        limit: Optional[int] = None,
+        offset: int = 0,
+        timeout: Optional[float] = None,
+    ) -> AsyncIterator[Card]:
+        """Every card of every page (see ``pages``), one at a time."""
+        async for page in self.pages(
+            q=q,
+            game=game,
+            set=set,
+            card_id=card_id,
+            variant_id=variant_id,
+            vendor_id=vendor_id,
+            openset_id=openset_id,
+            imagedb_id=imagedb_id,
+            vendor_sku_id=vendor_sku_id,
+            number=number,
+            printing=printing,
+            language=language,
+            condition=condition,
+            price_history_duration=price_history_duration,
+            include_price_history=include_price_history,
+            include_statistics=include_statistics,
+            include_null_prices=include_null_prices,
+            updated_after=updated_after,
+            order_by=order_by,
+            order=order,
+            min_price=min_price,
+            limit=limit,
+            offset=offset,
+            timeout=timeout,
+        ):
+            for card in page.data:
+                yield card
+
     async def batch(
         self,
         items: Sequence[Union[BatchItem, Mapping[str, Any]]],
@@ -290,13 +393,14 @@ class Cards(_Resource):
         include_statistics: Optional[StrList] = None,
         timeout: Optional[float] = None,
     ) -> CardsResponse:
-        """``POST /v1/cards``: look up to 200 cards (the plan's batch size) in one request."""
+        """``POST /v1/cards``: look up to 200 cards (fewer on smaller plans) in one request, each item
+        with one identifier. Retried on 429 and 503 only, never after a broken connection."""
         params = query(
             priceHistoryDuration=price_history_duration,
             include_price_history=include_price_history,
             include_statistics=include_statistics,
         )
-        req = Request("POST", "/v1/cards", params, _batch_body(items), timeout=timeout)
+        req = Request("POST", "/v1/cards", params, _batch_body(items), retry="unanswered", timeout=timeout)
         return await self._c._model(CardsResponse, req)
 
 
@@ -313,11 +417,11 @@ class Alerts(_Resource):
         timeout: Optional[float] = None,
     ) -> CreatedAlertResponse:
         """``POST /v1/alerts``: watch one card (``card_id``) or variant (``variant_id``); the answer's
-        ``data.secret`` signs the webhooks and is shown only here. Retried on 429 only (a 503
-        could follow a created alert, and a retry would create a second one)."""
+        ``data.secret`` signs the webhooks and is shown only here. Retried on 429 only, which the
+        gateway answers before anything is done (after a 503 a second alert could be made)."""
         body = {"card_id": card_id, "variant_id": variant_id, "region": region, "rule": rule, "value": value, "url": url}
         payload = json.dumps({k: v for k, v in body.items() if v is not None}).encode()
-        req = Request("POST", "/v1/alerts", body=payload, idempotent=False, timeout=timeout)
+        req = Request("POST", "/v1/alerts", body=payload, retry="refused", timeout=timeout)
         return await self._c._model(CreatedAlertResponse, req)
 
     async def list(self, *, timeout: Optional[float] = None) -> AlertsResponse:
@@ -329,8 +433,8 @@ class Alerts(_Resource):
         return await self._c._model(AlertResponse, Request("GET", f"/v1/alerts/{path_segment(id)}", timeout=timeout))
 
     async def delete(self, id: str, *, timeout: Optional[float] = None) -> None:
-        """``DELETE /v1/alerts/{id}``: nothing more is sent for it."""
-        await self._c.request(Request("DELETE", f"/v1/alerts/{path_segment(id)}", timeout=timeout))
+        """``DELETE /v1/alerts/{id}``: nothing more is sent for it. Retried on 429 only."""
+        await self._c.request(Request("DELETE", f"/v1/alerts/{path_segment(id)}", retry="refused", timeout=timeout))
 
     async def deliveries(self, id: str, *, timeout: Optional[float] = None) -> DeliveryAttemptsResponse:
         """``GET /v1/alerts/{id}/deliveries``: its last 50 webhook attempts, latest first."""
@@ -386,7 +490,7 @@ class CardsV2(_Resource):
         )
         return await self._c._model(CardsV2Response, Request("GET", "/v2/cards", params, timeout=timeout))
 
-    async def iterate(
+    async def pages(
         self,
         *,
         card_id: Optional[str] = None,
@@ -409,8 +513,8 @@ class CardsV2(_Resource):
         order_by: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> AsyncIterator[CardsV2Response]:
-        """The pages of ``list``, following ``meta.cursor.next`` from ``cursor`` (or the first page)
-        until ``meta.has_more`` is false."""
+        """Every page from ``cursor`` (default the first) on, following ``meta.cursor.next`` while
+        ``meta.has_more``."""
         while True:
             page = await self.list(
                 card_id=card_id,
@@ -435,10 +539,60 @@ class CardsV2(_Resource):
             )
             yield page
             following = page.meta.cursor.next
-            # A cursor that does not move would walk the same page for ever.
-            if not page.meta.has_more or not following or following == cursor:
+            if not page.meta.has_more or not following:
                 return
+            # A cursor that does not move would walk the same page for ever.
+            if following == cursor:
+                raise TcgProtocolError("GET /v2/cards answered the cursor it was given as the next one")
             cursor = following
+
+    async def iterate(
+        self,
+        *,
+        card_id: Optional[str] = None,
+        variant_id: Optional[str] = None,
+        vendor_id: Optional[str] = None,
+        vendor_sku: Optional[str] = None,
+        regions: Optional[StrList] = None,
+        graded: Optional[str] = None,
+        grading_company: Optional[str] = None,
+        grade: Optional[StrList] = None,
+        include: Optional[StrList] = None,
+        cursor: Optional[str] = None,
+        limit: Optional[int] = None,
+        q: Optional[str] = None,
+        game: Optional[str] = None,
+        set: Optional[str] = None,
+        number: Optional[str] = None,
+        language: Optional[StrList] = None,
+        min_price: Optional[float] = None,
+        order_by: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> AsyncIterator[CardV2]:
+        """Every card of every page (see ``pages``), one at a time."""
+        async for page in self.pages(
+            card_id=card_id,
+            variant_id=variant_id,
+            vendor_id=vendor_id,
+            vendor_sku=vendor_sku,
+            regions=regions,
+            graded=graded,
+            grading_company=grading_company,
+            grade=grade,
+            include=include,
+            cursor=cursor,
+            limit=limit,
+            q=q,
+            game=game,
+            set=set,
+            number=number,
+            language=language,
+            min_price=min_price,
+            order_by=order_by,
+            timeout=timeout,
+        ):
+            for card in page.data:
+                yield card
 
     async def get(
         self,

@@ -22,15 +22,20 @@ from ._core import (
 )
 from ._model import Model
 from ._sync_transport import SyncTransport
+from .errors import TcgConnectionError, TcgError, TcgProtocolError
 from .models import (
     AlertResponse,
     AlertsResponse,
     BatchItem,
+    Card,
+    CardSet,
     CardsResponse,
     CardsV2Response,
+    CardV2,
     CardV2Response,
     CreatedAlertResponse,
     DeliveryAttemptsResponse,
+    Game,
     GamesResponse,
     SetsResponse,
 )
@@ -55,9 +60,10 @@ class TcgClient:
     """Synchronous client of the trading-card pricing API.
 
     ``timeout`` bounds each HTTP attempt (connect, send and the whole answer) in seconds; a call
-    may override it with ``timeout=``. ``retries`` is how many times a 429 or 503 answer is tried
-    again, with jittered exponential backoff that never comes back sooner than ``Retry-After``;
-    ``max_retry_wait`` caps the seconds slept between attempts of one call. ``sleep`` is the
+    may override it with ``timeout=``. ``retries`` is how many times a 429 or 503 answer (or, for
+    a GET, a failed connection) is tried again, with jittered exponential backoff from
+    ``backoff_base`` up to ``backoff_max`` seconds that never comes back sooner than
+    ``Retry-After``; ``max_retry_wait`` caps the seconds slept between the attempts of one call. ``sleep`` is the
     function that waits (tests pass their own). Thread-safe; use it as a context manager or call
     ``close()`` to drop its kept-alive connections.
     """
@@ -68,10 +74,10 @@ class TcgClient:
         api_key: str,
         *,
         timeout: float = 30.0,
-        retries: int = 3,
+        retries: int = 2,
         backoff_base: float = 0.5,
-        backoff_max: float = 30.0,
-        max_retry_wait: float = 60.0,
+        backoff_max: float = 8.0,
+        max_retry_wait: float = 30.0,
         gzip: bool = True,
         ssl_context: Optional[ssl.SSLContext] = None,
         sleep: Callable[[float], None] = time.sleep,
@@ -107,10 +113,15 @@ class TcgClient:
         waited = 0.0
         attempt = 0
         while True:
-            res = self._transport.send(req, timeout)
-            if 200 <= res.status < 300:
-                return res
-            error = api_error(req, self._base_url + req.target(""), res)
+            error: TcgError
+            try:
+                res = self._transport.send(req, timeout)
+            except TcgConnectionError as e:
+                error = e
+            else:
+                if 200 <= res.status < 300:
+                    return res
+                error = api_error(req, self._base_url + req.target(""), res)
             wait = self._retry.delay(req, attempt, error, waited)
             if wait is None:
                 raise error
@@ -154,6 +165,12 @@ class Games(_Resource):
         """``GET /v1/games``: every game with its counts and market index."""
         return self._c._model(GamesResponse, Request("GET", "/v1/games", timeout=timeout))
 
+    def iterate(self, *, timeout: Optional[float] = None) -> Iterator[Game]:
+        """Every game, one at a time (one request: the list is not paged)."""
+        page = self.list(timeout=timeout)
+        for game in page.data:
+            yield game
+
 
 class Sets(_Resource):
     def list(
@@ -168,6 +185,20 @@ class Sets(_Resource):
         """``GET /v1/sets``: the sets of ``game`` (an id or its display name), all of them at once."""
         params = query(game=game, q=q, orderBy=order_by, order=order)
         return self._c._model(SetsResponse, Request("GET", "/v1/sets", params, timeout=timeout))
+
+    def iterate(
+        self,
+        game: str,
+        *,
+        q: Optional[str] = None,
+        order_by: Optional[str] = None,
+        order: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[CardSet]:
+        """Every set of ``game``, one at a time (one request: the list is not paged)."""
+        page = self.list(game, q=q, order_by=order_by, order=order, timeout=timeout)
+        for card_set in page.data:
+            yield card_set
 
 
 class Cards(_Resource):
@@ -227,7 +258,7 @@ class Cards(_Resource):
         )
         return self._c._model(CardsResponse, Request("GET", "/v1/cards", params, timeout=timeout))
 
-    def iterate(
+    def pages(
         self,
         *,
         q: Optional[str] = None,
@@ -255,9 +286,9 @@ class Cards(_Resource):
         offset: int = 0,
         timeout: Optional[float] = None,
     ) -> Iterator[CardsResponse]:
-        """The pages of ``list`` from ``offset`` on, ``limit`` cards each, until ``meta.has_more`` is
-        false. Each page is one request (metered); the API takes offsets up to 10,000, so a walk
-        longer than that belongs on v2's cursors."""
+        """The pages of ``list`` from ``offset`` on, ``limit`` cards each, while ``meta.has_more``.
+        Each page is one request (metered); the API refuses offsets past 10,000 (a 400): narrow to
+        a ``set``, or walk v2's cursors."""
         while True:
             page = self.list(
                 q=q,
@@ -291,6 +322,64 @@ class Cards(_Resource):
                 return
             offset += len(page.data)
 
+    def iterate(
+        self,
+        *,
+        q: Optional[str] = None,
+        game: Optional[str] = None,
+        set: Optional[str] = None,
+        card_id: Optional[str] = None,
+        variant_id: Optional[str] = None,
+        vendor_id: Optional[str] = None,
+        openset_id: Optional[str] = None,
+        imagedb_id: Optional[str] = None,
+        vendor_sku_id: Optional[str] = None,
+        number: Optional[str] = None,
+        printing: Optional[StrList] = None,
+        language: Optional[StrList] = None,
+        condition: Optional[StrList] = None,
+        price_history_duration: Optional[str] = None,
+        include_price_history: Optional[bool] = None,
+        include_statistics: Optional[StrList] = None,
+        include_null_prices: Optional[bool] = None,
+        updated_after: Optional[int] = None,
+        order_by: Optional[str] = None,
+        order: Optional[str] = None,
+        min_price: Optional[float] = None,
+        limit: Optional[int] = None,
+        offset: int = 0,
+        timeout: Optional[float] = None,
+    ) -> Iterator[Card]:
+        """Every card of every page (see ``pages``), one at a time."""
+        for page in self.pages(
+            q=q,
+            game=game,
+            set=set,
+            card_id=card_id,
+            variant_id=variant_id,
+            vendor_id=vendor_id,
+            openset_id=openset_id,
+            imagedb_id=imagedb_id,
+            vendor_sku_id=vendor_sku_id,
+            number=number,
+            printing=printing,
+            language=language,
+            condition=condition,
+            price_history_duration=price_history_duration,
+            include_price_history=include_price_history,
+            include_statistics=include_statistics,
+            include_null_prices=include_null_prices,
+            updated_after=updated_after,
+            order_by=order_by,
+            order=order,
+            min_price=min_price,
+            limit=limit,
+            offset=offset,
+            timeout=timeout,
+        ):
+            for card in page.data:
+                yield card
+
     def batch(
         self,
         items: Sequence[Union[BatchItem, Mapping[str, Any]]],
@@ -300,13 +389,14 @@ class Cards(_Resource):
         include_statistics: Optional[StrList] = None,
         timeout: Optional[float] = None,
     ) -> CardsResponse:
-        """``POST /v1/cards``: look up to 200 cards (the plan's batch size) in one request."""
+        """``POST /v1/cards``: look up to 200 cards (fewer on smaller plans) in one request, each item
+        with one identifier. Retried on 429 and 503 only, never after a broken connection."""
         params = query(
             priceHistoryDuration=price_history_duration,
             include_price_history=include_price_history,
             include_statistics=include_statistics,
         )
-        req = Request("POST", "/v1/cards", params, _batch_body(items), timeout=timeout)
+        req = Request("POST", "/v1/cards", params, _batch_body(items), retry="unanswered", timeout=timeout)
         return self._c._model(CardsResponse, req)
 
 
@@ -323,11 +413,11 @@ class Alerts(_Resource):
         timeout: Optional[float] = None,
     ) -> CreatedAlertResponse:
         """``POST /v1/alerts``: watch one card (``card_id``) or variant (``variant_id``); the answer's
-        ``data.secret`` signs the webhooks and is shown only here. Retried on 429 only (a 503
-        could follow a created alert, and a retry would create a second one)."""
+        ``data.secret`` signs the webhooks and is shown only here. Retried on 429 only, which the
+        gateway answers before anything is done (after a 503 a second alert could be made)."""
         body = {"card_id": card_id, "variant_id": variant_id, "region": region, "rule": rule, "value": value, "url": url}
         payload = json.dumps({k: v for k, v in body.items() if v is not None}).encode()
-        req = Request("POST", "/v1/alerts", body=payload, idempotent=False, timeout=timeout)
+        req = Request("POST", "/v1/alerts", body=payload, retry="refused", timeout=timeout)
         return self._c._model(CreatedAlertResponse, req)
 
     def list(self, *, timeout: Optional[float] = None) -> AlertsResponse:
@@ -339,8 +429,8 @@ class Alerts(_Resource):
         return self._c._model(AlertResponse, Request("GET", f"/v1/alerts/{path_segment(id)}", timeout=timeout))
 
     def delete(self, id: str, *, timeout: Optional[float] = None) -> None:
-        """``DELETE /v1/alerts/{id}``: nothing more is sent for it."""
-        self._c.request(Request("DELETE", f"/v1/alerts/{path_segment(id)}", timeout=timeout))
+        """``DELETE /v1/alerts/{id}``: nothing more is sent for it. Retried on 429 only."""
+        self._c.request(Request("DELETE", f"/v1/alerts/{path_segment(id)}", retry="refused", timeout=timeout))
 
     def deliveries(self, id: str, *, timeout: Optional[float] = None) -> DeliveryAttemptsResponse:
         """``GET /v1/alerts/{id}/deliveries``: its last 50 webhook attempts, latest first."""
@@ -396,7 +486,7 @@ class CardsV2(_Resource):
         )
         return self._c._model(CardsV2Response, Request("GET", "/v2/cards", params, timeout=timeout))
 
-    def iterate(
+    def pages(
         self,
         *,
         card_id: Optional[str] = None,
@@ -419,8 +509,8 @@ class CardsV2(_Resource):
         order_by: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Iterator[CardsV2Response]:
-        """The pages of ``list``, following ``meta.cursor.next`` from ``cursor`` (or the first page)
-        until ``meta.has_more`` is false."""
+        """Every page from ``cursor`` (default the first) on, following ``meta.cursor.next`` while
+        ``meta.has_more``."""
         while True:
             page = self.list(
                 card_id=card_id,
@@ -445,10 +535,60 @@ class CardsV2(_Resource):
             )
             yield page
             following = page.meta.cursor.next
-            # A cursor that does not move would walk the same page for ever.
-            if not page.meta.has_more or not following or following == cursor:
+            if not page.meta.has_more or not following:
                 return
+            # A cursor that does not move would walk the same page for ever.
+            if following == cursor:
+                raise TcgProtocolError("GET /v2/cards answered the cursor it was given as the next one")
             cursor = following
+
+    def iterate(
+        self,
+        *,
+        card_id: Optional[str] = None,
+        variant_id: Optional[str] = None,
+        vendor_id: Optional[str] = None,
+        vendor_sku: Optional[str] = None,
+        regions: Optional[StrList] = None,
+        graded: Optional[str] = None,
+        grading_company: Optional[str] = None,
+        grade: Optional[StrList] = None,
+        include: Optional[StrList] = None,
+        cursor: Optional[str] = None,
+        limit: Optional[int] = None,
+        q: Optional[str] = None,
+        game: Optional[str] = None,
+        set: Optional[str] = None,
+        number: Optional[str] = None,
+        language: Optional[StrList] = None,
+        min_price: Optional[float] = None,
+        order_by: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[CardV2]:
+        """Every card of every page (see ``pages``), one at a time."""
+        for page in self.pages(
+            card_id=card_id,
+            variant_id=variant_id,
+            vendor_id=vendor_id,
+            vendor_sku=vendor_sku,
+            regions=regions,
+            graded=graded,
+            grading_company=grading_company,
+            grade=grade,
+            include=include,
+            cursor=cursor,
+            limit=limit,
+            q=q,
+            game=game,
+            set=set,
+            number=number,
+            language=language,
+            min_price=min_price,
+            order_by=order_by,
+            timeout=timeout,
+        ):
+            for card in page.data:
+                yield card
 
     def get(
         self,

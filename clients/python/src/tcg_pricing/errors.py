@@ -45,11 +45,46 @@ class TcgApiError(TcgError):
         return self.headers.get("x-request-id")
 
 
+class TcgBadRequestError(TcgApiError):
+    """400: a parameter or the body was refused; ``message`` names it and what is accepted."""
+
+
+class TcgUnauthorizedError(TcgApiError):
+    """401: no key, or a key that is not valid."""
+
+
+class TcgForbiddenError(TcgApiError):
+    """403: the plan does not allow it (for example a key's alert cap)."""
+
+
+class TcgNotFoundError(TcgApiError):
+    """404: no such card, alert, ... for this key."""
+
+
 class RateLimited(TcgApiError):
     """429: a per-minute, daily or monthly limit (``code`` says which), or too many at once.
 
     ``retry_after`` is the number of seconds the server asked to wait (``Retry-After``), or None.
+    A refused request costs nothing.
     """
+
+
+#: The TypeScript client's name for the same error.
+TcgRateLimitError = RateLimited
+
+
+class TcgServerError(TcgApiError):
+    """5xx: the service or the gateway failed (503 and 504 carry ``retry_after``)."""
+
+
+def error_class(status: int) -> type:
+    """The class of an error answer's status: one of the subclasses, else ``TcgApiError``."""
+    by_status = {400: TcgBadRequestError, 401: TcgUnauthorizedError, 403: TcgForbiddenError, 404: TcgNotFoundError}
+    if status in by_status:
+        return by_status[status]
+    if status == 429:
+        return RateLimited
+    return TcgServerError if 500 <= status < 600 else TcgApiError
 
 
 class TcgTimeoutError(TcgError, TimeoutError):
@@ -58,6 +93,10 @@ class TcgTimeoutError(TcgError, TimeoutError):
 
 class TcgConnectionError(TcgError, ConnectionError):
     """The connection could not be made or broke before a complete answer came."""
+
+
+#: The TypeScript client's name for the same error.
+TcgNetworkError = TcgConnectionError
 
 
 class TcgProtocolError(TcgError):
