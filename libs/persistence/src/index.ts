@@ -9,6 +9,7 @@ export * from './lib/entities';
 export * from './lib/alerts';
 export * from './lib/bulk';
 export * from './lib/catalogue';
+export * from './lib/crosswalk';
 export * from './lib/feeds';
 export * from './lib/keys';
 export * from './lib/prices';

@@ -51,6 +51,7 @@ import { CardNamePrefixesToFive1765890000000 } from '../migrations/1765890000000
 import { BulkSnapshotsWrittenInSteps1765900000000 } from '../migrations/1765900000000-bulk-snapshots-written-in-steps';
 import { PriceSeriesChanges1765910000000 } from '../migrations/1765910000000-price-series-changes';
 import { ExchangeRates1765920000000 } from '../migrations/1765920000000-exchange-rates';
+import { IdCrosswalk1765930000000 } from '../migrations/1765930000000-id-crosswalk';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -102,6 +103,7 @@ export const MIGRATIONS = [
   BulkSnapshotsWrittenInSteps1765900000000,
   PriceSeriesChanges1765910000000,
   ExchangeRates1765920000000,
+  IdCrosswalk1765930000000,
 ];
 
 export interface DataSourceConfig {

@@ -11,6 +11,7 @@ import { db, shared } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
 import { execute, rowOf, rowsOf, type Connection } from '../sql/run';
 import { markSummariesStale } from '../summaries';
+import { recordIdAssertions, type AssertedIds } from '../crosswalk';
 import { inTransaction, withSessionLock } from '../db/transaction';
 
 /** The feed sync's session advisory lock (the sample load's is 7311). */
@@ -463,10 +464,16 @@ export class FeedCatalogueRepository {
     return new Map(rows.map((r) => [r.vendor_sku_id, r.uuid]));
   }
 
-  /** Sets what a feed says of matched cards, in one transaction; only rows that differ are written. */
-  async updateCards(changes: readonly CardChange[]): Promise<number> {
-    if (changes.length === 0) return 0;
+  /**
+   * Sets what a feed says of matched cards, in one transaction; only rows that differ are written.
+   * `ids`: the ids the feed gives these and the unit's new cards (stored by now), recorded in the
+   * same transaction whether or not a card changed (the id crosswalk).
+   */
+  async updateCards(changes: readonly CardChange[], ids?: AssertedIds): Promise<number> {
+    if (changes.length === 0 && !ids) return 0;
     return inTransaction(this.ds, async (client) => {
+      await recordIdAssertions(client, ids);
+      if (changes.length === 0) return 0;
       await execute(client, createFeedCardsStatement());
       await copyInto(
         client,
@@ -486,11 +493,14 @@ export class FeedCatalogueRepository {
   /**
    * Gives variants their marketplace SKU (the feed's real one in place of none or a synthetic
    * one), renders their stored heads and their cards' documents again. Only variants whose SKU
-   * differs are written; returns how many were.
+   * differs are written; returns how many were. `ids`: the SKUs the feed gives stored variants,
+   * recorded in the same transaction whether or not one changed (the id crosswalk).
    */
-  async setVendorSkus(skus: ReadonlyMap<string, string>): Promise<number> {
-    if (skus.size === 0) return 0;
+  async setVendorSkus(skus: ReadonlyMap<string, string>, ids?: AssertedIds): Promise<number> {
+    if (skus.size === 0 && !ids) return 0;
     return inTransaction(this.ds, async (client) => {
+      await recordIdAssertions(client, ids);
+      if (skus.size === 0) return 0;
       const rows = await rowsOf(client, VARIANT_ROW, variantsWithOtherSkusStatement(skus));
       if (rows.length === 0) return 0;
       const changed = rows.map((r) => ({ ...toVariant(r), vendorSkuId: skus.get(r.uuid)! }));

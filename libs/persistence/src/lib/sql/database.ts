@@ -247,6 +247,20 @@ export interface Database {
   // --- feeds and prices: feed runs, ingest, card documents, catalogue writes (feeds/, prices/) ---
   /** A marketplace's product id of a card's printing (MarketplaceProducts migration). */
   marketplace_products: { marketplace: string; product_id: string; card_uuid: string; language: string };
+  /** An id a feed said a card or variant has (IdCrosswalk migration); dates as `YYYY-MM-DD` text. */
+  card_id_assertions: {
+    card_uuid: string;
+    variant_uuid: string | null;
+    kind: string;
+    value: string;
+    /** null: back-filled from a column no one feed can be named for. */
+    feed: string | null;
+    first_seen: ColumnType<string | null, string | null, string | null>;
+    last_seen: ColumnType<string | null, string | null, string | null>;
+    /** bigint ids of `feed_runs`, as text. */
+    first_run: string | null;
+    last_run: string | null;
+  };
   /** A feed sync's run on one file (PriceSources, FeedRunSamples migrations). */
   feed_runs: {
     id: Generated<string>;

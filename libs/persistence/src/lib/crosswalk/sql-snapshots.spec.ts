@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import {
+  assertionsOfCardStatement,
+  cardOfRefStatement,
+  holdersStatement,
+  recordIdAssertionsStatement,
+  sharedElsewhereStatement,
+} from './id-crosswalk.repository';
+
+// The crosswalk's statements for fixed arguments, compared with the files under `sql/` (see
+// reads/sql-snapshots.spec.ts). `npm run sql:snapshots` rewrites the files.
+
+const CARD = '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d';
+const VARIANT = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
+
+const FILES: Readonly<Record<string, readonly string[]>> = {
+  'id-crosswalk.repository': [
+    statementCase(
+      'a run’s ids, on the day its row started',
+      recordIdAssertionsStatement({
+        feed: 'mtgjson',
+        runId: '42',
+        ids: [
+          { cardUuid: CARD, variantUuid: null, kind: 'tcgplayer_product', value: '1029' },
+          { cardUuid: CARD, variantUuid: VARIANT, kind: 'tcgplayer_sku', value: '9100001' },
+        ],
+      }),
+    ),
+    statementCase(
+      'a TCGCSV day’s ids',
+      recordIdAssertionsStatement({
+        feed: 'tcgcsv',
+        runId: '43',
+        day: '2026-11-25',
+        ids: [{ cardUuid: CARD, variantUuid: null, kind: 'tcgplayer_product', value: '558019' }],
+      }),
+    ),
+    statementCase('the card by UUID', cardOfRefStatement(CARD)),
+    statementCase(
+      'the card by slug',
+      cardOfRefStatement('magic-the-gathering-limited-edition-alpha-animate-wall-rare'),
+    ),
+    statementCase('the card’s ids', assertionsOfCardStatement(CARD)),
+    statementCase('the same ids on other cards', sharedElsewhereStatement(CARD)),
+    statementCase('the holders of one id', holdersStatement('tcgplayer_product', '1029')),
+  ],
+};
+
+describe('SQL of the id crosswalk', () => {
+  itMatchesSqlSnapshots(join(__dirname, 'sql'), FILES);
+});
