@@ -3,7 +3,7 @@ import { withinOneMinute } from './clock';
 import { startEchoUpstream } from './echo-upstream';
 import { withKeys } from './keys';
 import { startStack, Stack } from './stack';
-import { TcpProxy } from '@tcg/persistence/testing';
+import { relayTo, TcpProxy } from '@tcg/persistence/testing';
 
 const redisUrl = process.env['REDIS_URL'];
 if (!redisUrl) process.stdout.write('REDIS_URL not set: gateway Redis end-to-end tests skipped\n');
@@ -18,15 +18,11 @@ describeWithRedis('gateway quotas on Redis (real Redis, cut mid-test)', () => {
   let redis: Redis;
 
   beforeAll(async () => {
-    const target = new URL(redisUrl!);
-    proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
-    await proxy.start();
-    echo = await startEchoUpstream();
     // Through the proxy, but to the same database index (and credentials) as REDIS_URL.
-    const viaProxy = new URL(redisUrl!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    stack = await startStack({ v1Url: echo.url, gatewayEnv: { REDIS_URL: viaProxy.toString() } });
+    const relay = await relayTo(redisUrl!, 6379);
+    proxy = relay.proxy;
+    echo = await startEchoUpstream();
+    stack = await startStack({ v1Url: echo.url, gatewayEnv: { REDIS_URL: relay.url } });
     redis = new Redis(redisUrl!);
   });
   afterAll(async () => {

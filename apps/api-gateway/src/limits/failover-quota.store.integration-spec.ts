@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
-import { TcpProxy } from '@tcg/persistence/testing';
+import { relayTo, TcpProxy } from '@tcg/persistence/testing';
 import { Failover, storeBackMessage, storeUnreachableMessage } from './failover';
 import { FailoverQuotaStore } from './failover-quota.store';
 import { MemoryQuotaStore } from './memory-quota.store';
@@ -52,13 +52,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
   });
 
   beforeEach(async () => {
-    const target = new URL(REDIS_URL!);
-    proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
-    await proxy.start();
-    const viaProxy = new URL(REDIS_URL!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    client = createQuotaRedis(viaProxy.toString(), undefined, { lazyConnect: true });
+    const relay = await relayTo(REDIS_URL!, 6379);
+    proxy = relay.proxy;
+    client = createQuotaRedis(relay.url, undefined, { lazyConnect: true });
     await client.connect();
     redisStore = new RedisQuotaStore(client);
     logs = [];

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createDataSource, QuotaCounterRepository } from '@tcg/persistence';
-import { TcpProxy, workerDatabaseUrl } from '@tcg/persistence/testing';
+import { relayTo, TcpProxy, workerDatabaseUrl } from '@tcg/persistence/testing';
 import type { DataSource } from 'typeorm';
 import { Failover } from './failover';
 import { FailoverQuotaStore } from './failover-quota.store';
@@ -22,19 +22,15 @@ describe('FailoverQuotaStore over PostgreSQL (cut and restored through a proxy)'
   let store: FailoverQuotaStore;
 
   beforeAll(async () => {
-    const target = new URL(workerDatabaseUrl());
-    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.start();
-    const viaProxy = new URL(target);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    const relay = await relayTo(workerDatabaseUrl(), 5432);
+    proxy = relay.proxy;
     ds = await createDataSource({
-      url: viaProxy.toString(),
+      url: relay.url,
       poolSize: 2,
       applicationName: 'test',
     }).initialize();
     direct = await createDataSource({
-      url: target.toString(),
+      url: workerDatabaseUrl(),
       poolSize: 1,
       applicationName: 'test',
     }).initialize();

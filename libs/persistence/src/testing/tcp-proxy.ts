@@ -61,3 +61,16 @@ export class TcpProxy {
     for (const write of this.held.splice(0)) write();
   }
 }
+
+/**
+ * A started relay to the server a URL names (PostgreSQL or Redis; `defaultPort` when the URL has
+ * none), and that URL through it: same credentials, database and options, the relay's address.
+ */
+export async function relayTo(url: string, defaultPort: number): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = new TcpProxy(target.hostname, Number(target.port || defaultPort));
+  await proxy.start();
+  target.hostname = '127.0.0.1';
+  target.port = String(proxy.port);
+  return { proxy, url: target.toString() };
+}

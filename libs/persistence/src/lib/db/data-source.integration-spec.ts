@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { TcpProxy, workerDatabaseUrl } from '../../testing';
+import { relayTo, TcpProxy, workerDatabaseUrl } from '../../testing';
 import { createDataSource, databaseUnavailable } from './data-source';
 
 const DEADLINES = { connectMs: 300, statementMs: 300, idleInTransactionMs: 1000 };
@@ -61,17 +61,14 @@ describe('createDataSource deadlines', () => {
 });
 
 describe('a server that stops answering', () => {
-  const target = new URL(workerDatabaseUrl());
-  const relay = new TcpProxy(target.hostname, Number(target.port || 5432));
+  let relay: TcpProxy;
   let ds: DataSource;
 
   beforeAll(async () => {
-    await relay.start();
-    const url = new URL(target);
-    url.hostname = '127.0.0.1';
-    url.port = String(relay.port);
+    const relayed = await relayTo(workerDatabaseUrl(), 5432);
+    relay = relayed.proxy;
     ds = await createDataSource({
-      url: url.toString(),
+      url: relayed.url,
       poolSize: 1,
       applicationName: 'test',
       // What is tested is the query deadline; connecting (through the relay, on a loaded CI

@@ -1,6 +1,6 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { DataSource } from 'typeorm';
-import { seriesRead, TcpProxy, workerDatabaseUrl } from '../../testing';
+import { relayTo, seriesRead, TcpProxy, workerDatabaseUrl } from '../../testing';
 import { createDataSource, databaseUnavailable } from '../db/data-source';
 import { preparedQuery, STATEMENTS_PER_CONNECTION } from './prepared-query';
 import { CardQueryRepository } from './card-query.repository';
@@ -160,23 +160,18 @@ describe('preparedQuery when the server dies just after answering', () => {
 });
 
 describe('preparedQuery under the data source deadlines', () => {
-  const DEADLINES = { connectMs: 300, statementMs: 300, idleInTransactionMs: 1000 };
-  const target = new URL(workerDatabaseUrl());
-  const relay = new TcpProxy(target.hostname, Number(target.port || 5432));
+  let relay: TcpProxy;
   let ds: DataSource;
 
   beforeAll(async () => {
-    await relay.start();
-    const url = new URL(target);
-    url.hostname = '127.0.0.1';
-    url.port = String(relay.port);
-    // Connecting through the relay on a loaded CI machine gets room; the query deadline is tested.
-    const deadlines = { ...DEADLINES, connectMs: 5000 };
+    const relayed = await relayTo(workerDatabaseUrl(), 5432);
+    relay = relayed.proxy;
     ds = await createDataSource({
-      url: url.toString(),
+      url: relayed.url,
       poolSize: 1,
       applicationName: 'test',
-      deadlines,
+      // Connecting through the relay on a loaded CI machine gets room; the query deadline is tested.
+      deadlines: { connectMs: 5000, statementMs: 300, idleInTransactionMs: 1000 },
     }).initialize();
   });
   afterAll(async () => {
