@@ -93,8 +93,8 @@ describe('the Python client (clients/python) against the stack', () => {
       const integration = outcomes(output, 'test_integration');
       const skipped = [...integration].filter(([, outcome]) => outcome !== 'ok');
       expect(skipped).toEqual([]);
-      // Nine checks, through the sync and the async client each.
-      expect(integration.size).toBe(18);
+      // Nine checks through the sync and the async client each, and the README's and /docs's examples.
+      expect(integration.size).toBe(20);
       expect([...integration.keys()].filter((k) => k.startsWith('AsyncLiveTest.'))).toHaveLength(9);
       expect(outcomes(output, 'test_client').size).toBeGreaterThan(60);
     },
