@@ -532,6 +532,22 @@ class Scenarios:
                 self.call(self.make(srv.url), lambda c: c.v1.alerts.get(""))
         self.assertEqual(srv.seen, [])
 
+    def test_request_reaches_a_route_without_a_typed_method(self) -> None:
+        def script(s: Seen) -> Reply:
+            if s.method == "GET":
+                return json_reply({"data": {"ids": []}}) if len(srv.seen) > 1 else v2_problem(503, "SERVICE_UNAVAILABLE", "x")
+            return v1_problem(503, "SERVICE_UNAVAILABLE", "x")
+
+        with LocalServer(script) as srv:
+            client = self.make(srv.url)
+            answer = self.call(client, lambda c: c.request("GET", "/v2/cards/a b/ids", query={"kind": ["x", "y"]}))
+            self.assertEqual(answer, {"data": {"ids": []}})
+            self.assertEqual((srv.seen[1].path, srv.seen[1].query), ("/v2/cards/a%20b/ids", {"kind": "x,y"}))
+            with self.assertRaises(tcg_pricing.TcgServerError):  # a POST is refused-kind: no retry on 503
+                self.call(client, lambda c: c.request("POST", "/v1/things", body={"a": 1}))
+        self.assertEqual(json.loads(srv.seen[2].body), {"a": 1})
+        self.assertEqual(len(srv.seen), 3)
+
     def test_a_base_url_path_prefixes_every_request(self) -> None:
         with LocalServer(games) as srv:
             self.call(self.make(srv.url + "/api/"), lambda c: c.v1.games.list())

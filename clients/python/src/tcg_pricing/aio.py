@@ -9,12 +9,15 @@ import asyncio
 import dataclasses
 import json
 import ssl
+import urllib.parse
 from typing import Any, Awaitable, Callable, AsyncIterator, Mapping, Optional, Sequence, Type, TypeVar, Union
 
 from ._core import (
     Endpoint,
+    QueryValue,
     Request,
     Response,
+    Retry,
     RetryPolicy,
     api_error,
     check_api_key,
@@ -23,6 +26,7 @@ from ._core import (
     path_segment,
     query,
 )
+from ._core import query as build_query
 from ._model import Model
 from ._async_transport import AsyncTransport
 from .errors import TcgConnectionError, TcgError, TcgProtocolError
@@ -109,8 +113,34 @@ class AsyncTcgClient:
     async def aclose(self) -> None:
         await self._transport.aclose()
 
-    async def request(self, req: Request) -> Response:
-        """Sends ``req``, retrying as configured; a non-2xx answer raises its ``TcgApiError``."""
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Optional[Mapping[str, QueryValue]] = None,
+        body: Any = None,
+        retry: Optional[Retry] = None,
+        timeout: Optional[float] = None,
+    ) -> Any:
+        """Any route the typed methods do not cover yet, with the same key, deadline, retries and
+        errors: ``path`` from the API's root (``/v2/cards/...``), ``query`` sent as the methods send
+        theirs, ``body`` as JSON. ``retry`` defaults to ``idempotent`` for GET and ``refused``
+        otherwise. Returns the decoded JSON answer (None when it has no body)."""
+        if method not in ("GET", "POST", "DELETE"):
+            raise ValueError("method must be GET, POST or DELETE")
+        if not path.startswith("/") or "?" in path or "#" in path:
+            raise ValueError("path must start with / and carry no query (pass query=)")
+        # Characters a path may hold stay as they are (%-escapes included); the rest are escaped.
+        path = urllib.parse.quote(path, safe="/%:@!$&'()*+,;=-._~")
+        payload = None if body is None else json.dumps(body, separators=(",", ":")).encode()
+        kind: Retry = retry or ("idempotent" if method == "GET" else "refused")
+        req = Request(method, path, build_query(**(query or {})), payload, kind, timeout)
+        res = await self._send(req)
+        return res.json() if res.body else None
+
+    async def _send(self, req: Request) -> Response:
+        """Sends ``req``, retrying as its kind allows; a non-2xx answer raises its ``TcgApiError``."""
         timeout = self._timeout if req.timeout is None else req.timeout
         if not timeout > 0:
             raise ValueError("timeout must be positive")
@@ -135,7 +165,7 @@ class AsyncTcgClient:
             attempt += 1
 
     async def _model(self, cls: Type[M], req: Request) -> M:
-        res = await self.request(req)
+        res = await self._send(req)
         model = cls.from_dict(res.json())
         if "rate_limit" in {f.name for f in dataclasses.fields(cls)}:
             model = dataclasses.replace(model, rate_limit=parse_rate_limit(res.headers.get("ratelimit")))  # type: ignore[call-arg]
@@ -434,7 +464,7 @@ class Alerts(_Resource):
 
     async def delete(self, id: str, *, timeout: Optional[float] = None) -> None:
         """``DELETE /v1/alerts/{id}``: nothing more is sent for it. Retried on 429 only."""
-        await self._c.request(Request("DELETE", f"/v1/alerts/{path_segment(id)}", retry="refused", timeout=timeout))
+        await self._c._send(Request("DELETE", f"/v1/alerts/{path_segment(id)}", retry="refused", timeout=timeout))
 
     async def deliveries(self, id: str, *, timeout: Optional[float] = None) -> DeliveryAttemptsResponse:
         """``GET /v1/alerts/{id}/deliveries``: its last 50 webhook attempts, latest first."""

@@ -6,12 +6,15 @@ import dataclasses
 import json
 import ssl
 import time
+import urllib.parse
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Type, TypeVar, Union
 
 from ._core import (
     Endpoint,
+    QueryValue,
     Request,
     Response,
+    Retry,
     RetryPolicy,
     api_error,
     check_api_key,
@@ -20,6 +23,7 @@ from ._core import (
     path_segment,
     query,
 )
+from ._core import query as build_query
 from ._model import Model
 from ._sync_transport import SyncTransport
 from .errors import TcgConnectionError, TcgError, TcgProtocolError
@@ -105,8 +109,34 @@ class TcgClient:
     def close(self) -> None:
         self._transport.close()
 
-    def request(self, req: Request) -> Response:
-        """Sends ``req``, retrying as configured; a non-2xx answer raises its ``TcgApiError``."""
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Optional[Mapping[str, QueryValue]] = None,
+        body: Any = None,
+        retry: Optional[Retry] = None,
+        timeout: Optional[float] = None,
+    ) -> Any:
+        """Any route the typed methods do not cover yet, with the same key, deadline, retries and
+        errors: ``path`` from the API's root (``/v2/cards/...``), ``query`` sent as the methods send
+        theirs, ``body`` as JSON. ``retry`` defaults to ``idempotent`` for GET and ``refused``
+        otherwise. Returns the decoded JSON answer (None when it has no body)."""
+        if method not in ("GET", "POST", "DELETE"):
+            raise ValueError("method must be GET, POST or DELETE")
+        if not path.startswith("/") or "?" in path or "#" in path:
+            raise ValueError("path must start with / and carry no query (pass query=)")
+        # Characters a path may hold stay as they are (%-escapes included); the rest are escaped.
+        path = urllib.parse.quote(path, safe="/%:@!$&'()*+,;=-._~")
+        payload = None if body is None else json.dumps(body, separators=(",", ":")).encode()
+        kind: Retry = retry or ("idempotent" if method == "GET" else "refused")
+        req = Request(method, path, build_query(**(query or {})), payload, kind, timeout)
+        res = self._send(req)
+        return res.json() if res.body else None
+
+    def _send(self, req: Request) -> Response:
+        """Sends ``req``, retrying as its kind allows; a non-2xx answer raises its ``TcgApiError``."""
         timeout = self._timeout if req.timeout is None else req.timeout
         if not timeout > 0:
             raise ValueError("timeout must be positive")
@@ -131,7 +161,7 @@ class TcgClient:
             attempt += 1
 
     def _model(self, cls: Type[M], req: Request) -> M:
-        res = self.request(req)
+        res = self._send(req)
         model = cls.from_dict(res.json())
         if "rate_limit" in {f.name for f in dataclasses.fields(cls)}:
             model = dataclasses.replace(model, rate_limit=parse_rate_limit(res.headers.get("ratelimit")))  # type: ignore[call-arg]
@@ -430,7 +460,7 @@ class Alerts(_Resource):
 
     def delete(self, id: str, *, timeout: Optional[float] = None) -> None:
         """``DELETE /v1/alerts/{id}``: nothing more is sent for it. Retried on 429 only."""
-        self._c.request(Request("DELETE", f"/v1/alerts/{path_segment(id)}", retry="refused", timeout=timeout))
+        self._c._send(Request("DELETE", f"/v1/alerts/{path_segment(id)}", retry="refused", timeout=timeout))
 
     def deliveries(self, id: str, *, timeout: Optional[float] = None) -> DeliveryAttemptsResponse:
         """``GET /v1/alerts/{id}/deliveries``: its last 50 webhook attempts, latest first."""
