@@ -9,7 +9,7 @@ import socket
 import ssl
 import threading
 import time
-from typing import Callable, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from ._core import MAX_BODY_BYTES, Endpoint, Request, Response, decode_content, request_headers
 from .errors import TcgConnectionError, TcgProtocolError, TcgTimeoutError
@@ -137,7 +137,7 @@ class SyncTransport:
                 req.method, url, body=req.body, headers=request_headers(self._endpoint, self._api_key, req, self._gzip)
             )
             res = conn.getresponse()
-            headers = {}
+            headers: Dict[str, str] = {}
             for name, value in res.getheaders():
                 key = name.lower()
                 headers[key] = f"{headers[key]}, {value}" if key in headers else value

@@ -10,7 +10,7 @@ not requested); the others must be there.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Optional
 
 from ._model import Model, wire
 
