@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
 import gzip as gzip_module
 import json
 import os
+import shutil
 import socket
+import ssl
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -50,7 +55,7 @@ class LocalServer:
     """An HTTP/1.1 server on 127.0.0.1 in a thread; each request is answered by ``script``
     (a ``Reply``, or a function that writes to the handler's socket itself)."""
 
-    def __init__(self, script: Script) -> None:
+    def __init__(self, script: Script, tls: Optional[ssl.SSLContext] = None) -> None:
         self.script = script
         self.seen: List[Seen] = []
         outer = self
@@ -97,7 +102,10 @@ class LocalServer:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        if tls is not None:
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+        scheme = "https" if tls is not None else "http"
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
         self._thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
 
     def __enter__(self) -> "LocalServer":
@@ -107,6 +115,23 @@ class LocalServer:
     def __exit__(self, *exc: object) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def self_signed(directory: str) -> Optional[Tuple[str, str]]:
+    """A certificate for 127.0.0.1 and its key, made with the openssl command; None without it."""
+    if shutil.which("openssl") is None:
+        return None
+    cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
+        check=True, capture_output=True, timeout=60,
+    )
+    return cert, key
+
+
+TLS_DIR = tempfile.mkdtemp(prefix="tcg-pricing-tls-")
+atexit.register(shutil.rmtree, TLS_DIR, True)
 
 
 def dead_port() -> int:

@@ -10,6 +10,7 @@ import asyncio
 import email.utils
 import inspect
 import json
+import ssl
 import time
 import unittest
 from typing import Any, Callable, Dict, List
@@ -23,7 +24,9 @@ from _support import (
     dead_port,
     drip,
     json_reply,
+    TLS_DIR,
     raw_writer,
+    self_signed,
     v1_card,
     v2_card,
 )
@@ -547,6 +550,21 @@ class Scenarios:
                 self.call(client, lambda c: c.request("POST", "/v1/things", body={"a": 1}))
         self.assertEqual(json.loads(srv.seen[2].body), {"a": 1})
         self.assertEqual(len(srv.seen), 3)
+
+    def test_https_with_a_trusted_certificate_and_not_with_an_unknown_one(self) -> None:
+        pair = self_signed(TLS_DIR)
+        if pair is None:
+            self.skipTest("the openssl command is not installed: no certificate to test TLS with")
+        server_side = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        server_side.load_cert_chain(*pair)
+        trusting = ssl.create_default_context(cafile=pair[0])
+        with LocalServer(games, tls=server_side) as srv:
+            answer = self.call(self.make(srv.url, ssl_context=trusting), lambda c: c.v1.games.list())
+            self.assertEqual(answer.data[0].id, "test-game")
+            with self.assertRaises(TcgConnectionError) as caught:
+                self.call(self.make(srv.url, retries=0), lambda c: c.v1.games.list())
+        self.assertIn("certificate", str(caught.exception).lower())
+        self.assertEqual(len(srv.seen), 1)
 
     def test_a_base_url_path_prefixes_every_request(self) -> None:
         with LocalServer(games) as srv:
