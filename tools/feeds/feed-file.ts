@@ -34,6 +34,7 @@ export function fileRun<T>(
     counts: RunCounts,
     paced: Paced,
     file: FeedFile,
+    runId: string,
   ) => Promise<Record<string, unknown>>,
 ): FeedRun<FeedFile, FeedFile> {
   const rows = async (file: FeedFile, doing: string) =>
@@ -48,8 +49,8 @@ export function fileRun<T>(
       log('info', 'feed file checked', { feed, file: file.file, rows: count, sha256: file.sha256 });
       return file;
     },
-    apply: async (file, counts, paced) => ({
-      details: await apply(await rows(file, 'importing'), counts, paced, file),
+    apply: async (file, counts, paced, runId) => ({
+      details: await apply(await rows(file, 'importing'), counts, paced, file, runId),
     }),
   };
 }

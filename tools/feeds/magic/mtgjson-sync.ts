@@ -28,14 +28,26 @@ export function mtgjsonFeed(ds: DataSource, opts: MtgjsonOptions): Feed {
   const run = <T>(
     name: string,
     reader: Reader<T>,
-    apply: (rows: AsyncIterable<T>, counts: RunCounts, paced: Paced) => Promise<Record<string, unknown>>,
-  ) => fileRun('mtgjson', name, () => acquire(opts, name), reader, apply);
+    apply: (
+      rows: AsyncIterable<T>,
+      counts: RunCounts,
+      paced: Paced,
+      runId: string,
+    ) => Promise<Record<string, unknown>>,
+  ) =>
+    fileRun(
+      'mtgjson',
+      name,
+      () => acquire(opts, name),
+      reader,
+      (rows, counts, paced, _file, runId) => apply(rows, counts, paced, runId),
+    );
   return {
     name: 'mtgjson',
     async *runs() {
       let printings: PrintingsResult | undefined;
-      yield run('AllPrintings', readAllPrintings, async (items, counts, paced) => {
-        printings = await syncPrintings(ds, items, counts, paced);
+      yield run('AllPrintings', readAllPrintings, async (items, counts, paced, runId) => {
+        printings = await syncPrintings(ds, items, counts, paced, runId);
         return {
           matchedBy: printings.matchedBy,
           cardsUpdated: printings.cardsUpdated,
@@ -55,8 +67,8 @@ export function mtgjsonFeed(ds: DataSource, opts: MtgjsonOptions): Feed {
           count: mapped.v3Unmapped.length,
           first: mapped.v3Unmapped.slice(0, 5),
         });
-      yield run('TcgplayerSkus', readTcgplayerSkus, async (rows, counts, paced) => ({
-        ...(await syncSkus(ds, rows, mapped.printings, counts, paced)),
+      yield run('TcgplayerSkus', readTcgplayerSkus, async (rows, counts, paced, runId) => ({
+        ...(await syncSkus(ds, rows, mapped.printings, counts, paced, runId)),
       }));
       yield run('AllPrices', readAllPrices, async (rows, counts, paced) => ({
         ...(await syncPrices(ds, rows, mapped.printings, counts, paced)),

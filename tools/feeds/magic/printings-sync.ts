@@ -12,6 +12,7 @@ import { RAW_CONDITIONS, rawVariant } from '../../loader/catalogue/build-catalog
 import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
 import { readMtgJsonSets } from '../../loader/catalogue/magic-source';
 import type { FeedCard, FeedPrintingsItem, FeedSealedProduct, FeedSet } from '../mtgjson/all-printings';
+import { AssertedIdsOfRun } from '../asserted-ids';
 import { CatalogueIds } from '../catalogue-ids';
 import type { Paced } from '../feed';
 import type { RunCounts } from '../run-counts';
@@ -62,16 +63,19 @@ const CARDS_PER_WRITE = 2_000;
  * - raw variants for each finish in the printing's language and every condition (SKUs add the
  *   other languages); existing variants and cards missing from the feed are kept as they are.
  * Online-only sets are left out, as the loader leaves them out. Each write is made through `paced`.
+ * Every mapped printing's uuid and identifiers are recorded for the id crosswalk under `runId`.
  */
 export async function syncPrintings(
   ds: DataSource,
   items: AsyncIterable<FeedPrintingsItem>,
   counts: RunCounts,
   paced: Paced,
+  runId?: string,
 ): Promise<PrintingsResult> {
   const repo = new FeedCatalogueRepository(ds);
   const index = await repo.gameIndex(MAGIC_GAME.id);
-  const state = new CatalogueState(index.sets, index.cards);
+  const ids = new AssertedIdsOfRun('mtgjson', runId);
+  const state = new CatalogueState(index.sets, index.cards, ids);
   const result: PrintingsResult = {
     printings: new Map(),
     matchedBy: {
@@ -107,7 +111,8 @@ export async function syncPrintings(
         variants: newVariants,
       });
     }
-    result.cardsUpdated += await repo.updateCards(write.changes);
+    // The unit's new cards are stored by now: their ids are recorded with the matched cards' changes.
+    result.cardsUpdated += await repo.updateCards(write.changes, ids.take());
   };
 
   const syncedSets = new Set<string>();
@@ -187,7 +192,11 @@ class CatalogueState {
   /** Cardmarket's product id of each mapped printing, as MTGJSON gives it. */
   readonly cardmarketIds: MarketplaceProduct[] = [];
 
-  constructor(sets: readonly IndexedSet[], cards: readonly IndexedCard[]) {
+  constructor(
+    sets: readonly IndexedSet[],
+    cards: readonly IndexedCard[],
+    private readonly asserted: AssertedIdsOfRun,
+  ) {
     this.ids = new CatalogueIds(
       sets.map((s) => s.id),
       cards.map((c) => c.id),
@@ -295,8 +304,10 @@ class CatalogueState {
       pending.cards.push({ uuid, id, gameId: MAGIC_GAME.id, setId: set.id, sealed: false, ...fields });
       pending.setsOfCards.set(set.id, { ...set, gameId: MAGIC_GAME.id });
     }
-    for (const f of faces)
+    for (const f of faces) {
       result.printings.set(f.uuid, { cardUuid: uuid, cardId: id, language, sealed: false });
+      this.assertIdentifiers(uuid, f.uuid, f.identifiers);
+    }
     const mcmId = front.identifiers.mcmId;
     if (mcmId && CARDMARKET_ID.test(mcmId))
       this.cardmarketIds.push({ productId: mcmId, cardUuid: uuid, language });
@@ -356,10 +367,21 @@ class CatalogueState {
       pending.setsOfCards.set(set.id, { ...set, gameId: MAGIC_GAME.id });
     }
     result.printings.set(product.uuid, { cardUuid: uuid, cardId: id, language: 'English', sealed: true });
+    this.assertIdentifiers(uuid, product.uuid, product.identifiers);
     const mcmId = product.identifiers.mcmId;
     if (mcmId && CARDMARKET_ID.test(mcmId))
       this.cardmarketIds.push({ productId: mcmId, cardUuid: uuid, language: 'English' });
     pending.variants.push(rawVariant(uuid, id, 'Normal', 'English', 'Sealed'));
+  }
+
+  /** A printing's uuid and the identifiers block's ids, as MTGJSON gives them to `cardUuid`. */
+  private assertIdentifiers(cardUuid: string, printingUuid: string, ids: FeedCard['identifiers']): void {
+    this.asserted.add(cardUuid, null, 'mtgjson_uuid', printingUuid);
+    this.asserted.add(cardUuid, null, 'tcgplayer_product', ids.tcgplayerProductId);
+    this.asserted.add(cardUuid, null, 'tcgplayer_etched_product', ids.tcgplayerEtchedProductId);
+    this.asserted.add(cardUuid, null, 'scryfall_id', ids.scryfallId);
+    this.asserted.add(cardUuid, null, 'cardmarket_product', ids.mcmId);
+    this.asserted.add(cardUuid, null, 'multiverse_id', ids.multiverseId);
   }
 
   /** The stored sealed product a feed product is, the first way that finds an unclaimed one. */

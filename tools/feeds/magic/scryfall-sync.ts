@@ -7,6 +7,7 @@ import {
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { MAGIC_GAME } from '../../loader/catalogue/magic-drafts';
+import { AssertedIdsOfRun } from '../asserted-ids';
 import { fetchJson, FeedDownloadError } from '../download';
 import type { Feed, FeedOptions, Paced } from '../feed';
 import { downloaded, fileRun, found, type FeedFile } from '../feed-file';
@@ -49,13 +50,14 @@ export function scryfallFeed(ds: DataSource, opts: ScryfallOptions): Feed {
         () => acquire(opts),
         readScryfallCards,
         // Scryfall's objects carry no date: the file's fetch, never later than now.
-        async (cards, counts, paced, file) => ({
+        async (cards, counts, paced, file, runId) => ({
           ...(await syncScryfall(
             ds,
             cards,
             startOfDay(new Date(Math.min(file.fetchedAt.getTime(), Date.now()))),
             counts,
             paced,
+            runId,
           )),
         }),
       );
@@ -70,7 +72,8 @@ export function scryfallFeed(ds: DataSource, opts: ScryfallOptions): Feed {
  * adds no cards. Its prices relay TCGplayer's and Cardmarket's, the regions' primary sources,
  * once a day without a history: they are kept as `scryfall` quotes (Near Mint, the card's
  * language), observed on `observedAt`, never mixed into the series. Each batch is written
- * through `paced`.
+ * through `paced`. A found card's Scryfall id and the TCGplayer and Cardmarket ids Scryfall gives
+ * it are recorded for the id crosswalk under `runId`: the check on MTGJSON's.
  */
 export async function syncScryfall(
   ds: DataSource,
@@ -78,8 +81,10 @@ export async function syncScryfall(
   observedAt: number,
   counts: RunCounts,
   paced: Paced,
+  runId?: string,
 ): Promise<ScryfallResult> {
   const repo = new FeedCatalogueRepository(ds);
+  const ids = new AssertedIdsOfRun('scryfall', runId);
   const index = await repo.gameIndex(MAGIC_GAME.id);
   const codeOfSet = new Map(index.sets.map((s) => [s.uuid, s.code.toLowerCase()]));
   const byImagedb = new Map<string, IndexedCard>();
@@ -93,7 +98,7 @@ export async function syncScryfall(
   let changes: CardChange[] = [];
   let quotes: VariantQuote[] = [];
   const flush = async () => {
-    result.imagedbIdsSet += await repo.updateCards(changes);
+    result.imagedbIdsSet += await repo.updateCards(changes, ids.take());
     const stored = await repo.existingVariants(quotes.map((q) => q.variantUuid));
     result.quotesWritten += await repo.upsertQuotes(quotes.filter((q) => stored.has(q.variantUuid)));
     changes = [];
@@ -121,6 +126,10 @@ export async function syncScryfall(
       );
       continue;
     }
+    ids.add(card.uuid, null, 'scryfall_id', sc.id);
+    ids.add(card.uuid, null, 'tcgplayer_product', sc.tcgplayerId);
+    ids.add(card.uuid, null, 'tcgplayer_etched_product', sc.tcgplayerEtchedId);
+    ids.add(card.uuid, null, 'cardmarket_product', sc.cardmarketId);
     const language = languageOfScryfall(sc.lang);
     if (!language) {
       // The card keeps its Scryfall id; a price of a language we have no word for is not guessed.

@@ -1,6 +1,7 @@
 import type { Variant } from '@tcg/domain';
 import { FeedCatalogueRepository, writeCatalogue } from '@tcg/persistence';
 import type { DataSource } from 'typeorm';
+import { AssertedIdsOfRun } from '../asserted-ids';
 import type { FeedSku } from '../mtgjson/tcgplayer-skus';
 import type { Paced } from '../feed';
 import type { RunCounts } from '../run-counts';
@@ -23,7 +24,8 @@ export interface SkusResult {
  * sample's synthetic one). MTGJSON's words are read in every spelling it has published
  * (vocabulary.ts `skuWord`); a SKU of an unknown printing or in an unknown condition, print type,
  * finish or language is reported with the value seen, as is one another variant already holds.
- * Each batch is written through `paced`.
+ * Each batch is written through `paced`; each SKU a variant takes is recorded for the id crosswalk
+ * under `runId`.
  */
 export async function syncSkus(
   ds: DataSource,
@@ -31,8 +33,10 @@ export async function syncSkus(
   printings: ReadonlyMap<string, MappedPrinting>,
   counts: RunCounts,
   paced: Paced,
+  runId?: string,
 ): Promise<SkusResult> {
   const repo = new FeedCatalogueRepository(ds);
+  const ids = new AssertedIdsOfRun('mtgjson', runId);
   const result = { variantsCreated: 0, skusSet: 0 };
   let batch = new Map<string, { sku: FeedSku; variant: Variant }>();
 
@@ -56,7 +60,10 @@ export async function syncSkus(
     for (const { sku, variant } of usable)
       if (stored.has(variant.uuid) && stored.get(variant.uuid) !== sku.skuId)
         changed.set(variant.uuid, sku.skuId);
-    result.skusSet += await repo.setVendorSkus(changed);
+    for (const { sku, variant } of usable)
+      ids.add(variant.cardUuid, variant.uuid, 'tcgplayer_sku', sku.skuId);
+    // Every usable SKU's variant is stored by now, created just above or before.
+    result.skusSet += await repo.setVendorSkus(changed, ids.take());
     counts.matched += usable.length - created.length;
   };
 

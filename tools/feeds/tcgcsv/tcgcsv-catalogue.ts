@@ -31,6 +31,8 @@ export interface GroupWrite {
   readonly variants: Variant[];
   /** One Near Mint (sealed: Sealed) observation per priced printing, USD cents. */
   readonly observations: { variantUuid: string; cardUuid: string; price: number }[];
+  /** The card each product of the group is (the id crosswalk's `tcgplayer_product` assertions). */
+  readonly products: { cardUuid: string; productId: string }[];
 }
 
 /**
@@ -94,7 +96,14 @@ export class TcgcsvCatalogue {
     prices: readonly TcgcsvPrice[],
     counts: RunCounts,
   ): GroupWrite {
-    const write: GroupWrite = { sets: new Map(), cards: [], changes: [], variants: [], observations: [] };
+    const write: GroupWrite = {
+      sets: new Map(),
+      cards: [],
+      changes: [],
+      variants: [],
+      observations: [],
+      products: [],
+    };
     counts.rowsRead += products.length + prices.length;
     let set: IndexedSet | undefined;
     const setOfGroup = (): IndexedSet | undefined => (set ??= this.setFor(group, products));
@@ -102,6 +111,7 @@ export class TcgcsvCatalogue {
     for (const product of products) {
       const stored = this.byProduct.get(String(product.productId));
       if (stored) {
+        write.products.push({ cardUuid: stored.uuid, productId: String(product.productId) });
         counts.matched++;
         continue;
       }
@@ -112,6 +122,7 @@ export class TcgcsvCatalogue {
       if (same) {
         // Flesh and Blood's Unlimited products on TCGplayer: the packaged card, not a second one.
         this.byProduct.set(String(product.productId), same);
+        write.products.push({ cardUuid: same.uuid, productId: String(product.productId) });
         this.editionsMerged++;
         counts.matched++;
         continue;
@@ -133,6 +144,7 @@ export class TcgcsvCatalogue {
         const vendorId = String(product.productId);
         this.byProduct.set(vendorId, { ...sealed, vendorId });
         write.changes.push({ ...sealed, vendorId });
+        write.products.push({ cardUuid: sealed.uuid, productId: vendorId });
         counts.matched++;
         continue;
       }
@@ -241,6 +253,7 @@ export class TcgcsvCatalogue {
       sealed: product.sealed,
     };
     this.byProduct.set(card.vendorId!, card);
+    write.products.push({ cardUuid: card.uuid, productId: card.vendorId! });
     const { setUuid: _setUuid, ...fields } = card;
     write.cards.push({ ...fields, gameId: this.gameId, setId: set.id });
     write.sets.set(set.id, { ...set, gameId: this.gameId });

@@ -266,6 +266,16 @@ describe('npm run feeds -- sync --feeds tcgcsv (TCGCSV dumps from a local server
     );
     expect(await series('451396', 'Holofoil')).toMatchObject({ points: 2, price: '1300' });
     expect(await series('225015', '1st Edition Normal')).toMatchObject({ points: 3 });
+    // The id crosswalk: each day's dump says the packaged card is product 225015, from the first
+    // day it was read to the last (the days the dumps are of, not the day the test runs).
+    expect(
+      await rows(
+        `SELECT c.vendor_id, a.feed, to_char(a.first_seen, 'YYYY-MM-DD') AS first,
+                to_char(a.last_seen, 'YYYY-MM-DD') AS last
+         FROM card_id_assertions a JOIN cards c ON c.uuid = a.card_uuid
+         WHERE a.kind = 'tcgplayer_product' AND a.value = '225015' AND a.feed IS NOT NULL`,
+      ),
+    ).toEqual([{ vendor_id: '225015', feed: 'tcgcsv', first: DAY1, last: DAY3 }]);
   });
 
   it('waits as a 429 asks; a group that fails is reported and, alone, tried again next time', async () => {

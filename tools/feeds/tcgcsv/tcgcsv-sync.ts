@@ -1,4 +1,5 @@
-import { FeedCatalogueRepository, writeCatalogue } from '@tcg/persistence';
+import { FeedCatalogueRepository, writeCatalogue, type AssertedIds } from '@tcg/persistence';
+import { AssertedIdsOfRun } from '../asserted-ids';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -299,7 +300,7 @@ function categoryRun(day: Day, of: DayCategory): FeedRun<ListedGroups, ListedGro
     },
     // Each group's documents are read and checked as it is applied: one that breaks fails alone.
     check: async (listed) => listed,
-    apply: ({ groups }, counts, paced) => applyCategory(day, of, groups, counts, paced),
+    apply: ({ groups }, counts, paced, runId) => applyCategory(day, of, groups, counts, paced, runId),
   };
 }
 
@@ -309,8 +310,11 @@ async function applyCategory(
   groups: DayGroup[],
   counts: RunCounts,
   paced: Paced,
+  runId?: string,
 ): Promise<Applied> {
   const runs = new FeedCatalogueRepository(ds);
+  // The day's product ids, as the day asserted them (a back-fill's: its archive's day).
+  const ids = new AssertedIdsOfRun('tcgcsv', runId, source.day);
   const details = {
     game: config.game ?? '',
     groups: 0,
@@ -388,7 +392,8 @@ async function applyCategory(
       const write = (await catalogueNow()).group(todo[i]!, products ?? [], prices, counts);
       // The group is the write unit the sync rests after; a skipped one writes nothing.
       await paced(async () => {
-        await applyGroup(ds, write, t, counts, details, ensureGame);
+        for (const p of write.products) ids.add(p.cardUuid, null, 'tcgplayer_product', p.productId);
+        await applyGroup(ds, write, t, counts, details, ensureGame, ids.take());
         // Only once its writes have committed: a sync killed before does the group again.
         await runs.recordTcgcsvGroupDigest(game.id, category.categoryId, groupId, source.day, digest);
       });
@@ -428,17 +433,19 @@ async function applyGroup(
   counts: RunCounts,
   details: { simulatedSeriesDropped: number; unchanged: number },
   ensureGame: () => Promise<void>,
+  ids?: AssertedIds,
 ): Promise<void> {
   const repo = new FeedCatalogueRepository(ds);
   const stored = await repo.existingVariants(write.variants.map((v) => v.uuid));
   const variants = [
     ...new Map(write.variants.filter((v) => !stored.has(v.uuid)).map((v) => [v.uuid, v])).values(),
   ];
-  await repo.updateCards(write.changes);
   if (write.cards.length > 0 || variants.length > 0) {
     await ensureGame();
     await writeCatalogue(ds, { games: [], sets: [...write.sets.values()], cards: write.cards, variants });
   }
+  // After the new cards: the group's product ids, theirs too, go in with the changes' transaction.
+  await repo.updateCards(write.changes, ids);
   // Every observed variant is among `write.variants`: stored, or written just above.
   const written = await writeFeedSeries(
     ds,
