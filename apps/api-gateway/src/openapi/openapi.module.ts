@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { LlmsTxtController } from './llms-txt.controller';
 import { OpenApiController } from './openapi.controller';
 
-@Module({ controllers: [OpenApiController] })
+@Module({ controllers: [OpenApiController, LlmsTxtController] })
 export class OpenApiModule {}
