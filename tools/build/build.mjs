@@ -1,4 +1,4 @@
-// Transpiles every non-test TypeScript file of apps/, libs/ and tools/ into dist/ with SWC,
+// Transpiles every non-test TypeScript file of apps/, libs/, tools/ and clients/ into dist/ with SWC,
 // mirroring the source tree. Path aliases (@tcg/*) are rewritten to relative imports, so the
 // output runs on plain `node` with no runtime resolver. Type checking is `npm run typecheck`.
 // Files in an app's `assets/` folders (the gateway's browser pages: HTML, CSS, plain ES modules)
@@ -67,7 +67,9 @@ async function existing(dir) {
 }
 
 const started = Date.now();
-const files = (await Promise.all(['apps', 'libs', 'tools'].map((d) => walk(join(root, d))))).flat();
+const files = (
+  await Promise.all(['apps', 'libs', 'tools', 'clients'].map((d) => walk(join(root, d))))
+).flat();
 await Promise.all(
   files.map(async (file) => {
     const { code, map } = await transformFile(file, { ...swcOptions, sourceMaps: true });

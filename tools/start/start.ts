@@ -16,7 +16,7 @@ import { ensureDemoKey } from './demo-key';
 /**
  * `npm start`: PostgreSQL (DATABASE_URL, else embedded), migrations, the sample catalogue on first
  * start (again when that load was interrupted), stale summaries refreshed, the demo key, then
- * api-v1, api-v2 and the gateway as child processes, and api-v1's worker (the bulk files and the
+ * api-v1, api-v2, the gateway and the MCP server (`/mcp`) as child processes, and api-v1's worker (the bulk files and the
  * price alerts' webhooks, off the serving api-v1) as one more, at a lower CPU priority.
  */
 async function main(): Promise<void> {
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   // another process takes between this choice and the service's listen is replaced again then
   // (see `onExit`): a port is only held once its service listens on it.
   const reserved = new Set([gatewayPort]);
-  for (const variable of ['API_V1_PORT', 'API_V2_PORT'])
+  for (const variable of ['API_V1_PORT', 'API_V2_PORT', 'MCP_PORT'])
     if (env[variable]) reserved.add(portOf(variable, env[variable]));
   const internalPort = async (service: string, variable: string, preferred: number): Promise<PortChoice> => {
     const port = await servicePort(variable, env[variable], preferred, SERVICE_HOST, reserved);
@@ -93,6 +93,12 @@ async function main(): Promise<void> {
   const gateway = {
     api: { port: gatewayPort, variable: 'PORT' },
     metrics: await metricsPort('api-gateway', 9080),
+  } satisfies ServicePorts;
+  // The MCP server's streamable HTTP service, which the gateway's /mcp forwards to; it has no
+  // admin port (its tool calls are the gateway's requests, counted there).
+  const mcp = {
+    api: await internalPort('mcp-server', 'MCP_PORT', 8083),
+    metrics: { port: 0, variable: 'METRICS_PORT' },
   } satisfies ServicePorts;
   // The worker serves no API: only its admin port (/metrics, and /health with its details).
   const worker: ServicePorts = { metrics: await metricsPort('api-v1-worker', 9083) };
@@ -140,9 +146,22 @@ async function main(): Promise<void> {
         METRICS_PORT: String(gateway.metrics.port),
         API_V1_URL: `http://127.0.0.1:${v1.api.port}`,
         API_V2_URL: `http://127.0.0.1:${v2.api.port}`,
+        MCP_URL: `http://127.0.0.1:${mcp.api.port}`,
         // The explorer page at / starts with the demo key in its key field (and /docs authorised);
         // a revoked one is not offered.
         ...(demo.revoked ? {} : { EXPLORER_API_KEY: demo.key }),
+      }),
+    },
+    {
+      // Each tool call it makes is a request to the gateway, under the key its caller sent /mcp.
+      name: 'mcp-server',
+      script: 'apps/mcp-server/src/main.js',
+      ports: mcp,
+      env: () => ({
+        ...common,
+        MCP_TRANSPORT: 'http',
+        PORT: String(mcp.api.port),
+        TCG_API_URL: `http://${urlHost(gatewayHost)}:${gatewayPort}`,
       }),
     },
     {
@@ -265,6 +284,7 @@ async function main(): Promise<void> {
       `  curl -H 'x-api-key: ${key}' '${base}/v1/cards?q=lightning%20bolt&limit=3'`,
       `  curl -H 'x-api-key: ${key}' '${base}/v2/cards?q=lightning%20bolt&regions=NA,EU&include=periods.30d'`,
       `  curl -H 'x-api-key: ${key}' '${base}/v1/bulk'    (whole-game files, about a minute after start)`,
+      `  curl ${base}/llms.txt    (the API described for agents; MCP server at ${base}/mcp, see docs/agents.md)`,
       ...(gateway.metrics.port
         ? [
             `  curl http://127.0.0.1:${gateway.metrics.port}/metrics    (Prometheus; no key)`,

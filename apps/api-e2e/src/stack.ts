@@ -115,6 +115,8 @@ export interface StackOptions {
   metrics?: boolean;
   /** Keep the services' stdout and stderr (their logs) for `output`; stderr is still shown. */
   logs?: boolean;
+  /** Start the MCP server's HTTP service too, behind the gateway's `/mcp` (as `npm start` does). */
+  mcp?: boolean;
 }
 
 /**
@@ -124,8 +126,8 @@ export interface StackOptions {
  * echo server, to see what the gateway sends); `redis` gives the gateway REDIS_URL when set.
  */
 export async function startStack(opts: StackOptions & { v1Down?: boolean } = {}): Promise<Stack> {
-  const [v1Port, v2Port, gwPort, deadPort, ...adminPorts] = await Promise.all(
-    Array.from({ length: opts.metrics ? 7 : 4 }, () => freePort()),
+  const [v1Port, v2Port, gwPort, deadPort, mcpPort, ...adminPorts] = await Promise.all(
+    Array.from({ length: opts.metrics ? 8 : 5 }, () => freePort()),
   );
   const metricsPort = { v1: adminPorts[0] ?? 0, v2: adminPorts[1] ?? 0, gateway: adminPorts[2] ?? 0 };
   const services = launcher({
@@ -141,6 +143,14 @@ export async function startStack(opts: StackOptions & { v1Down?: boolean } = {})
   const v1 =
     opts.v1Down || opts.v1Url ? undefined : run('api-v1', { PORT: String(v1Port), ...opts.v1Env }, 'v1');
   const v2 = run('api-v2', { PORT: String(v2Port), ...opts.v2Env }, 'v2');
+  const mcpUrl = `http://127.0.0.1:${mcpPort}`;
+  const mcp = opts.mcp
+    ? services.run('mcp-server', 'mcp', {
+        MCP_TRANSPORT: 'http',
+        PORT: String(mcpPort),
+        TCG_API_URL: gatewayUrl,
+      })
+    : undefined;
   const gw = run(
     'api-gateway',
     {
@@ -150,6 +160,7 @@ export async function startStack(opts: StackOptions & { v1Down?: boolean } = {})
       API_V2_URL: v2Url,
       UPSTREAM_TIMEOUT_MS: '2000',
       KEY_CACHE_TTL_MS: '300',
+      ...(opts.mcp ? { MCP_URL: mcpUrl } : {}),
       ...(opts.redis && process.env['REDIS_URL'] ? { REDIS_URL: process.env['REDIS_URL'] } : {}),
       ...opts.gatewayEnv,
     },
@@ -159,6 +170,7 @@ export async function startStack(opts: StackOptions & { v1Down?: boolean } = {})
   try {
     if (v1) await waitFor(`${v1Url}/health`, v1);
     await waitFor(`${v2Url}/health`, v2);
+    if (mcp) await waitFor(`${mcpUrl}/health`, mcp);
     await waitFor(`${gatewayUrl}/health`, gw);
   } catch (error) {
     await close();

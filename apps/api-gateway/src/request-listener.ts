@@ -4,7 +4,7 @@ import { answerPreflight, applyCors, type CorsOrigins, isPagePath } from './comm
 import { sendError } from './common/error-shape';
 import { behindLastAnswer } from './common/lingering-close';
 import { guardRequest, type RequestGuardOptions } from './common/request-guard';
-import type { ProxyService } from './proxy/proxy.service';
+import { MCP_PATH, type ProxyService } from './proxy/proxy.service';
 import { routeRefusal, routeTemplate } from './proxy/route-template';
 
 /** The `version` label of what is not under `/v1` or `/v2` (health, the OpenAPI documents). */
@@ -15,8 +15,9 @@ const NO_VERSION = 'none';
  * API request. Every request is observed first (metrics and access line, see RequestObserver),
  * then the CORS headers are set (not on the pages: see isPagePath), then the request guard runs; a
  * preflight that passes it is answered, and a `/v1` or `/v2` request goes to the proxy, which reads
- * and writes plain node requests and responses and answers its own errors. Only what is not under
- * a version (health, the OpenAPI documents, the pages, unknown paths) goes on to Express.
+ * and writes plain node requests and responses and answers its own errors; so does `/mcp`, the MCP
+ * server's endpoint (ProxyService.serveMcp). Only what is not under a version (health, the OpenAPI
+ * documents, `/llms.txt`, the pages, unknown paths) goes on to Express.
  */
 export function serveProxyBeforeExpress(
   server: Server,
@@ -46,6 +47,10 @@ export function serveProxyBeforeExpress(
     if (kind === 'preflight') {
       observation.route = routeTemplate(target) ?? UNMATCHED_ROUTE;
       answerPreflight(res);
+      return;
+    }
+    if (target.path === MCP_PATH) {
+      proxy.serveMcp(req, res, guarded);
       return;
     }
     if (!target.version) {

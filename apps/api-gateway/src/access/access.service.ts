@@ -219,7 +219,10 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The caller's key, checked and looked up (steps 1 to 3), or the refusal. */
-  private async identify(req: IncomingMessage, beforeCharge: BeforeCharge | undefined): Promise<Authentication> {
+  private async identify(
+    req: IncomingMessage,
+    beforeCharge: BeforeCharge | undefined,
+  ): Promise<Authentication> {
     const address = this.addresses.of(req);
     const presented = req.headers['x-api-key'];
     const clearKey = Array.isArray(presented) ? presented.join(',') : presented;

@@ -141,7 +141,7 @@ export class GatewayMetrics {
     this.badKeysWaiting = count;
   }
 
-  concurrencyRefusal(limit: 'requests' | 'downloads'): void {
+  concurrencyRefusal(limit: 'requests' | 'downloads' | 'mcp'): void {
     this.concurrencyRefusals.inc({ limit });
   }
 

@@ -236,6 +236,25 @@ export class Environment extends BaseEnvironment {
   @IsUrl({ require_tld: false, protocols: ['http'] })
   API_V2_URL = 'http://127.0.0.1:8082';
 
+  /**
+   * The MCP server's streamable HTTP service (`apps/mcp-server`, `--http`), reached at `/mcp`
+   * with the caller's key. Unset: `/mcp` is 404.
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http'] })
+  MCP_URL?: string;
+
+  /**
+   * How long the MCP service may take to answer `/mcp`: a tool call is an API request of its own
+   * (TCG_API_TIMEOUT_MS there, 10 s), so longer than an API request's UPSTREAM_TIMEOUT_MS.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  MCP_UPSTREAM_TIMEOUT_MS = 30_000;
+
   /** How long an upstream may take before the client gets a 504. */
   @IsOptional()
   @Type(() => Number)

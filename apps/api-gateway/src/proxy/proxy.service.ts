@@ -42,6 +42,16 @@ const DOWNLOAD_ROUTES: ReadonlySet<string> = new Set([
   '/v1/bulk/archive/:date/:game/:format',
 ]);
 
+/** The MCP endpoint: its path, route label and the error shape of its refusals (v1's). */
+export const MCP_PATH = '/mcp';
+
+/**
+ * What the MCP service is sent beyond the API services' allow-list: the caller's key, checked
+ * here, under which it makes each tool's API request back through this gateway (the internal
+ * credential vouches that it came from here), and the protocol version the MCP client negotiated.
+ */
+const MCP_FORWARDED_HEADERS = ['x-api-key', 'mcp-protocol-version'] as const;
+
 /**
  * Admits a request (key, quotas), then sends it to the service its version names and streams the
  * answer back, adding the usage headers of v2. The route, the cost and the forwarded path all come
@@ -56,6 +66,10 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly downloads: UpstreamClient;
   private readonly requestsPerKey = new KeyConcurrency();
   private readonly downloadsPerKey = new KeyConcurrency();
+  /** The MCP service (MCP_URL), when there is one. */
+  private readonly mcp: UpstreamClient | undefined;
+  /** A key's `/mcp` requests in progress, apart from its API requests (which its tool calls are). */
+  private readonly mcpPerKey = new KeyConcurrency();
   /** The download pool's connections, shared out between keys (DOWNLOAD_SOCKETS_PER_KEY, _RESERVED_SOCKETS). */
   private readonly downloadSlots: DownloadSlots;
   private readonly docsUrl: string;
@@ -113,6 +127,100 @@ export class ProxyService implements OnApplicationShutdown {
       },
       onDownload: (delta) => metrics.downloadsInProgress(delta),
     });
+    this.mcp = env.MCP_URL
+      ? upstream('mcp-server', env.MCP_URL, { headersTimeoutMs: env.MCP_UPSTREAM_TIMEOUT_MS })
+      : undefined;
+  }
+
+  /**
+   * `/mcp`, the MCP server's streamable HTTP transport: the key is authenticated here like any
+   * other (401, the failure throttle and the bad-key delay alike) but not charged. Each tool call
+   * is one API request the MCP service makes back through this gateway under the same key, charged
+   * then; charging the transport request too would count each tool call twice, and would charge
+   * the protocol's own messages (initialize, tools/list). Those cost nothing, and a key's `/mcp`
+   * requests in progress are capped at its plan's requests at once, counted apart from its API
+   * requests so that a tool call's own request is never refused for its `/mcp` request's place.
+   */
+  serveMcp(req: IncomingMessage, res: ServerResponse, guarded: GuardedRequest): void {
+    this.proxyMcp(req, res, guarded.framing).catch((error: unknown) =>
+      sendInternalError(res, MCP_PATH, this.docsUrl, this.logger, error),
+    );
+  }
+
+  private async proxyMcp(req: IncomingMessage, res: ServerResponse, framing: BodyFraming): Promise<void> {
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
+    const observation = observationOf(req);
+    if (observation) observation.route = MCP_PATH;
+    const mcp = this.mcp;
+    if (!mcp) {
+      sendError(
+        res,
+        MCP_PATH,
+        404,
+        'NOT_FOUND',
+        'This gateway has no MCP server (MCP_URL is unset).',
+        this.docsUrl,
+      );
+      return;
+    }
+    const places: (() => void)[] = [];
+    const giveBack = () => places.splice(0).forEach((give) => give());
+    const admission = await this.access.authenticate(req, async (key) => {
+      const cap = this.env.KEY_REQUESTS_AT_ONCE ?? PLANS[key.plan].concurrentRequests;
+      const place = this.mcpPerKey.take(key.id, cap);
+      if (!place) return this.tooManyAtOnce('MCP requests', cap, key.plan);
+      places.push(place);
+      return undefined;
+    });
+    if (admission.admitted) {
+      res.once('close', giveBack);
+      if (req.socket.destroyed) giveBack();
+    } else {
+      giveBack();
+      this.metrics.admission(admission, 'mcp');
+      if (admission.retryAfterSeconds !== undefined)
+        res.setHeader('Retry-After', String(admission.retryAfterSeconds));
+      const { status, code, message } = admission;
+      const refuse = (close: boolean): void => {
+        const last = framing.kind === 'body' ? { req, linger: this.linger } : undefined;
+        if (close && !last) res.setHeader('connection', 'close');
+        sendError(res, MCP_PATH, status, code, message, this.docsUrl, last);
+      };
+      if (admission.badKeyFrom !== undefined)
+        this.badKeyDelay.hold(res, refuse, req.socket, admission.badKeyFrom);
+      else refuse(false);
+      return;
+    }
+    if (observation) {
+      observation.keyId = admission.key.id;
+      observation.cost = 0;
+    }
+
+    let body: Buffer | undefined;
+    if (framing.kind === 'body') {
+      const read = await readBody(req, this.env.MAX_BODY_BYTES).catch(() => undefined);
+      if (read === undefined) return;
+      if (read === 'too-large') {
+        const { status, code, message } = tooLarge(this.env.MAX_BODY_BYTES);
+        sendError(res, MCP_PATH, status, code, message, this.docsUrl, { req, linger: this.linger });
+        return;
+      }
+      body = read;
+    }
+    const headers = upstreamRequestHeaders(req.headers);
+    for (const name of MCP_FORWARDED_HEADERS) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    headers['x-request-id'] = requestId;
+    headers[INTERNAL_HEADERS.credential] = this.env.INTERNAL_TOKEN;
+    headers[INTERNAL_HEADERS.keyId] = admission.key.id;
+    if (!mayHaveBody(req.method)) delete headers['content-type'];
+    if (req.socket.destroyed) return;
+    mcp.forward({ method: req.method ?? 'GET', path: MCP_PATH, headers, body }, res, (failure) =>
+      this.answerFailure(res, MCP_PATH, mcp.options.name, failure, requestId),
+    );
   }
 
   /**
@@ -229,8 +337,12 @@ export class ProxyService implements OnApplicationShutdown {
     };
   }
 
-  private tooManyAtOnce(what: 'requests' | 'downloads', limit: number, plan: string): Refusal {
-    this.metrics.concurrencyRefusal(what);
+  private tooManyAtOnce(
+    what: 'requests' | 'downloads' | 'MCP requests',
+    limit: number,
+    plan: string,
+  ): Refusal {
+    this.metrics.concurrencyRefusal(what === 'MCP requests' ? 'mcp' : what);
     return {
       admitted: false,
       status: 429,
@@ -291,7 +403,8 @@ export class ProxyService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([...Object.values(this.upstreams), this.downloads].map((upstream) => upstream.close()));
+    const all = [...Object.values(this.upstreams), this.downloads, ...(this.mcp ? [this.mcp] : [])];
+    await Promise.all(all.map((upstream) => upstream.close()));
   }
 }
 
