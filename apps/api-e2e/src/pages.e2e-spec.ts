@@ -702,6 +702,31 @@ describe('the browser pages (real HTTP to the real services)', () => {
       expect(consoleErrors).toEqual([]);
     });
 
+    it('docs: the Clients section holds a TypeScript and a Python example, folded until opened', async () => {
+      await page.goto(`${stack.gatewayUrl}/docs`);
+      const clients = page.getByRole('region', { name: 'Clients' });
+      await clients.waitFor();
+      // Above the toolbar and Swagger UI, as the sources are.
+      const [section, toolbar] = [await clients.boundingBox(), await page.locator('.toolbar').boundingBox()];
+      expect(section!.y + section!.height).toBeLessThanOrEqual(toolbar!.y);
+      expect(await clients.getByRole('heading', { level: 3 }).allInnerTexts()).toEqual([
+        'TypeScript',
+        'Python',
+      ]);
+      const example = page.getByLabel('TypeScript example');
+      expect(await example.isVisible()).toBe(false);
+      await clients.locator('summary', { hasText: 'TypeScript' }).click();
+      expect(await example.isVisible()).toBe(true);
+      // What a reader copies: the escaped HTML shown as code (docs-examples.spec compiles the same text).
+      const code = await example.innerText();
+      expect(code).toContain(
+        "import { TcgClient, TcgApiError, TcgRateLimitError } from '@tcg-pricing/client';",
+      );
+      expect(code).toContain('console.log(games.map((game) => game.name));');
+      await clients.screenshot({ path: join(SCREENSHOTS, 'docs-clients.png') });
+      expect(consoleErrors).toEqual([]);
+    });
+
     /** The docs page's section on where the prices come from, and its parts filled from GET /v1/games. */
     const sources = () => page.getByRole('region', { name: 'Where the prices come from' });
     const gameList = () => page.locator('#game-sources-list');
