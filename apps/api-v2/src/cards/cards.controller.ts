@@ -4,6 +4,7 @@ import { CachedResponder, requestCacheKey } from '@tcg/http-service';
 import type { Request, Response } from 'express';
 import { Plan } from '../common/decorators/plan.decorator';
 import { CardsService } from './cards.service';
+import { CurrencyConversion } from './currency/currency-conversion';
 import { CardsDocs, GetCardDocs, ListCardsDocs } from './cards.docs.decorator';
 import { parseCardV2Query } from './dto/card-v2-query.schema';
 import { parseCardsV2Query } from './dto/cards-v2-query.schema';
@@ -14,6 +15,7 @@ export class CardsController {
   constructor(
     private readonly cards: CardsService,
     private readonly responses: CachedResponder,
+    private readonly conversion: CurrencyConversion,
   ) {}
 
   @Get()
@@ -26,7 +28,7 @@ export class CardsController {
   ): Promise<void> {
     const parsed = parseCardsV2Query(query, plan.maxLimit);
     await this.responses.send(req, res, { key: requestCacheKey(req, plan.maxLimit, parsed) }, () =>
-      this.cards.list(parsed, query),
+      this.conversion.page(parsed.currency, this.cards.list(parsed, query)),
     );
   }
 
@@ -41,7 +43,7 @@ export class CardsController {
     // One card: nothing in it depends on the plan.
     const parsed = parseCardV2Query(query);
     await this.responses.send(req, res, { key: requestCacheKey(req, '*', parsed) }, async () => ({
-      json: await this.cards.one(id, parsed),
+      json: await this.conversion.one(parsed.currency, this.cards.one(id, parsed)),
     }));
   }
 }

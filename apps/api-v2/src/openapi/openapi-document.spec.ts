@@ -5,6 +5,8 @@ import { controllersInSource, expectCommittedOpenApi } from '@tcg/http-service/t
 import { PERIOD_WINDOWS, v2CardView } from '@tcg/rendering';
 import { CardV2 } from '../cards/dto/card-v2.dto';
 import { CARD_PARAMETERS } from '../cards/dto/card-v2-query.schema';
+import { convertCardsBody } from '../cards/currency/currency-conversion.mapper';
+import { RateBook } from '../cards/currency/exchange-rate-book';
 import {
   CARDS_PARAMETERS,
   GRADED_VALUES,
@@ -135,8 +137,19 @@ describe('api-v2 OpenAPI document', () => {
     };
     let full: CardV2;
     let bare: CardV2;
+    /** With `currency=` too: every member a market may carry. */
+    const converted = (c: CardV2): CardV2 =>
+      (
+        JSON.parse(
+          convertCardsBody(
+            JSON.stringify({ data: c }),
+            'EUR',
+            new RateBook({ source: 'ecb', count: 0, byCurrency: new Map() }),
+          ),
+        ) as { data: CardV2 }
+      ).data;
     beforeAll(async () => {
-      full = await present({ withPeriods: true, historySeconds: 604_800 });
+      full = converted(await present({ withPeriods: true, historySeconds: 604_800 }));
       bare = await present({ withPeriods: false });
     });
 
@@ -150,6 +163,12 @@ describe('api-v2 OpenAPI document', () => {
       expect(Object.keys(schema(name).properties!)).toEqual(Object.keys(part(full)));
       // Omitted when not requested means optional, not nullable.
       expect(schema(name).required).toEqual(Object.keys(part(bare)));
+    });
+
+    it('documents the conversion of a market in the order it is sent', () => {
+      const conversion = (full.variants[0]!.markets[0]! as unknown as { conversion: object }).conversion;
+      expect(Object.keys(schema('ConversionV2').properties!)).toEqual(Object.keys(conversion));
+      expect(schema('ConversionV2').required).toEqual(['currency', 'price', 'rate', 'rate_date', 'source']);
     });
 
     it('always sends a market price, null when the region has no data', () => {

@@ -2,9 +2,12 @@ import { OpenAPIObject } from '@nestjs/swagger';
 import { CachedResponder, createOpenApiDocument } from '@tcg/http-service';
 import { CardsController } from '../cards/cards.controller';
 import { CardsService } from '../cards/cards.service';
+import { IdsController } from '../ids/ids.controller';
+import { IdsService } from '../ids/ids.service';
+import { CurrencyConversion } from '../cards/currency/currency-conversion';
 
 /** Every controller of the app; the spec beside this file checks that none is missing. */
-export const DOCUMENTED_CONTROLLERS = [CardsController];
+export const DOCUMENTED_CONTROLLERS = [CardsController, IdsController];
 
 /** The api-v2 OpenAPI document, committed as docs/openapi/api-v2.json (`npm run openapi`). */
 export function buildOpenApiDocument(): Promise<OpenAPIObject> {
@@ -16,8 +19,11 @@ export function buildOpenApiDocument(): Promise<OpenAPIObject> {
       'Every request needs an API key in the `x-api-key` header; usage is reported in the `RateLimit` headers. ' +
       'Errors are RFC 7807 `application/problem+json`. Batch lookups are v1 only (POST /v1/cards).',
     version: '2.0.0-beta',
-    tags: [['cards', 'Cards with raw and graded variants, priced per region.']],
+    tags: [
+      ['cards', 'Cards with raw and graded variants, priced per region.'],
+      ['ids', 'The id crosswalk: every marketplace id the feeds know for a card, by feed and day.'],
+    ],
     controllers: DOCUMENTED_CONTROLLERS,
-    injected: [CardsService, CachedResponder],
+    injected: [CardsService, CurrencyConversion, CachedResponder, IdsService],
   });
 }

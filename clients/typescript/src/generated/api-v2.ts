@@ -109,6 +109,109 @@ export interface components {
             data: components["schemas"]["CardV2"][];
             meta: components["schemas"]["PaginationMetaV2"];
         };
+        ConversionV2: {
+            /**
+             * @description The asked ISO 4217 code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description `price` in the asked currency, rounded once to its minor unit; null when there is no price or no rate (`reason`).
+             * @example 10.41
+             */
+            price: number | null;
+            /**
+             * @description Units of the asked currency per unit of the native one (cross rates through the euro), 6 decimals; 1 when they are the same.
+             * @example 0.946522
+             */
+            rate: number | null;
+            /**
+             * Format: date
+             * @description The rate's own date: the UTC day of `updated_at`, or the latest ECB business day before it (weekends, TARGET holidays), at most 7 days back; null without a rate or when nothing was converted.
+             * @example 2017-03-03
+             */
+            rate_date: string | null;
+            /**
+             * @description Who published the rate; null without a rate or when nothing was converted.
+             * @example ECB euro foreign exchange reference rates
+             */
+            source: string | null;
+            /**
+             * @description Why `price` is null: the market has no price, or the ECB has no rate for the currency within 7 days of the day.
+             * @example no ECB rate for USD on 2017-03-20 or in the 7 days before it
+             */
+            reason?: string;
+            /** @description The windows of `periods`, their money statistics at the rate of the market's observation day (the day every window ends on). */
+            periods?: components["schemas"]["ConvertedPeriodsV2"];
+            /** @description The points of `price_history`, each converted with the rate of its own day. */
+            price_history?: components["schemas"]["ConvertedPricePointV2"][];
+        };
+        ConvertedPeriodStatsV2: {
+            /**
+             * @description Mean price.
+             * @example 9.94
+             */
+            avg?: number | null;
+            /**
+             * @description Lowest price.
+             * @example 9.47
+             */
+            min?: number | null;
+            /**
+             * @description Highest price.
+             * @example 10.41
+             */
+            max?: number | null;
+            /**
+             * @description Population standard deviation.
+             * @example 0.47
+             */
+            stddev?: number | null;
+            /**
+             * @description Interquartile range.
+             * @example 0.47
+             */
+            iqr?: number | null;
+            /**
+             * @description Least-squares trend, units of the asked currency per day.
+             * @example 0.9465
+             */
+            trend_slope?: number | null;
+        };
+        ConvertedPeriodsV2: {
+            "7d"?: components["schemas"]["ConvertedPeriodStatsV2"];
+            "30d"?: components["schemas"]["ConvertedPeriodStatsV2"];
+            "90d"?: components["schemas"]["ConvertedPeriodStatsV2"];
+            /** @description `min` and `max` only. */
+            "1y"?: components["schemas"]["ConvertedPeriodStatsV2"];
+            /** @description `min` and `max` only. */
+            all_time?: components["schemas"]["ConvertedPeriodStatsV2"];
+        };
+        ConvertedPricePointV2: {
+            /**
+             * @description The point's Unix timestamp (seconds), as in `price_history`.
+             * @example 1488542400
+             */
+            t: number;
+            /**
+             * @description The price in the asked currency; null when its day has no rate (`reason`).
+             * @example 10.41
+             */
+            p: number | null;
+            /**
+             * @description Units of the asked currency per unit of the native one, 6 decimals.
+             * @example 0.946522
+             */
+            rate: number | null;
+            /**
+             * Format: date
+             * @description The date of the rate used: the point's UTC day, or the latest ECB business day before it.
+             * @example 2017-03-03
+             */
+            rate_date: string | null;
+            /** @description Why there is no converted price (no ECB rate within 7 days). */
+            reason?: string;
+        };
         CursorsV2: {
             /**
              * @description Opaque cursor of the next page; null on the last one.
@@ -184,6 +287,8 @@ export interface components {
             periods?: components["schemas"]["PeriodsV2"];
             /** @description Observed prices, oldest first, over the `price_history` window back from the latest one; present when `include` asks for it (the default); `[]` for a region without data. */
             price_history?: components["schemas"]["PricePointV2"][];
+            /** @description Present only with `currency=`: the price in that currency, with the rate, its date and its source (docs/currencies.md). */
+            conversion?: components["schemas"]["ConversionV2"];
         };
         PaginationMetaV2: {
             /**
@@ -413,6 +518,8 @@ export interface operations {
                 number?: string;
                 /** @description Languages, case-insensitive. Narrows each card's `variants`, never removes cards (`meta`, `X-Total-Count` and cursors are unchanged); variants with no recorded language count as English; ignored with `variant_id`. */
                 language?: ("English" | "Japanese" | "French" | "German" | "Spanish" | "Italian" | "Chinese (S)" | "Chinese (T)" | "Portuguese" | "Russian" | "Korean")[];
+                /** @description Also show each market's price in this currency (ISO 4217, case-insensitive): a `conversion` object beside the native `price` and `currency`, converted with the ECB's euro reference rate of the market's own observation day (the latest published on or before it, at most 7 days back), with the rate, its date and its source; each `price_history` point with its own day's rate. Native prices, `min_price` and `order_by` are unchanged. See docs/currencies.md. */
+                currency?: "EUR" | "USD" | "JPY" | "BGN" | "CZK" | "DKK" | "GBP" | "HUF" | "PLN" | "RON" | "SEK" | "CHF" | "ISK" | "NOK" | "TRY" | "AUD" | "BRL" | "CAD" | "CNY" | "HKD" | "IDR" | "ILS" | "INR" | "KRW" | "MXN" | "MYR" | "NZD" | "PHP" | "SGD" | "THB" | "ZAR";
                 /** @description Only cards priced at or above this, in the primary market's currency. With `grading_company` or `grade` only within a `set` (else 400). */
                 min_price?: number;
                 /** @description Sort descending by the price or the change over a window of each card's highest-priced returned variant in the primary market (unpriced cards last, ties by card UUID). Without it a search orders by relevance and a browse by set, then card number. With `grading_company` or `grade` only within a `set` (else 400). */
@@ -541,6 +648,8 @@ export interface operations {
                 include?: ("periods" | "periods.7d" | "periods.30d" | "periods.90d" | "periods.1y" | "periods.all_time" | "price_history" | "price_history.7d" | "price_history.30d" | "price_history.90d" | "price_history.180d" | "price_history.1y")[];
                 /** @description Languages, case-insensitive. Narrows each card's `variants`, never removes cards (`meta`, `X-Total-Count` and cursors are unchanged); variants with no recorded language count as English; ignored with `variant_id`. */
                 language?: ("English" | "Japanese" | "French" | "German" | "Spanish" | "Italian" | "Chinese (S)" | "Chinese (T)" | "Portuguese" | "Russian" | "Korean")[];
+                /** @description Also show each market's price in this currency (ISO 4217, case-insensitive): a `conversion` object beside the native `price` and `currency`, converted with the ECB's euro reference rate of the market's own observation day (the latest published on or before it, at most 7 days back), with the rate, its date and its source; each `price_history` point with its own day's rate. Native prices, `min_price` and `order_by` are unchanged. See docs/currencies.md. */
+                currency?: "EUR" | "USD" | "JPY" | "BGN" | "CZK" | "DKK" | "GBP" | "HUF" | "PLN" | "RON" | "SEK" | "CHF" | "ISK" | "NOK" | "TRY" | "AUD" | "BRL" | "CAD" | "CNY" | "HKD" | "IDR" | "ILS" | "INR" | "KRW" | "MXN" | "MYR" | "NZD" | "PHP" | "SGD" | "THB" | "ZAR";
             };
             header?: never;
             path: {

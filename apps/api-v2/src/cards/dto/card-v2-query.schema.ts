@@ -12,8 +12,8 @@ export const CARD_PARAMETERS = CARD_V2_QUERY.names;
 
 export type CardV2Params = ParsedBy<typeof CARD_V2_QUERY>;
 
-/** What shapes one card: regions, graded scope, include and language. */
-export type CardShape = Pick<CardsV2Query, 'regions' | 'filter' | 'include'>;
+/** What shapes one card: regions, graded scope, include, language and the currency it is also shown in. */
+export type CardShape = Pick<CardsV2Query, 'regions' | 'filter' | 'include' | 'currency'>;
 
 /** GET /v2/cards/{id}: the query string, validated, as the read side's terms. */
 export function parseCardV2Query(raw: Record<string, unknown>): CardShape {

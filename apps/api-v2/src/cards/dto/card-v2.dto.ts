@@ -92,6 +92,148 @@ export class PeriodsV2 {
   all_time?: PeriodStatsV2;
 }
 
+/** A converted history point: its own day's rate (docs/currencies.md). */
+export class ConvertedPricePointV2 {
+  @ApiProperty({
+    type: 'integer',
+    description: "The point's Unix timestamp (seconds), as in `price_history`.",
+    example: 1488542400,
+  })
+  t!: number;
+
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'The price in the asked currency; null when its day has no rate (`reason`).',
+    example: 10.41,
+  })
+  p!: number | null;
+
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'Units of the asked currency per unit of the native one, 6 decimals.',
+    example: 0.946522,
+  })
+  rate!: number | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    description: "The date of the rate used: the point's UTC day, or the latest ECB business day before it.",
+    example: '2017-03-03',
+  })
+  rate_date!: string | null;
+
+  @ApiPropertyOptional({ description: 'Why there is no converted price (no ECB rate within 7 days).' })
+  reason?: string;
+}
+
+/** The money statistics of a window in the asked currency: `avg`, `min`, `max`, `stddev`, `iqr`, `trend_slope`. */
+export class ConvertedPeriodStatsV2 {
+  @PeriodStat('Mean price.', 9.94)
+  avg?: number | null;
+
+  @PeriodStat('Lowest price.', 9.47)
+  min?: number | null;
+
+  @PeriodStat('Highest price.', 10.41)
+  max?: number | null;
+
+  @PeriodStat('Population standard deviation.', 0.47)
+  stddev?: number | null;
+
+  @PeriodStat('Interquartile range.', 0.47)
+  iqr?: number | null;
+
+  @PeriodStat('Least-squares trend, units of the asked currency per day.', 0.9465)
+  trend_slope?: number | null;
+}
+
+/** The windows of `periods`, each with its money statistics converted. */
+export class ConvertedPeriodsV2 {
+  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2 })
+  '7d'?: ConvertedPeriodStatsV2;
+
+  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2 })
+  '30d'?: ConvertedPeriodStatsV2;
+
+  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2 })
+  '90d'?: ConvertedPeriodStatsV2;
+
+  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2, description: '`min` and `max` only.' })
+  '1y'?: ConvertedPeriodStatsV2;
+
+  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2, description: '`min` and `max` only.' })
+  all_time?: ConvertedPeriodStatsV2;
+}
+
+/**
+ * `currency=`: the market's price in the asked currency beside the native one (docs/currencies.md),
+ * converted with the ECB's euro reference rate of the market's own observation day.
+ */
+export class ConversionV2 {
+  @ApiProperty({ description: 'The asked ISO 4217 code.', example: 'EUR' })
+  currency!: string;
+
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description:
+      '`price` in the asked currency, rounded once to its minor unit; null when there is no price or no rate (`reason`).',
+    example: 10.41,
+  })
+  price!: number | null;
+
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description:
+      'Units of the asked currency per unit of the native one (cross rates through the euro), 6 decimals; 1 when they are the same.',
+    example: 0.946522,
+  })
+  rate!: number | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    description:
+      "The rate's own date: the UTC day of `updated_at`, or the latest ECB business day before it (weekends, TARGET holidays), at most 7 days back; null without a rate or when nothing was converted.",
+    example: '2017-03-03',
+  })
+  rate_date!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Who published the rate; null without a rate or when nothing was converted.',
+    example: 'ECB euro foreign exchange reference rates',
+  })
+  source!: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      'Why `price` is null: the market has no price, or the ECB has no rate for the currency within 7 days of the day.',
+    example: 'no ECB rate for USD on 2017-03-20 or in the 7 days before it',
+  })
+  reason?: string;
+
+  @ApiPropertyOptional({
+    type: () => ConvertedPeriodsV2,
+    description:
+      "The windows of `periods`, their money statistics at the rate of the market's observation day (the day every window ends on).",
+  })
+  periods?: ConvertedPeriodsV2;
+
+  @ApiPropertyOptional({
+    type: () => [ConvertedPricePointV2],
+    description: 'The points of `price_history`, each converted with the rate of its own day.',
+  })
+  price_history?: ConvertedPricePointV2[];
+}
+
 /** docs/spec/interface.md "v2 Market". `price` is always present; `periods` and `price_history` when asked for. */
 export class MarketV2 {
   @ApiProperty({
@@ -160,6 +302,13 @@ export class MarketV2 {
       'Observed prices, oldest first, over the `price_history` window back from the latest one; present when `include` asks for it (the default); `[]` for a region without data.',
   })
   price_history?: PricePointV2[];
+
+  @ApiPropertyOptional({
+    type: () => ConversionV2,
+    description:
+      'Present only with `currency=`: the price in that currency, with the rate, its date and its source (docs/currencies.md).',
+  })
+  conversion?: ConversionV2;
 }
 
 /** docs/spec/interface.md "v2 Grading". */

@@ -154,10 +154,24 @@ describe('parseCardsV2Query', () => {
     ],
     [{ include: 'x'.repeat(QUERY_LIMITS.listItem + 1) }, 'include', /at most 64 characters each/],
     [{ grading_company: 'PSA', grade: ' '.repeat(QUERY_LIMITS.list + 1) }, 'grade', /at most 512/],
+    [{ currency: 'XYZ' }, 'currency', /the euro or a currency the ECB publishes a rate for: EUR, USD, JPY/],
+    [{ currency: 'HRK' }, 'currency', /EUR, USD, JPY, BGN/],
+    [{ currency: 'E'.repeat(QUERY_LIMITS.value + 1) }, 'currency', /at most 256 characters/],
   ])('refuses %j naming %s and what it accepts', (raw, parameter, accepted) => {
     const error = refusal(raw);
     expect(error).toMatchObject({ code: 'INVALID_REQUEST', parameter });
     expect(error.message).toMatch(accepted);
+  });
+});
+
+describe('currency', () => {
+  it('is read case-insensitively and left out of the query, its cache key and cursor, when not given', () => {
+    expect(parse({ currency: 'eur' }).currency).toBe('EUR');
+    expect(parseCardV2Query({ currency: 'Jpy' }).currency).toBe('JPY');
+    expect('currency' in parse({})).toBe(false);
+    expect('currency' in parseCardV2Query({})).toBe(false);
+    // Which cards come in which order does not depend on it: a walk may change it between pages.
+    expect(parse({ currency: 'EUR' }).fingerprint).toBe(parse({}).fingerprint);
   });
 });
 

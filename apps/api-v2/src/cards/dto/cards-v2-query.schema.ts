@@ -37,6 +37,11 @@ import {
   PeriodWindow,
   V2Include,
 } from '@tcg/rendering';
+import {
+  CONVERTIBLE_CURRENCIES,
+  ConvertibleCurrency,
+  parseConvertibleCurrency,
+} from '../currency/currencies';
 import { MAX_CURSOR_LENGTH } from '../cursor/cursor-codec';
 
 /** v2's history windows: v1's durations under v2's name. */
@@ -124,6 +129,19 @@ const SHAPE = {
       "Languages, case-insensitive. Narrows each card's `variants`, never removes cards (`meta`, `X-Total-Count` and cursors are unchanged); variants with no recorded language count as English; ignored with `variant_id`.",
     example: 'English,Japanese',
   }),
+  currency: text({
+    schema: { type: 'string', enum: [...CONVERTIBLE_CURRENCIES] },
+    parse: (code, name) =>
+      parseConvertibleCurrency(code) ??
+      fail(
+        name,
+        code,
+        `the euro or a currency the ECB publishes a rate for: ${CONVERTIBLE_CURRENCIES.join(', ')}`,
+      ),
+    description:
+      "Also show each market's price in this currency (ISO 4217, case-insensitive): a `conversion` object beside the native `price` and `currency`, converted with the ECB's euro reference rate of the market's own observation day (the latest published on or before it, at most 7 days back), with the rate, its date and its source; each `price_history` point with its own day's rate. Native prices, `min_price` and `order_by` are unchanged. See docs/currencies.md.",
+    example: 'EUR',
+  }),
 } as const;
 
 /**
@@ -170,6 +188,7 @@ export const CARDS_V2_QUERY = requestSchema(
     set: text({ description: 'Set ID.', example: 'magic-the-gathering-limited-edition-alpha' }),
     number: text({ description: 'Card number within its set.' }),
     language: SHAPE.language,
+    currency: SHAPE.currency,
     // Read as text: its currency is the primary market's, known once `regions` is.
     min_price: text({
       schema: { type: 'number', minimum: 0 },
@@ -212,6 +231,8 @@ export interface CardsV2Query {
   readonly limit: number;
   /** Minor units of the primary market's currency. */
   readonly minPrice?: number;
+  /** Each market's price also shown in this currency (`conversion`); none: native prices only. */
+  readonly currency?: ConvertibleCurrency;
   readonly orderBy?: (typeof ORDER_BY_VALUES)[number];
   /**
    * The query with everything that decides which cards come in which order, normalised; a cursor
@@ -270,6 +291,7 @@ export function toCardsV2Query(
     limit: Math.min(params.limit, maxLimit),
     minPrice,
     orderBy: params.order_by,
+    ...(shape.currency && { currency: shape.currency }),
   };
   // Language narrows variants only: a cursor is the same with or without it (docs/spec/interface.md).
   const { languages: _languages, ...cardFilter } = query.filter;
@@ -288,7 +310,7 @@ export function toCardsV2Query(
 export function toCardShape(
   params: CardShapeParams,
   raw: Record<string, unknown>,
-): Pick<CardsV2Query, 'regions' | 'filter' | 'include'> {
+): Pick<CardsV2Query, 'regions' | 'filter' | 'include' | 'currency'> {
   const regions: Region[] = [];
   for (const region of params.regions ?? [])
     if (!regions.some((r) => r.code === region.code)) regions.push(region);
@@ -321,6 +343,8 @@ export function toCardShape(
       languages: params.language,
     },
     include: toInclude(params.include),
+    // Absent rather than undefined: without it the parsed query, the cache key, is as it was.
+    ...(params.currency && { currency: params.currency }),
   };
 }
 

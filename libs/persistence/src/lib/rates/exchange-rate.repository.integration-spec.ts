@@ -21,6 +21,7 @@ describe('PgExchangeRateRepository (exchange_rates on PostgreSQL)', () => {
       { day: '2025-05-09', currency: 'GBP', rate: '0.84770' },
       { day: '2025-05-08', currency: 'USD', rate: '1.1330' },
     ];
+    expect(await repo.stamp()).toBeNull();
     const before = await version();
     expect(await repo.upsert('ecb', run, rates)).toEqual({ written: 3, unchanged: 0 });
     const after = await version();
@@ -49,10 +50,9 @@ describe('PgExchangeRateRepository (exchange_rates on PostgreSQL)', () => {
     expect(await version()).toBeGreaterThan(after);
     const table = await repo.table('ecb');
     expect(table.count).toBe(3);
-    expect(table.byCurrency.get('USD')).toEqual({
-      days: ['2025-05-08', '2025-05-09'],
-      rates: ['1.1331', '1.1252'],
-    });
+    // Days since 1970-01-01: 2025-05-08 is day 20,216.
+    expect(table.byCurrency.get('USD')).toEqual({ days: [20_216, 20_217], rates: ['1.1331', '1.1252'] });
+    expect(await repo.stamp()).toBe(later);
     expect(
       await ds.query(`SELECT run_id::text FROM exchange_rates WHERE currency = 'USD' AND day = '2025-05-08'`),
     ).toEqual([{ run_id: later }]);

@@ -32,9 +32,10 @@ export interface RatesWritten {
 /** The stored rates of a source as a reader keeps them in memory: per currency, by day ascending. */
 export interface RateTable {
   readonly source: RateSource;
+  /** Days as days since 1970-01-01 (UTC), rates as their decimal text. */
   readonly byCurrency: ReadonlyMap<
     string,
-    { readonly days: readonly string[]; readonly rates: readonly string[] }
+    { readonly days: readonly number[]; readonly rates: readonly string[] }
   >;
   /** Rows read. */
   readonly count: number;
@@ -49,4 +50,6 @@ export interface ExchangeRateRepository {
   upsert(source: RateSource, runId: string | null, rates: readonly DatedRate[]): Promise<RatesWritten>;
   /** Every stored rate of `source`, per currency, days ascending. */
   table(source: RateSource): Promise<RateTable>;
+  /** Changes whenever a rate is written (the newest run that wrote one); null when there are none. */
+  stamp(): Promise<string | null>;
 }

@@ -14,7 +14,8 @@ import type {
 } from './exchange-rate.repository.port';
 
 const COUNT = rowSchema('changed rates', { n: 'int' });
-const RATE_ROW = rowSchema('exchange rates', { currency: 'string', day: 'string', rate: 'string' });
+const RATE_ROW = rowSchema('exchange rates', { currency: 'string', days: 'int[]', rates: 'string[]' });
+const STAMP_ROW = rowSchema('exchange rates stamp', { stamp: 'string?' });
 
 /** Rates per statement: the full history file is about 200,000. */
 const BATCH = 10_000;
@@ -40,18 +41,31 @@ export function upsertRatesStatement(source: RateSource, runId: string | null, r
          WHERE e.rate IS DISTINCT FROM EXCLUDED.rate`;
 }
 
-/** Every rate of a source, per currency, days ascending: what a reader keeps in memory. */
+/**
+ * Every rate of a source, one row per currency with its days (since 1970-01-01) and rates in day
+ * order: what a reader keeps in memory. Arrays rather than a row per rate: the full ECB history
+ * is about 225,000 rates, and a row each cost seconds to read and build on a loaded machine.
+ */
 export function ratesOfSourceStatement(source: RateSource) {
   return db
     .selectFrom('exchange_rates')
     .select([
       'currency',
-      sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'),
-      sql<string>`rate::text`.as('rate'),
+      sql<number[]>`array_agg(day - date '1970-01-01' ORDER BY day)`.as('days'),
+      sql<string[]>`array_agg(rate::text ORDER BY day)`.as('rates'),
     ])
     .where('source', '=', source)
-    .orderBy('currency')
-    .orderBy('day');
+    .groupBy('currency')
+    .orderBy('currency');
+}
+
+/**
+ * What changes whenever rates are written: the newest run that wrote one (runs only grow, and a
+ * write names its run). One step down the run index, so a reader can ask it at every data version
+ * and read the rates again only when it moved.
+ */
+export function ratesStampStatement() {
+  return db.selectFrom('exchange_rates').select(sql<string | null>`max(run_id)::text`.as('stamp'));
 }
 
 /** `exchange_rates` on PostgreSQL. */
@@ -77,13 +91,11 @@ export class PgExchangeRateRepository implements ExchangeRateRepository {
 
   async table(source: RateSource): Promise<RateTable> {
     const rows = await rowsOf(this.pool, RATE_ROW, ratesOfSourceStatement(source));
-    const byCurrency = new Map<string, { days: string[]; rates: string[] }>();
-    for (const row of rows) {
-      let entry = byCurrency.get(row.currency);
-      if (!entry) byCurrency.set(row.currency, (entry = { days: [], rates: [] }));
-      entry.days.push(row.day);
-      entry.rates.push(row.rate);
-    }
-    return { source, byCurrency, count: rows.length };
+    const byCurrency = new Map(rows.map((r) => [r.currency, { days: r.days, rates: r.rates }]));
+    return { source, byCurrency, count: rows.reduce((n, r) => n + r.days.length, 0) };
+  }
+
+  async stamp(): Promise<string | null> {
+    return (await rowOf(this.pool, STAMP_ROW, ratesStampStatement())).stamp;
   }
 }

@@ -3,6 +3,7 @@ import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot
 import {
   countChangedRatesStatement,
   ratesOfSourceStatement,
+  ratesStampStatement,
   upsertRatesStatement,
 } from './exchange-rate.repository';
 
@@ -19,6 +20,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     statementCase('rates: how many are new or differ', countChangedRatesStatement('ecb', RATES)),
     statementCase('rates: those written', upsertRatesStatement('ecb', '42', RATES)),
     statementCase('rates: every one of a source, for memory', ratesOfSourceStatement('ecb')),
+    statementCase('rates: the stamp a reader checks', ratesStampStatement()),
   ],
 };
 

@@ -16,4 +16,8 @@ INSERT INTO exchange_rates AS e (source, currency, day, rate, run_id)
 
 -- rates: every one of a source, for memory
 -- 1/1 parameters: ["ecb"]
-select "currency", to_char(day, 'YYYY-MM-DD') as "day", rate::text as "rate" from "exchange_rates" where "source" = $1 order by "currency", "day";
+select "currency", array_agg(day - date '1970-01-01' ORDER BY day) as "days", array_agg(rate::text ORDER BY day) as "rates" from "exchange_rates" where "source" = $1 group by "currency" order by "currency";
+
+-- rates: the stamp a reader checks
+-- 1/1 parameters: []
+select max(run_id)::text as "stamp" from "exchange_rates";
