@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ServiceCoreModule } from '@tcg/http-service';
 import { serviceDatabase } from '@tcg/persistence/nest';
 import { CardsModule } from './cards/cards.module';
+import { IdsModule } from './ids/ids.module';
 import { ProblemDetailsFilter } from './common/filters/problem-details.filter';
 import { Environment, validateEnvironment } from './config/environment';
 
@@ -14,6 +15,7 @@ import { Environment, validateEnvironment } from './config/environment';
       database: serviceDatabase,
     }),
     CardsModule,
+    IdsModule,
   ],
   providers: [ProblemDetailsFilter],
 })

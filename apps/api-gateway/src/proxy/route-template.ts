@@ -19,6 +19,8 @@ const TEMPLATES: readonly { readonly template: string; readonly pattern: RegExp 
   '/v1/bulk/:game/:format',
   '/v2/cards',
   '/v2/cards/:id',
+  '/v2/cards/:id/ids',
+  '/v2/ids/:kind/:value',
 ].map((template) => ({
   template,
   pattern: new RegExp(`^${template.replace(/:[a-z]+/g, '[^/]+')}$`),

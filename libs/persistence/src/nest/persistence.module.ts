@@ -17,6 +17,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource, poolOf, poolUsage, type DatabaseDeadlines } from '../lib/db/data-source';
 import { DataVersionWatcher } from '../lib/db/data-version';
 import { ALERTS, TypeOrmAlertRepository } from '../lib/alerts';
+import { ID_CROSSWALK, KyselyIdCrosswalkRepository } from '../lib/crosswalk';
 import { EXCHANGE_RATES, PgExchangeRateRepository } from '../lib/rates';
 import { API_KEYS, TypeOrmApiKeyRepository } from '../lib/keys';
 import {
@@ -282,6 +283,7 @@ export class PersistenceModule implements OnApplicationShutdown {
         // Read once per data version by api-v2's conversions, on the primary: a replica behind it
         // would serve an older version's rates under a newer version's key.
         onDataSource(EXCHANGE_RATES, PgExchangeRateRepository),
+        onDataSource(ID_CROSSWALK, KyselyIdCrosswalkRepository),
         onReads(CARD_READS, CardQueryRepository),
         onReads(CARD_KEYSET_READS, CardKeysetRepository),
       ],
@@ -296,6 +298,7 @@ export class PersistenceModule implements OnApplicationShutdown {
         API_KEYS,
         ALERTS,
         EXCHANGE_RATES,
+        ID_CROSSWALK,
         CARD_READS,
         CARD_KEYSET_READS,
       ],
