@@ -18,7 +18,7 @@ describe('the services’ runtime settings in docker/', () => {
     const commands = [...docker('compose.yaml').matchAll(/command:\s*\[([^\]]*)\]/g)]
       .map((m) => m[1]!)
       .filter((c) => c.includes("'dist/apps/"));
-    expect(commands).toHaveLength(3); // api-v1, api-v1-worker, api-v2 (the gateway runs the image's CMD)
+    expect(commands).toHaveLength(4); // api-v1, api-v1-worker, api-v2, mcp-server (the gateway runs the image's CMD)
     for (const command of commands)
       for (const flag of SERVICE_NODE_FLAGS) expect(command).toContain(`'${flag}'`);
   });
