@@ -32,7 +32,12 @@ describe('api-v2 OpenAPI document', () => {
 
   it('documents every controller of the app', () => {
     expect(new Set(DOCUMENTED_CONTROLLERS)).toEqual(new Set(controllersInSource(join(__dirname, '..'))));
-    expect(Object.keys(document.paths).sort()).toEqual(['/v2/cards', '/v2/cards/{id}']);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/v2/cards',
+      '/v2/cards/{id}',
+      '/v2/cards/{id}/ids',
+      '/v2/ids/{kind}/{value}',
+    ]);
   });
 
   it('documents exactly the query parameters the parser accepts', () => {

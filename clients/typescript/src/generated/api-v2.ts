@@ -38,6 +38,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/cards/{id}/ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every marketplace id the feeds know for a card and its variants, and where they disagree
+         * @description Each id with the feed that said it and the first and last UTC day a sync read it there (docs/id-crosswalk.md). `conflicts` lists every disagreement: two feeds giving the card (or a variant) different values of one kind, or one value given to another card too. No query parameters.
+         */
+        get: operations["getCardIds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ids/{kind}/{value}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cards a marketplace id belongs to, by kind
+         * @description The cards (or variants, for a SKU) any feed gave this id, each with the feeds that said so; an id no feed gave is 200 with an empty `cards`. More than one card is a conflict, listed. No query parameters.
+         */
+        get: operations["lookupId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -64,6 +104,24 @@ export interface components {
             id: string;
             /** @example Magic: The Gathering */
             name: string;
+        };
+        CardIdsV2: {
+            /**
+             * Format: uuid
+             * @description The card’s id (v2 `id`).
+             */
+            id: string;
+            /** @description The card’s legacy slug. */
+            slug: string;
+            /** @description The card’s own ids, by kind, value and feed. */
+            ids: components["schemas"]["IdAssertionV2"][];
+            /** @description The variants any feed gave an id, by slug. */
+            variants: components["schemas"]["VariantIdsV2"][];
+            /** @description Every disagreement between feeds over this card’s ids; empty when they agree. */
+            conflicts: components["schemas"]["IdConflictV2"][];
+        };
+        CardIdsV2Response: {
+            data: components["schemas"]["CardIdsV2"];
         };
         CardSetV2: {
             /** @example magic-the-gathering-limited-edition-alpha */
@@ -251,6 +309,134 @@ export interface components {
              */
             canonical: string;
         };
+        IdAssertionV2: {
+            /**
+             * @description What the id is: `tcgplayer_product`, `tcgplayer_etched_product` (the etched printing’s product), `tcgplayer_sku` (a variant’s), `cardmarket_product`, `scryfall_id`, `mtgjson_uuid` (one per face of a multi-face card), `multiverse_id`.
+             * @example tcgplayer_product
+             * @enum {string}
+             */
+            kind: "tcgplayer_product" | "tcgplayer_etched_product" | "tcgplayer_sku" | "cardmarket_product" | "scryfall_id" | "mtgjson_uuid" | "multiverse_id";
+            /**
+             * @description The id as the marketplace or provider writes it.
+             * @example 1029
+             */
+            value: string;
+            /**
+             * @description The feed that said it; null: back-filled from what the catalogue held before the crosswalk, which no one feed can be named for.
+             * @example mtgjson
+             * @enum {string|null}
+             */
+            feed: "mtgjson" | "scryfall" | "tcgcsv" | "cardmarket" | null;
+            /**
+             * Format: date
+             * @description UTC day a sync first read it from the feed (a TCGCSV back-fill: its archive's day); null: back-filled, the day is not known.
+             * @example 2026-12-07
+             */
+            first_seen: string | null;
+            /**
+             * Format: date
+             * @description UTC day a sync last read it from the feed (a TCGCSV back-fill: its archive's day); null: back-filled, the day is not known.
+             * @example 2026-12-07
+             */
+            last_seen: string | null;
+        };
+        IdConflictAssertionV2: {
+            /** Format: uuid */
+            card_id: string;
+            card_slug: string;
+            /**
+             * Format: uuid
+             * @description null: the card’s own id.
+             */
+            variant_id: string | null;
+            variant_slug: string | null;
+            /** @example 1030 */
+            value: string;
+            /**
+             * @example scryfall
+             * @enum {string}
+             */
+            feed: "mtgjson" | "scryfall" | "tcgcsv" | "cardmarket";
+            /**
+             * Format: date
+             * @description UTC day a sync last read it from the feed (a TCGCSV back-fill: its archive's day); null: back-filled, the day is not known.
+             * @example 2026-12-07
+             */
+            last_seen: string | null;
+        };
+        IdConflictV2: {
+            /**
+             * @description `values_differ`: two feeds give one card (or variant) different values of one kind, each feed’s latest values compared; `value_shared`: one value of a kind is given to more than one card (or variant).
+             * @example values_differ
+             * @enum {string}
+             */
+            reason: "values_differ" | "value_shared";
+            /**
+             * @description What the id is: `tcgplayer_product`, `tcgplayer_etched_product` (the etched printing’s product), `tcgplayer_sku` (a variant’s), `cardmarket_product`, `scryfall_id`, `mtgjson_uuid` (one per face of a multi-face card), `multiverse_id`.
+             * @example tcgplayer_product
+             * @enum {string}
+             */
+            kind: "tcgplayer_product" | "tcgplayer_etched_product" | "tcgplayer_sku" | "cardmarket_product" | "scryfall_id" | "mtgjson_uuid" | "multiverse_id";
+            /**
+             * @description The disagreement in words.
+             * @example tcgplayer_product: mtgjson says 1029, scryfall says 1030
+             */
+            detail: string;
+            assertions: components["schemas"]["IdConflictAssertionV2"][];
+        };
+        IdHolderV2: {
+            /**
+             * Format: uuid
+             * @description The card’s id: `GET /v2/cards/{id}` takes it.
+             */
+            card_id: string;
+            card_slug: string;
+            /**
+             * Format: uuid
+             * @description null: the card’s own id.
+             */
+            variant_id: string | null;
+            variant_slug: string | null;
+            /** @description Which feeds said it, and when. */
+            asserted_by: components["schemas"]["IdSayingV2"][];
+        };
+        IdLookupV2: {
+            /**
+             * @description What the id is: `tcgplayer_product`, `tcgplayer_etched_product` (the etched printing’s product), `tcgplayer_sku` (a variant’s), `cardmarket_product`, `scryfall_id`, `mtgjson_uuid` (one per face of a multi-face card), `multiverse_id`.
+             * @example tcgplayer_product
+             * @enum {string}
+             */
+            kind: "tcgplayer_product" | "tcgplayer_etched_product" | "tcgplayer_sku" | "cardmarket_product" | "scryfall_id" | "mtgjson_uuid" | "multiverse_id";
+            /** @example 1029 */
+            value: string;
+            /** @description Empty when no feed gave this id to any card. */
+            cards: components["schemas"]["IdHolderV2"][];
+            /** @description Non-empty when the id is given to more than one card. */
+            conflicts: components["schemas"]["IdConflictV2"][];
+        };
+        IdLookupV2Response: {
+            data: components["schemas"]["IdLookupV2"];
+        };
+        IdSayingV2: {
+            /**
+             * @description The feed that said it; null: back-filled from what the catalogue held before the crosswalk, which no one feed can be named for.
+             * @example mtgjson
+             * @enum {string|null}
+             */
+            feed: "mtgjson" | "scryfall" | "tcgcsv" | "cardmarket" | null;
+            /**
+             * Format: date
+             * @description UTC day a sync first read it from the feed (a TCGCSV back-fill: its archive's day); null: back-filled, the day is not known.
+             * @example 2026-12-07
+             */
+            first_seen: string | null;
+            /**
+             * Format: date
+             * @description UTC day a sync last read it from the feed (a TCGCSV back-fill: its archive's day); null: back-filled, the day is not known.
+             * @example 2026-12-07
+             */
+            last_seen: string | null;
+        };
         MarketV2: {
             /**
              * @description The requested region code: a market code (NA, EU, UK, JP, OCE, LATAM, OTHER) or an ISO 3166-1 alpha-2 country code.
@@ -430,6 +616,16 @@ export interface components {
              * @example null
              */
             vendor_sku: string | null;
+        };
+        VariantIdsV2: {
+            /**
+             * Format: uuid
+             * @description The variant’s id (v2 `variants[].id`).
+             */
+            id: string;
+            /** @description The variant’s legacy slug. */
+            slug: string;
+            ids: components["schemas"]["IdAssertionV2"][];
         };
         VariantV2: {
             /**
@@ -743,6 +939,234 @@ export interface operations {
                      *       "status": 404,
                      *       "detail": "Card 'magic-the-gathering-limited-edition-alpha-black-lotus-uncommon' not found.",
                      *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED (per minute), DAILY_LIMIT_EXCEEDED (per UTC day) or REQUEST_LIMIT_EXCEEDED (per UTC month); a refused request costs nothing. */
+            429: {
+                headers: {
+                    /** @description Seconds until the exhausted window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#rate-limit-exceeded",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The per-minute limit of the starter plan is used up (this request costs 1).",
+                     *       "code": "RATE_LIMIT_EXCEEDED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+        };
+    };
+    getCardIds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Card UUID (recommended) or legacy v1 slug, as `GET /v2/cards/{id}` takes it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card’s ids. */
+            200: {
+                headers: {
+                    /**
+                     * @description Usage of the window closest to exhaustion: `limit=<integer>, remaining=<integer>, reset=<seconds>`.
+                     * @example limit=60, remaining=59, reset=42
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description All three windows of the plan: per minute, per UTC day, per UTC month.
+                     * @example "minute";q=60;w=60, "day";q=2000;w=86400, "month";q=30000;w=2592000
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Limit of the window in `RateLimit`.
+                     * @example 60
+                     */
+                    "RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window.
+                     * @example 59
+                     */
+                    "RateLimit-Remaining"?: number;
+                    /**
+                     * @description Seconds until that window resets.
+                     * @example 42
+                     */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardIdsV2Response"];
+                };
+            };
+            /** @description INVALID_REQUEST: a malformed request, an unknown parameter or an unrecognised value, named with what it accepts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "Invalid value 'yes' for 'graded'. Accepted: exclude, only, include.",
+                     *       "code": "INVALID_REQUEST"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description MISSING_API_KEY: no `x-api-key` header; INVALID_API_KEY: the key is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#invalid-api-key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "code": "INVALID_API_KEY"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description NOT_FOUND: no card has this UUID or slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Card 'magic-the-gathering-limited-edition-alpha-black-lotus-uncommon' not found.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED (per minute), DAILY_LIMIT_EXCEEDED (per UTC day) or REQUEST_LIMIT_EXCEEDED (per UTC month); a refused request costs nothing. */
+            429: {
+                headers: {
+                    /** @description Seconds until the exhausted window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#rate-limit-exceeded",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The per-minute limit of the starter plan is used up (this request costs 1).",
+                     *       "code": "RATE_LIMIT_EXCEEDED"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+        };
+    };
+    lookupId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The kind of id. */
+                kind: "tcgplayer_product" | "tcgplayer_etched_product" | "tcgplayer_sku" | "cardmarket_product" | "scryfall_id" | "mtgjson_uuid" | "multiverse_id";
+                /** @description The id: a positive integer of at most 20 digits (products, SKUs, multiverse ids), or a UUID (`scryfall_id`, `mtgjson_uuid`, any case). */
+                value: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holders of the id. */
+            200: {
+                headers: {
+                    /**
+                     * @description Usage of the window closest to exhaustion: `limit=<integer>, remaining=<integer>, reset=<seconds>`.
+                     * @example limit=60, remaining=59, reset=42
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description All three windows of the plan: per minute, per UTC day, per UTC month.
+                     * @example "minute";q=60;w=60, "day";q=2000;w=86400, "month";q=30000;w=2592000
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Limit of the window in `RateLimit`.
+                     * @example 60
+                     */
+                    "RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window.
+                     * @example 59
+                     */
+                    "RateLimit-Remaining"?: number;
+                    /**
+                     * @description Seconds until that window resets.
+                     * @example 42
+                     */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdLookupV2Response"];
+                };
+            };
+            /** @description INVALID_REQUEST: a malformed request, an unknown parameter or an unrecognised value, named with what it accepts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "Invalid value 'yes' for 'graded'. Accepted: exclude, only, include.",
+                     *       "code": "INVALID_REQUEST"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description MISSING_API_KEY: no `x-api-key` header; INVALID_API_KEY: the key is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.com/errors#invalid-api-key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "code": "INVALID_API_KEY"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
