@@ -135,6 +135,14 @@ describe('convertCardsBody', () => {
     });
   });
 
+  it('says when no rates are stored at all', () => {
+    const none = new RateBook({ source: 'ecb', count: 0, byCurrency: new Map() });
+    const body = JSON.stringify({ data: [{ variants: [{ markets: [market({})] }] }] });
+    expect(convertCardsBody(body, 'EUR', none)).toContain(
+      '"reason":"no exchange rates are stored: the ECB feed has not been synced"',
+    );
+  });
+
   it('reads one card as GET /v2/cards/{id} sends it', () => {
     const body = JSON.stringify({ data: { id: 'c', variants: [{ markets: [market({})] }] } });
     const out = JSON.parse(convertCardsBody(body, 'EUR', book)) as {

@@ -36,6 +36,8 @@ export class RateBook {
    */
   on(currency: string, day: number): FoundRate | MissingRate {
     if (currency === 'EUR') return { rate: 1, day: dayText(day) };
+    if (this.series.size === 0)
+      return { missing: 'no exchange rates are stored: the ECB feed has not been synced' };
     const s = this.series.get(currency);
     if (!s) return { missing: `the ECB publishes no rate for ${currency}` };
     // The last index whose day is <= `day`.
