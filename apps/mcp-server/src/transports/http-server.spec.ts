@@ -61,7 +61,7 @@ describe('the MCP HTTP transport, before any tool runs', () => {
     expect((await fetch(`${base}/health/live`)).status).toBe(200);
   });
 
-  it('refuses a body that is not JSON (400, parse error) and one past the cap (413)', async () => {
+  it('refuses a body that is not JSON (400, parse error), one past the cap (413) and a large batch (400)', async () => {
     const bad = await post({ [CREDENTIAL]: TOKEN, 'x-api-key': 'k' }, '{not json');
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
@@ -70,6 +70,13 @@ describe('the MCP HTTP transport, before any tool runs', () => {
       JSON.stringify({ pad: 'x'.repeat(4096) }),
     );
     expect(big.status).toBe(413);
+    const ping = { jsonrpc: '2.0', method: 'ping' };
+    const batch = await post(
+      { [CREDENTIAL]: TOKEN, 'x-api-key': 'k' },
+      JSON.stringify(Array.from({ length: 9 }, (_, id) => ({ ...ping, id }))),
+    );
+    expect(batch.status).toBe(400);
+    expect(((await batch.json()) as { error: { message: string } }).error.message).toContain('at most 8');
   });
 
   it('is stateless: GET and DELETE are 405, naming POST', async () => {

@@ -11,6 +11,9 @@ export const MCP_PATH = '/mcp';
 
 const OPEN_PATHS = new Set(['/health', '/health/live', '/health/ready']);
 
+/** JSON-RPC messages one POST may carry (the 2025-03-26 transport's batches; later ones send one). */
+const MAX_BATCH = 8;
+
 /**
  * The streamable HTTP transport, stateless: each POST gets its own MCP server bound to the key it
  * carries, and a JSON answer (no SSE stream: every tool answers once), so any instance serves any
@@ -75,6 +78,9 @@ async function serveMcp(
   } catch {
     return sendRpcError(res, 400, 'The request body is not JSON.', {}, -32700);
   }
+  // A batch fans out into as many API requests at once: a few, not a body's worth.
+  if (Array.isArray(message) && message.length > MAX_BATCH)
+    return sendRpcError(res, 400, `A batch may hold at most ${MAX_BATCH} messages.`, {}, -32600);
   const api = new ClientTcgApi({
     baseUrl: env.TCG_API_URL,
     apiKey,
