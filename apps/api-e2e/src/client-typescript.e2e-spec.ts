@@ -128,6 +128,14 @@ describe('the TypeScript client through the gateway', () => {
     expect(one).toEqual(await getJson(`${stack.gatewayUrl}/v2/cards/${dragon.uuid}?regions=NA`, key));
   });
 
+  it('reads the id crosswalk as one request gives it', async () => {
+    const client = clientWith(key);
+    const ids = await client.v2.cards.ids(dragon.uuid);
+    expect(ids).toEqual(await getJson(`${stack.gatewayUrl}/v2/cards/${dragon.uuid}/ids`, key));
+    const holders = await client.v2.ids.lookup('tcgplayer_product', '1007');
+    expect(holders).toEqual(await getJson(`${stack.gatewayUrl}/v2/ids/tcgplayer_product/1007`, key));
+  });
+
   it('looks cards up in one batch', async () => {
     const batch = await clientWith(key).v1.cards.batch([{ cardId: knight.uuid }, { vendorSkuId: 'SKU-LP' }], {
       include_price_history: false,

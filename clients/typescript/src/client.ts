@@ -16,11 +16,14 @@ import type {
   CardV2,
   CardV2Query,
   CardV2Response,
+  CardIdsResponse,
   CreateAlertBody,
   CreatedAlertResponse,
   DeliveryAttemptsResponse,
   Game,
   GamesResponse,
+  IdKind,
+  IdLookupResponse,
   SetsQuery,
   SetsResponse,
 } from './types.js';
@@ -246,12 +249,24 @@ export class V1Alerts {
   }
 }
 
-/** v2 (beta): cards with raw and graded variants, priced per region. */
+/** v2 (beta): cards with raw and graded variants, priced per region, and the id crosswalk. */
 export class V2 {
   readonly cards: V2Cards;
+  readonly ids: V2Ids;
 
   constructor(transport: Transport) {
     this.cards = new V2Cards(transport);
+    this.ids = new V2Ids(transport);
+  }
+}
+
+export class V2Ids {
+  constructor(private readonly transport: Transport) {}
+
+  /** `GET /v2/ids/{kind}/{value}`: the cards and variants a marketplace id belongs to, by feed. */
+  lookup(kind: IdKind, value: string, options?: CallOptions): Promise<IdLookupResponse> {
+    const path = `/v2/ids/${encodeURIComponent(kind)}/${encodeURIComponent(value)}`;
+    return get(this.transport, path, undefined, options);
   }
 }
 
@@ -266,6 +281,11 @@ export class V2Cards {
   /** `GET /v2/cards/{id}`: one card by UUID or legacy slug; a 404 when there is none. */
   get(id: string, params: CardV2Query = {}, options?: CallOptions): Promise<CardV2Response> {
     return get(this.transport, `/v2/cards/${encodeURIComponent(id)}`, params, options);
+  }
+
+  /** `GET /v2/cards/{id}/ids`: every marketplace id the feeds assert for the card and its variants. */
+  ids(id: string, options?: CallOptions): Promise<CardIdsResponse> {
+    return get(this.transport, `/v2/cards/${encodeURIComponent(id)}/ids`, undefined, options);
   }
 
   /** Every page from `params.cursor` (default the first) on, following `meta.cursor.next`. */

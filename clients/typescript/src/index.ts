@@ -7,6 +7,7 @@ export {
   V1Sets,
   V2,
   V2Cards,
+  V2Ids,
   type TcgClientOptions,
 } from './client.js';
 export {

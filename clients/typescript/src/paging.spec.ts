@@ -129,6 +129,8 @@ describe('requests', () => {
     await client.v1.alerts.list();
     await client.v1.alerts.get('id/1');
     await expect(client.v1.alerts.delete('id-1')).resolves.toBeUndefined();
+    await client.v2.cards.ids('card-1');
+    await client.v2.ids.lookup('tcgplayer_sku', '123');
     expect(server.seen.map((s) => [s.method, s.url, s.body])).toEqual([
       // An empty list is sent empty: `include=` asks for prices only.
       ['GET', '/api/v2/cards/a%20b%2Fc?regions=NA&include=', ''],
@@ -141,6 +143,8 @@ describe('requests', () => {
       ['GET', '/api/v1/alerts', ''],
       ['GET', '/api/v1/alerts/id%2F1', ''],
       ['DELETE', '/api/v1/alerts/id-1', ''],
+      ['GET', '/api/v2/cards/card-1/ids', ''],
+      ['GET', '/api/v2/ids/tcgplayer_sku/123', ''],
     ]);
     for (const s of server.seen) expect(s.headers['x-api-key']).toBe('k-1');
     expect(server.seen[1]!.headers['content-type']).toBe('application/json');

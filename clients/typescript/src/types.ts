@@ -61,6 +61,11 @@ export type CardsV2Query = QueryOf<V2Operations['listCards']>;
 export type CardsV2Response = JsonOf<V2Operations['listCards'], 200>;
 export type CardV2Query = QueryOf<V2Operations['getCard']>;
 export type CardV2Response = JsonOf<V2Operations['getCard'], 200>;
+/** The id crosswalk: every marketplace id the feeds assert for a card and its variants. */
+export type CardIdsResponse = JsonOf<V2Operations['getCardIds'], 200>;
+/** The kinds of id `GET /v2/ids/{kind}/{value}` looks up. */
+export type IdKind = V2Operations['lookupId']['parameters']['path']['kind'];
+export type IdLookupResponse = JsonOf<V2Operations['lookupId'], 200>;
 
 /** What every method takes last. */
 export interface CallOptions {

@@ -1093,9 +1093,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The kind of id. */
+                /** @description The kind of id, not case-sensitive. */
                 kind: "tcgplayer_product" | "tcgplayer_etched_product" | "tcgplayer_sku" | "cardmarket_product" | "scryfall_id" | "mtgjson_uuid" | "multiverse_id";
-                /** @description The id: a positive integer of at most 20 digits (products, SKUs, multiverse ids), or a UUID (`scryfall_id`, `mtgjson_uuid`, any case). */
+                /** @description The id: a positive integer of at most 20 digits, no leading zero (products, SKUs, multiverse ids), or a UUID (`scryfall_id`, `mtgjson_uuid`, any case). */
                 value: string;
             };
             cookie?: never;
