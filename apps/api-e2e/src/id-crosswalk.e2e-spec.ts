@@ -193,6 +193,7 @@ describe('the id crosswalk, synced from real files and read through the gateway'
       ['scryfall_id', WALL.scryfall.toUpperCase()],
       ['mtgjson_uuid', WALL.mtgjson],
       ['multiverse_id', WALL.multiverse],
+      ['TCGPLAYER_PRODUCT', WALL.tcgplayer],
     ]) {
       const { data } = await get<Lookup>(`/v2/ids/${kind}/${value}`);
       expect(data.cards.map((c) => [c.card_id, c.variant_id])).toEqual([[id, null]]);
@@ -222,7 +223,11 @@ describe('the id crosswalk, synced from real files and read through the gateway'
       ),
     });
     expect(await problem('/v2/ids/tcgplayer_product/12ab', 400)).toMatchObject({
-      detail: "Invalid value '12ab' for 'value'. Accepted: a positive integer of at most 20 digits.",
+      detail:
+        "Invalid value '12ab' for 'value'. Accepted: a positive integer of at most 20 digits, no leading zero.",
+    });
+    expect(await problem('/v2/ids/tcgplayer_product/01029', 400)).toMatchObject({
+      detail: expect.stringContaining("for 'value'"),
     });
     expect(await problem(`/v2/ids/scryfall_id/${'9'.repeat(300)}`, 400)).toMatchObject({
       detail: expect.stringMatching(/for 'value'\. Accepted: a UUID\.$/),

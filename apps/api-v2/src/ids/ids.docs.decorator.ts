@@ -38,13 +38,13 @@ export const IdLookupDocs = (): MethodDecorator =>
     }),
     ApiParam({
       name: 'kind',
-      description: 'The kind of id.',
+      description: 'The kind of id, not case-sensitive.',
       schema: { type: 'string', enum: [...ID_KINDS] },
     }),
     ApiParam({
       name: 'value',
       description:
-        'The id: a positive integer of at most 20 digits (products, SKUs, multiverse ids), or a UUID (`scryfall_id`, `mtgjson_uuid`, any case).',
+        'The id: a positive integer of at most 20 digits, no leading zero (products, SKUs, multiverse ids), or a UUID (`scryfall_id`, `mtgjson_uuid`, any case).',
       schema: { type: 'string', maxLength: 64 },
       example: '1029',
     }),

@@ -4,8 +4,8 @@ import {
   acceptedIdValue,
   ID_CROSSWALK,
   ID_KINDS,
+  idKindOf,
   idValueOf,
-  isIdKind,
   type IdCrosswalkReads,
 } from '@tcg/persistence';
 import type { CardIdsV2Response, IdLookupV2Response } from './dto/card-ids.dto';
@@ -26,11 +26,12 @@ export class IdsService {
 
   /** GET /v2/ids/{kind}/{value}: the cards holding it; none is 200 with an empty list. */
   async lookup(kindText: string, valueText: string): Promise<IdLookupV2Response> {
-    if (!isIdKind(kindText)) throw invalidParameter('kind', abbreviate(kindText), ID_KINDS);
-    const value = idValueOf(kindText, valueText);
+    const kind = idKindOf(kindText);
+    if (kind === undefined) throw invalidParameter('kind', abbreviate(kindText), ID_KINDS);
+    const value = idValueOf(kind, valueText);
     if (value === undefined)
-      throw invalidParameter('value', abbreviate(valueText, 40), acceptedIdValue(kindText));
-    const holders = await this.crosswalk.holders(kindText, value);
-    return toLookupResponse(kindText, value, holders, idConflicts(holders));
+      throw invalidParameter('value', abbreviate(valueText, 40), acceptedIdValue(kind));
+    const holders = await this.crosswalk.holders(kind, value);
+    return toLookupResponse(kind, value, holders, idConflicts(holders));
   }
 }

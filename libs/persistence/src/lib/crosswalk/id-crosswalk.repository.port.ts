@@ -29,12 +29,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const INTEGER_ID = /^[1-9][0-9]{0,19}$/;
 
 /** What a value of each kind looks like, and how the text of one is said in an error. */
+const INTEGER = { pattern: INTEGER_ID, accepted: 'a positive integer of at most 20 digits, no leading zero' };
 const SHAPES: Readonly<Record<IdKind, { readonly pattern: RegExp; readonly accepted: string }>> = {
-  tcgplayer_product: { pattern: INTEGER_ID, accepted: 'a positive integer of at most 20 digits' },
-  tcgplayer_etched_product: { pattern: INTEGER_ID, accepted: 'a positive integer of at most 20 digits' },
-  tcgplayer_sku: { pattern: INTEGER_ID, accepted: 'a positive integer of at most 20 digits' },
-  cardmarket_product: { pattern: INTEGER_ID, accepted: 'a positive integer of at most 20 digits' },
-  multiverse_id: { pattern: INTEGER_ID, accepted: 'a positive integer of at most 20 digits' },
+  tcgplayer_product: INTEGER,
+  tcgplayer_etched_product: INTEGER,
+  tcgplayer_sku: INTEGER,
+  cardmarket_product: INTEGER,
+  multiverse_id: INTEGER,
   scryfall_id: { pattern: UUID, accepted: 'a UUID' },
   mtgjson_uuid: { pattern: UUID, accepted: 'a UUID' },
 };
@@ -44,6 +45,12 @@ export const VARIANT_ID_KINDS: ReadonlySet<IdKind> = new Set<IdKind>(['tcgplayer
 
 export function isIdKind(text: string): text is IdKind {
   return (ID_KINDS as readonly string[]).includes(text);
+}
+
+/** The kind a request names, in any case (v2's enumerations are not case-sensitive). */
+export function idKindOf(text: string): IdKind | undefined {
+  const kind = text.toLowerCase();
+  return isIdKind(kind) ? kind : undefined;
 }
 
 /**
