@@ -451,6 +451,20 @@ class Scenarios:
                 self.call(self.make(srv.url, retries=1), lambda c: c.v1.alerts.create(card_id="c", rule="price_above", value=1, url="https://h.example/x"))
         self.assertEqual(len(srv.seen), 2)
 
+    def test_a_call_may_set_its_own_retries(self) -> None:
+        reply = v1_problem(503, "SERVICE_UNAVAILABLE", "down")
+        with LocalServer(lambda s: reply) as srv:
+            client = self.make(srv.url, retries=0)
+            with self.assertRaises(tcg_pricing.TcgServerError):
+                self.call(client, lambda c: c.v1.cards.list(q="bolt", retries=3))
+            self.assertEqual(len(srv.seen), 4)
+            with self.assertRaises(tcg_pricing.TcgServerError):
+                self.call(client, lambda c: c.v1.games.list())
+            self.assertEqual(len(srv.seen), 5)
+            with self.assertRaises(ValueError):
+                self.call(client, lambda c: c.v1.games.list(retries=-1))
+        self.assertEqual(len(srv.seen), 5)
+
     def test_retries_zero_means_one_attempt(self) -> None:
         with LocalServer(lambda s: v1_problem(429, "RATE_LIMIT_EXCEEDED", "x", **{"Retry-After": "1"})) as srv:
             with self.assertRaises(RateLimited):

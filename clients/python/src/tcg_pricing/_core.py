@@ -51,6 +51,8 @@ class Request:
     body: Optional[bytes] = None
     retry: Retry = "idempotent"
     timeout: Optional[float] = None
+    #: Retries of this call, in place of the client's.
+    retries: Optional[int] = None
 
     @property
     def idempotent(self) -> bool:
@@ -256,7 +258,8 @@ class RetryPolicy:
 
     def delay(self, req: Request, attempt: int, error: TcgError, waited: float) -> Optional[float]:
         """Seconds to wait before attempt ``attempt + 1``, or None to give up and raise ``error``."""
-        if attempt >= self.retries or not self.retryable(req, error):
+        limit = self.retries if req.retries is None else req.retries
+        if attempt >= limit or not self.retryable(req, error):
             return None
         d = min(self.backoff_max, self.backoff_base * (2**attempt))
         wait = d / 2 + self.random() * d / 2

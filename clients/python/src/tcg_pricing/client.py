@@ -63,12 +63,13 @@ def _batch_body(items: Sequence[Union[BatchItem, Mapping[str, Any]]]) -> bytes:
 class TcgClient:
     """Synchronous client of the trading-card pricing API.
 
-    ``timeout`` bounds each HTTP attempt (connect, send and the whole answer) in seconds; a call
-    may override it with ``timeout=``. ``retries`` is how many times a 429 or 503 answer (or, for
-    a GET, a failed connection) is tried again, with jittered exponential backoff from
-    ``backoff_base`` up to ``backoff_max`` seconds that never comes back sooner than
-    ``Retry-After``; ``max_retry_wait`` caps the seconds slept between the attempts of one call. ``sleep`` is the
-    function that waits (tests pass their own). Thread-safe; use it as a context manager or call
+    ``timeout`` bounds each HTTP attempt (connect, send and the whole answer) in seconds.
+    ``retries`` is how many times a 429 or 503 answer (or, for a GET, a failed connection) is tried
+    again, with jittered exponential backoff from ``backoff_base`` up to ``backoff_max`` seconds
+    that never comes back sooner than ``Retry-After``; ``max_retry_wait`` caps the seconds slept
+    between the attempts of one call. A call may pass its own ``timeout=`` and ``retries=``.
+    ``sleep`` is the function that waits (tests pass their own).
+    Thread-safe; use it as a context manager or call
     ``close()`` to drop its kept-alive connections.
     """
 
@@ -118,6 +119,7 @@ class TcgClient:
         body: Any = None,
         retry: Optional[Retry] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> Any:
         """Any route the typed methods do not cover yet, with the same key, deadline, retries and
         errors: ``path`` from the API's root (``/v2/cards/...``), ``query`` sent as the methods send
@@ -131,7 +133,7 @@ class TcgClient:
         path = urllib.parse.quote(path, safe="/%:@!$&'()*+,;=-._~")
         payload = None if body is None else json.dumps(body, separators=(",", ":")).encode()
         kind: Retry = retry or ("idempotent" if method == "GET" else "refused")
-        req = Request(method, path, build_query(**(query or {})), payload, kind, timeout)
+        req = Request(method, path, build_query(**(query or {})), payload, kind, timeout, retries)
         res = self._send(req)
         return res.json() if res.body else None
 
@@ -140,6 +142,8 @@ class TcgClient:
         timeout = self._timeout if req.timeout is None else req.timeout
         if not timeout > 0:
             raise ValueError("timeout must be positive")
+        if req.retries is not None and req.retries < 0:
+            raise ValueError("retries must not be negative")
         waited = 0.0
         attempt = 0
         while True:
@@ -164,7 +168,8 @@ class TcgClient:
         res = self._send(req)
         model = cls.from_dict(res.json())
         if "rate_limit" in {f.name for f in dataclasses.fields(cls)}:
-            model = dataclasses.replace(model, rate_limit=parse_rate_limit(res.headers.get("ratelimit")))  # type: ignore[call-arg]
+            rate_limit = parse_rate_limit(res.headers.get("ratelimit"))
+            model = dataclasses.replace(model, rate_limit=rate_limit)  # type: ignore[call-arg]
         return model
 
 
@@ -191,13 +196,13 @@ class V2:
 
 
 class Games(_Resource):
-    def list(self, *, timeout: Optional[float] = None) -> GamesResponse:
+    def list(self, *, timeout: Optional[float] = None, retries: Optional[int] = None) -> GamesResponse:
         """``GET /v1/games``: every game with its counts and market index."""
-        return self._c._model(GamesResponse, Request("GET", "/v1/games", timeout=timeout))
+        return self._c._model(GamesResponse, Request("GET", "/v1/games", timeout=timeout, retries=retries))
 
-    def iterate(self, *, timeout: Optional[float] = None) -> Iterator[Game]:
+    def iterate(self, *, timeout: Optional[float] = None, retries: Optional[int] = None) -> Iterator[Game]:
         """Every game, one at a time (one request: the list is not paged)."""
-        page = self.list(timeout=timeout)
+        page = self.list(timeout=timeout, retries=retries)
         for game in page.data:
             yield game
 
@@ -211,10 +216,12 @@ class Sets(_Resource):
         order_by: Optional[str] = None,
         order: Optional[str] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> SetsResponse:
         """``GET /v1/sets``: the sets of ``game`` (an id or its display name), all of them at once."""
         params = query(game=game, q=q, orderBy=order_by, order=order)
-        return self._c._model(SetsResponse, Request("GET", "/v1/sets", params, timeout=timeout))
+        req = Request("GET", "/v1/sets", params, timeout=timeout, retries=retries)
+        return self._c._model(SetsResponse, req)
 
     def iterate(
         self,
@@ -224,9 +231,10 @@ class Sets(_Resource):
         order_by: Optional[str] = None,
         order: Optional[str] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> Iterator[CardSet]:
         """Every set of ``game``, one at a time (one request: the list is not paged)."""
-        page = self.list(game, q=q, order_by=order_by, order=order, timeout=timeout)
+        page = self.list(game, q=q, order_by=order_by, order=order, timeout=timeout, retries=retries)
         for card_set in page.data:
             yield card_set
 
@@ -259,6 +267,7 @@ class Cards(_Resource):
         limit: Optional[int] = None,
         offset: Optional[int] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> CardsResponse:
         """``GET /v1/cards``: one page of a search, a browse or a lookup (identifiers win over ``q``)."""
         params = query(
@@ -286,7 +295,8 @@ class Cards(_Resource):
             limit=limit,
             offset=offset,
         )
-        return self._c._model(CardsResponse, Request("GET", "/v1/cards", params, timeout=timeout))
+        req = Request("GET", "/v1/cards", params, timeout=timeout, retries=retries)
+        return self._c._model(CardsResponse, req)
 
     def pages(
         self,
@@ -315,6 +325,7 @@ class Cards(_Resource):
         limit: Optional[int] = None,
         offset: int = 0,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> Iterator[CardsResponse]:
         """The pages of ``list`` from ``offset`` on, ``limit`` cards each, while ``meta.has_more``.
         Each page is one request (metered); the API refuses offsets past 10,000 (a 400): narrow to
@@ -345,6 +356,7 @@ class Cards(_Resource):
                 limit=limit,
                 offset=offset,
                 timeout=timeout,
+                retries=retries,
             )
             yield page
             # The page's own length, not `limit`: the plan may have clamped it.
@@ -379,6 +391,7 @@ class Cards(_Resource):
         limit: Optional[int] = None,
         offset: int = 0,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> Iterator[Card]:
         """Every card of every page (see ``pages``), one at a time."""
         for page in self.pages(
@@ -406,6 +419,7 @@ class Cards(_Resource):
             limit=limit,
             offset=offset,
             timeout=timeout,
+            retries=retries,
         ):
             for card in page.data:
                 yield card
@@ -418,6 +432,7 @@ class Cards(_Resource):
         include_price_history: Optional[bool] = None,
         include_statistics: Optional[StrList] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> CardsResponse:
         """``POST /v1/cards``: look up to 200 cards (fewer on smaller plans) in one request, each item
         with one identifier. Retried on 429 and 503 only, never after a broken connection."""
@@ -426,7 +441,8 @@ class Cards(_Resource):
             include_price_history=include_price_history,
             include_statistics=include_statistics,
         )
-        req = Request("POST", "/v1/cards", params, _batch_body(items), retry="unanswered", timeout=timeout)
+        body = _batch_body(items)
+        req = Request("POST", "/v1/cards", params, body, retry="unanswered", timeout=timeout, retries=retries)
         return self._c._model(CardsResponse, req)
 
 
@@ -441,30 +457,42 @@ class Alerts(_Resource):
         variant_id: Optional[str] = None,
         region: Optional[str] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> CreatedAlertResponse:
         """``POST /v1/alerts``: watch one card (``card_id``) or variant (``variant_id``); the answer's
         ``data.secret`` signs the webhooks and is shown only here. Retried on 429 only, which the
         gateway answers before anything is done (after a 503 a second alert could be made)."""
-        body = {"card_id": card_id, "variant_id": variant_id, "region": region, "rule": rule, "value": value, "url": url}
+        body = {
+            "card_id": card_id,
+            "variant_id": variant_id,
+            "region": region,
+            "rule": rule,
+            "value": value,
+            "url": url,
+        }
         payload = json.dumps({k: v for k, v in body.items() if v is not None}).encode()
-        req = Request("POST", "/v1/alerts", body=payload, retry="refused", timeout=timeout)
+        req = Request("POST", "/v1/alerts", body=payload, retry="refused", timeout=timeout, retries=retries)
         return self._c._model(CreatedAlertResponse, req)
 
-    def list(self, *, timeout: Optional[float] = None) -> AlertsResponse:
+    def list(self, *, timeout: Optional[float] = None, retries: Optional[int] = None) -> AlertsResponse:
         """``GET /v1/alerts``: this key's alerts, oldest first."""
-        return self._c._model(AlertsResponse, Request("GET", "/v1/alerts", timeout=timeout))
+        return self._c._model(AlertsResponse, Request("GET", "/v1/alerts", timeout=timeout, retries=retries))
 
-    def get(self, id: str, *, timeout: Optional[float] = None) -> AlertResponse:
+    def get(self, id: str, *, timeout: Optional[float] = None, retries: Optional[int] = None) -> AlertResponse:
         """``GET /v1/alerts/{id}``: 404 (``TcgApiError``) for another key's alert or none."""
-        return self._c._model(AlertResponse, Request("GET", f"/v1/alerts/{path_segment(id)}", timeout=timeout))
+        req = Request("GET", f"/v1/alerts/{path_segment(id)}", timeout=timeout, retries=retries)
+        return self._c._model(AlertResponse, req)
 
-    def delete(self, id: str, *, timeout: Optional[float] = None) -> None:
+    def delete(self, id: str, *, timeout: Optional[float] = None, retries: Optional[int] = None) -> None:
         """``DELETE /v1/alerts/{id}``: nothing more is sent for it. Retried on 429 only."""
-        self._c._send(Request("DELETE", f"/v1/alerts/{path_segment(id)}", retry="refused", timeout=timeout))
+        req = Request("DELETE", f"/v1/alerts/{path_segment(id)}", retry="refused", timeout=timeout, retries=retries)
+        self._c._send(req)
 
-    def deliveries(self, id: str, *, timeout: Optional[float] = None) -> DeliveryAttemptsResponse:
+    def deliveries(
+        self, id: str, *, timeout: Optional[float] = None, retries: Optional[int] = None
+    ) -> DeliveryAttemptsResponse:
         """``GET /v1/alerts/{id}/deliveries``: its last 50 webhook attempts, latest first."""
-        req = Request("GET", f"/v1/alerts/{path_segment(id)}/deliveries", timeout=timeout)
+        req = Request("GET", f"/v1/alerts/{path_segment(id)}/deliveries", timeout=timeout, retries=retries)
         return self._c._model(DeliveryAttemptsResponse, req)
 
 
@@ -491,6 +519,7 @@ class CardsV2(_Resource):
         min_price: Optional[float] = None,
         order_by: Optional[str] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> CardsV2Response:
         """``GET /v2/cards``: one page; ``meta.cursor.next`` is the next page's ``cursor``.
         ``include=[]`` asks for prices only."""
@@ -514,7 +543,8 @@ class CardsV2(_Resource):
             min_price=min_price,
             order_by=order_by,
         )
-        return self._c._model(CardsV2Response, Request("GET", "/v2/cards", params, timeout=timeout))
+        req = Request("GET", "/v2/cards", params, timeout=timeout, retries=retries)
+        return self._c._model(CardsV2Response, req)
 
     def pages(
         self,
@@ -538,6 +568,7 @@ class CardsV2(_Resource):
         min_price: Optional[float] = None,
         order_by: Optional[str] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> Iterator[CardsV2Response]:
         """Every page from ``cursor`` (default the first) on, following ``meta.cursor.next`` while
         ``meta.has_more``."""
@@ -562,6 +593,7 @@ class CardsV2(_Resource):
                 min_price=min_price,
                 order_by=order_by,
                 timeout=timeout,
+                retries=retries,
             )
             yield page
             following = page.meta.cursor.next
@@ -594,6 +626,7 @@ class CardsV2(_Resource):
         min_price: Optional[float] = None,
         order_by: Optional[str] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> Iterator[CardV2]:
         """Every card of every page (see ``pages``), one at a time."""
         for page in self.pages(
@@ -616,6 +649,7 @@ class CardsV2(_Resource):
             min_price=min_price,
             order_by=order_by,
             timeout=timeout,
+            retries=retries,
         ):
             for card in page.data:
                 yield card
@@ -631,6 +665,7 @@ class CardsV2(_Resource):
         include: Optional[StrList] = None,
         language: Optional[StrList] = None,
         timeout: Optional[float] = None,
+        retries: Optional[int] = None,
     ) -> CardV2Response:
         """``GET /v2/cards/{id}`` (UUID or legacy slug); an unknown card raises a 404 ``TcgApiError``."""
         params = query(
@@ -641,5 +676,5 @@ class CardsV2(_Resource):
             include=include,
             language=language,
         )
-        req = Request("GET", f"/v2/cards/{path_segment(id)}", params, timeout=timeout)
+        req = Request("GET", f"/v2/cards/{path_segment(id)}", params, timeout=timeout, retries=retries)
         return self._c._model(CardV2Response, req)
