@@ -251,6 +251,17 @@ describe('npm run feeds -- sync on genuine MTGJSON files (5.2.0 AllPrintings, SK
       { name: 'Modern Horizons 2 Set Booster Pack', vendor_id: '236351' },
     ]);
     expect((await runs())[1]).toMatchObject({ rows_read: 8, matched: 7, created: 1, unmatched: 0 });
+    // The id crosswalk: Angelic Curator's etched product, and one card holding both faces' uuids.
+    const crosswalk = new KyselyIdCrosswalkRepository(ds);
+    const holders = async (kind: 'tcgplayer_etched_product' | 'mtgjson_uuid', value: string) =>
+      (await crosswalk.holders(kind, value)).map((a) => [a.cardSlug, a.feed]);
+    const [curator] = (await ds.query(`SELECT id FROM cards WHERE name = 'Angelic Curator'`)) as {
+      id: string;
+    }[];
+    expect(await holders('tcgplayer_etched_product', '240797')).toEqual([[curator!.id, 'mtgjson']]);
+    const [said] = (await ds.query(`SELECT id FROM cards WHERE name = 'Said // Done'`)) as { id: string }[];
+    for (const face of ['92879e5d-fbcb-57a5-8d74-7e8113699d99', '5896af19-9c32-583f-96ae-2ec7cfca638c'])
+      expect(await holders('mtgjson_uuid', face)).toEqual([[said!.id, 'mtgjson']]);
   });
 
   it('reports a SKU word it has no meaning for with the value seen, and imports the rest', async () => {
