@@ -93,9 +93,9 @@ describe('the Python client (clients/python) against the stack', () => {
       const integration = outcomes(output, 'test_integration');
       const skipped = [...integration].filter(([, outcome]) => outcome !== 'ok');
       expect(skipped).toEqual([]);
-      // Nine checks through the sync and the async client each, and the README's and /docs's examples.
-      expect(integration.size).toBe(20);
-      expect([...integration.keys()].filter((k) => k.startsWith('AsyncLiveTest.'))).toHaveLength(9);
+      // Ten checks through the sync and the async client each, and the README's and /docs's examples.
+      expect(integration.size).toBe(22);
+      expect([...integration.keys()].filter((k) => k.startsWith('AsyncLiveTest.'))).toHaveLength(10);
       expect(outcomes(output, 'test_client').size).toBeGreaterThan(60);
     },
     PYTHON_DEADLINE_MS + 30_000,

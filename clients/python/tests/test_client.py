@@ -162,6 +162,60 @@ class Scenarios:
         self.assertEqual(eu.periods, {})
         self.assertEqual(answer.rate_limit, tcg_pricing.RateLimit(60, 57, 31))
 
+    def test_a_currency_answer_carries_the_conversion_beside_the_native_price(self) -> None:
+        card = v2_card(1)
+        card["variants"][0]["markets"][0]["conversion"] = {
+            "currency": "EUR",
+            "price": 91.1,
+            "rate": 0.915578,
+            "rate_date": "2026-10-30",
+            "source": "ECB euro foreign exchange reference rates",
+            "periods": {"7d": {"avg": 89.7, "min": 88.8, "max": 91.5}},
+            "price_history": [{"t": 1793491200, "p": 91.1, "rate": 0.915578, "rate_date": "2026-10-30"}],
+        }
+        card["variants"][0]["markets"][1]["conversion"] = {
+            "currency": "EUR", "price": None, "rate": None, "rate_date": None, "source": None, "reason": "no price",
+        }
+        with LocalServer(lambda s: json_reply({"data": card})) as srv:
+            answer = self.call(self.make(srv.url), lambda c: c.v2.cards.get("x", currency="EUR"))
+        self.assertEqual(srv.seen[0].query, {"currency": "EUR"})
+        na, eu = answer.data.variants[0].markets
+        self.assertEqual((na.price, na.currency), (99.5, "USD"))
+        self.assertEqual((na.conversion.currency, na.conversion.price, na.conversion.rate), ("EUR", 91.1, 0.915578))
+        self.assertEqual(na.conversion.rate_date, "2026-10-30")
+        self.assertEqual(na.conversion.periods["7d"].avg, 89.7)
+        self.assertEqual(na.conversion.price_history[0].p, 91.1)
+        self.assertEqual((eu.conversion.price, eu.conversion.reason), (None, "no price"))
+
+    def test_the_id_crosswalk_of_a_card_and_a_lookup_by_id(self) -> None:
+        assertion = {"kind": "tcgplayer_product", "value": "1029", "feed": "mtgjson", "first_seen": "2026-12-07", "last_seen": "2026-12-07"}
+        conflict = {
+            "reason": "values_differ",
+            "kind": "tcgplayer_product",
+            "detail": "tcgplayer_product: mtgjson says 1029, scryfall says 1030",
+            "assertions": [
+                {"card_id": "u", "card_slug": "s", "variant_id": None, "variant_slug": None, "value": "1030", "feed": "scryfall", "last_seen": None}
+            ],
+        }
+
+        def script(s: Seen) -> Reply:
+            if s.path.startswith("/v2/cards/"):
+                variants = [{"id": "v", "slug": "vs", "ids": [dict(assertion, kind="tcgplayer_sku", value="7")]}]
+                return json_reply({"data": {"id": "u", "slug": "s", "ids": [assertion], "variants": variants, "conflicts": [conflict]}})
+            holder = {"card_id": "u", "card_slug": "s", "variant_id": None, "variant_slug": None, "asserted_by": [{"feed": None, "first_seen": None, "last_seen": None}]}
+            return json_reply({"data": {"kind": "tcgplayer_product", "value": "1029", "cards": [holder], "conflicts": []}})
+
+        with LocalServer(script) as srv:
+            client = self.make(srv.url)
+            ids = self.call(client, lambda c: c.v2.cards.ids("u"))
+            found = self.call(client, lambda c: c.v2.ids.lookup("tcgplayer_product", "10/29"))
+        self.assertEqual([s.path for s in srv.seen], ["/v2/cards/u/ids", "/v2/ids/tcgplayer_product/10%2F29"])
+        self.assertEqual((ids.data.ids[0].kind, ids.data.ids[0].value, ids.data.ids[0].feed), ("tcgplayer_product", "1029", "mtgjson"))
+        self.assertEqual(ids.data.variants[0].ids[0].value, "7")
+        self.assertEqual(ids.data.conflicts[0].assertions[0].feed, "scryfall")
+        self.assertEqual(found.data.cards[0].card_id, "u")
+        self.assertIsNone(found.data.cards[0].asserted_by[0].feed)
+
     def test_gzip_answers_are_decoded(self) -> None:
         big = {"data": [GAME] * 50, "_metadata": USAGE}
         reply = Reply(200, json.dumps(big).encode(), {"content-type": "application/json"}, gzip=True)
@@ -647,6 +701,7 @@ class SurfaceTest(unittest.TestCase):
             (sync.v1.cards, aio.v1.cards),
             (sync.v1.alerts, aio.v1.alerts),
             (sync.v2.cards, aio.v2.cards),
+            (sync.v2.ids, aio.v2.ids),
         ]
         for s, a in pairs:
             names = {n for n in dir(s) if not n.startswith("_")}

@@ -118,6 +118,28 @@ class Live:
         self.assertEqual((caught.exception.status, caught.exception.code), (404, "NOT_FOUND"))
         self.assertNotIn(alert.id, [a.id for a in self.call(client, lambda c: c.v1.alerts.list()).data])
 
+    @seeded
+    def test_the_crosswalk_and_a_currency_answer_read_as_the_json_sent(self) -> None:
+        client = self.make()
+        card = SEED["cards"][0]
+        ids = self.call(client, lambda c: c.v2.cards.ids(card["uuid"]))
+        raw = self.call(client, lambda c: c.request("GET", f"/v2/cards/{card['uuid']}/ids"))
+        self.assertEqual((ids.data.id, ids.data.slug), (card["uuid"], card["id"]))
+        self.assertEqual(ids.data.raw, raw["data"])
+        found = self.call(client, lambda c: c.v2.ids.lookup("tcgplayer_product", "1007"))
+        raw = self.call(client, lambda c: c.request("GET", "/v2/ids/tcgplayer_product/1007"))
+        self.assertEqual((found.data.kind, found.data.value), ("tcgplayer_product", "1007"))
+        self.assertEqual(found.data.raw, raw["data"])
+        priced = self.call(client, lambda c: c.v2.cards.get(card["id"], currency="EUR", include=[]))
+        market = priced.data.variants[0].markets[0]
+        self.assertEqual((market.currency, market.conversion.currency), ("USD", "EUR"))
+        # A price in euros with its dated rate, or none with the reason (no rate stored): never a guess.
+        if market.conversion.price is None:
+            self.assertTrue(market.conversion.reason)
+        else:
+            self.assertIsNotNone(market.conversion.rate)
+            self.assertIsNotNone(market.conversion.rate_date)
+
     def test_an_unknown_card_is_a_typed_404(self) -> None:
         with self.assertRaises(TcgApiError) as caught:
             self.call(self.make(), lambda c: c.v2.cards.get("no-such-card-anywhere"))

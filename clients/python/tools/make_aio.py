@@ -29,7 +29,7 @@ RULES = [
     (r"def __enter__\(self\)", "async def __aenter__(self)"),
     (r"def __exit__\(self, \*exc: object\) -> None:\n        self\.close\(\)", "async def __aexit__(self, *exc: object) -> None:\n        await self.aclose()"),
     (r"def close\(self\) -> None:\n        self\._transport\.close\(\)", "async def aclose(self) -> None:\n        await self._transport.aclose()"),
-    (r"(\n    )def (list|get|create|delete|deliveries|batch|request|_send|_model|pages|iterate)\(", r"\1async def \2("),
+    (r"(\n    )def (list|get|create|delete|deliveries|batch|request|_send|_model|pages|iterate|ids|lookup)\(", r"\1async def \2("),
     (r"self\._transport\.send\(", "await self._transport.send("),
     (r"self\._sleep\(wait\)", "await self._sleep(wait)"),
     (r"= self\._send\(req\)", "= await self._send(req)"),

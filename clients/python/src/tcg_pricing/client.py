@@ -32,6 +32,7 @@ from .models import (
     AlertsResponse,
     BatchItem,
     Card,
+    CardIdsResponse,
     CardSet,
     CardsResponse,
     CardsV2Response,
@@ -41,6 +42,7 @@ from .models import (
     DeliveryAttemptsResponse,
     Game,
     GamesResponse,
+    IdLookupResponse,
     SetsResponse,
 )
 
@@ -189,10 +191,12 @@ class V1:
 
 
 class V2:
-    """The beta API: cards with graded variants and per-region markets, cursor-paginated."""
+    """The beta API: cards with graded variants and per-region markets, cursor-paginated, and the id
+    crosswalk."""
 
     def __init__(self, client: TcgClient) -> None:
         self.cards = CardsV2(client)
+        self.ids = V2Ids(client)
 
 
 class Games(_Resource):
@@ -518,6 +522,7 @@ class CardsV2(_Resource):
         language: Optional[StrList] = None,
         min_price: Optional[float] = None,
         order_by: Optional[str] = None,
+        currency: Optional[str] = None,
         timeout: Optional[float] = None,
         retries: Optional[int] = None,
     ) -> CardsV2Response:
@@ -542,6 +547,7 @@ class CardsV2(_Resource):
             language=language,
             min_price=min_price,
             order_by=order_by,
+            currency=currency,
         )
         req = Request("GET", "/v2/cards", params, timeout=timeout, retries=retries)
         return self._c._model(CardsV2Response, req)
@@ -567,6 +573,7 @@ class CardsV2(_Resource):
         language: Optional[StrList] = None,
         min_price: Optional[float] = None,
         order_by: Optional[str] = None,
+        currency: Optional[str] = None,
         timeout: Optional[float] = None,
         retries: Optional[int] = None,
     ) -> Iterator[CardsV2Response]:
@@ -592,6 +599,7 @@ class CardsV2(_Resource):
                 language=language,
                 min_price=min_price,
                 order_by=order_by,
+                currency=currency,
                 timeout=timeout,
                 retries=retries,
             )
@@ -625,6 +633,7 @@ class CardsV2(_Resource):
         language: Optional[StrList] = None,
         min_price: Optional[float] = None,
         order_by: Optional[str] = None,
+        currency: Optional[str] = None,
         timeout: Optional[float] = None,
         retries: Optional[int] = None,
     ) -> Iterator[CardV2]:
@@ -648,6 +657,7 @@ class CardsV2(_Resource):
             language=language,
             min_price=min_price,
             order_by=order_by,
+            currency=currency,
             timeout=timeout,
             retries=retries,
         ):
@@ -664,6 +674,7 @@ class CardsV2(_Resource):
         grade: Optional[StrList] = None,
         include: Optional[StrList] = None,
         language: Optional[StrList] = None,
+        currency: Optional[str] = None,
         timeout: Optional[float] = None,
         retries: Optional[int] = None,
     ) -> CardV2Response:
@@ -675,6 +686,27 @@ class CardsV2(_Resource):
             grade=grade,
             include=include,
             language=language,
+            currency=currency,
         )
         req = Request("GET", f"/v2/cards/{path_segment(id)}", params, timeout=timeout, retries=retries)
         return self._c._model(CardV2Response, req)
+
+    def ids(
+        self, id: str, *, timeout: Optional[float] = None, retries: Optional[int] = None
+    ) -> CardIdsResponse:
+        """``GET /v2/cards/{id}/ids``: every marketplace id the feeds assert for the card and its
+        variants, with the feed and days, and where feeds disagree."""
+        req = Request("GET", f"/v2/cards/{path_segment(id)}/ids", timeout=timeout, retries=retries)
+        return self._c._model(CardIdsResponse, req)
+
+
+class V2Ids(_Resource):
+    def lookup(
+        self, kind: str, value: str, *, timeout: Optional[float] = None, retries: Optional[int] = None
+    ) -> IdLookupResponse:
+        """``GET /v2/ids/{kind}/{value}``: the cards and variants a marketplace id belongs to, by feed
+        (``kind``: ``tcgplayer_product``, ``tcgplayer_sku``, ``cardmarket_product``, ``scryfall_id``,
+        ``mtgjson_uuid``, ...)."""
+        path = f"/v2/ids/{path_segment(kind)}/{path_segment(value)}"
+        req = Request("GET", path, timeout=timeout, retries=retries)
+        return self._c._model(IdLookupResponse, req)

@@ -21,11 +21,16 @@ __all__ = [
     "BatchItem",
     "Card",
     "CardExternalIds",
+    "CardIds",
+    "CardIdsResponse",
     "CardSet",
     "CardV2",
     "CardV2Response",
     "CardsResponse",
     "CardsV2Response",
+    "Conversion",
+    "ConvertedPeriodStats",
+    "ConvertedPricePoint",
     "CreatedAlert",
     "CreatedAlertResponse",
     "Cursors",
@@ -35,6 +40,13 @@ __all__ = [
     "GameRef",
     "GamesResponse",
     "Grading",
+    "IdAssertion",
+    "IdConflict",
+    "IdConflictAssertion",
+    "IdHolder",
+    "IdLookup",
+    "IdLookupResponse",
+    "IdSaying",
     "Market",
     "PaginationMeta",
     "PaginationMetaV2",
@@ -46,6 +58,7 @@ __all__ = [
     "UsageMetadata",
     "Variant",
     "VariantExternalIds",
+    "VariantIds",
     "VariantV2",
 ]
 
@@ -356,10 +369,49 @@ class PeriodStats(Model):
 
 
 @_model
+class ConvertedPeriodStats(Model):
+    """A window's money statistics in the asked currency, at the rate of the market's observation day."""
+
+    avg: Optional[float] = None
+    min: Optional[float] = None
+    max: Optional[float] = None
+    stddev: Optional[float] = None
+    iqr: Optional[float] = None
+    trend_slope: Optional[float] = None
+
+
+@_model
+class ConvertedPricePoint(Model):
+    """A ``price_history`` point in the asked currency, with the rate of its own day (``p`` None
+    when that day has no rate: ``reason``)."""
+
+    t: int
+    p: Optional[float] = None
+    rate: Optional[float] = None
+    rate_date: Optional[str] = None
+    reason: Optional[str] = None
+
+
+@_model
+class Conversion(Model):
+    """A market's price in the ``currency=`` asked for: the rate, its date and its source beside the
+    native price; ``price`` None with a ``reason`` when there is no price or no rate."""
+
+    currency: str
+    price: Optional[float] = None
+    rate: Optional[float] = None
+    rate_date: Optional[str] = None
+    source: Optional[str] = None
+    reason: Optional[str] = None
+    periods: Optional[Dict[str, ConvertedPeriodStats]] = None
+    price_history: Optional[List[ConvertedPricePoint]] = None
+
+
+@_model
 class Market(Model):
     """One region's prices of a v2 variant. ``price`` is None where the region has no data;
     ``periods`` (keys ``7d``, ``30d``, ``90d``, ``1y``, ``all_time``) and ``price_history`` are None
-    when not requested through ``include``."""
+    when not requested through ``include``; ``conversion`` is there only with ``currency=``."""
 
     region: str
     currency: str
@@ -369,6 +421,7 @@ class Market(Model):
     source: Optional[str] = None
     periods: Optional[Dict[str, PeriodStats]] = None
     price_history: Optional[List[PricePoint]] = None
+    conversion: Optional[Conversion] = None
 
 
 @_model
@@ -437,3 +490,93 @@ class CardsV2Response(Model):
 class CardV2Response(Model):
     data: CardV2
     rate_limit: Optional[RateLimit] = dataclasses.field(default=None, metadata={"header": True})
+
+
+# ---------------------------------------------------------------- v2 id crosswalk
+
+
+@_model
+class IdAssertion(Model):
+    """One marketplace or provider id (``kind``: ``tcgplayer_product``, ``tcgplayer_sku``,
+    ``cardmarket_product``, ``scryfall_id``, ``mtgjson_uuid``, ...) and the feed and days that said it
+    (``feed`` None: back-filled from the catalogue)."""
+
+    kind: str
+    value: str
+    feed: Optional[str] = None
+    first_seen: Optional[str] = None
+    last_seen: Optional[str] = None
+
+
+@_model
+class VariantIds(Model):
+    id: str
+    slug: str
+    ids: List[IdAssertion]
+
+
+@_model
+class IdConflictAssertion(Model):
+    card_id: str
+    card_slug: str
+    variant_id: Optional[str] = None
+    variant_slug: Optional[str] = None
+    value: str
+    feed: str
+    last_seen: Optional[str] = None
+
+
+@_model
+class IdConflict(Model):
+    """Feeds that disagree: ``values_differ`` (one card, two values of a kind) or ``value_shared``
+    (one value given to more than one card or variant); ``detail`` says it in words."""
+
+    reason: str
+    kind: str
+    detail: str
+    assertions: List[IdConflictAssertion]
+
+
+@_model
+class CardIds(Model):
+    id: str
+    slug: str
+    ids: List[IdAssertion]
+    variants: List[VariantIds]
+    conflicts: List[IdConflict]
+
+
+@_model
+class CardIdsResponse(Model):
+    data: CardIds
+
+
+@_model
+class IdSaying(Model):
+    feed: Optional[str] = None
+    first_seen: Optional[str] = None
+    last_seen: Optional[str] = None
+
+
+@_model
+class IdHolder(Model):
+    card_id: str
+    card_slug: str
+    variant_id: Optional[str] = None
+    variant_slug: Optional[str] = None
+    asserted_by: List[IdSaying]
+
+
+@_model
+class IdLookup(Model):
+    """The cards and variants a marketplace id belongs to (``cards`` empty when none)."""
+
+    kind: str
+    value: str
+    cards: List[IdHolder]
+    conflicts: List[IdConflict]
+
+
+@_model
+class IdLookupResponse(Model):
+    data: IdLookup
