@@ -696,7 +696,8 @@ describe('the browser pages (real HTTP to the real services)', () => {
       await page.screenshot({ path: join(SCREENSHOTS, 'docs-try-it-out.png'), fullPage: false });
 
       await page.getByLabel('API version').selectOption('v2');
-      await page.locator('.opblock-summary-path', { hasText: '/v2/cards/{id}' }).waitFor();
+      // By its exact path: `/v2/cards/{id}/ids` holds the same text.
+      await page.locator('.opblock-summary-path[data-path="/v2/cards/{id}"]').waitFor();
       expect(page.url()).toMatch(/\/docs\?version=v2$/);
       await page.screenshot({ path: join(SCREENSHOTS, 'docs-v2.png'), fullPage: false });
       expect(consoleErrors).toEqual([]);
