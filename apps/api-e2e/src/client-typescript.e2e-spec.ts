@@ -6,19 +6,7 @@ import {
   TcgRateLimitError,
   type TcgClientOptions,
 } from '@tcg-pricing/client';
-import {
-  dragon,
-  goblin,
-  goblinNm,
-  jp,
-  knight,
-  knightNm,
-  lp,
-  nm,
-  seedCatalogue,
-  series,
-  SET,
-} from './fixtures';
+import { dragon, goblin, knight, seedRawCatalogue, SET } from './fixtures';
 import { getJson } from './http';
 import { newKey } from './keys';
 import { startStack, type Stack } from './stack';
@@ -57,11 +45,7 @@ describe('the TypeScript client through the gateway', () => {
   }
 
   beforeAll(async () => {
-    await seedCatalogue(
-      [dragon, knight, goblin],
-      [nm, lp, jp, knightNm, goblinNm],
-      [nm, lp, jp, knightNm, goblinNm].map((v, i) => ({ variantUuid: v.uuid, ...series(1000 + i * 100) })),
-    );
+    await seedRawCatalogue();
     // Alerts may point at 127.0.0.1 here: nothing is sent (no sender runs), and tests reach no other host.
     stack = await startStack({ v1Env: { ALERT_PRIVATE_URLS: 'allow' } });
     key = await newKey('enterprise');

@@ -84,6 +84,10 @@ export const knightNm = raw(knight, 'Near Mint', 'Normal', 'English');
 export const goblinNm = raw(goblin, 'Near Mint', 'Normal', 'English');
 /** The same, for a spec to take apart in one line: `const { dragon, nm } = TEST_CARDS`. */
 export const TEST_CARDS = { dragon, knight, goblin, nm, lp, jp, psa10, knightNm, goblinNm };
+/** The three cards, as most suites seed them. */
+export const THREE_CARDS: readonly Card[] = [dragon, knight, goblin];
+/** The raw variants the client and alert suites price: the dragon's three, the knight's, the goblin's. */
+export const RAW_VARIANTS: readonly Variant[] = [nm, lp, jp, knightNm, goblinNm];
 
 /**
  * Replaces the test database's catalogue with these cards of the test set, their variants and
@@ -109,6 +113,18 @@ export async function seedCatalogue(
 }
 
 /**
+ * The three cards and their raw variants (`RAW_VARIANTS`), each priced by its own series: the first
+ * from 10.00, each next one 1.00 above.
+ */
+export async function seedRawCatalogue(): Promise<void> {
+  await seedCatalogue(
+    THREE_CARDS,
+    RAW_VARIANTS,
+    RAW_VARIANTS.map((v, i) => ({ variantUuid: v.uuid, ...series(1000 + i * 100) })),
+  );
+}
+
+/**
  * Migrates a database of a server the suite owns and seeds it with the dragon, the knight and the
  * goblin (the dragon's and the knight's NA Near Mint priced); returns an enterprise key in it.
  */
@@ -117,7 +133,7 @@ export async function seedOwnDatabase(ds: DataSource, keyName: string): Promise<
   await writeCatalogue(ds, {
     games: [GAME],
     sets: [SET],
-    cards: [dragon, knight, goblin],
+    cards: [...THREE_CARDS],
     variants: [nm, knightNm, goblinNm],
   });
   await new PriceIngestRepository(ds).ingestSeries([

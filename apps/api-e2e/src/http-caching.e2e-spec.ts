@@ -3,15 +3,14 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import {
   dragon,
   GAME,
-  goblin,
   goblinNm,
-  knight,
   knightNm,
   lp,
   nm,
   seedCatalogue,
   series,
   T_NOW,
+  THREE_CARDS,
 } from './fixtures';
 import { importPrices } from './import-prices';
 import { newKey } from './keys';
@@ -53,7 +52,7 @@ describe('response caching, validators and compression through the gateway', () 
 
   beforeAll(async () => {
     await seedCatalogue(
-      [dragon, knight, goblin],
+      THREE_CARDS,
       [nm, lp, knightNm, goblinNm],
       [
         { variantUuid: nm.uuid, ...series(1000) },

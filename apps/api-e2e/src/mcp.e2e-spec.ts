@@ -6,7 +6,6 @@ import { join, resolve } from 'node:path';
 import {
   DAY,
   dragon,
-  goblin,
   goblinNm,
   knight,
   knightNm,
@@ -16,6 +15,7 @@ import {
   series,
   SET,
   T_NOW,
+  THREE_CARDS,
 } from './fixtures';
 import { fetchWithKey, getJson } from './http';
 import { newKey } from './keys';
@@ -67,7 +67,7 @@ describe('MCP server (stdio and streamable HTTP through the gateway)', () => {
 
   beforeAll(async () => {
     await seedCatalogue(
-      [dragon, knight, goblin],
+      THREE_CARDS,
       [nm, lp, knightNm, goblinNm],
       [
         { variantUuid: nm.uuid, ...series(1000) },

@@ -2,19 +2,7 @@ import { encodeUsage, INTERNAL_HEADERS } from '@tcg/http-service/contract';
 import { withTestDatabase } from '@tcg/persistence/testing';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import {
-  dragon,
-  goblin,
-  goblinNm,
-  jp,
-  knight,
-  knightNm,
-  lp,
-  nm,
-  seedCatalogue,
-  series,
-  T_NOW,
-} from './fixtures';
+import { dragon, knightNm, nm, seedRawCatalogue, T_NOW } from './fixtures';
 import { importPrices } from './import-prices';
 import { newKey } from './keys';
 import { INTERNAL_TOKEN, type ServiceProcess, startApiV1, startStack, type Stack } from './stack';
@@ -147,11 +135,7 @@ describe('price alerts through the gateway', () => {
   };
 
   beforeAll(async () => {
-    await seedCatalogue(
-      [dragon, knight, goblin],
-      [nm, lp, jp, knightNm, goblinNm],
-      [nm, lp, jp, knightNm, goblinNm].map((v, i) => ({ variantUuid: v.uuid, ...series(1000 + i * 100) })),
-    );
+    await seedRawCatalogue();
     // The services' own api-v1 sends nothing (ALERT_SENDER off, the stack's default): each test
     // starts the senders it needs, to kill one or run two.
     stack = await startStack({ v1Env: { ALERT_PRIVATE_URLS: 'allow' } });
