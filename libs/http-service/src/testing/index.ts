@@ -3,3 +3,4 @@ export * from './exception-filters';
 export * from './openapi-documents';
 export * from './refusal';
 export * from './manual-versions';
+export * from './v1-parameters';

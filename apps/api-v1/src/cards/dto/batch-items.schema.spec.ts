@@ -1,4 +1,4 @@
-import { refusalOf } from '@tcg/http-service/testing';
+import { refusalOf, V1_BATCH_FIELDS } from '@tcg/http-service/testing';
 import { QUERY_LIMITS } from '@tcg/http-service';
 import { BATCH_ITEM, MAX_BATCH_ITEMS, parseBatch, toBatchItem } from './batch-items.schema';
 
@@ -186,17 +186,7 @@ describe('BATCH_ITEM', () => {
   });
 
   it('documents each field as the body carries it: lists as one comma-separated string', () => {
-    expect(BATCH_ITEM.names).toEqual([
-      'cardId',
-      'variantId',
-      'vendorId',
-      'opensetId',
-      'imagedbId',
-      'vendorSkuId',
-      'printing',
-      'condition',
-      'updated_after',
-    ]);
+    expect(BATCH_ITEM.names).toEqual(V1_BATCH_FIELDS);
     const { cardId, condition, updated_after } = BATCH_ITEM.params;
     expect(cardId.doc.schema).toEqual({ type: 'string', maxLength: QUERY_LIMITS.value });
     expect(condition.doc.schema).toEqual({ type: 'string', maxLength: QUERY_LIMITS.list });

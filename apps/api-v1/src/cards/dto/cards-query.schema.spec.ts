@@ -1,4 +1,4 @@
-import { refusalOf } from '@tcg/http-service/testing';
+import { refusalOf, V1_CARDS_PARAMETERS } from '@tcg/http-service/testing';
 import { DomainError } from '@tcg/domain';
 import { QUERY_LIMITS } from '@tcg/http-service';
 import { STATISTIC_WINDOWS } from '@tcg/rendering';
@@ -238,31 +238,7 @@ describe('CARDS_QUERY', () => {
   });
 
   it('documents every parameter it reads, and POST the presentation ones only', () => {
-    expect(CARDS_QUERY.names).toEqual([
-      'q',
-      'game',
-      'set',
-      'cardId',
-      'variantId',
-      'vendorId',
-      'opensetId',
-      'imagedbId',
-      'vendorSkuId',
-      'number',
-      'printing',
-      'language',
-      'condition',
-      'priceHistoryDuration',
-      'include_price_history',
-      'include_statistics',
-      'include_null_prices',
-      'updated_after',
-      'limit',
-      'offset',
-      'orderBy',
-      'order',
-      'min_price',
-    ]);
+    expect(CARDS_QUERY.names).toEqual(V1_CARDS_PARAMETERS);
     for (const name of CARDS_QUERY.names)
       expect([name, CARDS_QUERY.params[name].doc.description]).toEqual([name, expect.any(String)]);
     expect(PRESENTATION_QUERY.names).toEqual([
