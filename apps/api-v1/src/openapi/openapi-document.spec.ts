@@ -1,6 +1,7 @@
 import type { OpenAPIObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { join } from 'node:path';
 import { controllersInSource, expectCommittedOpenApi } from '@tcg/http-service/testing';
+import { rawVariant, testCard } from '@tcg/persistence/testing';
 import { STATISTIC_WINDOWS, v1CardsView } from '@tcg/rendering';
 import { toUsageMetadata } from '../common/decorators/usage.decorator';
 import { toGameDto } from '../games/dto/game.dto';
@@ -70,31 +71,8 @@ describe('api-v1 OpenAPI document', () => {
     day: { limit: 1, used: 0 },
     month: { limit: 1, used: 0 },
   };
-  const card = {
-    uuid: 'u',
-    id: 'c',
-    gameId: 'g',
-    setId: 's',
-    name: 'n',
-    number: null,
-    rarity: null,
-    details: null,
-    vendorId: null,
-    opensetId: null,
-    imagedbId: null,
-    sealed: false,
-  };
-  const variant = {
-    uuid: 'vu',
-    id: 'v',
-    cardUuid: 'u',
-    printing: 'Normal',
-    language: 'English',
-    vendorSkuId: null,
-    type: 'raw',
-    condition: 'Near Mint',
-    grading: null,
-  } as const;
+  const card = testCard({ id: 's', gameId: 'g', name: 'S' }, 'n', null, { rarity: null });
+  const variant = rawVariant(card, 'Near Mint', 'Normal', 'English');
   /** A card with a variant without observations, as GET /v1/cards writes it. */
   let rendered: { variants: object[] };
   beforeAll(async () => {

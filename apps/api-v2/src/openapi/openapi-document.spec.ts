@@ -2,6 +2,7 @@ import type { OpenAPIObject, ParameterObject, ResponseObject, SchemaObject } fro
 import { GRADING_COMPANIES, LANGUAGE_NAMES, parseRegion } from '@tcg/domain';
 import { join } from 'node:path';
 import { controllersInSource, expectCommittedOpenApi } from '@tcg/http-service/testing';
+import { gradedVariant, grading, rawVariant, testCard } from '@tcg/persistence/testing';
 import { PERIOD_WINDOWS, v2CardView } from '@tcg/rendering';
 import { CardV2 } from '../cards/dto/card-v2.dto';
 import { CARD_PARAMETERS } from '../cards/dto/card-v2-query.schema';
@@ -105,30 +106,9 @@ describe('api-v2 OpenAPI document', () => {
   });
 
   describe('schemas: the fields the mapping sends, in its order', () => {
-    const card = {
-      uuid: 'u',
-      id: 'c',
-      gameId: 'g',
-      setId: 's',
-      name: 'n',
-      number: null,
-      rarity: null,
-      details: null,
-      vendorId: null,
-      opensetId: null,
-      imagedbId: null,
-      sealed: false,
-    };
-    const base = { cardUuid: 'u', printing: 'Normal', language: 'English', vendorSkuId: null } as const;
-    const raw = { ...base, uuid: 'r', id: 'r', type: 'raw', condition: 'Near Mint', grading: null } as const;
-    const graded = {
-      ...base,
-      uuid: 'g',
-      id: 'g',
-      type: 'graded',
-      condition: null,
-      grading: { company: 'PSA', grade: 10, gradeLabel: null, qualifier: null },
-    } as const;
+    const card = testCard({ id: 's', gameId: 'g', name: 'S' }, 'n', null, { rarity: null });
+    const raw = rawVariant(card, 'Near Mint', 'Normal', 'English');
+    const graded = gradedVariant(card, grading('PSA', 10));
     /** A card whose variants have no observations, as GET /v2/cards writes it. */
     const present = async (include: { withPeriods: boolean; historySeconds?: number }) => {
       const view = v2CardView({
