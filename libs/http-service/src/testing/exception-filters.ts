@@ -55,3 +55,28 @@ export const DATABASE_UNAVAILABLE: readonly (readonly [string, Error])[] = [
   ['too many connections', sqlState('53300', 'sorry, too many clients already')],
   ['an administrator shutdown', sqlState('57P01', 'terminating connection due to administrator command')],
 ];
+
+/**
+ * One test per DATABASE_UNAVAILABLE case, named `%s: ${title}`: `answer` makes it a 503 with
+ * Retry-After, of media type `type` (undefined: none set) and exactly `body`, so the driver's
+ * message goes nowhere.
+ */
+export function itAnswersEachDatabaseFailure(
+  title: string,
+  answer: (exception: unknown) => SentAnswer,
+  expected: { type?: string; body: unknown },
+): void {
+  it.each(DATABASE_UNAVAILABLE)(`%s: ${title}`, (_, error) => {
+    const sent = answer(error);
+    expect(sent.status).toBe(503);
+    expect(sent.type).toBe(expected.type);
+    expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
+    expect(sent.body).toEqual(expected.body);
+  });
+}
+
+/** Failures that are the service's own (a bug, a constraint it broke): each must be a generic 500. */
+export const INTERNAL_FAILURES: readonly (readonly [string, Error])[] = [
+  ['a bug', new TypeError("Cannot read properties of undefined (reading 'uuid')")],
+  ['a constraint violation', new QueryFailedError('INSERT', [], sqlState('23505', 'duplicate key value'))],
+];

@@ -1,12 +1,11 @@
 import { BadRequestException } from '@nestjs/common';
 import {
-  DATABASE_UNAVAILABLE,
   filterAnswer,
+  INTERNAL_FAILURES,
+  itAnswersEachDatabaseFailure,
   parserError,
   quietNestLogger,
-  sqlState,
 } from '@tcg/http-service/testing';
-import { QueryFailedError } from 'typeorm';
 import { V1ExceptionFilter } from './v1-exception.filter';
 
 const answer = (exception: unknown) => filterAnswer(new V1ExceptionFilter(), exception);
@@ -14,16 +13,11 @@ const answer = (exception: unknown) => filterAnswer(new V1ExceptionFilter(), exc
 describe('V1ExceptionFilter', () => {
   quietNestLogger();
 
-  it.each(DATABASE_UNAVAILABLE)(
-    '%s: 503 SERVICE_UNAVAILABLE with Retry-After, without the driver message',
-    (_, error) => {
-      const sent = answer(error);
-      expect(sent.status).toBe(503);
-      expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
-      expect(sent.body).toEqual({
-        error: 'The database is unavailable. Retry shortly.',
-        code: 'SERVICE_UNAVAILABLE',
-      });
+  itAnswersEachDatabaseFailure(
+    '503 SERVICE_UNAVAILABLE with Retry-After, without the driver message',
+    answer,
+    {
+      body: { error: 'The database is unavailable. Retry shortly.', code: 'SERVICE_UNAVAILABLE' },
     },
   );
 
@@ -45,9 +39,8 @@ describe('V1ExceptionFilter', () => {
     });
   });
 
-  it.each([
-    ['a bug', new TypeError("Cannot read properties of undefined (reading 'uuid')")],
-    ['a constraint violation', new QueryFailedError('INSERT', [], sqlState('23505', 'duplicate key value'))],
+  it.each<readonly [string, Error]>([
+    ...INTERNAL_FAILURES,
     [
       'a server-side parser error in a 5xx http-error',
       parserError(500, 'stream encoding should not be set', { type: 'stream.encoding.set' }),

@@ -1,11 +1,10 @@
 import {
-  DATABASE_UNAVAILABLE,
   filterAnswer,
+  INTERNAL_FAILURES,
+  itAnswersEachDatabaseFailure,
   parserError,
   quietNestLogger,
-  sqlState,
 } from '@tcg/http-service/testing';
-import { QueryFailedError } from 'typeorm';
 import { Environment } from '../../config/environment';
 import { ProblemDetailsFilter } from './problem-details.filter';
 
@@ -17,22 +16,16 @@ const answer = (exception: unknown) =>
 describe('ProblemDetailsFilter', () => {
   quietNestLogger();
 
-  it.each(DATABASE_UNAVAILABLE)(
-    '%s: a 503 problem with Retry-After, without the driver message',
-    (_, error) => {
-      const sent = answer(error);
-      expect(sent.status).toBe(503);
-      expect(sent.type).toBe('application/problem+json');
-      expect(Number(sent.headers['retry-after'])).toBeGreaterThan(0);
-      expect(sent.body).toEqual({
-        type: `${DOCS_URL}#service-unavailable`,
-        title: 'Service unavailable',
-        status: 503,
-        detail: 'The database is unavailable. Retry shortly.',
-        code: 'SERVICE_UNAVAILABLE',
-      });
+  itAnswersEachDatabaseFailure('a 503 problem with Retry-After, without the driver message', answer, {
+    type: 'application/problem+json',
+    body: {
+      type: `${DOCS_URL}#service-unavailable`,
+      title: 'Service unavailable',
+      status: 503,
+      detail: 'The database is unavailable. Retry shortly.',
+      code: 'SERVICE_UNAVAILABLE',
     },
-  );
+  });
 
   it.each([
     ['entity.too.large', 413, 'PAYLOAD_TOO_LARGE', 'Payload too large', /at most 524288 bytes/],
@@ -44,10 +37,7 @@ describe('ProblemDetailsFilter', () => {
     expect(sent.body).toMatchObject({ status, code, title, detail: expect.stringMatching(detail) });
   });
 
-  it.each([
-    ['a bug', new TypeError("Cannot read properties of undefined (reading 'uuid')")],
-    ['a constraint violation', new QueryFailedError('INSERT', [], sqlState('23505', 'duplicate key value'))],
-  ])('%s: a generic 500 problem without Retry-After', (_, error) => {
+  it.each(INTERNAL_FAILURES)('%s: a generic 500 problem without Retry-After', (_, error) => {
     const sent = answer(error);
     expect(sent.status).toBe(500);
     expect(sent.headers).toEqual({});
