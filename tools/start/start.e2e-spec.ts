@@ -199,8 +199,8 @@ describe('npm start killed during its first load', () => {
     const revoked = await runKeys(env, ['revoke', demoKeyOf(dataDir).slice(0, 12)]);
     expect(revoked).toMatchObject({ code: 0 });
     const holders = await Promise.all([8081, 8082].map(holdPort));
+    const third = start(({ API_V1_PORT: _v1, API_V2_PORT: _v2, ...e }) => e);
     try {
-      const third = start(({ API_V1_PORT: _v1, API_V2_PORT: _v2, ...e }) => e);
       await until('the services', () => third.stdout().includes('is up at'), third);
       expect(third.stdout()).toContain('Demo API key: revoked (it stays so). Create a key with:');
       expect(third.stdout()).toContain('npm run keys -- create --plan starter');
@@ -244,6 +244,9 @@ describe('npm start killed during its first load', () => {
       expect(await third.exited).toBe(0);
     } finally {
       for (const h of holders) h?.close();
+      // A failed expectation must not leave this start holding the ports the next test takes.
+      if (third.child.exitCode === null) third.child.kill('SIGINT');
+      await third.exited;
     }
   }, 120_000);
 
@@ -461,6 +464,7 @@ async function isolatedStart(
     PORT: String(gatewayPort),
     API_V1_PORT: String(await freePort()),
     API_V2_PORT: String(await freePort()),
+    MCP_PORT: String(await freePort()),
     SAMPLE_SIZE: 'small',
     // The worker writes the bulk files soon after the start rather than 10 s after it.
     BULK_SETTLE_MS: '300',
