@@ -117,6 +117,19 @@ export function tcgcsvEnvelope(results: unknown[], total = true): string {
   );
 }
 
+/** A TCGCSV price row for one printing of a product: low, mid and high fixed, the market price given. */
+export function tcgcsvPrice(productId: number, subTypeName: string, marketPrice: number | null) {
+  return {
+    productId,
+    lowPrice: 0.05,
+    midPrice: 0.2,
+    highPrice: 9.99,
+    marketPrice,
+    directLowPrice: null,
+    subTypeName,
+  };
+}
+
 /** What one TCGCSV sync of the built CLI did: its seconds and peak RSS, rows read, observations. */
 export interface TcgcsvSyncFigures {
   readonly seconds: number;

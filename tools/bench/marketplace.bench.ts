@@ -28,7 +28,7 @@ import { Client } from 'pg';
 import { SUMMARY_VIEWS } from '@tcg/persistence';
 import { log, parseArgs, runTool } from '../common/log';
 import { readMtgJsonSets } from '../loader/catalogue/magic-source';
-import { dataVersion, freshDatabase, syncTcgcsvFrom, tcgcsvEnvelope } from './feeds-cli';
+import { dataVersion, freshDatabase, syncTcgcsvFrom, tcgcsvEnvelope, tcgcsvPrice } from './feeds-cli';
 import {
   ARCHIVE_MARKET_PRICES,
   ARCHIVE_PRICE_ROWS,
@@ -97,15 +97,7 @@ function writeDay(from: string, day: string, categories: readonly BenchCategory[
           const moved = dayIndex > 0 && (id + p) % 10 < MOVED_ON_DAY_2 * 10;
           const market =
             random() < NULL_MARKET ? null : Math.round(base * (moved ? 1 + dayIndex * 0.03 : 1) * 100) / 100;
-          return {
-            productId: id,
-            lowPrice: 0.05,
-            midPrice: 0.2,
-            highPrice: 9.99,
-            marketPrice: market,
-            directLowPrice: null,
-            subTypeName,
-          };
+          return tcgcsvPrice(id, subTypeName, market);
         }),
       );
       rows += prices.length;

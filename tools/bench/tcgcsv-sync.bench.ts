@@ -14,7 +14,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log, runTool } from '../common/log';
-import { dataVersion, feedBenchSetup, syncTcgcsvFrom, tcgcsvEnvelope } from './feeds-cli';
+import { dataVersion, feedBenchSetup, syncTcgcsvFrom, tcgcsvEnvelope, tcgcsvPrice } from './feeds-cli';
 import { seededRandom } from './sampling';
 import { formatTable, num } from './table';
 
@@ -91,15 +91,7 @@ function writeDay(from: string, day: string, products: number, dayIndex: number)
               random() < 0.1
                 ? null
                 : Math.round((0.1 + ((id * (p + 1)) % 5000) / 100) * (1 + dayIndex * 0.01) * 100) / 100;
-            return {
-              productId: id,
-              lowPrice: 0.05,
-              midPrice: 0.2,
-              highPrice: 9.99,
-              marketPrice: market,
-              directLowPrice: null,
-              subTypeName,
-            };
+            return tcgcsvPrice(id, subTypeName, market);
           }),
         ),
         false,
