@@ -286,24 +286,11 @@ async function main(): Promise<void> {
       for (let i = 0; i < freshCount; i++) keys.push(await issue());
       return keys;
     };
-    await phase(
-      url,
-      metricsUrl,
-      gateway.pid,
-      '127.0.0.1',
-      await cachedKey('127.0.0.1'),
-      await freshKeys(),
-      200,
-    ); // warm-up
-    const quiet = await phase(
-      url,
-      metricsUrl,
-      gateway.pid,
-      '127.0.0.1',
-      await cachedKey('127.0.0.1'),
-      await freshKeys(),
-      requests,
-    );
+    /** A phase whose measured keys (one cached, fresh ones issued for it) call from `from`. */
+    const phaseFrom = async (from: string, count: number, flood?: Parameters<typeof phase>[7]) =>
+      phase(url, metricsUrl, gateway.pid, from, await cachedKey(from), await freshKeys(), count, flood);
+    await phaseFrom('127.0.0.1', 200); // warm-up
+    const quiet = await phaseFrom('127.0.0.1', requests);
     const phases: Record<string, Awaited<ReturnType<typeof phase>>> = { quiet };
     const floods = [
       ...(rate > 0 ? [{ name: `paced ${rate}/s`, rate, connections: PACED_CONNECTIONS }] : []),
@@ -311,35 +298,20 @@ async function main(): Promise<void> {
     ];
     for (const [i, { name, rate, connections }] of floods.entries()) {
       const flood = { minCount, rate, connections, shapes, worker: floodWorkerProcess };
-      phases[`${name}, one address`] = await phase(
-        url,
-        metricsUrl,
-        gateway.pid,
-        '127.0.0.1',
-        await cachedKey('127.0.0.1'),
-        await freshKeys(),
-        requests,
-        { ...flood, addresses: ['127.0.0.1'] },
-      );
+      phases[`${name}, one address`] = await phaseFrom('127.0.0.1', requests, {
+        ...flood,
+        addresses: ['127.0.0.1'],
+      });
       // The measured keys from an address of their own: 127.0.0.1 is blocked for a minute now; and
       // flood addresses of the phase's own, so that none starts the phase blocked.
       const from = `127.0.0.${2 + i}`;
-      phases[`${name}, ${addressCount} addresses`] = await phase(
-        url,
-        metricsUrl,
-        gateway.pid,
-        from,
-        await cachedKey(from),
-        await freshKeys(),
-        requests,
-        {
-          ...flood,
-          addresses: Array.from(
-            { length: addressCount },
-            (_, j) => `127.${1 + i}.${Math.floor(j / 200)}.${10 + (j % 200)}`,
-          ),
-        },
-      );
+      phases[`${name}, ${addressCount} addresses`] = await phaseFrom(from, requests, {
+        ...flood,
+        addresses: Array.from(
+          { length: addressCount },
+          (_, j) => `127.${1 + i}.${Math.floor(j / 200)}.${10 + (j % 200)}`,
+        ),
+      });
     }
     const table: Record<string, Record<string, unknown>> = {};
     for (const [name, p] of Object.entries(phases))
