@@ -6,3 +6,4 @@ export * from './login-roles';
 export * from './sql-snapshot';
 export * from './card-reads';
 export * from './in-process-app';
+export * from './test-client';

@@ -1,7 +1,7 @@
 import type { NewAlert } from '@tcg/domain';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
+import { tinyCatalogue, useTestClient, useTestDatabase, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue';
 import { PriceIngestRepository } from '../prices';
 import { TypeOrmApiKeyRepository } from '../keys';
@@ -47,19 +47,14 @@ describe('price alerts (PostgreSQL)', () => {
   });
 
   useTestDatabase((opened) => (ds = opened));
-  beforeAll(async () => {
-    client = new Client({ connectionString: workerDatabaseUrl() });
-    await client.connect();
+  useTestClient((opened) => (client = opened));
+  beforeAll(() => {
     alerts = new TypeOrmAlertRepository(ds);
   });
 
   beforeEach(async () => {
     await writeCatalogue(ds, cat);
     await setPrice(900);
-  });
-
-  afterAll(async () => {
-    await client.end();
   });
 
   it('gives one host one destination however its name is spelt', async () => {

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { Client } from 'pg';
 import { BULK_COLUMNS } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
-import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
+import { tinyCatalogue, useTestClient, useTestDatabase, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue';
 import { PriceIngestRepository } from '../prices';
 import type { Connection, QueryRow } from '../sql/run';
@@ -50,10 +50,9 @@ describe('bulk snapshots (PostgreSQL)', () => {
   };
 
   useTestDatabase((opened) => (ds = opened));
-  beforeAll(async () => {
+  useTestClient((opened) => (client = opened));
+  beforeAll(() => {
     store = new TypeOrmBulkSnapshotStore(ds);
-    client = new Client({ connectionString: workerDatabaseUrl() });
-    await client.connect();
   });
   beforeEach(async () => {
     await writeCatalogue(ds, cat);
@@ -69,10 +68,6 @@ describe('bulk snapshots (PostgreSQL)', () => {
     );
     await ingest.ingest([{ variantUuid: nm!.uuid, region: 'JP', t: T_NOW, price: 1500 }]);
   });
-  afterAll(async () => {
-    await client.end();
-  });
-
   it('writes both formats from one read: rows per variant and region, in v1 units, the same in NDJSON and CSV', async () => {
     const result = await generateGameSnapshots(client, GAME);
     expect(result.rows).toBe(3);

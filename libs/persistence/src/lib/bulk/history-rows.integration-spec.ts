@@ -1,7 +1,7 @@
 import { Card, cardSlug, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
+import { tinyCatalogue, useTestClient, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue';
 import { PriceIngestRepository } from '../prices';
 import { historyLines, HistoryLine } from './history-rows';
@@ -42,10 +42,7 @@ describe('history lines (PostgreSQL)', () => {
   const otherLp = rawVariant('Lightly Played');
 
   useTestDatabase((opened) => (ds = opened));
-  beforeAll(async () => {
-    client = new Client({ connectionString: workerDatabaseUrl() });
-    await client.connect();
-  });
+  useTestClient((opened) => (client = opened));
   beforeEach(async () => {
     await writeCatalogue(ds, {
       ...cat,
@@ -54,10 +51,6 @@ describe('history lines (PostgreSQL)', () => {
     });
     ingest = new PriceIngestRepository(ds);
   });
-  afterAll(async () => {
-    await client.end();
-  });
-
   const nmLine = (
     region: string,
     currency: string,

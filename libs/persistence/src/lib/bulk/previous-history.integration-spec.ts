@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { Card, Variant } from '@tcg/domain';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { rawVariant, testCard, tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
+import { rawVariant, testCard, tinyCatalogue, useTestClient, useTestDatabase } from '../../testing';
 import { writeCatalogue } from '../catalogue';
 import { PriceIngestRepository } from '../prices';
 import { generateGameHistory } from './bulk-generator';
@@ -49,10 +49,9 @@ describe('a history file built on the previous one (PostgreSQL)', () => {
   };
 
   useTestDatabase((opened) => (ds = opened));
-  beforeAll(async () => {
+  useTestClient((opened) => (client = opened));
+  beforeAll(() => {
     store = new TypeOrmBulkSnapshotStore(ds);
-    client = new Client({ connectionString: workerDatabaseUrl() });
-    await client.connect();
   });
   beforeEach(async () => {
     await writeCatalogue(ds, { ...cat, cards: [dragon!, wyvern, goblin, golem, imp, orc], variants });
@@ -76,10 +75,6 @@ describe('a history file built on the previous one (PostgreSQL)', () => {
     // Simulated, as the sample's prices are: a real price replaces the series whole.
     await ingest.ingest(prices(nm(goblin), 'NA', months, 5000), 'simulated');
   });
-  afterAll(async () => {
-    await client.end();
-  });
-
   it('is, after every kind of change, the file a whole read writes, reading again only what changed', async () => {
     const first = await generateGameHistory(client, GAME, { cardsPerPage: 2 });
     expect(first.builtOn).toBeNull();
