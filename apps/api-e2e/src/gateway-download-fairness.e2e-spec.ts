@@ -1,4 +1,5 @@
 import { PLANS } from '@tcg/domain';
+import { writeParts } from '@tcg/http-service/testing';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { withinOneMinute } from './clock';
@@ -19,15 +20,7 @@ async function fileServer(): Promise<{ url: string; close(): Promise<void> }> {
       'content-type': 'application/gzip',
       'content-disposition': 'attachment; filename="test-game.ndjson.gz"',
     });
-    let left = 4096;
-    const more = () => {
-      while (left > 0 && !res.destroyed) {
-        left -= 1;
-        if (!res.write(part)) return void res.once('drain', more);
-      }
-      res.end();
-    };
-    more();
+    writeParts(res, part, 4096);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {

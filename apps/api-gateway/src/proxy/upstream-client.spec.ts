@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
+import { writeParts } from '@tcg/http-service/testing';
 import { type CutReason, type UpstreamOptions, UpstreamClient, UpstreamFailure } from './upstream-client';
 
 /** A local service whose behaviour per request the test decides, counting the sockets it sees. */
@@ -214,16 +215,7 @@ describe('UpstreamClient', () => {
     // 64 MiB, sent as fast as the gateway takes it: far more than the sockets' buffers hold.
     const svc = await service((_req, res) => {
       res.writeHead(200, disposition ? { 'content-disposition': disposition } : {});
-      const part = Buffer.alloc(64 * 1024);
-      let left = 1024;
-      const more = () => {
-        while (left > 0 && !res.destroyed) {
-          left -= 1;
-          if (!res.write(part)) return void res.once('drain', more);
-        }
-        res.end();
-      };
-      more();
+      writeParts(res, Buffer.alloc(64 * 1024), 1024);
     });
     const cuts: CutReason[] = [];
     const client = new UpstreamClient({

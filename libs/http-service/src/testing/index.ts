@@ -4,3 +4,4 @@ export * from './openapi-documents';
 export * from './refusal';
 export * from './manual-versions';
 export * from './v1-parameters';
+export * from './streamed-body';
