@@ -1,10 +1,8 @@
 import type { DataVersionSource } from '@tcg/domain';
 import { TypeOrmApiKeyRepository, writeCatalogue } from '@tcg/persistence';
 import { createBackgroundPool, type DatabaseSettings } from '@tcg/persistence/nest';
-import { tinyCatalogue } from '@tcg/persistence/testing';
+import { startWebhookReceiver, tinyCatalogue } from '@tcg/persistence/testing';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { openDatabase, resolveDatabase } from '../common/database';
@@ -41,32 +39,15 @@ interface Receiver {
 }
 
 async function startReceiver(kind: 'fast' | 'tarpit'): Promise<Receiver> {
-  const hung: ServerResponse[] = [];
-  const sockets = new Set<Socket>();
   const receiver = { received: 0, at: new Map<string, number>() } as Receiver;
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
+  const { port, close } = await startWebhookReceiver(
+    (req) => {
       receiver.received += 1;
       receiver.at.set(String(req.headers['webhook-id']), performance.now());
-      if (kind === 'tarpit') hung.push(res);
-      else res.writeHead(204).end();
-    });
-  });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return Object.assign(receiver, {
-    url: `http://127.0.0.1:${port}/hook`,
-    close: async () => {
-      hung.forEach((res) => res.destroy());
-      sockets.forEach((s) => s.destroy());
-      await new Promise((r) => server.close(r));
     },
-  });
+    () => kind === 'tarpit',
+  );
+  return Object.assign(receiver, { url: `http://127.0.0.1:${port}/hook`, close });
 }
 
 /** The built sender and its configuration (tools never import app code: dist/, as query-schema.bench does). */

@@ -7,3 +7,4 @@ export * from './sql-snapshot';
 export * from './card-reads';
 export * from './in-process-app';
 export * from './test-client';
+export * from './webhook-receiver';

@@ -1,10 +1,13 @@
 import type { DataVersionSource, NewAlert, PlanName } from '@tcg/domain';
 import { TypeOrmAlertRepository, TypeOrmApiKeyRepository, writeCatalogue } from '@tcg/persistence';
 import { createBackgroundPool } from '@tcg/persistence/nest';
-import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
+import {
+  startWebhookReceiver,
+  tinyCatalogue,
+  useTestDatabase,
+  workerDatabaseUrl,
+} from '@tcg/persistence/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { validateEnvironment } from '../../config/environment';
@@ -17,32 +20,11 @@ import { SecretBox } from '../secrets/secret-box';
  */
 async function startReceiver(kind: 'fast' | 'tarpit' | 'mixed') {
   const received: { at: number; id: string; path: string }[] = [];
-  const hung: ServerResponse[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received.push({ at: Date.now(), id: String(req.headers['webhook-id']), path: String(req.url) });
-      if (kind === 'tarpit' || (kind === 'mixed' && req.url === '/slow')) hung.push(res);
-      else res.writeHead(204).end();
-    });
-  });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    slowUrl: `http://127.0.0.1:${port}/slow`,
-    received,
-    close: async () => {
-      hung.forEach((res) => res.destroy());
-      sockets.forEach((s) => s.destroy());
-      await new Promise((r) => server.close(r));
-    },
-  };
+  const { port, close } = await startWebhookReceiver(
+    (req) => received.push({ at: Date.now(), id: String(req.headers['webhook-id']), path: String(req.url) }),
+    (req) => kind === 'tarpit' || (kind === 'mixed' && req.url === '/slow'),
+  );
+  return { url: `http://127.0.0.1:${port}/hook`, slowUrl: `http://127.0.0.1:${port}/slow`, received, close };
 }
 
 async function until<T>(what: string, check: () => T | undefined | false, timeoutMs: number): Promise<T> {
