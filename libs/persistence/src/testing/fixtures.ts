@@ -7,6 +7,7 @@ import {
   GradedVariant,
   Grading,
   Language,
+  NewAlert,
   RawVariant,
   uuidV5,
   Variant,
@@ -113,4 +114,22 @@ export function tinyCatalogue(): { games: Game[]; sets: CardSet[]; cards: Card[]
 /** A price of `variant` in minor units, observed at `t` (Unix seconds) in `region`, as an import brings it. */
 export function observed(variant: Pick<Variant, 'uuid'>, t: number, price: number, region = 'NA') {
   return { variantUuid: variant.uuid, region, t, price };
+}
+
+/**
+ * An alert to create in the US market (USD, its prices stored as NA's): a price above 10.00 sent
+ * to a hook on example.com, unless `alert` says otherwise.
+ */
+export function testAlert(
+  alert: Pick<NewAlert, 'keyId' | 'cardUuid' | 'variantUuid' | 'secret'> & Partial<NewAlert>,
+): NewAlert {
+  return {
+    market: 'US',
+    storageRegion: 'NA',
+    currency: 'USD',
+    rule: 'price_above',
+    threshold: 1000,
+    url: 'https://hooks.example.com/a',
+    ...alert,
+  };
 }

@@ -3,6 +3,7 @@ import { TypeOrmAlertRepository, TypeOrmApiKeyRepository, writeCatalogue } from 
 import { createBackgroundPool } from '@tcg/persistence/nest';
 import {
   startWebhookReceiver,
+  testAlert,
   tinyCatalogue,
   useTestDatabase,
   workerDatabaseUrl,
@@ -63,18 +64,15 @@ describe('alert sender (PostgreSQL, receivers on 127.0.0.1)', () => {
   const key = async (plan: PlanName = 'enterprise') =>
     (await new TypeOrmApiKeyRepository(ds).create(plan, 'sender test')).record.id;
 
-  const newAlert = (keyId: string, url: string): NewAlert => ({
-    keyId,
-    cardUuid: card.uuid,
-    variantUuid: variant.uuid,
-    market: 'US',
-    storageRegion: 'NA',
-    currency: 'USD',
-    rule: 'price_above',
-    threshold: 1,
-    url,
-    secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0',
-  });
+  const newAlert = (keyId: string, url: string): NewAlert =>
+    testAlert({
+      keyId,
+      cardUuid: card.uuid,
+      variantUuid: variant.uuid,
+      threshold: 1,
+      url,
+      secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0',
+    });
 
   /** `n` alerts of the key on `url`, each with one event due now, `dueAgoMs` in the past. */
   const fire = async (keyId: string, url: string, n: number, dueAgoMs: number) => {

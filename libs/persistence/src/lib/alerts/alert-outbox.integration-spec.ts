@@ -1,7 +1,7 @@
 import type { NewAlert } from '@tcg/domain';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { tinyCatalogue, useTestClient, useTestDatabase, workerDatabaseUrl } from '../../testing';
+import { testAlert, tinyCatalogue, useTestClient, useTestDatabase, workerDatabaseUrl } from '../../testing';
 import { writeCatalogue } from '../catalogue';
 import { PriceIngestRepository } from '../prices';
 import { TypeOrmApiKeyRepository } from '../keys';
@@ -32,19 +32,8 @@ describe('price alerts (PostgreSQL)', () => {
   const evaluate = () => evaluateAlerts(client, (f) => JSON.stringify({ alert: f.alertId, price: f.price }));
   const events = async (): Promise<{ alert_id: string; payload: string }[]> =>
     ds.query('SELECT alert_id, payload FROM alert_events ORDER BY created_at, id');
-  const newAlert = (over: Partial<NewAlert> = {}): NewAlert => ({
-    keyId: KEY,
-    cardUuid: card.uuid,
-    variantUuid: nm!.uuid,
-    market: 'US',
-    storageRegion: 'NA',
-    currency: 'USD',
-    rule: 'price_above',
-    threshold: 1000,
-    url: 'https://hooks.example.com/a',
-    secret: 'whsec_c2VjcmV0',
-    ...over,
-  });
+  const newAlert = (over: Partial<NewAlert> = {}): NewAlert =>
+    testAlert({ keyId: KEY, cardUuid: card.uuid, variantUuid: nm!.uuid, secret: 'whsec_c2VjcmV0', ...over });
 
   useTestDatabase((opened) => (ds = opened));
   useTestClient((opened) => (client = opened));

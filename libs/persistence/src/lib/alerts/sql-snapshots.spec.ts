@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { NewAlert } from '@tcg/domain';
+import { testAlert } from '../../testing/fixtures';
 import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
 import {
   alertSecretsStatement,
@@ -40,18 +40,12 @@ const OTHER_EVENT = '8c40af5d-6e71-4f90-b12c-3d4e5f607182';
 const AT = new Date('2026-07-01T12:00:00.000Z');
 const CLAIMED = { id: EVENT, alertId: ALERT, attempt: 2 };
 
-const NEW_ALERT: NewAlert = {
+const NEW_ALERT = testAlert({
   keyId: KEY,
   cardUuid: '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d',
   variantUuid: '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf',
-  market: 'US',
-  storageRegion: 'NA',
-  currency: 'USD',
-  rule: 'price_above',
-  threshold: 1000,
-  url: 'https://hooks.example.com/a',
   secret: 'v1.sealed-secret',
-};
+});
 
 const FILES: Readonly<Record<string, readonly string[]>> = {
   'alert.repository': [
