@@ -1,5 +1,5 @@
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { tinyCatalogue, useTestDatabase } from '@tcg/persistence/testing';
+import { BULK_NOW, nmPriceSteps, tinyCatalogue, useTestDatabase } from '@tcg/persistence/testing';
 import { parse } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
@@ -9,7 +9,7 @@ import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
 const DAY = 86_400;
-const T_NOW = Date.UTC(2026, 10, 1, 12) / 1000;
+const T_NOW = BULK_NOW;
 
 interface Listed {
   game: string;
@@ -42,6 +42,7 @@ describe('bulk data through the gateway: /v1/bulk', () => {
   const cat = tinyCatalogue();
   const [nm] = cat.variants;
   const card = cat.cards[0]!;
+  const nmSteps = nmPriceSteps(card, nm!);
 
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
     fetchWithKey(`${stack.gatewayUrl}${path}`, key, { headers, method });
@@ -60,14 +61,7 @@ describe('bulk data through the gateway: /v1/bulk', () => {
   useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {
     await writeCatalogue(ds, cat);
-    await new PriceIngestRepository(ds).ingest(
-      [-8, -1, 0].map((d, i) => ({
-        variantUuid: nm!.uuid,
-        region: 'NA',
-        t: T_NOW + d * DAY,
-        price: [900, 1100, 1200][i]!,
-      })),
-    );
+    await new PriceIngestRepository(ds).ingest(nmSteps.prices);
     await refreshSummaries(ds);
     const version = await currentVersion();
     stack = await startStack({ env: { BULK_GENERATION: 'on', BULK_SETTLE_MS: '300' } });
@@ -231,17 +225,7 @@ describe('bulk data through the gateway: /v1/bulk', () => {
     const bytes = Buffer.from(await file.arrayBuffer());
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(history.sha256);
     const lines = gunzipSync(bytes).toString('utf8').trimEnd().split('\n');
-    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
-      {
-        card_id: card.id,
-        variant_id: nm!.id,
-        variant_uuid: nm!.uuid,
-        region: 'NA',
-        currency: 'USD',
-        from: '2026-10-24',
-        prices: [9, null, null, null, null, null, null, 11, 12],
-      },
-    ]);
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([nmSteps.historyLine]);
     for (const [path, message] of [
       [`/v1/bulk/archive/2020-01-01/test-game/csv.gz`, /No archive of 'test-game' for 2020-01-01/],
       [`/v1/bulk/archive/yesterday/test-game/csv.gz`, /Unknown date 'yesterday'/],

@@ -7,7 +7,14 @@ import {
   writeCatalogue,
 } from '@tcg/persistence';
 import { API_KEYS } from '@tcg/persistence';
-import { inProcessApp, observed, tinyCatalogue, useTestDatabase } from '@tcg/persistence/testing';
+import {
+  BULK_NOW,
+  inProcessApp,
+  nmPriceSteps,
+  observed,
+  tinyCatalogue,
+  useTestDatabase,
+} from '@tcg/persistence/testing';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { Webhook } from 'standardwebhooks';
@@ -20,8 +27,7 @@ import { validateWorkerEnvironment, WorkerEnvironment } from './config/worker-en
 import { AppModule } from './app.module';
 import { WorkerModule } from './worker.module';
 
-const DAY = 86_400;
-const T_NOW = Date.UTC(2026, 10, 1, 12) / 1000;
+const T_NOW = BULK_NOW;
 /** One key for api-v1 and its worker: secrets the one seals, the other opens. */
 const ALERT_SECRET_KEY = `medium:${Buffer.alloc(32, 9).toString('base64')}`;
 
@@ -50,6 +56,7 @@ describe('api-v1 worker (in process, PostgreSQL)', () => {
   const apps: TestingModule[] = [];
   const cat = tinyCatalogue();
   const [card, nm, slab] = [cat.cards[0]!, cat.variants[0]!, cat.variants[1]!];
+  const nmSteps = nmPriceSteps(card, nm);
 
   /** The worker with `variables` (its jobs off unless they turn them on), started. */
   const startWorker = async (variables: Record<string, string>) => {
@@ -78,11 +85,7 @@ describe('api-v1 worker (in process, PostgreSQL)', () => {
   beforeEach(async () => {
     await writeCatalogue(ds, cat);
     // The Near Mint in NA: 9.00 eight days back, 11.00 yesterday, 12.00 now; the slab has no price.
-    await new PriceIngestRepository(ds).ingest([
-      observed(nm, T_NOW - 8 * DAY, 900),
-      observed(nm, T_NOW - DAY, 1100),
-      observed(nm, T_NOW, 1200),
-    ]);
+    await new PriceIngestRepository(ds).ingest(nmSteps.prices);
     await refreshSummaries(ds);
   });
   afterEach(async () => {
@@ -266,17 +269,7 @@ describe('api-v1 worker (in process, PostgreSQL)', () => {
         [slab.id, null],
       ]);
       expect(history).toMatchObject({ gameId: 'test-game', rows: 1, dataVersion: version });
-      expect(await lines(history!.id, history!.chunks)).toEqual([
-        {
-          card_id: card.id,
-          variant_id: nm.id,
-          variant_uuid: nm.uuid,
-          region: 'NA',
-          currency: 'USD',
-          from: '2026-10-24',
-          prices: [9, null, null, null, null, null, null, 11, 12],
-        },
-      ]);
+      expect(await lines(history!.id, history!.chunks)).toEqual([nmSteps.historyLine]);
     });
   });
 });

@@ -133,3 +133,26 @@ export function testAlert(
     ...alert,
   };
 }
+
+/** Noon (UTC) on 1 November 2026: "now" for the suites of the bulk files. */
+export const BULK_NOW = Date.UTC(2026, 10, 1, 12) / 1000;
+
+/**
+ * The NA prices of `nm` (the tiny catalogue's Near Mint variant of `card`) that the bulk suites
+ * import: 9.00 eight days before BULK_NOW, 11.00 the day before, 12.00 at it; and the line of the
+ * history file that those prices make (the days between repeat nothing: null).
+ */
+export function nmPriceSteps(card: Card, nm: Variant) {
+  return {
+    prices: [-8, -1, 0].map((d, i) => observed(nm, BULK_NOW + d * 86_400, [900, 1100, 1200][i]!)),
+    historyLine: {
+      card_id: card.id,
+      variant_id: nm.id,
+      variant_uuid: nm.uuid,
+      region: 'NA',
+      currency: 'USD',
+      from: '2026-10-24',
+      prices: [9, null, null, null, null, null, null, 11, 12],
+    },
+  };
+}

@@ -4,7 +4,14 @@ import { parse } from 'csv-parse/sync';
 import { Client } from 'pg';
 import { BULK_COLUMNS } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
-import { tinyCatalogue, useTestClient, useTestDatabase, workerDatabaseUrl } from '../../testing';
+import {
+  BULK_NOW,
+  nmPriceSteps,
+  tinyCatalogue,
+  useTestClient,
+  useTestDatabase,
+  workerDatabaseUrl,
+} from '../../testing';
 import { writeCatalogue } from '../catalogue';
 import { PriceIngestRepository } from '../prices';
 import type { Connection, QueryRow } from '../sql/run';
@@ -24,7 +31,7 @@ import {
 } from './bulk-snapshot.repository';
 
 const DAY = 86_400;
-const T_NOW = Date.UTC(2026, 10, 1, 12) / 1000;
+const T_NOW = BULK_NOW;
 const GAME = 'test-game';
 
 describe('bulk snapshots (PostgreSQL)', () => {
@@ -33,6 +40,7 @@ describe('bulk snapshots (PostgreSQL)', () => {
   let store: TypeOrmBulkSnapshotStore;
   const cat = tinyCatalogue();
   const [nm, psa] = cat.variants;
+  const nmSteps = nmPriceSteps(cat.cards[0]!, nm!);
 
   /** The stored file of a snapshot, joined from its parts. */
   const download = async (id: number, chunks: number) => {
@@ -57,15 +65,8 @@ describe('bulk snapshots (PostgreSQL)', () => {
   beforeEach(async () => {
     await writeCatalogue(ds, cat);
     const ingest = new PriceIngestRepository(ds);
-    // NA: 9.00 eight days back, 12.00 now; JP (yen, no minor unit): 1,500 now. The slab has no price.
-    await ingest.ingest(
-      [-8, -1, 0].map((d, i) => ({
-        variantUuid: nm!.uuid,
-        region: 'NA',
-        t: T_NOW + d * DAY,
-        price: [900, 1100, 1200][i]!,
-      })),
-    );
+    // NA: 9.00 eight days back, 11.00 yesterday, 12.00 now; JP (yen, no minor unit): 1,500 now. The slab has no price.
+    await ingest.ingest(nmSteps.prices);
     await ingest.ingest([{ variantUuid: nm!.uuid, region: 'JP', t: T_NOW, price: 1500 }]);
   });
   it('writes both formats from one read: rows per variant and region, in v1 units, the same in NDJSON and CSV', async () => {
@@ -391,15 +392,7 @@ describe('bulk snapshots (PostgreSQL)', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as unknown),
     ).toEqual([
-      {
-        card_id: cat.cards[0]!.id,
-        variant_id: nm!.id,
-        variant_uuid: nm!.uuid,
-        region: 'NA',
-        currency: 'USD',
-        from: '2026-10-24',
-        prices: [9, null, null, null, null, null, null, 11, 12],
-      },
+      nmSteps.historyLine,
       expect.objectContaining({ region: 'JP', currency: 'JPY', from: '2026-11-01', prices: [1500] }),
     ]);
     // Listed apart from the snapshots (GET /v1/bulk keeps its two formats).
