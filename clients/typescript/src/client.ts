@@ -43,6 +43,8 @@ export interface TcgClientOptions {
   readonly retryBaseMs?: number;
   /** Longest one backoff step may be, `Retry-After` aside (default 8,000 ms). */
   readonly retryMaxDelayMs?: number;
+  /** Longest answer body read, in bytes; a longer one is a `TcgResponseTooLargeError` (default no limit). */
+  readonly maxResponseBytes?: number;
   /** The `fetch` to use (default the platform's). */
   readonly fetch?: typeof fetch;
   /** The wait between attempts (default a timer); for tests that record waits. */
@@ -85,6 +87,7 @@ export class TcgClient {
       maxRetryWaitMs: positive('maxRetryWaitMs', options.maxRetryWaitMs, 30_000),
       retryBaseMs: positive('retryBaseMs', options.retryBaseMs, 500),
       retryMaxDelayMs: positive('retryMaxDelayMs', options.retryMaxDelayMs, 8_000),
+      maxResponseBytes: positive('maxResponseBytes', options.maxResponseBytes, Infinity, 1),
       // Called through the global at call time: a browser's fetch refuses another `this`.
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       sleep: options.sleep ?? defaultSleep,

@@ -110,6 +110,18 @@ export class TcgTimeoutError extends TcgError {
   }
 }
 
+/** The answer's body is longer than the client's `maxResponseBytes`; the rest was not read. */
+export class TcgResponseTooLargeError extends TcgError {
+  override readonly name = 'TcgResponseTooLargeError';
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly maxResponseBytes: number,
+  ) {
+    super(`${method} ${path} answered more than ${maxResponseBytes} bytes`);
+  }
+}
+
 /** The caller's own `signal` was aborted; `cause` is its reason. */
 export class TcgAbortError extends TcgError {
   override readonly name = 'TcgAbortError';

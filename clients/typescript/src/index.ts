@@ -19,6 +19,7 @@ export {
   TcgNetworkError,
   TcgNotFoundError,
   TcgRateLimitError,
+  TcgResponseTooLargeError,
   TcgServerError,
   TcgTimeoutError,
   TcgUnauthorizedError,

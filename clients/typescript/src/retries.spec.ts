@@ -7,6 +7,7 @@ import {
   TcgNetworkError,
   TcgNotFoundError,
   TcgRateLimitError,
+  TcgResponseTooLargeError,
   TcgServerError,
   TcgTimeoutError,
   TcgUnauthorizedError,
@@ -342,5 +343,26 @@ describe('deadlines', () => {
     const error = await thrown(clientOf(srv).client.v1.games.list({}, { signal: AbortSignal.abort() }));
     expect(error).toBeInstanceOf(TcgAbortError);
     expect(srv.seen).toHaveLength(0);
+  });
+});
+
+describe('answer size', () => {
+  const size = Buffer.byteLength(JSON.stringify(GAMES));
+
+  it('reads an answer up to maxResponseBytes whole, multi-byte text included', async () => {
+    const named = { data: [{ id: 'pokémon', name: 'Pokémon' }], _metadata: {} };
+    const srv = await serve(json(200, named));
+    const { client } = clientOf(srv, { maxResponseBytes: Buffer.byteLength(JSON.stringify(named)) });
+    expect(await client.v1.games.list()).toEqual(named);
+  });
+
+  it('refuses a longer answer with TcgResponseTooLargeError, not retried', async () => {
+    const srv = await serve(json(200, GAMES));
+    const { client, sleeps } = clientOf(srv, { maxResponseBytes: size - 1 });
+    const error = await thrown(client.v1.games.list());
+    expect(error).toBeInstanceOf(TcgResponseTooLargeError);
+    expect(error).toMatchObject({ maxResponseBytes: size - 1, method: 'GET', path: '/v1/games' });
+    expect(srv.seen).toHaveLength(1);
+    expect(sleeps).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import {
   TcgApiError,
   TcgError,
   TcgNetworkError,
+  TcgResponseTooLargeError,
   TcgTimeoutError,
 } from './errors.js';
 import type { CallOptions, ProblemDetails, V1ErrorBody } from './types.js';
@@ -30,6 +31,8 @@ export interface TransportOptions {
   readonly retryBaseMs: number;
   readonly retryMaxDelayMs: number;
   readonly maxRetryWaitMs: number;
+  /** Longest answer body read (Infinity: no limit). */
+  readonly maxResponseBytes: number;
   readonly fetch: typeof fetch;
   readonly sleep: Sleep;
   readonly random: () => number;
@@ -190,8 +193,9 @@ export class Transport {
         signal,
       });
       // Read inside the same deadline: a body that stalls is a timeout too.
-      text = await response.text();
+      text = await this.bodyText(response, spec);
     } catch (error) {
+      if (error instanceof TcgResponseTooLargeError) throw error;
       throw failed(error);
     }
 
@@ -202,6 +206,32 @@ export class Transport {
     } catch {
       throw new TcgError(`${method} ${path} answered ${response.status} with a body that is not JSON`);
     }
+  }
+
+  /** The body as text, at most `maxResponseBytes` of it read: past that the rest is left unread. */
+  private async bodyText(response: Response, spec: RequestSpec): Promise<string> {
+    const max = this.options.maxResponseBytes;
+    if (max === Infinity || !response.body) return response.text();
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel();
+        throw new TcgResponseTooLargeError(spec.method, spec.path, max);
+      }
+      chunks.push(value);
+    }
+    const whole = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      whole.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return new TextDecoder().decode(whole);
   }
 
   private apiError(spec: RequestSpec, response: Response, text: string): TcgApiError {

@@ -5,6 +5,7 @@ import {
   type SetsQuery,
   TcgApiError,
   TcgClient,
+  TcgResponseTooLargeError,
   TcgTimeoutError,
 } from '@tcg-pricing/client';
 import { ApiCallError, type JsonObject, type Query, type TcgApi } from './tcg-api';
@@ -34,7 +35,7 @@ export class ClientTcgApi implements TcgApi {
       apiKey: options.apiKey,
       timeoutMs: options.timeoutMs,
       retries: 0,
-      fetch: cappedFetch(options.maxResponseBytes),
+      maxResponseBytes: options.maxResponseBytes,
     });
   }
 
@@ -80,44 +81,14 @@ async function call(request: () => Promise<object>): Promise<JsonObject> {
       const code = error.code.startsWith('HTTP_') ? undefined : error.code;
       throw new ApiCallError(error.message, error.status, code, error.retryAfter);
     }
-    if (error instanceof ApiCallError) throw error;
-    // The size cap's refusal, which the client wraps as a failed fetch.
-    if (error instanceof Error && error.cause instanceof ApiCallError) throw error.cause;
+    if (error instanceof TcgResponseTooLargeError)
+      throw new ApiCallError(
+        `The API's answer is larger than ${error.maxResponseBytes} bytes; narrow the request (a smaller limit).`,
+      );
     if (error instanceof TcgTimeoutError)
       throw new ApiCallError(`The API did not answer in time (${error.message}).`);
     throw new ApiCallError(
       `The API could not be reached (${error instanceof Error ? error.message : String(error)}).`,
     );
   }
-}
-
-/**
- * `fetch` with a cap on the answer's size: the body is read here, at most `max` bytes (the rest
- * is not read), and handed on whole. The client's own deadline covers this read too (its signal).
- */
-function cappedFetch(max: number): typeof fetch {
-  return async (input, init) => {
-    const res = await fetch(input, init);
-    if (!res.body) return res;
-    const reader = res.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel();
-        throw new ApiCallError(
-          `The API's answer is larger than ${max} bytes; narrow the request (a smaller limit).`,
-        );
-      }
-      chunks.push(value);
-    }
-    return new Response(res.status === 204 ? null : Buffer.concat(chunks), {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
-    });
-  };
 }
