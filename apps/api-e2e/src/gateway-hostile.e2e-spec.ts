@@ -326,17 +326,30 @@ describe('gateway against hostile clients and a misbehaving service', () => {
       });
     });
 
-    it('cuts the client connection when the service drops it mid-body, and keeps serving', async () => {
+    it('answers 503 when the service drops a small answer mid-body, none of it sent yet, and keeps serving', async () => {
+      const key = await newKey('starter');
+      const res = await fetch(`${stack.gatewayUrl}/v1/cut`, { headers: { 'x-api-key': key } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await res.json()).toEqual({
+        error: 'The api-v1 service is unavailable.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+      const after = await fetch(`${stack.gatewayUrl}/v1/after-cut`, { headers: { 'x-api-key': key } });
+      expect(after.status).toBe(200);
+    });
+
+    it('cuts the client connection when the service drops a large answer mid-body, and keeps serving', async () => {
       const key = await newKey('starter');
       const { responses, closedByServer } = await exchange(
         port,
-        wire('GET /v1/cut HTTP/1.1', { 'x-api-key': key }),
+        wire('GET /v1/cut-large HTTP/1.1', { 'x-api-key': key }),
       );
       expect(closedByServer).toBe(true);
-      // The declared length stays, so the client can tell the answer is incomplete.
+      // Streamed: the declared length stays, so the client can tell the answer is incomplete.
       expect(responses).toHaveLength(1);
       expect(responses[0]!.body).toBe('{"partial":');
-      expect(responses[0]!.headers['content-length']).toBe('100');
+      expect(responses[0]!.headers['content-length']).toBe('200000');
       const after = await fetch(`${stack.gatewayUrl}/v1/after-cut`, { headers: { 'x-api-key': key } });
       expect(after.status).toBe(200);
     });

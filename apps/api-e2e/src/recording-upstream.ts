@@ -45,8 +45,10 @@ export async function startRecordingUpstream(): Promise<{
         });
         return;
       }
-      if (url.endsWith('/cut')) {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      // A small answer (the gateway holds it until whole) or a large one (streamed), cut mid-body.
+      if (url.endsWith('/cut') || url.endsWith('/cut-large')) {
+        const length = url.endsWith('/cut') ? '100' : '200000';
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': length });
         res.write('{"partial":');
         setTimeout(() => req.socket.destroy(), 50);
         return;

@@ -189,6 +189,88 @@ describe('UpstreamClient', () => {
     }
   });
 
+  // Held until whole (see HELD_BODY_BYTES): nothing has reached the client, so the gateway answers.
+  it.each<[string, (res: ServerResponse) => void, UpstreamFailure]>([
+    [
+      'misses the body deadline',
+      (res) => {
+        res.writeHead(200, { 'content-length': 6 * 'part;'.length });
+        res.flushHeaders();
+        let sent = 0;
+        const timer = setInterval(() => {
+          res.write('part;');
+          if (++sent === 6) {
+            clearInterval(timer);
+            res.end();
+          }
+        }, 300);
+        res.on('close', () => clearInterval(timer));
+      },
+      { kind: 'timeout' },
+    ],
+    [
+      'is cut by the service mid-body',
+      (res) => {
+        res.writeHead(200, { 'content-length': 100 });
+        res.write('{"partial":');
+        setTimeout(() => res.socket?.destroy(), 50);
+      },
+      { kind: 'unavailable', error: expect.any(String) },
+    ],
+  ])('fails an answer of known length that %s, before any of it is sent', async (_, answer, failure) => {
+    const svc = await service((_req, res) => answer(res));
+    const client = new UpstreamClient(options(svc.url));
+    try {
+      expect(await call(client)).toEqual(failure);
+    } finally {
+      await client.close();
+      await svc.close();
+    }
+  });
+
+  it('sends an answer of known length whole, with its status and headers, once it has all of it', async () => {
+    const body = Buffer.from(JSON.stringify({ data: 'x'.repeat(40_000) }));
+    const svc = await service((_req, res) => {
+      res.writeHead(201, { 'content-length': body.length, 'content-type': 'application/json', etag: '"t"' });
+      // In slices, each in a turn of its own: the gateway reads the body in several parts.
+      const slice = (at: number): void => {
+        if (at >= body.length) return void res.end();
+        res.write(body.subarray(at, at + 4096));
+        setTimeout(() => slice(at + 4096), 2);
+      };
+      slice(0);
+    });
+    const client = new UpstreamClient(options(svc.url));
+    const front = createServer((_req, res) =>
+      client.forward({ method: 'GET', path: '/x', headers: {} }, res, () => res.destroy()),
+    );
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const got = await new Promise<{ status?: number; headers: object; body: Buffer }>((done, fail) =>
+        request({ host: '127.0.0.1', port: (front.address() as AddressInfo).port, agent: false }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (b: Buffer) => parts.push(b));
+          res.on('end', () =>
+            done({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts) }),
+          );
+        })
+          .on('error', fail)
+          .end(),
+      );
+      expect(got.status).toBe(201);
+      expect(got.headers).toMatchObject({
+        'content-length': String(body.length),
+        'content-type': 'application/json',
+        etag: '"t"',
+      });
+      expect(got.body.equals(body)).toBe(true);
+    } finally {
+      front.close();
+      await client.close();
+      await svc.close();
+    }
+  });
+
   it.each<[string, CutReason, Partial<UpstreamOptions>, string | undefined]>([
     ['an answer the client takes nothing of', 'write_idle', { writeIdleTimeoutMs: 300 }, undefined],
     [

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { errors, Pool } from 'undici';
 import { clientResponseHeaders } from './forwarded-headers';
@@ -39,6 +39,12 @@ export interface DownloadLimits {
 }
 
 export type CutReason = 'write_idle' | 'too_slow' | 'max_duration';
+
+/**
+ * Answers up to this size (by their Content-Length) are held until whole and sent in one write (a
+ * card lookup is 16 to 40 KB); larger ones, and those of unknown length, are streamed.
+ */
+const HELD_BODY_BYTES = 128 * 1024;
 
 /** How often a download's average rate and duration are checked. */
 const DOWNLOAD_CHECK_MS = 1_000;
@@ -112,7 +118,8 @@ export class UpstreamClient {
 
   /**
    * Sends the call and streams the answer into `client`; `fail` is called instead, at most once,
-   * when no response headers came (the caller answers in the version's error shape).
+   * when nothing was sent to the client: no response headers came, or a held answer (see
+   * HELD_BODY_BYTES) did not come whole. The caller answers in the version's error shape.
    */
   forward(call: UpstreamCall, client: ServerResponse, fail: (failure: UpstreamFailure) => void): void {
     if (this.inFlight >= this.options.maxInFlight) {
@@ -161,16 +168,24 @@ export class UpstreamClient {
       clearTimeout(headersTimer);
       this.options.onResponse?.(status, Number(process.hrtime.bigint() - dispatched) / 1e9);
       const download = isDownload(headers);
+      // Nothing of a held answer has reached the client when it fails: the caller answers it.
+      const held = !download && Number(headers['content-length']) <= HELD_BODY_BYTES;
       // A file download (bulk data: tens of MB at the pace of the client's link) may take longer
       // than the deadline in all; for it the Pool's bodyTimeout bounds each pause instead.
       if (!download)
         bodyTimer = setTimeout(() => {
-          if (stop()) client.destroy();
+          if (!stop()) return;
+          if (held) fail({ kind: 'timeout' });
+          else client.destroy();
         }, this.options.bodyTimeoutMs);
       const forwarded = clientResponseHeaders(headers);
       // The service's Vary and CORS's (set on the client response before) both hold.
       const vary = joinVary(forwarded['vary'], client.getHeader('vary'));
       if (vary !== undefined) forwarded['vary'] = vary;
+      if (held) {
+        this.sendHeld(status, forwarded, body, client, settle, fail);
+        return;
+      }
       client.writeHead(status, forwarded);
       if (download && this.options.downloads) downloadCheck = this.bound(client, this.options.downloads, cut);
       body.on('end', settle);
@@ -197,6 +212,39 @@ export class UpstreamClient {
         },
       );
     send(true);
+  }
+
+  /**
+   * Sends a small answer whole once the service has sent all of it: the status line, the headers
+   * and the body leave in one write, where streaming it wrote to the client once per part read
+   * from the service. The body deadline (armed by the caller) still bounds the wait for it. An
+   * answer the service cuts, or that misses the deadline, has sent the client nothing, so it is
+   * failed (the caller answers 503 or 504 in the version's shape) rather than cut mid-body. Once
+   * it is sent, the write-idle deadline holds until the client has taken the end.
+   */
+  private sendHeld(
+    status: number,
+    headers: OutgoingHttpHeaders,
+    body: Readable,
+    client: ServerResponse,
+    settle: () => boolean,
+    fail: (failure: UpstreamFailure) => void,
+  ): void {
+    const parts: Buffer[] = [];
+    body.on('data', (part: Buffer) => parts.push(part));
+    body.on('error', (error: NodeJS.ErrnoException) => {
+      if (settle()) fail({ kind: 'unavailable', error: error.code ?? error.message });
+    });
+    body.on('end', () => {
+      if (!settle()) return;
+      client.writeHead(status, headers);
+      const idle = writeIdleDeadline(client, this.options.writeIdleTimeoutMs, () => {
+        client.destroy();
+        this.options.onCut?.('write_idle');
+      });
+      client.end(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+      idle.ended();
+    });
   }
 
   /**
