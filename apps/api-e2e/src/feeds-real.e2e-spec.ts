@@ -1,18 +1,9 @@
-import { truncateAll, withTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
-import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { getJson } from './http';
-import { newKey } from './keys';
-import { startStack, Stack } from './stack';
+import { truncateAll, withTestDatabase } from '@tcg/persistence/testing';
+import { join } from 'node:path';
+import { copiedInto, FEED_FIXTURES, syncFeeds, useSyncedGateway } from './feeds-cli';
 
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../../..');
-const CLI = join(ROOT, 'dist/tools/feeds/feeds.js');
 /** Genuine MTGJSON 5.2.0 set files and SKU/price files in its code's shape: their README says whence. */
-const REAL = join(ROOT, 'tools/feeds/fixtures/real/mtgjson');
+const REAL = join(FEED_FIXTURES, 'real/mtgjson');
 
 const ALPHA_ANIMATE_WALL = '2b304dc1-8d7d-50a7-a310-2d0e5427935f';
 const ALPHA_BOOSTER_PACK = '1dbdd2d3-1455-5a0d-b775-f33fc1fcd7e2';
@@ -36,34 +27,15 @@ interface V2Card {
  * `NON FOIL`, `UNOPENED`, integer ids), then read through the gateway.
  */
 describe('genuine MTGJSON files, synced and read through the gateway', () => {
-  let stack: Stack;
-  let key: string;
-  let from: string;
-
-  const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
-
-  beforeAll(async () => {
+  const { get } = useSyncedGateway(async () => {
     await withTestDatabase(truncateAll);
-    from = await mkdtemp(join(tmpdir(), 'feeds-real-e2e-'));
-    for (const [file, as] of [
-      ['AllPrintings-5.2.0-3ED-LEA.json', 'AllPrintings.json'],
-      ['TcgplayerSkus-code-shape-3ED-LEA.json', 'TcgplayerSkus.json'],
-      ['AllPricesToday-code-shape-LEA.json', 'AllPrices.json'],
-    ])
-      await copyFile(join(REAL, file!), join(from, as!));
-    await run(
-      process.execPath,
-      [CLI, 'sync', '--feeds', 'mtgjson', '--from', from, '--dir', join(from, 'cache')],
-      {
-        env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
-      },
-    );
-    stack = await startStack();
-    key = await newKey('enterprise');
-  });
-  afterAll(async () => {
-    await stack.close();
-    await rm(from, { recursive: true, force: true });
+    const from = await copiedInto('feeds-real-e2e-', [
+      [join(REAL, 'AllPrintings-5.2.0-3ED-LEA.json'), 'AllPrintings.json'],
+      [join(REAL, 'TcgplayerSkus-code-shape-3ED-LEA.json'), 'TcgplayerSkus.json'],
+      [join(REAL, 'AllPricesToday-code-shape-LEA.json'), 'AllPrices.json'],
+    ]);
+    await syncFeeds(['--feeds', 'mtgjson', '--from', from, '--dir', join(from, 'cache')]);
+    return from;
   });
 
   it('puts each real SKU row on its variant: condition, printing and language in our words', async () => {

@@ -1,28 +1,21 @@
 import { uuidV5, variantSlug, type Card, type CardSet, type Variant } from '@tcg/domain';
 import { writeCatalogue } from '@tcg/persistence';
-import { useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { useTestDatabase } from '@tcg/persistence/testing';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { getJson } from './http';
-import { newKey } from './keys';
-import { startStack, Stack } from './stack';
+import { FEED_FIXTURES, syncFeeds, useSyncedGateway } from './feeds-cli';
 
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../../..');
-const CLI = join(ROOT, 'dist/tools/feeds/feeds.js');
 /**
  * One day of TCGCSV listing Flesh and Blood's Welcome to Rathe card Rhinar as two products: its
  * 1st Edition (225218, the packaged catalogue's id) and its Unlimited printing in the group
  * `Welcome to Rathe Unlimited` (tools/feeds/fixtures/tcgcsv-editions/README.md).
  */
-const DUMP = join(ROOT, 'tools/feeds/fixtures/tcgcsv-editions');
+const DUMP = join(FEED_FIXTURES, 'tcgcsv-editions');
 const NOV_28 = Date.UTC(2026, 10, 28) / 1000;
 /** The next day as TCGCSV's archive file holds it: prices alone. */
-const ARCHIVE = join(ROOT, 'tools/feeds/fixtures/tcgcsv-editions-archive/prices-2026-11-29.ppmd.7z');
+const ARCHIVE = join(FEED_FIXTURES, 'tcgcsv-editions-archive/prices-2026-11-29.ppmd.7z');
 const NOV_29 = Date.UTC(2026, 10, 29) / 1000;
 
 /** The packaged card as `npm run load` writes it (tools/loader/catalogue/fab-drafts.ts): one card, both editions. */
@@ -79,30 +72,19 @@ interface V1Card {
  * category) onto the packaged card; a client then reads both editions' prices on that one card.
  */
 describe('Flesh and Blood editions from TCGCSV, through the gateway', () => {
-  let stack: Stack;
-  let key: string;
-  let dir: string;
   let ds: DataSource;
 
-  const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
-
   useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
-  beforeAll(async () => {
+  const gateway = useSyncedGateway(async () => {
     await writeCatalogue(ds, {
       games: [{ id: 'flesh-and-blood', name: 'Flesh and Blood' }],
       ...packagedRhinar(),
     });
-    dir = await mkdtemp(join(tmpdir(), 'tcgcsv-editions-e2e-'));
-    await run(process.execPath, [CLI, 'sync', '--feeds', 'tcgcsv', '--from', DUMP, '--dir', dir], {
-      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
-    });
-    stack = await startStack();
-    key = await newKey('enterprise');
+    const dir = await mkdtemp(join(tmpdir(), 'tcgcsv-editions-e2e-'));
+    await syncFeeds(['--feeds', 'tcgcsv', '--from', DUMP, '--dir', dir]);
+    return dir;
   });
-  afterAll(async () => {
-    await stack.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { get } = gateway;
 
   it('prices the 1st Edition and the Unlimited product on the one packaged card', async () => {
     const { data } = await get<{ data: V1Card[] }>('/v1/cards?game=flesh-and-blood&q=rhinar');
@@ -126,9 +108,7 @@ describe('Flesh and Blood editions from TCGCSV, through the gateway', () => {
 
   it('takes the next day from its archive file alone (--from prices-YYYY-MM-DD.ppmd.7z)', async () => {
     // No --feeds: a TCGCSV archive file is the TCGCSV feed's.
-    const done = await run(process.execPath, [CLI, 'sync', '--from', ARCHIVE, '--dir', dir], {
-      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
-    });
+    const done = await syncFeeds(['--from', ARCHIVE, '--dir', gateway.dir]);
     expect(`${done.stdout}${done.stderr}`).toMatch(/"msg":"tcgcsv archive extracted"/);
     const { data } = await get<{ data: V1Card[] }>('/v1/cards?game=flesh-and-blood&q=rhinar');
     const nm = (printing: string) =>

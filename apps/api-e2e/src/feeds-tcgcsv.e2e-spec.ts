@@ -1,18 +1,11 @@
-import { truncateAll, withTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { truncateAll, withTestDatabase } from '@tcg/persistence/testing';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { getJson } from './http';
-import { newKey } from './keys';
-import { startStack, Stack } from './stack';
+import { join } from 'node:path';
+import { FEED_FIXTURES, syncFeeds, useSyncedGateway } from './feeds-cli';
 
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../../..');
-const CLI = join(ROOT, 'dist/tools/feeds/feeds.js');
 /** TCGCSV dumps of three days in its archive layout (tools/feeds/fixtures/tcgcsv/README.md). */
-const ARCHIVE = join(ROOT, 'tools/feeds/fixtures/tcgcsv');
+const ARCHIVE = join(FEED_FIXTURES, 'tcgcsv');
 const NOV_26 = Date.UTC(2026, 10, 26) / 1000;
 
 interface V1Variant {
@@ -45,30 +38,19 @@ interface V2Card {
  * archive layout) into an empty database, then read through the gateway as a client reads it.
  */
 describe('a game from the TCGCSV dump, through the gateway', () => {
-  let stack: Stack;
-  let key: string;
-  let dir: string;
-
-  const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
-
-  beforeAll(async () => {
+  const { get } = useSyncedGateway(async () => {
     await withTestDatabase(truncateAll);
-    dir = await mkdtemp(join(tmpdir(), 'tcgcsv-e2e-'));
+    const dir = await mkdtemp(join(tmpdir(), 'tcgcsv-e2e-'));
     // A new game is configuration only: the category by its TCGplayer name.
     const games = join(dir, 'games.json');
     await writeFile(games, JSON.stringify([{ category: 'Pokemon', game: 'pokemon', name: 'Pokémon' }]));
-    await run(process.execPath, [CLI, 'sync', '--feeds', 'tcgcsv', '--from', ARCHIVE, '--dir', dir], {
-      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl(), TCGCSV_GAMES: games },
-    }).catch((error: { code?: number }) => {
-      // Exit code 1: the last day no longer lists Pokémon (reported, data kept); the rest imported.
-      if (error.code !== 1) throw error;
-    });
-    stack = await startStack();
-    key = await newKey('enterprise');
-  });
-  afterAll(async () => {
-    await stack.close();
-    await rm(dir, { recursive: true, force: true });
+    await syncFeeds(['--feeds', 'tcgcsv', '--from', ARCHIVE, '--dir', dir], { TCGCSV_GAMES: games }).catch(
+      (error: { code?: number }) => {
+        // Exit code 1: the last day no longer lists Pokémon (reported, data kept); the rest imported.
+        if (error.code !== 1) throw error;
+      },
+    );
+    return dir;
   });
 
   it('lists the new game with its counts and its price source', async () => {

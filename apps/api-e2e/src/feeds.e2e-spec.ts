@@ -1,18 +1,7 @@
-import { useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
-import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { useTestDatabase } from '@tcg/persistence/testing';
+import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { getJson } from './http';
-import { newKey } from './keys';
-import { startStack, Stack } from './stack';
-
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../../..');
-const CLI = join(ROOT, 'dist/tools/feeds/feeds.js');
-const FIXTURES = join(ROOT, 'tools/feeds/fixtures');
+import { copiedInto, FEED_FIXTURES, syncFeeds, useSyncedGateway } from './feeds-cli';
 
 const ASHEN_SENTRY = '1f8a2d1c-5b6e-5c4e-9d1a-0c3e2b7f4a10';
 const NOV_25 = Date.UTC(2026, 10, 25) / 1000;
@@ -40,40 +29,27 @@ interface V2Card {
  * fixtures in their published formats, then read through the gateway as a client reads them.
  */
 describe('real data from the public feeds, through the gateway', () => {
-  let stack: Stack;
-  let key: string;
-  let from: string;
   let ds: DataSource;
 
-  const sync = () =>
-    run(process.execPath, [CLI, 'sync', '--from', from, '--dir', join(from, 'cache')], {
-      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
-    });
-  const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
+  const sync = (from: string) => syncFeeds(['--from', from, '--dir', join(from, 'cache')]);
+
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
+  const gateway = useSyncedGateway(async () => {
+    const from = await copiedInto('feeds-e2e-', [
+      join(FEED_FIXTURES, 'mtgjson/AllPrintings.json.gz'),
+      join(FEED_FIXTURES, 'mtgjson/AllPrintings.json.gz.sha256'),
+      join(FEED_FIXTURES, 'mtgjson/TcgplayerSkus.json.bz2'),
+      join(FEED_FIXTURES, 'mtgjson/AllPrices.json.xz'),
+      join(FEED_FIXTURES, 'scryfall/default-cards.json.gz'),
+    ]);
+    await sync(from);
+    return from;
+  });
+  const { get } = gateway;
   const v2 = async (query: string) => (await get<{ data: V2Card[] }>(`/v2/cards?${query}`)).data;
   /** v2 looks cards up by our ids and the marketplace's: the feed's uuid is v1's `opensetId`. */
   const uuidOf = async (openset: string) =>
     (await get<{ data: { uuid: string }[] }>(`/v1/cards?opensetId=${openset}`)).data[0]!.uuid;
-
-  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
-  beforeAll(async () => {
-    from = await mkdtemp(join(tmpdir(), 'feeds-e2e-'));
-    for (const [dir, file] of [
-      ['mtgjson', 'AllPrintings.json.gz'],
-      ['mtgjson', 'AllPrintings.json.gz.sha256'],
-      ['mtgjson', 'TcgplayerSkus.json.bz2'],
-      ['mtgjson', 'AllPrices.json.xz'],
-      ['scryfall', 'default-cards.json.gz'],
-    ])
-      await copyFile(join(FIXTURES, dir!, file!), join(from, file!));
-    await sync();
-    stack = await startStack();
-    key = await newKey('enterprise');
-  });
-  afterAll(async () => {
-    await stack.close();
-    await rm(from, { recursive: true, force: true });
-  });
 
   it('answers the real NA and EU prices, each market naming its source and last observation', async () => {
     const [card] = await v2(`card_id=${await uuidOf(ASHEN_SENTRY)}&regions=NA,EU`);
@@ -147,7 +123,7 @@ describe('real data from the public feeds, through the gateway', () => {
                 (SELECT count(*) FROM variants)::int AS variants, (SELECT count(*) FROM variant_prices)::int AS series`,
       );
     const before = await state();
-    await sync();
+    await sync(gateway.dir);
     expect(await state()).toEqual(before);
   });
 });

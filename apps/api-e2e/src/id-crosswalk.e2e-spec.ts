@@ -1,18 +1,11 @@
-import { truncateAll, withTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
-import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { fetchWithKey, getJson } from './http';
-import { newKey } from './keys';
-import { startStack, Stack } from './stack';
+import { truncateAll, withTestDatabase } from '@tcg/persistence/testing';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { copiedInto, FEED_FIXTURES, syncFeeds, useSyncedGateway } from './feeds-cli';
+import { fetchWithKey } from './http';
 
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../../..');
-const CLI = join(ROOT, 'dist/tools/feeds/feeds.js');
 /** Genuine MTGJSON 5.2.0 set files and SKU/price files in its code's shape: their README says whence. */
-const REAL = join(ROOT, 'tools/feeds/fixtures/real');
+const REAL = join(FEED_FIXTURES, 'real');
 
 /** Alpha's Animate Wall in AllPrintings-5.2.0-3ED-LEA.json: its uuid and identifiers block. */
 const WALL = {
@@ -73,28 +66,15 @@ interface Problem {
  * with another TCGplayer product id than MTGJSON's (the disagreement the answer must show).
  */
 describe('the id crosswalk, synced from real files and read through the gateway', () => {
-  let stack: Stack;
-  let key: string;
-  let from: string;
   let today: string;
 
-  const get = <T>(path: string) => getJson<T>(`${stack.gatewayUrl}${path}`, key);
-  const problem = async (path: string, status: number) => {
-    const res = await fetchWithKey(`${stack.gatewayUrl}${path}`, key);
-    expect(res.status).toBe(status);
-    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    return (await res.json()) as Problem;
-  };
-
-  beforeAll(async () => {
+  const gateway = useSyncedGateway(async () => {
     await withTestDatabase(truncateAll);
-    from = await mkdtemp(join(tmpdir(), 'id-crosswalk-e2e-'));
-    for (const [file, as] of [
-      ['mtgjson/AllPrintings-5.2.0-3ED-LEA.json', 'AllPrintings.json'],
-      ['mtgjson/TcgplayerSkus-code-shape-3ED-LEA.json', 'TcgplayerSkus.json'],
-      ['mtgjson/AllPricesToday-code-shape-LEA.json', 'AllPrices.json'],
-    ])
-      await copyFile(join(REAL, file!), join(from, as!));
+    const from = await copiedInto('id-crosswalk-e2e-', [
+      [join(REAL, 'mtgjson/AllPrintings-5.2.0-3ED-LEA.json'), 'AllPrintings.json'],
+      [join(REAL, 'mtgjson/TcgplayerSkus-code-shape-3ED-LEA.json'), 'TcgplayerSkus.json'],
+      [join(REAL, 'mtgjson/AllPricesToday-code-shape-LEA.json'), 'AllPrices.json'],
+    ]);
     const [jace] = JSON.parse(
       await readFile(join(REAL, 'scryfall/default-cards-excerpt.json'), 'utf8'),
     ) as Record<string, unknown>[];
@@ -113,19 +93,17 @@ describe('the id crosswalk, synced from real files and read through the gateway'
       ]),
     );
     const started = new Date();
-    await run(
-      process.execPath,
-      [CLI, 'sync', '--feeds', 'mtgjson,scryfall', '--from', from, '--dir', join(from, 'cache')],
-      { env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() } },
-    );
+    await syncFeeds(['--feeds', 'mtgjson,scryfall', '--from', from, '--dir', join(from, 'cache')]);
     today = started.toISOString().slice(0, 10);
-    stack = await startStack();
-    key = await newKey('enterprise');
+    return from;
   });
-  afterAll(async () => {
-    await stack?.close();
-    await rm(from, { recursive: true, force: true });
-  });
+  const { get } = gateway;
+  const problem = async (path: string, status: number) => {
+    const res = await fetchWithKey(`${gateway.stack.gatewayUrl}${path}`, gateway.key);
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    return (await res.json()) as Problem;
+  };
 
   /** The card's id as v2 gives it (v1 `uuid`), found by its MTGJSON uuid (v1 `opensetId`). */
   const wallId = async () =>
@@ -249,6 +227,7 @@ describe('the id crosswalk, synced from real files and read through the gateway'
       (await get<{ _metadata: { apiRequestsUsed: number } }>('/v1/games'))._metadata.apiRequestsUsed;
     const id = await wallId();
     const before = await used();
+    const { stack, key } = gateway;
     expect(
       (await fetchWithKey(`${stack.gatewayUrl}/v2/ids/multiverse_id/${WALL.multiverse}`, key)).status,
     ).toBe(200);

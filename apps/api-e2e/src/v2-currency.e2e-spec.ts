@@ -1,18 +1,9 @@
-import { workerDatabaseUrl } from '@tcg/persistence/testing';
-import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
+import { copiedInto, FEED_FIXTURES, syncFeeds, useSyncedGateway } from './feeds-cli';
 import { seedCatalogue, TEST_CARDS } from './fixtures';
 import { fetchWithKey } from './http';
-import { newKey } from './keys';
-import { startStack, Stack } from './stack';
 
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../../..');
-const CLI = join(ROOT, 'dist/tools/feeds/feeds.js');
-const ECB = join(ROOT, 'tools/feeds/fixtures/ecb');
+const ECB = join(FEED_FIXTURES, 'ecb');
 const SOURCE = 'ECB euro foreign exchange reference rates';
 
 const { dragon, knight, goblin, nm, knightNm, goblinNm } = TEST_CARDS;
@@ -47,11 +38,7 @@ interface CardBody {
  * observed in March 2017, read back in euros.
  */
 describe('GET /v2/cards with currency= (ECB rates, through the gateway)', () => {
-  let stack: Stack;
-  let key: string;
-  let from: string;
-
-  beforeAll(async () => {
+  const gateway = useSyncedGateway(async () => {
     await seedCatalogue(
       [dragon, knight, goblin],
       [nm, knightNm, goblinNm],
@@ -64,26 +51,16 @@ describe('GET /v2/cards with currency= (ECB rates, through the gateway)', () => 
         { variantUuid: goblinNm.uuid, t: [noon('2017-03-20')], p: [35] },
       ],
     );
-    from = await mkdtemp(join(tmpdir(), 'e2e-ecb-'));
-    for (const f of ['eurofxref-daily.xml', 'eurofxref-hist-90d.xml'])
-      await copyFile(join(ECB, f), join(from, f));
-    await run(
-      process.execPath,
-      [CLI, 'sync', '--feeds', 'ecb', '--from', from, '--dir', join(from, 'cache')],
-      {
-        env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: workerDatabaseUrl() },
-      },
-    );
-    stack = await startStack();
-    key = await newKey('enterprise');
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await rm(from, { recursive: true, force: true });
+    const from = await copiedInto('e2e-ecb-', [
+      join(ECB, 'eurofxref-daily.xml'),
+      join(ECB, 'eurofxref-hist-90d.xml'),
+    ]);
+    await syncFeeds(['--feeds', 'ecb', '--from', from, '--dir', join(from, 'cache')]);
+    return from;
   });
 
   const call = (path: string, headers: Record<string, string> = {}) =>
-    fetchWithKey(`${stack.gatewayUrl}${path}`, key, { headers });
+    fetchWithKey(`${gateway.stack.gatewayUrl}${path}`, gateway.key, { headers });
   const market = async (cardId: string, query: string): Promise<Market> => {
     const res = await call(`/v2/cards/${cardId}?${query}`);
     expect(res.status).toBe(200);
