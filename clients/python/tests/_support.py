@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import gzip as gzip_module
+import html
 import json
 import os
+import re
 import shutil
 import socket
 import ssl
@@ -14,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+import unittest
 import urllib.parse
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -285,3 +289,66 @@ def v2_card(n: int) -> Dict[str, Any]:
             }
         ],
     }
+
+
+class SyncCalls:
+    """How a shared scenario runs on the sync client: a call as it is, pages as a list. The test
+    case's ``make`` gives a client (which server, which key), passing ``sleep=self.sleeps.append``
+    and adding it to ``self.clients``, closed after the test."""
+
+    def setUp(self) -> None:
+        self.sleeps: List[float] = []
+        self.clients: List[Any] = []
+
+    def tearDown(self) -> None:
+        for c in self.clients:
+            c.close()
+
+    def call(self, client: Any, fn: Callable[[Any], Any]) -> Any:
+        return fn(client)
+
+    def pages(self, client: Any, fn: Callable[[Any], Any]) -> List[Any]:
+        return list(fn(client))
+
+
+class AsyncCalls:
+    """The same for the async client, each call run to its end on the test's own event loop; its
+    ``make`` passes ``sleep=self.sleep``, which records the waits instead of waiting."""
+
+    def setUp(self) -> None:
+        self.sleeps: List[float] = []
+        self.clients: List[Any] = []
+        self.loop = asyncio.new_event_loop()
+
+    def tearDown(self) -> None:
+        for c in self.clients:
+            self.loop.run_until_complete(c.aclose())
+        self.loop.close()
+
+    async def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+
+    def call(self, client: Any, fn: Callable[[Any], Any]) -> Any:
+        return self.loop.run_until_complete(fn(client))
+
+    def pages(self, client: Any, fn: Callable[[Any], Any]) -> List[Any]:
+        async def collect() -> List[Any]:
+            return [page async for page in fn(client)]
+
+        return self.loop.run_until_complete(collect())
+
+
+DOCS_PAGE = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "apps", "api-gateway", "src", "pages", "assets", "docs.html"
+)
+
+
+def docs_page_python_example(test: unittest.TestCase) -> str:
+    """The Python example of the gateway's ``/docs`` page; skips ``test`` outside the repository."""
+    if not os.path.exists(DOCS_PAGE):
+        test.skipTest("not in the repository: no docs page")
+    with open(DOCS_PAGE, encoding="utf-8") as f:
+        found = re.search(r'aria-label="Python example"\s*><code>(.*?)</code></pre>', f.read(), re.S)
+    test.assertIsNotNone(found)
+    assert found is not None
+    return html.unescape(found.group(1))

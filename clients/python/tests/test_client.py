@@ -6,7 +6,6 @@ retries is injected and recorded, so the backoff is checked without waiting for 
 
 from __future__ import annotations
 
-import asyncio
 import email.utils
 import inspect
 import json
@@ -18,9 +17,11 @@ from typing import Any, Callable, Dict, List
 from _support import (
     GAME,
     USAGE,
+    AsyncCalls,
     LocalServer,
     Reply,
     Seen,
+    SyncCalls,
     dead_port,
     drip,
     json_reply,
@@ -640,56 +641,20 @@ class Scenarios:
         self.assertEqual(srv.seen[0].path, "/api/v1/games")
 
 
-class SyncClientTest(Scenarios, unittest.TestCase):
-    def setUp(self) -> None:
-        self.sleeps = []
-        self.clients: List[TcgClient] = []
-
-    def tearDown(self) -> None:
-        for c in self.clients:
-            c.close()
-
+class SyncClientTest(SyncCalls, Scenarios, unittest.TestCase):
     def make(self, url: str, **kwargs: Any) -> TcgClient:
         kwargs.setdefault("api_key", "k-123")
         client = TcgClient(url, sleep=self.sleeps.append, **kwargs)
         self.clients.append(client)
         return client
 
-    def call(self, client: TcgClient, fn: Callable[[TcgClient], Any]) -> Any:
-        return fn(client)
 
-    def pages(self, client: TcgClient, fn: Callable[[TcgClient], Any]) -> List[Any]:
-        return list(fn(client))
-
-
-class AsyncClientTest(Scenarios, unittest.TestCase):
-    def setUp(self) -> None:
-        self.sleeps = []
-        self.clients: List[AsyncTcgClient] = []
-        self.loop = asyncio.new_event_loop()
-
-    def tearDown(self) -> None:
-        for c in self.clients:
-            self.loop.run_until_complete(c.aclose())
-        self.loop.close()
-
+class AsyncClientTest(AsyncCalls, Scenarios, unittest.TestCase):
     def make(self, url: str, **kwargs: Any) -> AsyncTcgClient:
-        async def sleep(seconds: float) -> None:
-            self.sleeps.append(seconds)
-
         kwargs.setdefault("api_key", "k-123")
-        client = AsyncTcgClient(url, sleep=sleep, **kwargs)
+        client = AsyncTcgClient(url, sleep=self.sleep, **kwargs)
         self.clients.append(client)
         return client
-
-    def call(self, client: AsyncTcgClient, fn: Callable[[AsyncTcgClient], Any]) -> Any:
-        return self.loop.run_until_complete(fn(client))
-
-    def pages(self, client: AsyncTcgClient, fn: Callable[[AsyncTcgClient], Any]) -> List[Any]:
-        async def collect() -> List[Any]:
-            return [page async for page in fn(client)]
-
-        return self.loop.run_until_complete(collect())
 
 
 class SurfaceTest(unittest.TestCase):

@@ -4,7 +4,6 @@ documents the API sends: a renamed attribute or a changed signature fails here."
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import re
@@ -13,13 +12,12 @@ import sys
 import unittest
 from typing import List
 
-from _support import GAME, USAGE, LocalServer, Reply, Seen, json_reply, v1_card, v2_card
+from _support import GAME, USAGE, LocalServer, Reply, Seen, docs_page_python_example, json_reply, v1_card, v2_card
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..", "..")
 README = os.path.join(HERE, "..", "README.md")
 CLIENTS_PAGE = os.path.join(ROOT, "docs", "clients.md")
-DOCS_PAGE = os.path.join(ROOT, "apps", "api-gateway", "src", "pages", "assets", "docs.html")
 
 ALERT = {
     "id": "6f1c2a7e-5d8b-4c3f-9a0e-1b2c3d4e5f60",
@@ -105,13 +103,7 @@ class ExamplesTest(unittest.TestCase):
         self.run_examples(python_blocks(CLIENTS_PAGE, after="## Python"))
 
     def test_the_docs_page_example(self) -> None:
-        if not os.path.exists(DOCS_PAGE):
-            self.skipTest("not in the repository: no docs page")
-        with open(DOCS_PAGE, encoding="utf-8") as f:
-            found = re.search(r'aria-label="Python example"\s*><code>(.*?)</code></pre>', f.read(), re.S)
-        self.assertIsNotNone(found)
-        assert found is not None
-        self.run_examples([html.unescape(found.group(1))])
+        self.run_examples([docs_page_python_example(self)])
 
 
 if __name__ == "__main__":

@@ -11,8 +11,6 @@ sets them, with the catalogue it seeded); otherwise every test here says it is s
 
 from __future__ import annotations
 
-import asyncio
-import html
 import json
 import os
 import re
@@ -21,7 +19,7 @@ import sys
 import unittest
 from typing import Any, Callable, Dict, List
 
-import _support  # noqa: F401  (puts src/ on the path)
+from _support import AsyncCalls, SyncCalls, docs_page_python_example
 
 from tcg_pricing import AsyncTcgClient, RateLimited, TcgApiError, TcgClient
 
@@ -176,60 +174,23 @@ class Live:
 
 
 @live
-class SyncLiveTest(Live, unittest.TestCase):
-    def setUp(self) -> None:
-        self.sleeps = []
-        self.clients: List[TcgClient] = []
-
-    def tearDown(self) -> None:
-        for c in self.clients:
-            c.close()
-
+class SyncLiveTest(SyncCalls, Live, unittest.TestCase):
     def make(self, api_key: str = API_KEY, **kwargs: Any) -> TcgClient:
         client = TcgClient(BASE_URL, api_key, timeout=20, sleep=self.sleeps.append, **kwargs)
         self.clients.append(client)
         return client
 
-    def call(self, client: TcgClient, fn: Callable[[TcgClient], Any]) -> Any:
-        return fn(client)
-
-    def pages(self, client: TcgClient, fn: Callable[[TcgClient], Any]) -> List[Any]:
-        return list(fn(client))
-
 
 @live
-class AsyncLiveTest(Live, unittest.TestCase):
-    def setUp(self) -> None:
-        self.sleeps = []
-        self.clients: List[AsyncTcgClient] = []
-        self.loop = asyncio.new_event_loop()
-
-    def tearDown(self) -> None:
-        for c in self.clients:
-            self.loop.run_until_complete(c.aclose())
-        self.loop.close()
-
+class AsyncLiveTest(AsyncCalls, Live, unittest.TestCase):
     def make(self, api_key: str = API_KEY, **kwargs: Any) -> AsyncTcgClient:
-        async def sleep(seconds: float) -> None:
-            self.sleeps.append(seconds)
-
-        client = AsyncTcgClient(BASE_URL, api_key, timeout=20, sleep=sleep, **kwargs)
+        client = AsyncTcgClient(BASE_URL, api_key, timeout=20, sleep=self.sleep, **kwargs)
         self.clients.append(client)
         return client
-
-    def call(self, client: AsyncTcgClient, fn: Callable[[AsyncTcgClient], Any]) -> Any:
-        return self.loop.run_until_complete(fn(client))
-
-    def pages(self, client: AsyncTcgClient, fn: Callable[[AsyncTcgClient], Any]) -> List[Any]:
-        async def collect() -> List[Any]:
-            return [page async for page in fn(client)]
-
-        return self.loop.run_until_complete(collect())
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 README = os.path.join(HERE, "..", "README.md")
-DOCS_PAGE = os.path.join(HERE, "..", "..", "..", "apps", "api-gateway", "src", "pages", "assets", "docs.html")
 
 
 @live
@@ -259,13 +220,7 @@ class ExamplesLiveTest(unittest.TestCase):
         self.assertIn(SEED["cards"][0]["name"], out)
 
     def test_the_docs_page_example_runs(self) -> None:
-        if not os.path.exists(DOCS_PAGE):
-            self.skipTest("not in the repository: no docs page")
-        with open(DOCS_PAGE, encoding="utf-8") as f:
-            found = re.search(r'aria-label="Python example"\s*><code>(.*?)</code></pre>', f.read(), re.S)
-        self.assertIsNotNone(found)
-        assert found is not None
-        out = self.run_example(html.unescape(found.group(1)))
+        out = self.run_example(docs_page_python_example(self))
         self.assertIn(SEED["game"]["name"], out)
         self.assertIn("404 NOT_FOUND", out)
 
