@@ -242,6 +242,27 @@ def v1_card(n: int) -> Dict[str, Any]:
     }
 
 
+def v1_alert(value: float) -> Dict[str, Any]:
+    """An alert as v1 answers it: active, never fired, its rule ``price_above`` ``value`` USD."""
+    return {
+        "id": "6f1c2a7e-5d8b-4c3f-9a0e-1b2c3d4e5f60",
+        "card_id": "c",
+        "card_name": "Card",
+        "variant_id": None,
+        "region": "US",
+        "currency": "USD",
+        "rule": "price_above",
+        "value": value,
+        "url": "https://hooks.example.com/tcg",
+        "status": "active",
+        "holds": False,
+        "created_at": "2026-12-07T00:00:00.000Z",
+        "last_fired_at": None,
+        "disabled_at": None,
+        "disabled_reason": None,
+    }
+
+
 def v2_card(n: int) -> Dict[str, Any]:
     return {
         "id": f"00000000-0000-5000-8000-{n:012d}",

@@ -28,6 +28,7 @@ from _support import (
     TLS_DIR,
     raw_writer,
     self_signed,
+    v1_alert,
     v1_card,
     v2_card,
 )
@@ -263,23 +264,7 @@ class Scenarios:
         self.assertEqual(srv.seen, [])
 
     def test_alerts_create_list_get_delete(self) -> None:
-        alert = {
-            "id": "6f1c2a7e-5d8b-4c3f-9a0e-1b2c3d4e5f60",
-            "card_id": "c",
-            "card_name": "Card",
-            "variant_id": None,
-            "region": "US",
-            "currency": "USD",
-            "rule": "price_above",
-            "value": 450,
-            "url": "https://hooks.example.com/tcg",
-            "status": "active",
-            "holds": False,
-            "created_at": "2026-12-07T00:00:00.000Z",
-            "last_fired_at": None,
-            "disabled_at": None,
-            "disabled_reason": None,
-        }
+        alert = v1_alert(450)
 
         def script(s: Seen) -> Reply:
             if s.method == "POST":

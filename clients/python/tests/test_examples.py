@@ -12,30 +12,14 @@ import sys
 import unittest
 from typing import List
 
-from _support import GAME, USAGE, LocalServer, Reply, Seen, docs_page_python_example, json_reply, v1_card, v2_card
+from _support import GAME, USAGE, LocalServer, Reply, Seen, docs_page_python_example, json_reply, v1_alert, v1_card, v2_card
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..", "..")
 README = os.path.join(HERE, "..", "README.md")
 CLIENTS_PAGE = os.path.join(ROOT, "docs", "clients.md")
 
-ALERT = {
-    "id": "6f1c2a7e-5d8b-4c3f-9a0e-1b2c3d4e5f60",
-    "card_id": "c",
-    "card_name": "Card",
-    "variant_id": None,
-    "region": "US",
-    "currency": "USD",
-    "rule": "price_above",
-    "value": 20000,
-    "url": "https://hooks.example.com/tcg",
-    "status": "active",
-    "holds": False,
-    "created_at": "2026-12-07T00:00:00.000Z",
-    "last_fired_at": None,
-    "disabled_at": None,
-    "disabled_reason": None,
-}
+ALERT = v1_alert(20000)
 V1_PAGE = {"data": [v1_card(1)], "meta": {"total": 1, "limit": 20, "offset": 0, "hasMore": False}, "_metadata": USAGE}
 V2_PAGE = {
     "data": [v2_card(1)],
