@@ -1,6 +1,7 @@
 import { refreshSummaries } from '../lib/summaries';
-import { createDataSource, migrate } from '../lib/db/data-source';
+import { createDataSource, migrate, type DatabaseDeadlines } from '../lib/db/data-source';
 import { DataSource } from 'typeorm';
+import { relayTo, TcpProxy } from './tcp-proxy';
 
 /** Migrates the fresh test database once per run. */
 export async function prepareTestDatabase(url: string): Promise<void> {
@@ -98,4 +99,34 @@ export function useTestDatabase(
     beforeEach(async () => {
       await truncateAll(ds!);
     });
+}
+
+/**
+ * For a suite about a database that stops answering: before it, a data source of one connection
+ * to this worker's database through a relay the tests pause and cut, with `deadlines` (connecting
+ * gets 5 s: through the relay on a loaded CI machine the suite must not fail before it starts),
+ * handed to `opened`; after it, the relay resumed, the data source destroyed and the relay cut.
+ */
+export function useRelayedDataSource(
+  deadlines: Omit<DatabaseDeadlines, 'connectMs'>,
+  opened: (relayed: { relay: TcpProxy; ds: DataSource }) => void,
+): void {
+  let relay: TcpProxy | undefined;
+  let ds: DataSource | undefined;
+  beforeAll(async () => {
+    const relayed = await relayTo(workerDatabaseUrl(), 5432);
+    relay = relayed.proxy;
+    ds = await createDataSource({
+      url: relayed.url,
+      poolSize: 1,
+      applicationName: 'test',
+      deadlines: { ...deadlines, connectMs: 5000 },
+    }).initialize();
+    opened({ relay, ds });
+  });
+  afterAll(async () => {
+    relay?.resume();
+    await ds?.destroy();
+    await relay?.cut();
+  });
 }

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { relayTo, TcpProxy, workerDatabaseUrl } from '../../testing';
+import { TcpProxy, useRelayedDataSource, workerDatabaseUrl } from '../../testing';
 import { createDataSource, databaseUnavailable } from './data-source';
 
 const DEADLINES = { connectMs: 300, statementMs: 300, idleInTransactionMs: 1000 };
@@ -64,23 +64,8 @@ describe('a server that stops answering', () => {
   let relay: TcpProxy;
   let ds: DataSource;
 
-  beforeAll(async () => {
-    const relayed = await relayTo(workerDatabaseUrl(), 5432);
-    relay = relayed.proxy;
-    ds = await createDataSource({
-      url: relayed.url,
-      poolSize: 1,
-      applicationName: 'test',
-      // What is tested is the query deadline; connecting (through the relay, on a loaded CI
-      // machine) gets room, so the suite does not fail before it starts.
-      deadlines: { ...DEADLINES, connectMs: 5000 },
-    }).initialize();
-  });
-  afterAll(async () => {
-    relay.resume();
-    await ds?.destroy();
-    await relay.cut();
-  });
+  // What is tested is the query deadline; connecting gets room.
+  useRelayedDataSource(DEADLINES, (opened) => ({ relay, ds } = opened));
 
   const backend = async () => (await ds.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
 

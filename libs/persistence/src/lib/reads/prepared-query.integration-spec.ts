@@ -1,6 +1,6 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { DataSource } from 'typeorm';
-import { relayTo, seriesRead, TcpProxy, workerDatabaseUrl } from '../../testing';
+import { seriesRead, TcpProxy, useRelayedDataSource, workerDatabaseUrl } from '../../testing';
 import { createDataSource, databaseUnavailable } from '../db/data-source';
 import { preparedQuery, STATEMENTS_PER_CONNECTION } from './prepared-query';
 import { CardQueryRepository } from './card-query.repository';
@@ -163,22 +163,8 @@ describe('preparedQuery under the data source deadlines', () => {
   let relay: TcpProxy;
   let ds: DataSource;
 
-  beforeAll(async () => {
-    const relayed = await relayTo(workerDatabaseUrl(), 5432);
-    relay = relayed.proxy;
-    ds = await createDataSource({
-      url: relayed.url,
-      poolSize: 1,
-      applicationName: 'test',
-      // Connecting through the relay on a loaded CI machine gets room; the query deadline is tested.
-      deadlines: { connectMs: 5000, statementMs: 300, idleInTransactionMs: 1000 },
-    }).initialize();
-  });
-  afterAll(async () => {
-    relay.resume();
-    await ds?.destroy();
-    await relay.cut();
-  });
+  // Connecting gets room; the query deadline is tested.
+  useRelayedDataSource({ statementMs: 300, idleInTransactionMs: 1000 }, (opened) => ({ relay, ds } = opened));
 
   it('gives up waiting for a pooled connection when all are busy', async () => {
     const runner = ds.createQueryRunner();
