@@ -1,13 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Redis from 'ioredis';
 import { withinOneMinute } from './clock';
 import { startEchoUpstream } from './echo-upstream';
 import { withKeys } from './keys';
 import { OwnRedis } from './own-redis';
-import { freePort, startStack, Stack } from './stack';
+import { startStack, Stack } from './stack';
 
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 if (!hasRedisServer) process.stdout.write('redis-server not found: the Redis fault suite is skipped\n');
@@ -15,16 +12,13 @@ if (!hasRedisServer) process.stdout.write('redis-server not found: the Redis fau
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 (hasRedisServer ? describe : describe.skip)('fault: Redis killed (kill -9) and restarted mid-traffic', () => {
-  let dir: string;
   let server: OwnRedis;
   let admin: Redis;
   let stack: Stack;
   let echo: Awaited<ReturnType<typeof startEchoUpstream>>;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tcg-fault-redis-'));
-    server = new OwnRedis(await freePort(), dir);
-    await server.start();
+    server = await OwnRedis.startInTempDir('tcg-fault-redis-');
     echo = await startEchoUpstream();
     stack = await startStack({
       v1Url: echo.url,
@@ -37,8 +31,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
     await stack?.close();
     await echo?.close();
     admin?.disconnect();
-    await server?.kill();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await server?.remove();
   });
 
   it('limits from memory while Redis is dead, writes the outage units back, and never exceeds the limit', async () => {

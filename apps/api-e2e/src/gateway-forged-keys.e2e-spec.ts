@@ -3,14 +3,11 @@ import { TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { withTestDatabase } from '@tcg/persistence/testing';
 import Redis from 'ioredis';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startEchoUpstream } from './echo-upstream';
 import { OwnRedis } from './own-redis';
 import { exchange, wire } from './raw-http';
-import { freePort, startStack, Stack } from './stack';
+import { startStack, Stack } from './stack';
 
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 
@@ -88,7 +85,6 @@ async function redisCommands(redis: Redis): Promise<Record<string, number>> {
  * gateway verifies in memory, and the keys issued before are held in memory by digest.
  */
 (hasRedisServer ? describe : describe.skip)('gateway: forged keys cost no I/O (real HTTP, own Redis)', () => {
-  let dir: string;
   let server: OwnRedis;
   let admin: Redis;
   let stack: Stack;
@@ -105,9 +101,7 @@ async function redisCommands(redis: Redis): Promise<Record<string, number>> {
     );
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tcg-forged-keys-'));
-    server = new OwnRedis(await freePort(), dir);
-    await server.start();
+    server = await OwnRedis.startInTempDir('tcg-forged-keys-');
     admin = server.client();
     await admin.connect();
     echo = await startEchoUpstream();
@@ -124,8 +118,7 @@ async function redisCommands(redis: Redis): Promise<Record<string, number>> {
     await stack?.close();
     await echo?.close();
     admin?.disconnect();
-    await server?.kill();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await server?.remove();
   });
 
   it('refuses 600 forged keys from 20 addresses with 401 and no lookup or Redis command; valid keys, fresh and legacy, get 200', async () => {

@@ -1,5 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Redis from 'ioredis';
+import { freePort } from './stack';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -18,6 +22,21 @@ export class OwnRedis {
     readonly dir: string,
     private readonly args: readonly string[] = [],
   ) {}
+
+  /**
+   * A server started on a free port with its files in a new temporary directory (named `prefix…`);
+   * `remove` it after the suite.
+   */
+  static async startInTempDir(prefix: string): Promise<OwnRedis> {
+    const server = new OwnRedis(await freePort(), await mkdtemp(join(tmpdir(), prefix)));
+    try {
+      await server.start();
+    } catch (error) {
+      await server.remove();
+      throw error;
+    }
+    return server;
+  }
 
   /** Starts the server; resolves once it answers PING (within 5 s). */
   async start(): Promise<void> {
@@ -64,6 +83,12 @@ export class OwnRedis {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;
+  }
+
+  /** kill -9, then its directory removed. */
+  async remove(): Promise<void> {
+    await this.kill();
+    await rm(this.dir, { recursive: true, force: true });
   }
 
   /** A connection of the test's own that neither retries nor queues (connect it yourself). */
