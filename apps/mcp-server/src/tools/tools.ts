@@ -46,6 +46,9 @@ const languages = list(z.string().min(1).max(64), 16)
   .optional()
   .describe('Languages (English, Japanese, …): narrows each card’s variants.');
 
+/** Which variants and markets of a card an answer holds: the query of the tools that read one card. */
+const variantQuery = { regions, graded, grading_company: gradingCompany, grade: grades, language: languages };
+
 const HISTORY_WINDOWS = ['7d', '30d', '90d', '180d', '1y'] as const;
 const PERIODS = ['7d', '30d', '90d', '1y', 'all_time'] as const;
 
@@ -180,11 +183,7 @@ export function registerTools(server: McpServer, api: TcgApi, logger: Logger): v
         "A card's current price per variant and region (GET /v2/cards/{id}, prices only): each variant's markets carry price, currency, updated_at and change_24h_pct. A region without data has price null, never a converted one.",
       inputSchema: {
         id: id.describe('Card UUID (v2 id, v1 uuid) or its v1 slug.'),
-        regions,
-        graded,
-        grading_company: gradingCompany,
-        grade: grades,
-        language: languages,
+        ...variantQuery,
       },
       annotations: read,
     },
@@ -205,11 +204,7 @@ export function registerTools(server: McpServer, api: TcgApi, logger: Logger): v
           .max(PERIODS.length)
           .default([...PERIODS])
           .describe('Statistics windows to include (empty: history only).'),
-        regions,
-        graded,
-        grading_company: gradingCompany,
-        grade: grades,
-        language: languages,
+        ...variantQuery,
       },
       annotations: read,
     },
