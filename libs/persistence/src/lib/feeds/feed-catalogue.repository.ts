@@ -8,6 +8,7 @@ import { poolOf } from '../db/data-source';
 import { refreshDocumentsOfVariants } from '../documents';
 import { toVariant, VARIANT_COLUMN_TYPES, variantColumnsSql } from '../sql/variant-row';
 import { db, shared } from '../sql/compile';
+import type { Database } from '../sql/database';
 import { rowSchema } from '../sql/row-schema';
 import { execute, rowOf, rowsOf, type Connection } from '../sql/run';
 import { markSummariesStale } from '../summaries';
@@ -111,16 +112,11 @@ const NAME_ROW = rowSchema('database name', { name: 'string' });
 
 /** The temp tables a sync's transaction fills with COPY, each dropped at its commit. */
 type FeedTables = {
-  feed_cards: {
-    uuid: string;
-    name: string;
-    number: string | null;
-    rarity: string | null;
-    details: string | null;
-    vendor_id: string | null;
-    openset_id: string | null;
-    imagedb_id: string | null;
-  };
+  /** A feed's cards: the columns of `cards` a feed sets. */
+  feed_cards: Pick<
+    Database['cards'],
+    'uuid' | 'name' | 'number' | 'rarity' | 'details' | 'vendor_id' | 'openset_id' | 'imagedb_id'
+  >;
   feed_skus: { uuid: string; sku: string; v1: string; v2: string };
 };
 const feedDb = db.withTables<FeedTables>();
