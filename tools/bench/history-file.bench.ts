@@ -12,24 +12,21 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { HISTORY_FORMAT, type PriceSource } from '@tcg/domain';
+import { HISTORY_FORMAT } from '@tcg/domain';
 import {
   allGames,
   generateGameHistory,
   poolOf,
-  PriceIngestRepository,
   TypeOrmBulkSnapshotStore,
   type GameHistoryResult,
 } from '@tcg/persistence';
 import type { PoolClient } from 'pg';
-import type { DataSource } from 'typeorm';
 import { withDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
+import { pacedBy } from '../common/rest-ratio';
+import { ingestADay } from './day-of-prices';
 import { CpuAccounting } from './cpu-time';
 import { formatTable, num } from './table';
-
-/** Observations per ingest: the importer's default batch. */
-const BATCH = 5_000;
 
 interface Measured {
   readonly result: GameHistoryResult;
@@ -65,44 +62,6 @@ async function textDigest(store: TypeOrmBulkSnapshotStore, gameId: string): Prom
     .digest('hex');
 }
 
-/**
- * Every priced variant and region of the game observed once more, at now, 1% up, from its stored
- * source (a series of another source would be replaced whole, as a first real feed replaces the
- * sample's simulated prices: not a day's sync).
- */
-async function ingestADay(ds: DataSource, client: PoolClient, gameId: string): Promise<number> {
-  const { rows } = await client.query<{
-    variant_uuid: string;
-    region: string;
-    price: string;
-    source: PriceSource;
-  }>(
-    `SELECT vp.variant_uuid::text, vp.region, vp.price::text, vp.source FROM variant_prices vp
-       JOIN variants v ON v.uuid = vp.variant_uuid JOIN cards c ON c.uuid = v.card_uuid
-      WHERE c.game_id = $1 ORDER BY vp.source`,
-    [gameId],
-  );
-  const ingest = new PriceIngestRepository(ds);
-  const t = Math.floor(Date.now() / 1000);
-  for (let at = 0; at < rows.length;) {
-    const source = rows[at]!.source;
-    let end = at;
-    while (end < rows.length && end - at < BATCH && rows[end]!.source === source) end++;
-    await ingest.ingest(
-      rows.slice(at, end).map((r) => ({
-        variantUuid: r.variant_uuid,
-        region: r.region,
-        t,
-        price: Math.max(1, Math.round(Number(r.price) * 1.01)),
-      })),
-      source,
-    );
-    at = end;
-    log('info', 'a day ingested', { game: gameId, done: at, of: rows.length });
-  }
-  return rows.length;
-}
-
 async function main(): Promise<number> {
   const { options } = parseArgs(process.argv.slice(2));
   const only = options.get('game');
@@ -131,7 +90,9 @@ async function main(): Promise<number> {
         const whole = await measured(client, game);
         log('info', 'history file read whole', { game, seconds: whole.seconds });
         table.push(row('read whole', whole));
-        const prices = await ingestADay(ds, client, game);
+        const prices = await ingestADay(ds, client, game, pacedBy(0), (done, of) =>
+          log('info', 'a day ingested', { game, done, of }),
+        );
         const built = await measured(client, game);
         log('info', 'history file built on the previous one', { game, seconds: built.seconds });
         table.push(row(`on the previous, after ${num(prices)} prices`, built));
