@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { INestApplication, NestApplicationOptions, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { bootOrExit } from './boot';
 import type { ServiceEnvironment } from './environment';
 import { ServiceLogger } from './observability/logger';
 import { MetricsServer } from './observability/metrics-server';
@@ -33,12 +34,7 @@ export interface RunOptions {
  * where both are. A failure to boot (a taken admin port included) is one fatal JSON line and exit 1.
  */
 export function runService(options: RunOptions): void {
-  bootstrap(options).catch((error: unknown) => {
-    process.stderr.write(
-      `${JSON.stringify({ level: 'fatal', service: options.name, msg: String(error) })}\n`,
-    );
-    process.exit(1);
-  });
+  bootOrExit(options.name, () => bootstrap(options));
 }
 
 async function bootstrap(options: RunOptions): Promise<void> {

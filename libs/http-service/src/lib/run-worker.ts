@@ -1,5 +1,6 @@
 import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { bootOrExit } from './boot';
 import { ServiceLogger } from './observability/logger';
 import { MetricsServer } from './observability/metrics-server';
 
@@ -23,12 +24,7 @@ export interface RunWorkerOptions {
  * probes); one line says it runs. A failure to boot is one fatal JSON line and exit 1, as a service's.
  */
 export function runWorker(options: RunWorkerOptions): void {
-  bootstrap(options).catch((error: unknown) => {
-    process.stderr.write(
-      `${JSON.stringify({ level: 'fatal', service: options.name, msg: String(error) })}\n`,
-    );
-    process.exit(1);
-  });
+  bootOrExit(options.name, () => bootstrap(options));
 }
 
 async function bootstrap(options: RunWorkerOptions): Promise<void> {
