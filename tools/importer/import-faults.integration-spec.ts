@@ -1,10 +1,10 @@
 import { refreshSummaries, writeCatalogue } from '@tcg/persistence';
-import { tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
-import { ChildProcess, spawn } from 'node:child_process';
+import { tinyCatalogue, useTestDatabase } from '@tcg/persistence/testing';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
+import { startCli, type CliProcess } from '../testing/cli-process';
 
 /**
  * The importer as a user runs it (`node dist/tools/importer/import.js`, so build first), killed
@@ -14,24 +14,8 @@ const IMPORT = join(resolve(__dirname, '../..'), 'dist/tools/importer/import.js'
 const DAY = 86_400;
 const FIRST_DAY = Date.UTC(2010, 0, 1) / 1000;
 
-interface Importer {
-  readonly child: ChildProcess;
-  /** Resolves with the exit code (or the signal's name). */
-  readonly exited: Promise<number | string>;
-  stderr(): string;
-}
-
-function startImport(file: string, batchSize: number): Importer {
-  const child = spawn(process.execPath, [IMPORT, file, '--batch-size', String(batchSize)], {
-    env: { ...process.env, DATABASE_URL: workerDatabaseUrl() },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | string>((done) =>
-    child.once('exit', (code, signal) => done(code ?? signal ?? -1)),
-  );
-  return { child, exited, stderr: () => stderr };
+function startImport(file: string, batchSize: number): CliProcess {
+  return startCli(IMPORT, [file, '--batch-size', String(batchSize)]);
 }
 
 async function runImport(file: string, batchSize = 50): Promise<string> {
@@ -44,7 +28,7 @@ async function runImport(file: string, batchSize = 50): Promise<string> {
 /** Polls `check` while the importer runs; fails with its log if it exits or takes 30 s. */
 async function until<T>(
   what: string,
-  run: Importer,
+  run: CliProcess,
   check: () => Promise<T | undefined> | T | undefined,
 ): Promise<T> {
   const deadline = Date.now() + 30_000;

@@ -1,24 +1,13 @@
 import { refreshSummaries, removeCatalogue } from '@tcg/persistence';
-import { useTestDatabase, workerDatabaseUrl } from '@tcg/persistence/testing';
-import { ChildProcess, spawn } from 'node:child_process';
+import { useTestDatabase } from '@tcg/persistence/testing';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
+import { startCli } from '../testing/cli-process';
 
 /** `npm run load` (`node dist/tools/loader/load.js`, so build first) killed mid-load, then run again. */
 const LOAD = join(resolve(__dirname, '../..'), 'dist/tools/loader/load.js');
 
-function load(): { child: ChildProcess; exited: Promise<number | string>; stderr: () => string } {
-  const child = spawn(process.execPath, [LOAD, '--size', 'small'], {
-    env: { ...process.env, DATABASE_URL: workerDatabaseUrl() },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | string>((done) =>
-    child.once('exit', (code, signal) => done(code ?? signal ?? -1)),
-  );
-  return { child, exited, stderr: () => stderr };
-}
+const load = () => startCli(LOAD, ['--size', 'small']);
 
 describe('npm run load killed mid-load (PostgreSQL)', () => {
   let ds: DataSource;
