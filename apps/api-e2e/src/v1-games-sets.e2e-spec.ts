@@ -2,7 +2,7 @@ import { CardSet, uuidV5 } from '@tcg/domain';
 import { PriceIngestRepository, refreshSummaries, writeCatalogue } from '@tcg/persistence';
 import { tinyCatalogue, truncateAll, withTestDatabase } from '@tcg/persistence/testing';
 import { STARTER_AFTER_ONE_REQUEST } from './fixtures';
-import { fetchWithKey } from './http';
+import { fetchWithKey, getJson } from './http';
 import { newKey } from './keys';
 import { startStack, Stack } from './stack';
 
@@ -58,9 +58,7 @@ describe('GET /v1/games and /v1/sets through the gateway', () => {
   const get = (path: string) => fetchWithKey(`${stack.gatewayUrl}${path}`, key);
 
   it('lists games with counts, index and 7-day change from the raw variants, and the caller usage', async () => {
-    const res = await get('/v1/games');
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as V1Body;
+    const body = await getJson<V1Body>(`${stack.gatewayUrl}/v1/games`, key);
     expect(body.data).toEqual([
       {
         id: 'test-game',
@@ -80,9 +78,7 @@ describe('GET /v1/games and /v1/sets through the gateway', () => {
   });
 
   it('lists a game’s sets by display name, name descending by default, with values', async () => {
-    const res = await get('/v1/sets?game=test%20GAME');
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as V1Body;
+    const body = await getJson<V1Body>(`${stack.gatewayUrl}/v1/sets?game=test%20GAME`, key);
     expect(body.data).toEqual([
       {
         id: 'test-game-second-wave',
