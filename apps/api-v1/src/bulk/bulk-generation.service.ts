@@ -26,12 +26,6 @@ import { Environment } from '../config/environment';
  * regeneration, and the work of an instance that held the lock and died.
  */
 const CHECK_EVERY_MS = 60_000;
-/**
- * The generation rests twice as long as each page took, so it takes about a third of a core:
- * the request latency of the instance stays within its noise while it writes (the before/after
- * figures are in the commit that chose it and in docs/bulk-data.md).
- */
-const REST_RATIO = 2;
 /** Shutdown waits this long for a generation to delete what it wrote before closing its connection anyway. */
 const STOP_WAIT_MS = 5_000;
 
@@ -53,6 +47,8 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
   private readonly enabled: boolean;
   private readonly maxAgeSeconds: number;
   private readonly archiveDays: number;
+  /** BULK_REST_RATIO: rest after each page, times the page's time (docs/bulk-data.md). */
+  private readonly restRatio: number;
   private readonly job: SettledJob;
   /** Where the catalogue is read: a replica where DATABASE_READ_URLS names one, else the primary. */
   private readonly reads: Connection;
@@ -67,6 +63,7 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
     this.enabled = env.BULK_GENERATION === 'on';
     this.maxAgeSeconds = env.BULK_MAX_AGE_HOURS * 3600;
     this.archiveDays = env.BULK_ARCHIVE_DAYS;
+    this.restRatio = env.BULK_REST_RATIO;
     // Each new version pushes the generation back: it waits for the last batch of an import.
     this.job = new SettledJob({
       versions,
@@ -127,7 +124,7 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
             const result = await generateGameSnapshots(client, game, {
               reads: this.reads,
               signal,
-              restRatio: REST_RATIO,
+              restRatio: this.restRatio,
               archive,
             });
             return {
@@ -144,7 +141,7 @@ export class BulkGenerationService implements OnApplicationBootstrap, OnApplicat
             const result = await generateGameHistory(client, game, {
               reads: this.reads,
               signal,
-              restRatio: REST_RATIO,
+              restRatio: this.restRatio,
             });
             return {
               dataVersion: result.dataVersion,

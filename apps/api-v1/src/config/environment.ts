@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { DEFAULT_ARCHIVE_DAYS } from '@tcg/domain';
 import { readServiceEnvironment, ServiceEnvironment } from '@tcg/http-service';
 
@@ -31,6 +31,18 @@ export class Environment extends ServiceEnvironment {
   @Min(0)
   @Max(3_600_000)
   BULK_SETTLE_MS = 10_000;
+
+  /**
+   * After each page of a bulk file it writes, the generation rests this many times as long as the
+   * page took: 2 (the default) leaves it about a third of a core; more leaves the requests more of
+   * a machine they share with it, and the files take longer (`1 +` this, times their time alone).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(100)
+  BULK_REST_RATIO = 2;
 
   /** Snapshots older than this are written again even when the data has not changed (daily). */
   @IsOptional()
