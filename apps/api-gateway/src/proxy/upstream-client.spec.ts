@@ -54,6 +54,24 @@ async function call(client: UpstreamClient, method = 'GET'): Promise<number | Up
   });
 }
 
+/**
+ * Six parts 300 ms apart after the headers: 1.5 s of body, longer than the 1 s body deadline of
+ * `options`, with no pause near it.
+ */
+function sendSlowly(res: ServerResponse, headers: Record<string, string | number>): void {
+  res.writeHead(200, headers);
+  res.flushHeaders();
+  let sent = 0;
+  const timer = setInterval(() => {
+    res.write('part;');
+    if (++sent === 6) {
+      clearInterval(timer);
+      res.end();
+    }
+  }, 300);
+  res.on('close', () => clearInterval(timer));
+}
+
 const options = (url: URL) => ({
   name: 'svc',
   url,
@@ -147,20 +165,9 @@ describe('UpstreamClient', () => {
     ],
     ['another answer is cut at the body deadline', undefined, expect.any(Number)],
   ])('%s', async (_, disposition, parts) => {
-    // Six parts 300 ms apart: 1.5 s of body, longer than the 1 s body deadline, no pause near it.
-    const svc = await service((_req, res) => {
-      res.writeHead(200, disposition ? { 'content-disposition': disposition } : {});
-      res.flushHeaders();
-      let sent = 0;
-      const timer = setInterval(() => {
-        res.write('part;');
-        if (++sent === 6) {
-          clearInterval(timer);
-          res.end();
-        }
-      }, 300);
-      res.on('close', () => clearInterval(timer));
-    });
+    const svc = await service((_req, res) =>
+      sendSlowly(res, disposition ? { 'content-disposition': disposition } : {}),
+    );
     const client = new UpstreamClient(options(svc.url));
     try {
       const body = await new Promise<string>((done) => {
@@ -193,19 +200,7 @@ describe('UpstreamClient', () => {
   it.each<[string, (res: ServerResponse) => void, UpstreamFailure]>([
     [
       'misses the body deadline',
-      (res) => {
-        res.writeHead(200, { 'content-length': 6 * 'part;'.length });
-        res.flushHeaders();
-        let sent = 0;
-        const timer = setInterval(() => {
-          res.write('part;');
-          if (++sent === 6) {
-            clearInterval(timer);
-            res.end();
-          }
-        }, 300);
-        res.on('close', () => clearInterval(timer));
-      },
+      (res) => sendSlowly(res, { 'content-length': 6 * 'part;'.length }),
       { kind: 'timeout' },
     ],
     [
