@@ -55,11 +55,15 @@ export function writeIdleDeadline(
 }
 
 /**
- * Sends a body held in memory (a page, an asset) in slices under the write-idle deadline: a client
- * that stops reading is cut after `idleMs`, instead of holding the body and its connection.
+ * Sends a body held in memory (a page, an asset, a small proxied answer) in slices under the
+ * write-idle deadline: a client that stops reading is cut after `idleMs` (and `onCut` told),
+ * instead of holding the body and its connection. A body of one slice leaves in one write.
  */
-export function endWithin(res: ServerResponse, body: Buffer, idleMs: number): void {
-  const deadline = writeIdleDeadline(res, idleMs, () => res.destroy());
+export function endWithin(res: ServerResponse, body: Buffer, idleMs: number, onCut?: () => void): void {
+  const deadline = writeIdleDeadline(res, idleMs, () => {
+    res.destroy();
+    onCut?.();
+  });
   if (body.length <= SLICE_BYTES) {
     res.end(body);
     deadline.ended();

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { errors, Pool } from 'undici';
 import { clientResponseHeaders } from './forwarded-headers';
 import { joinVary } from '../common/cors';
-import { type WriteIdleDeadline, writeIdleDeadline } from '../common/write-idle';
+import { endWithin, type WriteIdleDeadline, writeIdleDeadline } from '../common/write-idle';
 
 export interface UpstreamOptions {
   readonly name: string;
@@ -41,8 +41,9 @@ export interface DownloadLimits {
 export type CutReason = 'write_idle' | 'too_slow' | 'max_duration';
 
 /**
- * Answers up to this size (by their Content-Length) are held until whole and sent in one write (a
- * card lookup is 16 to 40 KB); larger ones, and those of unknown length, are streamed.
+ * Answers up to this size (by their Content-Length) are held until whole and sent with endWithin
+ * (up to its 64 KiB slice in one write, with the headers: a card lookup is 16 to 40 KB); larger
+ * ones, and those of unknown length, are streamed.
  */
 const HELD_BODY_BYTES = 128 * 1024;
 
@@ -60,6 +61,11 @@ export type UpstreamFailure =
   | { readonly kind: 'busy' }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'unavailable'; readonly error: string };
+
+/** A failed call or body, named by its error code when it has one. */
+function unavailable(error: NodeJS.ErrnoException): UpstreamFailure {
+  return { kind: 'unavailable', error: error.code ?? error.message };
+}
 
 /** A response the service sends as a file to save (`Content-Disposition: attachment`). */
 function isDownload(headers: IncomingHttpHeaders): boolean {
@@ -208,7 +214,7 @@ export class UpstreamClient {
           if (settled) return;
           if (retry && (method === 'GET' || method === 'HEAD') && closedWhenReused(error)) return send(false);
           settle();
-          fail({ kind: 'unavailable', error: error.code ?? error.message });
+          fail(unavailable(error));
         },
       );
     send(true);
@@ -216,11 +222,12 @@ export class UpstreamClient {
 
   /**
    * Sends a small answer whole once the service has sent all of it: the status line, the headers
-   * and the body leave in one write, where streaming it wrote to the client once per part read
-   * from the service. The body deadline (armed by the caller) still bounds the wait for it. An
-   * answer the service cuts, or that misses the deadline, has sent the client nothing, so it is
-   * failed (the caller answers 503 or 504 in the version's shape) rather than cut mid-body. Once
-   * it is sent, the write-idle deadline holds until the client has taken the end.
+   * and the body leave in one write (endWithin's, up to its slice), where streaming it wrote to the
+   * client once per part read from the service. The body deadline (armed by the caller) still
+   * bounds the wait for it. An answer the service cuts, or that misses the deadline, has sent the
+   * client nothing, so it is failed (the caller answers 503 or 504 in the version's shape) rather
+   * than cut mid-body. Once it is sent, endWithin's write-idle deadline holds until the client has
+   * taken the end.
    */
   private sendHeld(
     status: number,
@@ -233,17 +240,17 @@ export class UpstreamClient {
     const parts: Buffer[] = [];
     body.on('data', (part: Buffer) => parts.push(part));
     body.on('error', (error: NodeJS.ErrnoException) => {
-      if (settle()) fail({ kind: 'unavailable', error: error.code ?? error.message });
+      if (settle()) fail(unavailable(error));
     });
     body.on('end', () => {
       if (!settle()) return;
       client.writeHead(status, headers);
-      const idle = writeIdleDeadline(client, this.options.writeIdleTimeoutMs, () => {
-        client.destroy();
-        this.options.onCut?.('write_idle');
-      });
-      client.end(parts.length === 1 ? parts[0] : Buffer.concat(parts));
-      idle.ended();
+      endWithin(
+        client,
+        parts.length === 1 ? parts[0]! : Buffer.concat(parts),
+        this.options.writeIdleTimeoutMs,
+        () => this.options.onCut?.('write_idle'),
+      );
     });
   }
 
