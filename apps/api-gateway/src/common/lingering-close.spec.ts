@@ -240,6 +240,25 @@ describe('endLastAnswer', () => {
     expect(server.recorded).toEqual([413]);
   });
 
+  it('sends and records the answer when the body that came with the headers is already past the cap', async () => {
+    server = await refuser({ maxBytes: 64 * 1024, ms: GENEROUS_MS * 2 });
+    // Read at once with the headers, before the FIN behind the answer has gone out: the cut must
+    // not drop it.
+    const socket = connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
+    clients.push({ socket } as Client);
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', () => undefined);
+    const ended = new Promise((r) => socket.once('end', r));
+    socket.write(post(2 * MiB) + 'x'.repeat(MiB));
+    expect(await within(ended)).toBe(true);
+    expect(onlyResponse(received).status).toBe(413);
+    expect(await server.firstConnectionClosed()).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(server.recorded).toEqual([413]);
+  });
+
   it('answers a body Node cannot frame (its last coding not chunked) and records it as sent', async () => {
     server = await refuser({ maxBytes: 4 * MiB, ms: GENEROUS_MS * 2 });
     const head = 'POST /cards HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: xchunked\r\n\r\n';

@@ -18,6 +18,9 @@ export function lingerLimits(maxBodyBytes: number, keepAliveTimeoutMs: number): 
   return { maxBytes: 4 * maxBodyBytes, ms: keepAliveTimeoutMs };
 }
 
+/** How long a cut connection waits for its FIN to go out before it is destroyed anyway. */
+const FIN_GRACE_MS = 1_000;
+
 /** Connections whose last answer is given. */
 const closing = new WeakSet<Socket>();
 
@@ -67,9 +70,23 @@ export function endLastAnswer(
     if (socket.writableFinished || socket.destroyed) res.end();
     else socket.once('finish', () => res.end());
   };
+  let cutting = false;
   const cut = () => {
+    if (cutting) return;
+    cutting = true;
     finish();
-    socket.destroy();
+    // The FIN may still be on its way to the kernel (ended, not yet finished): destroying now
+    // would drop it, and the answer with it if it too is still queued. Read no more, let it go
+    // out, then cut. It is a few bytes behind a small answer, so it goes at once; FIN_GRACE_MS
+    // bounds it all the same.
+    if (socket.writableFinished || socket.destroyed) return void socket.destroy();
+    socket.pause();
+    const grace = setTimeout(() => socket.destroy(), FIN_GRACE_MS);
+    socket.once('finish', () => {
+      clearTimeout(grace);
+      socket.destroy();
+    });
+    socket.once('close', () => clearTimeout(grace));
   };
   const deadline = setTimeout(cut, limits.ms);
   req.on('data', (chunk: Buffer) => {
