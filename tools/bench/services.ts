@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../common/files';
-import { freePort } from '../common/ports';
+import { freePort } from '@tcg/persistence/testing';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../common/service-runtime';
 
 export interface RunningService {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { resolveDatabase } from './database';
-import { freePort, portOpen } from './ports';
+import { freePort } from '@tcg/persistence/testing';
+import { portOpen } from './ports';
 
 /**
  * Ownership of the embedded PostgreSQL among the processes that use it, on a server this suite

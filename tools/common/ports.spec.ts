@@ -1,5 +1,6 @@
 import { createServer, Server } from 'node:net';
-import { freePort, portFree, portInUse, servicePort } from './ports';
+import { freePort } from '@tcg/persistence/testing';
+import { portFree, portInUse, servicePort } from './ports';
 
 describe('servicePort', () => {
   let held: Server;

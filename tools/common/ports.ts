@@ -1,7 +1,7 @@
 import { createConnection, createServer } from 'node:net';
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
+/** A free TCP port on the loopback interface (the kernel's choice; `npm start` retries on EADDRINUSE). */
+function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
@@ -65,7 +65,7 @@ export async function servicePort(
 /** A free loopback port that is not among `reserved`. */
 export async function freePortOutside(reserved: ReadonlySet<number>): Promise<number> {
   for (;;) {
-    const port = await freePort();
+    const port = await anyFreePort();
     if (!reserved.has(port)) return port;
   }
 }

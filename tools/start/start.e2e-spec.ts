@@ -6,7 +6,8 @@ import { createServer, Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { resolveDatabase } from '../common/database';
-import { freePort, portOpen } from '../common/ports';
+import { freePort } from '@tcg/persistence/testing';
+import { portOpen } from '../common/ports';
 
 /**
  * `npm start` (`node dist/tools/start/start.js`, so build first) killed during its first load, then

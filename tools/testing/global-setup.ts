@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../common/embedded-postgres';
-import { freePort } from '../common/ports';
-import { prepareTestDatabase } from '@tcg/persistence/testing';
+import { freePort, prepareTestDatabase } from '@tcg/persistence/testing';
 
 /**
  * Provides one PostgreSQL for the whole run: the given DATABASE_URL, else an embedded server in a

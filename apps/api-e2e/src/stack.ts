@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { workerDatabaseUrl } from '@tcg/persistence/testing';
+import { freePort, workerDatabaseUrl } from '@tcg/persistence/testing';
+
+export { freePort };
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -19,17 +20,6 @@ export interface Stack {
   /** What each service wrote to stdout and stderr so far, with `logs: true` (else empty). */
   output(service: 'gateway' | 'v1' | 'v2'): string;
   close(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? done(addr.port) : fail(new Error('no port'))));
-    });
-  });
 }
 
 /**

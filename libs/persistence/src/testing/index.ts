@@ -8,3 +8,4 @@ export * from './card-reads';
 export * from './in-process-app';
 export * from './test-client';
 export * from './webhook-receiver';
+export * from './free-port';
