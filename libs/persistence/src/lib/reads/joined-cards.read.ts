@@ -7,6 +7,7 @@ import { refClause, regionParam, type RegionParam } from './card-fragments';
 import { CARD_COLUMNS, CARD_FROM, JOINED_CARD_ROW, joinedVariantsSql, toJoinedCard } from './card-rows';
 import { compile, type CompiledSql, type Sql } from '../sql/compile';
 import { runRead } from './run-read';
+import { LookupBatcher, LOOKUPS_PER_STATEMENT } from './batched-lookups';
 
 export interface JoinedCardsQuery {
   /** Conditions on the cards `c` (`cardsByUuid`, `refClause`, or a lookup page's conditions). */
@@ -43,11 +44,36 @@ export async function readJoinedCards(source: ReadSource, query: JoinedCardsQuer
   return rows.map(toJoinedCard);
 }
 
-/** Stand-ins for a lookup's reference while its statement is compiled once per shape. */
-const REF_STAND_IN = {
-  uuid: 'ffffffff-ffff-4fff-bfff-fffffffffff0',
-  slug: '\u0000card reference\u0000',
-} as const;
+/** How a lookup names its card: by UUID (`c.uuid`) or by slug (`c.id`). */
+type RefKind = 'uuid' | 'slug';
+
+/**
+ * Cards by UUID or by slug, `refs` (at most LOOKUPS_PER_STATEMENT of them), read as
+ * `joinedCardsStatement` reads them: a batch of lookups. By position over a fixed count rather
+ * than `= ANY(refs)`: the planner's estimate of the rows then does not depend on the array, so
+ * PostgreSQL keeps the statement's generic plan, where with ANY it plans every execution anew
+ * (0.7 ms on `tcg_bench_full`, more than reading three cards). Positions past the array's end are
+ * NULL and match nothing.
+ */
+export function batchedLookupStatement(
+  kind: RefKind,
+  refs: readonly string[],
+  { json, scope, region }: Omit<JoinedCardsQuery, 'cards'>,
+) {
+  const match = kind === 'uuid' ? sql`c.uuid = (${refs}::uuid[])[r.i]` : sql`c.id = (${refs}::text[])[r.i]`;
+  return sql`SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, scope, region)} AS variants
+          FROM generate_series(1, ${sql.lit(LOOKUPS_PER_STATEMENT)}) AS r(i)
+          JOIN (${CARD_FROM}) ON ${match}`;
+}
+
+/** Stand-ins for one reference and for several (an array, compared by identity) while a lookup's statements are compiled. */
+const STAND_INS: Readonly<Record<RefKind, { one: string; many: readonly string[] }>> = {
+  uuid: {
+    one: 'ffffffff-ffff-4fff-bfff-fffffffffff0',
+    many: ['ffffffff-ffff-4fff-bfff-fffffffffff0', 'ffffffff-ffff-4fff-bfff-fffffffffff1'],
+  },
+  slug: { one: '\u0000card reference\u0000', many: ['\u0000card reference\u0000', '\u0000another\u0000'] },
+};
 /** Shapes kept per joined form: the parsed filters a lookup may take are few, but not bounded. */
 const SHAPES_KEPT = 256;
 
@@ -56,14 +82,22 @@ interface LookupShape extends CompiledSql {
   readonly refAt: readonly number[];
 }
 
-/** Compiled lookups by joined form (compared by identity, as the views build each once), then shape. */
-const lookupShapes = new WeakMap<JoinedVariantJson, Map<string, LookupShape>>();
+/**
+ * Lookup batchers by read source and joined form (both compared by identity: the repository holds
+ * one source, the views build each form once), then by kind of reference and shape.
+ */
+const batchersOf = new WeakMap<
+  ReadSource,
+  WeakMap<JoinedVariantJson, Map<string, LookupBatcher<JoinedCard>>>
+>();
 
 /**
  * The one card a UUID or slug names, joined as `json` says (`readJoinedCards` of `refClause`), by
- * a statement compiled once per shape (UUID or slug, scope, region) rather than built and compiled
- * per request: a lookup is the hottest read there is, and its statement's text never varies with
- * the reference, which is bound by position. The same text and values as `readJoinedCards` sends.
+ * statements compiled once per shape (scope, region) rather than built and compiled per request:
+ * a lookup is the hottest read there is, and its statement's text never varies with the
+ * reference, which is bound by position. Lookups of one kind and shape are batched
+ * (`LookupBatcher`): one alone is read as by `refClause`, several that arrive together by one
+ * `batchedLookupStatement`.
  */
 export async function readJoinedCardByRef(
   source: ReadSource,
@@ -72,24 +106,43 @@ export async function readJoinedCardByRef(
   scope: VariantScope,
   region: string,
 ): Promise<JoinedCard | undefined> {
-  const uuid = isUuid(ref);
-  let shapes = lookupShapes.get(json);
-  if (!shapes) lookupShapes.set(json, (shapes = new Map<string, LookupShape>()));
-  const key = `${uuid ? 'uuid' : 'slug'}\u0000${region}\u0000${JSON.stringify(scope)}`;
-  let shape = shapes.get(key);
-  if (!shape) {
-    const standIn = uuid ? REF_STAND_IN.uuid : REF_STAND_IN.slug;
-    const compiled = compile(
-      joinedCardsStatement({ cards: refClause(standIn, 'c'), json, scope, region: regionParam(region) }),
+  let forms = batchersOf.get(source);
+  if (!forms) batchersOf.set(source, (forms = new WeakMap()));
+  let batchers = forms.get(json);
+  if (!batchers) forms.set(json, (batchers = new Map()));
+  const kind: RefKind = isUuid(ref) ? 'uuid' : 'slug';
+  const key = `${kind}\u0000${region}\u0000${JSON.stringify(scope)}`;
+  let batcher = batchers.get(key);
+  if (!batcher) {
+    const query = { json, scope, region: regionParam(region) };
+    const { one: oneStandIn, many: manyStandIn } = STAND_INS[kind];
+    const one = compileShape(
+      oneStandIn,
+      joinedCardsStatement({ ...query, cards: refClause(oneStandIn, 'c') }),
     );
-    const refAt = compiled.parameters.flatMap((p, i) => (p === standIn ? [i] : []));
-    if (refAt.length === 0) throw new Error('the lookup statement binds no reference');
-    if (shapes.size >= SHAPES_KEPT) shapes.clear();
-    shapes.set(key, (shape = { ...compiled, refAt }));
+    const many = compileShape(manyStandIn, batchedLookupStatement(kind, manyStandIn, query));
+    batcher = new LookupBatcher(async (refs) => {
+      const statement = refs.length === 1 ? bound(one, refs[0]) : bound(many, refs);
+      const rows = await runRead(source, JOINED_CARD_ROW, statement);
+      return new Map(rows.map((row) => [kind === 'uuid' ? row.uuid : row.id, toJoinedCard(row)]));
+    });
+    if (batchers.size >= SHAPES_KEPT) batchers.clear();
+    batchers.set(key, batcher);
   }
-  const value = uuid ? ref.toLowerCase() : ref;
+  return batcher.load(kind === 'uuid' ? ref.toLowerCase() : ref);
+}
+
+/** `statement` compiled once, with where `standIn` (compared by identity) sits among its parameters. */
+function compileShape(standIn: unknown, statement: Sql): LookupShape {
+  const compiled = compile(statement);
+  const refAt = compiled.parameters.flatMap((p, i) => (p === standIn ? [i] : []));
+  if (refAt.length === 0) throw new Error('the lookup statement binds no reference');
+  return { ...compiled, refAt };
+}
+
+/** The shape's statement with `value` where its reference goes. */
+function bound(shape: LookupShape, value: unknown): CompiledSql {
   const parameters = [...shape.parameters];
   for (const i of shape.refAt) parameters[i] = value;
-  const [row] = await runRead(source, JOINED_CARD_ROW, { sql: shape.sql, parameters });
-  return row && toJoinedCard(row);
+  return { sql: shape.sql, parameters };
 }

@@ -262,6 +262,22 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
         ),
     ],
     ['v2 card by UUID, EU market', (r) => r.cards.findJoinedCard(CARD_A, V2, 'EU', V2_EU_JSON)],
+    [
+      'v2 cards by UUID, two lookups at once',
+      (r) =>
+        Promise.all([
+          r.cards.findJoinedCard(CARD_A, V2, 'NA', V2_JSON),
+          r.cards.findJoinedCard(CARD_B, V2, 'NA', V2_JSON),
+        ]),
+    ],
+    [
+      'v2 cards by slug, two lookups at once',
+      (r) =>
+        Promise.all([
+          r.cards.findJoinedCard('lightning-bolt-lea', V2, 'NA', V2_JSON),
+          r.cards.findJoinedCard('black-lotus-lea', V2, 'NA', V2_JSON),
+        ]),
+    ],
     ['v2 page of cards', (r) => r.cards.loadCards([CARD_A, CARD_B], V2, joinedRead(V2_JSON))],
     ['v2 one card', (r) => r.cards.loadCards([CARD_A], V2, joinedRead(V2_JSON))],
     [

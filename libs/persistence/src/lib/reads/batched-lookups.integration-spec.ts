@@ -1,0 +1,80 @@
+import { v2JoinedJson } from '@tcg/rendering';
+import { DataSource } from 'typeorm';
+import { rawVariant, testCard, tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
+import { writeCatalogue } from '../catalogue';
+import { createDataSource } from '../db/data-source';
+import { CardQueryRepository } from './card-query.repository';
+import { LOOKUPS_PER_STATEMENT } from './batched-lookups';
+
+const RAW = { includeNullPrices: true };
+const MISSING = '00000000-0000-4000-8000-000000000000';
+
+describe('card lookups by UUID, batched (PostgreSQL)', () => {
+  let ds: DataSource;
+  let uuids: string[];
+  let slugs: string[];
+  const json = v2JoinedJson('NA', 'USD', true, true);
+
+  useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
+  beforeAll(async () => {
+    const cat = tinyCatalogue();
+    const cards = Array.from({ length: 40 }, (_, i) => testCard(cat.sets[0]!, `Card ${i}`, String(i + 1)));
+    await writeCatalogue(ds, {
+      ...cat,
+      cards: [...cat.cards, ...cards],
+      variants: [
+        ...cat.variants,
+        ...cards.map((c) => rawVariant(c, 'Near Mint', 'Normal', 'English', `S-${c.id}`)),
+      ],
+    });
+    uuids = [cat.cards[0]!.uuid, ...cards.map((c) => c.uuid)];
+    slugs = [cat.cards[0]!.id, ...cards.map((c) => c.id)];
+  });
+
+  it('answers lookups that arrive together, more than one statement holds, as each alone', async () => {
+    const repo = new CardQueryRepository(ds);
+    const alone = [];
+    for (const uuid of uuids) alone.push(await repo.findJoinedCard(uuid, RAW, 'NA', json));
+    expect(alone.every((card, i) => card?.card.uuid === uuids[i])).toBe(true);
+    // Upper case, a UUID named twice and one that names nothing, among the rest.
+    const asked = [...uuids.map((u, i) => (i % 2 ? u.toUpperCase() : u)), uuids[3]!, MISSING];
+    expect(asked.length).toBeGreaterThan(LOOKUPS_PER_STATEMENT);
+    const together = await Promise.all(asked.map((ref) => repo.findJoinedCard(ref, RAW, 'NA', json)));
+    expect(together).toEqual([...alone, alone[3], undefined]);
+  });
+
+  it('answers lookups by slug that arrive together as each alone', async () => {
+    const repo = new CardQueryRepository(ds);
+    const asked = [...slugs, slugs[5]!, 'no-such-card', slugs[0]!.toUpperCase()];
+    const together = await Promise.all(asked.map((ref) => repo.findJoinedCard(ref, RAW, 'NA', json)));
+    expect(together.map((c) => c?.card.uuid)).toEqual([...uuids, uuids[5], undefined, undefined]);
+    const alone = await repo.findJoinedCard(slugs[7]!, RAW, 'NA', json);
+    expect(together[7]).toEqual(alone);
+  });
+
+  it('keeps the generic plan of the statement that reads several', async () => {
+    // One connection: the statements counted are the ones the lookups prepared.
+    const one = await createDataSource({
+      url: workerDatabaseUrl(),
+      poolSize: 1,
+      applicationName: 'test',
+    }).initialize();
+    try {
+      const repo = new CardQueryRepository(one);
+      for (let round = 0; round < 8; round++) {
+        const some = uuids.slice(round, round + 2 + (round % 3));
+        const found = await Promise.all(some.map((ref) => repo.findJoinedCard(ref, RAW, 'NA', json)));
+        expect(found.map((c) => c?.card.uuid)).toEqual(some);
+      }
+      const [plans] = await one.query<{ generic: number; custom: number }[]>(
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+          WHERE statement LIKE '%generate_series%'`,
+      );
+      // PostgreSQL plans a statement's first five executions for their values, then keeps the
+      // generic plan if it costs no more: with `= ANY($n)` it never does.
+      expect(plans).toEqual({ generic: 3, custom: 5 });
+    } finally {
+      await one.destroy();
+    }
+  });
+});
