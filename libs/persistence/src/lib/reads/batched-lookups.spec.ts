@@ -1,7 +1,15 @@
-import { LookupBatcher, LOOKUPS_PER_STATEMENT, STATEMENTS_IN_FLIGHT } from './batched-lookups';
+import { databaseUnavailable } from '../db/data-source';
+import {
+  LookupBatcher,
+  LookupsOverloadedError,
+  LOOKUPS_PER_STATEMENT,
+  MAX_WAIT_MS,
+  MAX_WAITING,
+  STATEMENTS_IN_FLIGHT,
+} from './batched-lookups';
 
 /** A batcher whose statements are recorded and finish when the test says. */
-function recording() {
+function recording(clock: () => number = Date.now) {
   const statements: { keys: readonly string[]; finish: (error?: Error) => void }[] = [];
   const batcher = new LookupBatcher<string>(
     (keys) =>
@@ -14,6 +22,7 @@ function recording() {
               : resolve(new Map(keys.filter((k) => k !== 'none').map((k) => [k, `card ${k}`]))),
         }),
       ),
+    clock,
   );
   return { batcher, statements };
 }
@@ -69,5 +78,36 @@ describe('LookupBatcher', () => {
     statements[1]!.finish();
     for (const lookup of failed) await expect(lookup).rejects.toThrow('statement timeout');
     expect(await later).toBe('card c');
+  });
+
+  it('refuses lookups past MAX_WAITING, and sends none that waited MAX_WAIT_MS', async () => {
+    let now = 0;
+    const { batcher, statements } = recording(() => now);
+    const held = [];
+    for (let i = 0; i < STATEMENTS_IN_FLIGHT; i++) {
+      held.push(batcher.load(`h${i}`));
+      await turn();
+    }
+    const old = batcher.load('old');
+    now += MAX_WAIT_MS;
+    const fresh = Array.from({ length: MAX_WAITING - 1 }, (_, i) => batcher.load(`w${i}`));
+    const refused = await batcher.load('one too many').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LookupsOverloadedError);
+    // A 503 the client may retry, as when the pool has no connection to give.
+    expect(databaseUnavailable(refused)).toBe(true);
+    statements[0]!.finish();
+    await expect(old).rejects.toThrow(`waited more than ${MAX_WAIT_MS} ms`);
+    await turn();
+    expect(statements[STATEMENTS_IN_FLIGHT]!.keys).toEqual(
+      Array.from({ length: LOOKUPS_PER_STATEMENT - 1 }, (_, i) => `w${i}`),
+    );
+    for (let finished = 1; finished < statements.length; finished++) {
+      statements[finished]!.finish();
+      await turn();
+    }
+    expect(await Promise.all([...held, ...fresh])).toEqual([
+      ...held.map((_, i) => `card h${i}`),
+      ...fresh.map((_, i) => `card w${i}`),
+    ]);
   });
 });

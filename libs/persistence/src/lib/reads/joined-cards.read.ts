@@ -109,7 +109,7 @@ export async function readJoinedCardByRef(
   let forms = batchersOf.get(source);
   if (!forms) batchersOf.set(source, (forms = new WeakMap()));
   let batchers = forms.get(json);
-  if (!batchers) forms.set(json, (batchers = new Map()));
+  if (!batchers) forms.set(json, (batchers = new Map<string, LookupBatcher<JoinedCard>>()));
   const kind: RefKind = isUuid(ref) ? 'uuid' : 'slug';
   const key = `${kind}\u0000${region}\u0000${JSON.stringify(scope)}`;
   let batcher = batchers.get(key);
