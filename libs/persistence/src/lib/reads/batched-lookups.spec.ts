@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { databaseUnavailable } from '../db/data-source';
 import {
   LookupBatcher,
@@ -109,5 +110,20 @@ describe('LookupBatcher', () => {
       ...held.map((_, i) => `card h${i}`),
       ...fresh.map((_, i) => `card w${i}`),
     ]);
+  });
+
+  it('runs each statement in the async context of its first lookup (what it logs names that request)', async () => {
+    const request = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    const batcher = new LookupBatcher<string>(async (keys) => {
+      seen.push(request.getStore());
+      return new Map(keys.map((k) => [k, k]));
+    });
+    await Promise.all([
+      request.run('first', () => batcher.load('a')),
+      request.run('second', () => batcher.load('b')),
+    ]);
+    await request.run('third', () => batcher.load('c'));
+    expect(seen).toEqual(['first', 'third']);
   });
 });

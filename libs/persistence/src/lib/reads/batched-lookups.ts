@@ -1,4 +1,4 @@
-import { AsyncResource } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 
 /**
  * How many statements one batcher keeps running at once: past them, lookups wait and leave together
@@ -35,15 +35,17 @@ export class LookupsOverloadedError extends Error {
 }
 
 /**
- * Statements start outside any request's async context: a batch serves several requests, and
- * whatever it logs (a cancelled statement) must not be put down to the one that happened to start
- * it, nor keep that request alive.
+ * Turns of the event loop are scheduled outside any request's async context, and each statement
+ * runs in that of the first lookup it carries: what it logs (a cancelled statement) names a request
+ * it serves, and a batch started when another ended does not keep the earlier one's request alive.
  */
 const OUTSIDE_REQUESTS = new AsyncResource('LookupBatcher');
 
 interface Waiter<V> {
   readonly key: string;
   readonly since: number;
+  /** Runs a function in the async context of the lookup's caller. */
+  readonly inContext: <R>(fn: () => R) => R;
   readonly resolve: (value: V | undefined) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -70,7 +72,13 @@ export class LookupBatcher<V> {
     if (this.pending.length >= MAX_WAITING)
       return Promise.reject(new LookupsOverloadedError(`${MAX_WAITING} are waiting`));
     return new Promise<V | undefined>((resolve, reject) => {
-      this.pending.push({ key, since: this.clock(), resolve, reject });
+      this.pending.push({
+        key,
+        since: this.clock(),
+        inContext: AsyncLocalStorage.snapshot(),
+        resolve,
+        reject,
+      });
       this.schedule();
     });
   }
@@ -102,7 +110,8 @@ export class LookupBatcher<V> {
     this.running++;
     let ran: Promise<ReadonlyMap<string, V>>;
     try {
-      ran = this.run([...new Set(batch.map((w) => w.key))]);
+      const keys = [...new Set(batch.map((w) => w.key))];
+      ran = batch[0]!.inContext(() => this.run(keys));
     } catch (error) {
       ran = Promise.reject(error);
     }
