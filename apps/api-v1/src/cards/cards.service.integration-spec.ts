@@ -117,6 +117,24 @@ describe('api-v1 card service (in process, PostgreSQL)', () => {
     });
   });
 
+  it('answers card lookups that arrive together (read in one statement) as each alone', async () => {
+    const lookups: Record<string, string>[] = [
+      { cardId: dragon.id },
+      { cardId: knight.uuid },
+      { cardId: goblin.uuid.toUpperCase() },
+      { cardId: knight.id, include_null_prices: 'true' },
+      { cardId: dragon.uuid, condition: 'LP' },
+      { cardId: knight.uuid, include_null_prices: 'true', condition: 'LP' },
+      { cardId: 'no-such-card' },
+    ];
+    const alone: V1Page[] = [];
+    for (const query of lookups) alone.push(await search(query));
+    // An unpriced card only when asked for; a card without a variant the filter returns, never.
+    expect(alone.map(ids)).toEqual([[dragon.id], [], [goblin.id], [knight.id], [], [knight.id], []]);
+    expect(alone.map((page) => page.meta.total)).toEqual([1, 0, 1, 1, 0, 1, 0]);
+    expect(await Promise.all([...lookups, ...lookups].map(search))).toEqual([...alone, ...alone]);
+  });
+
   it('browses a set by number, with paging, unpriced cards only when asked', async () => {
     const priced = await search({ game: 'Test Game', set: set.id });
     expect(ids(priced)).toEqual([goblin.id, dragon.id]);

@@ -193,6 +193,32 @@ export function summarisedScope(filter: VariantFilter, region: string): boolean 
   return region === 'NA' && toppedScope(filter) && topScope(filter) === 'raw';
 }
 
+/** The one variant or SKU a lookup's identifier names, if any (none: a card identifier). */
+export interface VariantLookup {
+  readonly onlySku?: string;
+  readonly onlyVariant?: string;
+}
+
+/** Whether card_values answers whether a card has a variant the filters return (`cardHasVariant`). */
+export function existenceSummarised(filter: VariantFilter, region: string, lookup?: VariantLookup): boolean {
+  return (
+    !lookup?.onlyVariant && !lookup?.onlySku && summarisedScope(filter, region) && !filter.includeNullPrices
+  );
+}
+
+/**
+ * Whether `c` has a variant the filters return in `region`, as a page's cards must (language
+ * aside). In the summaries' scope (a raw variant priced in NA, no variant filter) card_values
+ * answers: one index probe per card instead of a join over its variants. Else `hasVariant`;
+ * `lookup` for a card an identifier names (the one variant or SKU it names, if any).
+ */
+export function cardHasVariant(filter: ResolvedFilter, region: RegionParam, lookup?: VariantLookup): Sql {
+  return existenceSummarised(filter, region.value, lookup)
+    ? // The summaries hold NA prices; saying so also gives the region parameter its type.
+      sql`${region.sql}::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
+    : hasVariant(filter, region.sql, lookup);
+}
+
 /**
  * `EXISTS` a variant of `c` that the filters return (language aside: it never removes a card).
  * A browse's is read from the summaries (`facetMatch`) when they answer the filter, and for
@@ -200,11 +226,7 @@ export function summarisedScope(filter: VariantFilter, region: string): boolean 
  * committed. A lookup's checks its one card's variants: with `onlyVariant` (a UUID or slug) or
  * `onlySku`, that variant.
  */
-export function hasVariant(
-  filter: ResolvedFilter,
-  region: Sql,
-  lookup?: { readonly onlySku?: string; readonly onlyVariant?: string },
-): Sql {
+export function hasVariant(filter: ResolvedFilter, region: Sql, lookup?: VariantLookup): Sql {
   if (!lookup && answeredByFacets(filter)) {
     // OFFSET 0 keeps the test a probe per card the other conditions leave (a search's few
     // matches, a page's walk in order) rather than a join the planner may build over every

@@ -7,13 +7,13 @@ import {
   browseSummary,
   facetCount,
   facetMatch,
-  hasVariant,
+  cardHasVariant,
+  existenceSummarised,
   identifierCondition,
   ORDER_COLUMN,
   regionParam,
   relevance,
   type SearchText,
-  summarisedScope,
   topJoin,
   toppedScope,
   topRegionMatch,
@@ -118,14 +118,9 @@ export function cardPagePlan(request: CardPageRequest): CardPagePlan {
   if (summary) {
     where = summary.where;
   } else {
-    // In the summaries' scope (a raw variant priced in NA, no variant filter) card_values answers
-    // existence: one index probe per card instead of a join over its variants.
-    const summarised =
-      !onlyVariant && !onlySku && summarisedScope(filter, request.region) && !filter.includeNullPrices;
-    const exists = summarised
-      ? // The summaries hold NA prices; saying so also gives the region parameter its type.
-        sql`${region.sql}::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
-      : hasVariant(filter, region.sql, selector.by === 'browse' ? undefined : { onlySku, onlyVariant });
+    const lookup = selector.by === 'browse' ? undefined : { onlySku, onlyVariant };
+    const summarised = existenceSummarised(filter, request.region, lookup);
+    const exists = cardHasVariant(filter, region, lookup);
     if (selector.by === 'browse') {
       const browse = browseConditions(selector);
       where = browse.where;

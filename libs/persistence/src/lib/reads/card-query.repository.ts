@@ -65,8 +65,8 @@ export class CardQueryRepository implements RenderedCardReads {
 
   /**
    * A page of cards and its total, each card with its variants as `variants` says. Joined: the
-   * page and its cards' JSON in one statement (a card lookup's first page without the page's
-   * window, ordering and LIMIT). With their series: the page, then its cards and their variants'
+   * page and its cards' JSON in one statement (a card lookup's first page: the lookup's batched
+   * read, `readJoinedCardByRef`). With their series: the page, then its cards and their variants'
    * series side by side.
    */
   async findCards(
@@ -76,20 +76,27 @@ export class CardQueryRepository implements RenderedCardReads {
     order: CardOrder,
     variants: VariantsRead,
   ): Promise<{ readonly total: number; readonly found: LoadedCards }> {
+    if (
+      variants.kind === 'joined' &&
+      selector.by === 'cardId' &&
+      page.offset === 0 &&
+      order.minPrice === undefined
+    ) {
+      // A card lookup's first page holds the card at most (every lookup): read as a v2 lookup is,
+      // with the lookups that arrive with it, if it has a variant the filter returns.
+      const { json, region } = variants;
+      const card = await readJoinedCardByRef(this.reads, selector.value, {
+        json,
+        scope: { filter },
+        region,
+        withVariant: true,
+      });
+      const cards = card ? [card] : [];
+      return { total: cards.length, found: { kind: 'joined', cards } };
+    }
     const region = variants.kind === 'joined' ? variants.region : variants.regions[0]!;
     const plan = await this.plan(selector, filter, region, order);
     if (variants.kind === 'joined') {
-      if (selector.by === 'cardId' && page.offset === 0 && order.minPrice === undefined) {
-        // A card lookup's first page holds the card at most (every lookup): found and joined in
-        // one plain statement.
-        const cards = await readJoinedCards(this.reads, {
-          cards: plan.where,
-          json: variants.json,
-          scope: plan.scope,
-          region: plan.region,
-        });
-        return { total: cards.length, found: { kind: 'joined', cards } };
-      }
       const statement = pageStatement(plan, page);
       const found = await readJoinedCardPage(this.reads, plan, statement, variants.json);
       const total = await this.total(plan, page, found.cards.length, found.total);
@@ -234,7 +241,7 @@ export class CardQueryRepository implements RenderedCardReads {
     region: string,
     json: JoinedVariantJson,
   ): Promise<JoinedCard | undefined> {
-    return readJoinedCardByRef(this.reads, ref, json, { filter }, region);
+    return readJoinedCardByRef(this.reads, ref, { json, scope: { filter }, region, withVariant: false });
   }
 
   /**

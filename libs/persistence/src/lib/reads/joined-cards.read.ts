@@ -3,9 +3,9 @@ import type { JoinedVariantJson } from '@tcg/rendering';
 import { sql } from 'kysely';
 import type { VariantScope } from '../documents';
 import type { ReadSource } from './read-replicas';
-import { refClause, regionParam, type RegionParam } from './card-fragments';
+import { cardHasVariant, refClause, regionParam, type RegionParam } from './card-fragments';
 import { CARD_COLUMNS, CARD_FROM, JOINED_CARD_ROW, joinedVariantsSql, toJoinedCard } from './card-rows';
-import { compile, type CompiledSql, type Sql } from '../sql/compile';
+import { and, compile, type CompiledSql, type Sql } from '../sql/compile';
 import { runRead } from './run-read';
 import { LookupBatcher, LOOKUPS_PER_STATEMENT } from './batched-lookups';
 
@@ -86,38 +86,55 @@ const batchersOf = new WeakMap<
   WeakMap<JoinedVariantJson, Map<string, LookupBatcher<JoinedCard>>>
 >();
 
+/** How a lookup reads the card its reference names. */
+export interface LookupRead {
+  readonly json: JoinedVariantJson;
+  /** The variants the card returns. */
+  readonly scope: VariantScope;
+  /** The storage region of the series joined. */
+  readonly region: string;
+  /**
+   * Only a card that has a variant the scope returns in the region (`cardHasVariant`), as a v1
+   * page holds; else the card whatever its variants, as a v2 lookup returns it.
+   */
+  readonly withVariant: boolean;
+}
+
 /**
- * The one card a UUID or slug names, joined as `json` says (`readJoinedCards` of `refClause`), by
- * statements compiled once per shape (scope, region) rather than built and compiled per request:
- * a lookup is the hottest read there is, and its statement's text never varies with the
- * reference, which is bound by position. Lookups of one kind and shape are batched
- * (`LookupBatcher`): one alone is read as by `refClause`, several that arrive together by one of
- * `refsByPosition`.
+ * The one card a UUID or slug names, joined as `read.json` says (`readJoinedCards` of
+ * `refClause`), by statements compiled once per shape (scope, region, `withVariant`) rather than
+ * built and compiled per request: a lookup is the hottest read there is, and its statement's text
+ * never varies with the reference, which is bound by position. Lookups of one kind and shape are
+ * batched (`LookupBatcher`): one alone is read as by `refClause`, several that arrive together by
+ * one of `refsByPosition`.
  */
 export async function readJoinedCardByRef(
   source: ReadSource,
   ref: string,
-  json: JoinedVariantJson,
-  scope: VariantScope,
-  region: string,
+  read: LookupRead,
 ): Promise<JoinedCard | undefined> {
+  const { json, scope, region, withVariant } = read;
   let forms = batchersOf.get(source);
   if (!forms) batchersOf.set(source, (forms = new WeakMap()));
   let batchers = forms.get(json);
   if (!batchers) forms.set(json, (batchers = new Map<string, LookupBatcher<JoinedCard>>()));
   const kind: RefKind = isUuid(ref) ? 'uuid' : 'slug';
-  const key = `${kind}\u0000${region}\u0000${JSON.stringify(scope)}`;
+  const key = `${kind}\u0000${region}\u0000${withVariant}\u0000${JSON.stringify(scope)}`;
   let batcher = batchers.get(key);
   if (!batcher) {
     const query = { json, scope, region: regionParam(region) };
+    // A card of a v1 page has a variant the scope returns; the condition's parameters are the
+    // shape's (filter, region), never the reference's.
+    const also = withVariant ? cardHasVariant(scope.filter, query.region, {}) : undefined;
+    const cards = (refs: Sql) => (also ? and([refs, also]) : refs);
     const { one: oneStandIn, many: manyStandIn } = STAND_INS[kind];
     const one = compileShape(
       oneStandIn,
-      joinedCardsStatement({ ...query, cards: refClause(oneStandIn, 'c') }),
+      joinedCardsStatement({ ...query, cards: cards(refClause(oneStandIn, 'c')) }),
     );
     const many = compileShape(
       manyStandIn,
-      joinedCardsStatement({ ...query, cards: refsByPosition(kind, manyStandIn) }),
+      joinedCardsStatement({ ...query, cards: cards(refsByPosition(kind, manyStandIn)) }),
     );
     batcher = new LookupBatcher(async (refs) => {
       const statement = refs.length === 1 ? bound(one, refs[0]) : bound(many, refs);

@@ -188,6 +188,12 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
   'card-page': [
     ['lookup by card id (UUID)', v1Page({ by: 'cardId', value: CARD_A })],
     ['lookup by card id (slug)', v1Page({ by: 'cardId', value: 'lightning-bolt-lea' })],
+    [
+      'lookups by card id (UUID), two at once',
+      (r) =>
+        Promise.all([v1Page({ by: 'cardId', value: CARD_A })(r), v1Page({ by: 'cardId', value: CARD_B })(r)]),
+    ],
+    ['lookup by card id, condition', v1Page({ by: 'cardId', value: CARD_A }, NM)],
     ['lookup by variant id', v1Page({ by: 'variantId', value: VARIANT_A })],
     ['lookup by vendor SKU', v1Page({ by: 'vendorSkuId', value: '123456' })],
     ['lookup by vendor id', v1Page({ by: 'vendorId', value: '98765' })],

@@ -20,6 +20,27 @@ SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS s
           FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
           WHERE c.id = $6 AND $5::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid);
 
+-- lookups by card id (UUID), two at once
+-- 1/1 parameters: ["","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}","NA",["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"]]
+SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
+  c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed, COALESCE((SELECT d.v1_variants FROM card_documents d WHERE d.card_uuid = c.uuid), (SELECT string_agg(v.v1_head || $1 || COALESCE(vp.v1_stats, $2) || ',' || COALESCE(vp.v1_history, $3) || $4, ',' ORDER BY v.id)
+           FROM variants v
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $5
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw')) AS variants
+          FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
+          WHERE c.uuid IN (SELECT ($6::uuid[])[r.i] FROM generate_series(1, 32) AS r(i)) AND $5::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid);
+
+-- lookup by card id, condition
+-- 1/1 parameters: ["","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}","NA",["Near Mint"],"0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",["Near Mint"]]
+SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
+  c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed, (SELECT string_agg(v.v1_head || $1 || COALESCE(vp.v1_stats, $2) || ',' || COALESCE(vp.v1_history, $3) || $4, ',' ORDER BY v.id)
+           FROM variants v
+           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $5
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition = ANY($6::text[])) AS variants
+          FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
+          WHERE c.uuid = $7::uuid AND EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $5
+                  WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition = ANY($8::text[]) AND vp.variant_uuid IS NOT NULL);
+
 -- lookup by variant id
 -- 1/2 parameters: ["2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf","NA","2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}","2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf"]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uuid
