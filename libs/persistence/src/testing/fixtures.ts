@@ -39,6 +39,16 @@ export function testCard(
   };
 }
 
+type VariantIdentity = Pick<Variant, 'uuid' | 'id' | 'cardUuid'>;
+/** What a variant is besides its identity: its kind, condition or grade, printing, language, SKU. */
+type VariantFields = Omit<RawVariant, keyof VariantIdentity> | Omit<GradedVariant, keyof VariantIdentity>;
+
+/** A variant of `c` with these fields, its uuid from its slug. */
+function variantOf<F extends VariantFields>(c: Card, fields: F): VariantIdentity & F {
+  const id = variantSlug(c.id, fields);
+  return { uuid: uuidV5(id), id, cardUuid: c.uuid, ...fields };
+}
+
 /** A raw variant of `c`, its uuid from its slug. */
 export function rawVariant(
   c: Card,
@@ -47,18 +57,14 @@ export function rawVariant(
   language: Language,
   sku: string | null = null,
 ): RawVariant {
-  const id = variantSlug(c.id, { condition, printing, language });
-  return {
-    uuid: uuidV5(id),
-    id,
-    cardUuid: c.uuid,
+  return variantOf(c, {
     type: 'raw',
     condition,
     grading: null,
     printing,
     language,
     vendorSkuId: sku,
-  };
+  });
 }
 
 /** A graded variant of `c`, its uuid from its slug. */
@@ -68,18 +74,14 @@ export function gradedVariant(
   printing = 'Normal',
   language: Language = 'English',
 ): GradedVariant {
-  const id = variantSlug(c.id, { grading, printing, language });
-  return {
-    uuid: uuidV5(id),
-    id,
-    cardUuid: c.uuid,
+  return variantOf(c, {
     type: 'graded',
     condition: null,
     grading,
     printing,
     language,
     vendorSkuId: null,
-  };
+  });
 }
 
 export function grading(
