@@ -777,13 +777,6 @@ describe('docker/k8s', () => {
         expect(selects(template(WORKER).metadata.labels, template(app).metadata.labels)).toBe(false);
     });
 
-    it('requests no more than its limits, memory limited', () => {
-      const { requests = {}, limits = {} } = c().resources ?? {};
-      expect(limits['memory']).toBeDefined();
-      for (const [resource, limit] of Object.entries(limits))
-        expect(quantity(requests[resource] ?? '0')).toBeLessThanOrEqual(quantity(limit));
-    });
-
     it('is what docker/compose.yaml runs too, beside an api-v1 with both jobs off', () => {
       interface ComposeService {
         command?: string[];
@@ -805,6 +798,13 @@ describe('docker/k8s', () => {
         ALERT_SENDER: 'off',
       });
     });
+  });
+
+  it.each([...APPS, 'api-v1-worker'])('%s requests no more than its limits, memory limited', (name) => {
+    const { requests = {}, limits = {} } = container(name).resources ?? {};
+    expect(limits['memory']).toBeDefined();
+    for (const [resource, limit] of Object.entries(limits))
+      expect(quantity(requests[resource] ?? '0')).toBeLessThanOrEqual(quantity(limit));
   });
 
   describe.each(APPS)('%s', (app) => {
@@ -847,13 +847,6 @@ describe('docker/k8s', () => {
       }
       const health = [...(await getRoutes(app))].filter((route) => route.startsWith('/health'));
       expect(health).toEqual(expect.arrayContaining(['/health/live', '/health/ready']));
-    });
-
-    it('requests no more than its limits, memory limited', () => {
-      const { requests = {}, limits = {} } = c().resources ?? {};
-      expect(limits['memory']).toBeDefined();
-      for (const [resource, limit] of Object.entries(limits))
-        expect(quantity(requests[resource] ?? '0')).toBeLessThanOrEqual(quantity(limit));
     });
 
     it('is selected by its Service, which targets its container ports', () => {
