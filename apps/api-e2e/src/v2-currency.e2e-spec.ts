@@ -88,23 +88,24 @@ describe('GET /v2/cards with currency= (ECB rates, through the gateway)', () => 
     expect(m.conversion!.periods!['7d']).toMatchObject({ avg: 9.94, min: 9.47, max: 10.41 });
   });
 
-  it('crosses through the euro to another currency: yen have no minor unit', async () => {
+  it.each([
     // 11.00 USD × 120.83 / 1.0565 = 1258.05… JPY
-    expect((await market(dragon.uuid, 'currency=jpy&include=')).conversion).toEqual({
-      currency: 'JPY',
-      price: 1258,
-      rate: 114.368197,
-      rate_date: '2017-03-03',
-      source: SOURCE,
-    });
-  });
-
-  it("converts a price observed on a Saturday with Friday's rate, and says the rate's own date", async () => {
-    expect((await market(knight.uuid, 'currency=EUR&include=')).conversion).toEqual({
-      currency: 'EUR',
-      // 5.00 USD / 1.0565 = 4.7326…
-      price: 4.73,
-      rate: 0.946522,
+    [
+      'crosses through the euro to another currency: yen have no minor unit',
+      dragon,
+      'currency=jpy',
+      { currency: 'JPY', price: 1258, rate: 114.368197 },
+    ],
+    // 5.00 USD / 1.0565 = 4.7326…
+    [
+      "converts a price observed on a Saturday with Friday's rate, and says the rate's own date",
+      knight,
+      'currency=EUR',
+      { currency: 'EUR', price: 4.73, rate: 0.946522 },
+    ],
+  ])('%s', async (_, card, query, conversion) => {
+    expect((await market(card.uuid, `${query}&include=`)).conversion).toEqual({
+      ...conversion,
       rate_date: '2017-03-03',
       source: SOURCE,
     });
