@@ -9,6 +9,15 @@ export interface SentStatement {
   readonly values: readonly unknown[];
 }
 
+/**
+ * The ids the snapshot specs bind where a statement takes a card's or a variant's UUID: the same
+ * two cards and two variants in every file, so one id reads the same in every snapshot.
+ */
+export const SNAPSHOT_CARD_A = '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d';
+export const SNAPSHOT_CARD_B = '1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e';
+export const SNAPSHOT_VARIANT_A = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
+export const SNAPSHOT_VARIANT_B = '3e8f6fc1-b290-5d4e-8f5a-6b7c8d9eafb0';
+
 /** `npm run sql:snapshots` sets this: the snapshot specs then rewrite their files. */
 const UPDATE = process.env['UPDATE_SQL_SNAPSHOTS'] === '1';
 

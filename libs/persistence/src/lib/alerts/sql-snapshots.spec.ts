@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import { testAlert } from '../../testing/fixtures';
-import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import {
+  itMatchesSqlSnapshots,
+  SNAPSHOT_CARD_A,
+  SNAPSHOT_VARIANT_A,
+  statementCase,
+} from '../../testing/sql-snapshot';
 import {
   alertSecretsStatement,
   claimDueEventsStatement,
@@ -42,8 +47,8 @@ const CLAIMED = { id: EVENT, alertId: ALERT, attempt: 2 };
 
 const NEW_ALERT = testAlert({
   keyId: KEY,
-  cardUuid: '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d',
-  variantUuid: '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf',
+  cardUuid: SNAPSHOT_CARD_A,
+  variantUuid: SNAPSHOT_VARIANT_A,
   secret: 'v1.sealed-secret',
 });
 

@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import { BULK_FORMATS, HISTORY_FORMAT } from '@tcg/domain';
-import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import {
+  itMatchesSqlSnapshots,
+  SNAPSHOT_CARD_A as CARD_A,
+  SNAPSHOT_CARD_B as CARD_B,
+  statementCase,
+} from '../../testing/sql-snapshot';
 import {
   bulkRowCountStatement,
   cardPageStatement,
@@ -35,8 +40,6 @@ import { cardAfterStatement, truncatedSinceStatement } from './previous-history'
 // the files under `sql/` (see reads/sql-snapshots.spec.ts). `npm run sql:snapshots` rewrites the
 // files.
 
-const CARD_A = '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d';
-const CARD_B = '1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e';
 const DAY = 86_400;
 const FILE = { bytes: 48_213, sha256: 'a'.repeat(64), chunks: 1 };
 

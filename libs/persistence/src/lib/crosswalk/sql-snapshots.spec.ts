@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import {
+  itMatchesSqlSnapshots,
+  SNAPSHOT_CARD_A as CARD,
+  SNAPSHOT_VARIANT_A as VARIANT,
+  statementCase,
+} from '../../testing/sql-snapshot';
 import {
   assertionsOfCardStatement,
   cardOfRefStatement,
@@ -10,9 +15,6 @@ import {
 
 // The crosswalk's statements for fixed arguments, compared with the files under `sql/` (see
 // reads/sql-snapshots.spec.ts). `npm run sql:snapshots` rewrites the files.
-
-const CARD = '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d';
-const VARIANT = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
 
 const FILES: Readonly<Record<string, readonly string[]>> = {
   'id-crosswalk.repository': [

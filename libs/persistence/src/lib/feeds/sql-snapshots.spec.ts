@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import {
+  itMatchesSqlSnapshots,
+  SNAPSHOT_CARD_A as CARD_A,
+  SNAPSHOT_CARD_B as CARD_B,
+  SNAPSHOT_VARIANT_A as VARIANT_A,
+  SNAPSHOT_VARIANT_B as VARIANT_B,
+  statementCase,
+} from '../../testing/sql-snapshot';
 import {
   cardIdsStatement,
   cardsOfGameStatement,
@@ -35,10 +42,6 @@ import {
 // arguments, compared with the files under `sql/` (see reads/sql-snapshots.spec.ts).
 // `npm run sql:snapshots` rewrites the files.
 
-const CARD_A = '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d';
-const CARD_B = '1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e';
-const VARIANT_A = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
-const VARIANT_B = '3e8f6fc1-b290-5d4e-8f5a-6b7c8d9eafb0';
 const PRODUCTS = [
   { productId: '301', cardUuid: CARD_A, language: 'English' },
   { productId: '302', cardUuid: CARD_B, language: 'German' },

@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import {
+  itMatchesSqlSnapshots,
+  SNAPSHOT_VARIANT_A as VARIANT_A,
+  SNAPSHOT_VARIANT_B as VARIANT_B,
+  statementCase,
+} from '../../testing/sql-snapshot';
 import {
   createIngestSeriesStatement,
   createIngestStatsStatement,
@@ -17,8 +22,6 @@ import {
 // (see reads/sql-snapshots.spec.ts); the card documents' are with the reads'
 // (reads/sql/card-documents.sql). `npm run sql:snapshots` rewrites the files.
 
-const VARIANT_A = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
-const VARIANT_B = '3e8f6fc1-b290-5d4e-8f5a-6b7c8d9eafb0';
 const SERIES = [
   { variantUuid: VARIANT_A, region: 'NA', source: 'tcgplayer', t: [1_790_000_000], p: [1250] },
   { variantUuid: VARIANT_B, region: 'EU', source: 'cardmarket', t: [1_790_000_000], p: [980] },

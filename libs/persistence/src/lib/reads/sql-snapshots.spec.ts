@@ -7,6 +7,9 @@ import {
   expectSqlSnapshot,
   itMatchesSqlSnapshots,
   renderCase,
+  SNAPSHOT_CARD_A as CARD_A,
+  SNAPSHOT_CARD_B as CARD_B,
+  SNAPSHOT_VARIANT_A as VARIANT_A,
   statementCase,
   type SentStatement,
 } from '../../testing/sql-snapshot';
@@ -30,9 +33,6 @@ import type { Connection } from '../sql/run';
 
 const SNAPSHOTS = join(__dirname, 'sql');
 
-const CARD_A = '0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d';
-const CARD_B = '1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e';
-const VARIANT_A = '2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf';
 const T = 1_790_000_000;
 
 /**
