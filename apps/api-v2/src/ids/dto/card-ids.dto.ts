@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
 import { ID_FEEDS, ID_KINDS, type IdFeed, type IdKind } from '@tcg/persistence';
 
 const KIND = {
@@ -126,17 +126,8 @@ export class CardIdsV2Response {
   data!: CardIdsV2;
 }
 
-/** One feed's saying, in a lookup. */
-export class IdSayingV2 {
-  @ApiProperty(FEED)
-  feed!: IdFeed | null;
-
-  @ApiProperty(DAY('first'))
-  first_seen!: string | null;
-
-  @ApiProperty(DAY('last'))
-  last_seen!: string | null;
-}
+/** One feed's saying, in a lookup: an assertion without the id it asserts. */
+export class IdSayingV2 extends PickType(IdAssertionV2, ['feed', 'first_seen', 'last_seen'] as const) {}
 
 /** A card (or variant) a looked-up id is given to. */
 export class IdHolderV2 {
