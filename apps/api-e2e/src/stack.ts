@@ -303,12 +303,47 @@ export async function startScaledStack(
 /** A path on a process's admin port (`/metrics`, `/health`): port 0 when it serves none. */
 const adminUrl = (port: number, path: string): string => `http://127.0.0.1:${port}${path}`;
 
-/** One service process a test starts, stops and kills itself (a sender killed mid-send, a restart). */
-export interface ServiceProcess {
-  readonly url: string;
+/** A process a test starts, stops and kills itself (a sender killed mid-send, a restart). */
+interface OwnProcess {
   output(): string;
-  /** SIGTERM (a clean stop) or SIGKILL (`kill -9`); resolves once it has exited. */
-  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGTERM (a clean stop) or SIGKILL (`kill -9`); resolves with its exit code (or signal) once it has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | string | null>;
+}
+
+/** One more api-v1 serving the API. */
+export interface ServiceProcess extends OwnProcess {
+  readonly url: string;
+}
+
+/**
+ * Starts one built api-v1 process on its own (`entry`: `main`, the API, or `worker`, the batch
+ * jobs) with `env`; resolves once `healthUrl` answers.
+ */
+async function startOwnApiV1(
+  entry: 'main' | 'worker',
+  env: Record<string, string>,
+  healthUrl: string,
+  databaseUrl: string,
+): Promise<OwnProcess> {
+  const name = entry === 'main' ? 'v1' : 'worker';
+  const services = launcher({ databaseUrl, logs: true });
+  const child = services.run('api-v1', name, env, entry);
+  const exited = new Promise<number | string | null>((done) =>
+    child.once('exit', (code, signal) => done(code ?? signal)),
+  );
+  try {
+    await waitFor(healthUrl, child);
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+  return {
+    output: () => services.output(name),
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
 }
 
 /** Starts one more built api-v1 on a free port, on this worker's database unless told otherwise. */
@@ -317,34 +352,17 @@ export async function startApiV1(
   databaseUrl = workerDatabaseUrl(),
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const services = launcher({ databaseUrl, logs: true });
-  const child = services.run('api-v1', 'v1', { PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitFor(`${url}/health`, child);
-  } catch (error) {
-    await services.close();
-    throw error;
-  }
   return {
     url,
-    output: () => services.output('v1'),
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill(signal);
-      await exited;
-    },
+    ...(await startOwnApiV1('main', { PORT: String(port), ...env }, `${url}/health`, databaseUrl)),
   };
 }
 
 /** A started api-v1 worker (`dist/apps/api-v1/src/worker.js`): no API port, its admin port's addresses. */
-export interface WorkerProcess {
+export interface WorkerProcess extends OwnProcess {
   readonly metricsUrl: string;
   readonly healthUrl: string;
-  output(): string;
-  /** SIGTERM (a clean stop) or SIGKILL; resolves with its exit code (or signal) once it has exited. */
-  stop(signal?: NodeJS.Signals): Promise<number | string | null>;
 }
 
 /**
@@ -356,25 +374,12 @@ export async function startWorker(
   databaseUrl = workerDatabaseUrl(),
 ): Promise<WorkerProcess> {
   const metricsPort = await freePort();
-  const services = launcher({ databaseUrl, logs: true });
-  const child = services.run('api-v1', 'worker', { METRICS_PORT: String(metricsPort), ...env }, 'worker');
-  const exited = new Promise<number | string | null>((done) =>
-    child.once('exit', (code, signal) => done(code ?? signal)),
-  );
   const healthUrl = adminUrl(metricsPort, '/health');
-  try {
-    await waitFor(healthUrl, child);
-  } catch (error) {
-    await services.close();
-    throw error;
-  }
-  return {
-    metricsUrl: adminUrl(metricsPort, '/metrics'),
+  const worker = await startOwnApiV1(
+    'worker',
+    { METRICS_PORT: String(metricsPort), ...env },
     healthUrl,
-    output: () => services.output('worker'),
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+    databaseUrl,
+  );
+  return { metricsUrl: adminUrl(metricsPort, '/metrics'), healthUrl, ...worker };
 }
