@@ -1,5 +1,5 @@
 import { sampleLoadState, withSampleLoadLock } from '@tcg/persistence';
-import { Client } from 'pg';
+import { Client, type ClientConfig } from 'pg';
 import { openDatabase } from '../common/database';
 import { log } from '../common/log';
 import { CatalogueSize } from '../loader/catalogue';
@@ -10,6 +10,20 @@ export function databaseUrl(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${encodeURIComponent(database)}`;
   return u.toString();
+}
+
+/** Runs `work` on a client connected to `connection` (a URL or a config), then disconnects it. */
+export async function withClient<T>(
+  connection: string | ClientConfig,
+  work: (c: Client) => Promise<T>,
+): Promise<T> {
+  const client = new Client(typeof connection === 'string' ? { connectionString: connection } : connection);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
 }
 
 const LOAD_TIME: Record<CatalogueSize, string> = { small: '~10 s', medium: '~35 s', full: '~7 min' };
@@ -29,20 +43,16 @@ export async function ensureBenchCatalogue(
 ): Promise<{ url: string; size: string }> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database))
     throw new Error(`bench database names are lower-case identifiers (got '${database}')`);
-  const admin = new Client({
-    connectionString: databaseUrl(serverUrl, 'postgres'),
-    connectionTimeoutMillis: 10_000,
-  });
-  await admin.connect();
-  try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (exists.rowCount === 0) {
-      log('info', 'creating the bench database', { database });
-      await admin.query(`CREATE DATABASE ${database}`);
-    }
-  } finally {
-    await admin.end();
-  }
+  await withClient(
+    { connectionString: databaseUrl(serverUrl, 'postgres'), connectionTimeoutMillis: 10_000 },
+    async (admin) => {
+      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+      if (exists.rowCount === 0) {
+        log('info', 'creating the bench database', { database });
+        await admin.query(`CREATE DATABASE ${database}`);
+      }
+    },
+  );
   const url = databaseUrl(serverUrl, database);
   const ds = await openDatabase(url, 2);
   try {

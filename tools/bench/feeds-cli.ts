@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { readDataVersion } from '@tcg/persistence';
 import { REPO_ROOT } from '../common/files';
 import { parseArgs } from '../common/log';
-import { databaseUrl } from './bench-databases';
+import { databaseUrl, withClient } from './bench-databases';
 
 /**
  * Runs the built feeds CLI (`feeds sync …`) in its own process, the one a bench measures, on the
@@ -51,26 +50,16 @@ export function syncFigures(lines: readonly Record<string, unknown>[]): {
 
 /** Drops and creates `database` on DATABASE_URL's server (`server`); returns its URL. The CLI migrates it. */
 export async function freshDatabase(server: string, database: string): Promise<string> {
-  const admin = new Client({ connectionString: databaseUrl(server, 'postgres') });
-  await admin.connect();
-  try {
+  await withClient(databaseUrl(server, 'postgres'), async (admin) => {
     await admin.query(`DROP DATABASE IF EXISTS ${database}`);
     await admin.query(`CREATE DATABASE ${database}`);
-  } finally {
-    await admin.end();
-  }
+  });
   return databaseUrl(server, database);
 }
 
 /** The database's data version: unchanged by a sync that wrote nothing. */
 export async function dataVersion(url: string): Promise<number> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await readDataVersion(client);
-  } finally {
-    await client.end();
-  }
+  return withClient(url, readDataVersion);
 }
 
 /** A feed bench's command line: how many items to generate, where, and its fresh database. */

@@ -24,10 +24,10 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { SUMMARY_VIEWS } from '@tcg/persistence';
 import { log, parseArgs, runTool } from '../common/log';
 import { readMtgJsonSets } from '../loader/catalogue/magic-source';
+import { withClient } from './bench-databases';
 import { dataVersion, freshDatabase, syncTcgcsvFrom, tcgcsvEnvelope, tcgcsvPrice } from './feeds-cli';
 import {
   ARCHIVE_MARKET_PRICES,
@@ -253,16 +253,6 @@ async function main(): Promise<number> {
     return runs.at(-2)!.version === runs.at(-1)!.version ? 0 : 1;
   } finally {
     if (options.get('keep') === undefined) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function withClient<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
   }
 }
 
