@@ -181,15 +181,7 @@ export class ProxyService implements OnApplicationShutdown {
       this.metrics.admission(admission, 'mcp');
       if (admission.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(admission.retryAfterSeconds));
-      const { status, code, message } = admission;
-      const refuse = (close: boolean): void => {
-        const last = framing.kind === 'body' ? { req, linger: this.linger } : undefined;
-        if (close && !last) res.setHeader('connection', 'close');
-        sendError(res, MCP_PATH, status, code, message, this.docsUrl, last);
-      };
-      if (admission.badKeyFrom !== undefined)
-        this.badKeyDelay.hold(res, refuse, req.socket, admission.badKeyFrom);
-      else refuse(false);
+      this.refuse(req, res, framing, MCP_PATH, admission);
       return;
     }
     if (observation) {
@@ -199,14 +191,8 @@ export class ProxyService implements OnApplicationShutdown {
 
     let body: Buffer | undefined;
     if (framing.kind === 'body') {
-      const read = await readBody(req, this.env.MAX_BODY_BYTES).catch(() => undefined);
-      if (read === undefined) return;
-      if (read === 'too-large') {
-        const { status, code, message } = tooLarge(this.env.MAX_BODY_BYTES);
-        sendError(res, MCP_PATH, status, code, message, this.docsUrl, { req, linger: this.linger });
-        return;
-      }
-      body = read;
+      body = await this.wholeBody(req, res, MCP_PATH);
+      if (body === undefined) return;
     }
     const headers = upstreamRequestHeaders(req.headers);
     for (const name of MCP_FORWARDED_HEADERS) {
@@ -261,16 +247,7 @@ export class ProxyService implements OnApplicationShutdown {
       if (admission.retryAfterSeconds !== undefined)
         res.setHeader('Retry-After', String(admission.retryAfterSeconds));
       if (version === 'v2' && admission.usage) setRateLimitHeaders(res, admission.usage);
-      const { status, code, message } = admission;
-      const refuse = (close: boolean): void => {
-        // The body stays unread.
-        const last = framing.kind === 'body' ? { req, linger: this.linger } : undefined;
-        if (close && !last) res.setHeader('connection', 'close');
-        sendError(res, shapePath, status, code, message, this.docsUrl, last);
-      };
-      if (admission.badKeyFrom !== undefined)
-        this.badKeyDelay.hold(res, refuse, req.socket, admission.badKeyFrom);
-      else refuse(false);
+      this.refuse(req, res, framing, shapePath, admission);
       return;
     }
     if (version === 'v2') setRateLimitHeaders(res, admission.usage);
@@ -281,15 +258,8 @@ export class ProxyService implements OnApplicationShutdown {
 
     let body: Buffer | undefined;
     if (framing.kind === 'body') {
-      const read = await readBody(req, this.env.MAX_BODY_BYTES).catch(() => undefined);
-      if (read === undefined) return; // the client went away mid-body
-      if (read === 'too-large') {
-        const { status, code, message } = tooLarge(this.env.MAX_BODY_BYTES);
-        // The rest of the body stays unread.
-        sendError(res, shapePath, status, code, message, this.docsUrl, { req, linger: this.linger });
-        return;
-      }
-      body = read;
+      body = await this.wholeBody(req, res, shapePath);
+      if (body === undefined) return;
     }
 
     const headers = upstreamRequestHeaders(req.headers);
@@ -306,6 +276,49 @@ export class ProxyService implements OnApplicationShutdown {
     upstream.forward({ method: req.method ?? 'GET', path: target.raw, headers, body }, res, (failure) =>
       this.answerFailure(res, shapePath, upstream.options.name, failure, requestId),
     );
+  }
+
+  /**
+   * A request's body read whole, up to MAX_BODY_BYTES; undefined when the request ends here: the
+   * client went away mid-body, or the body is too large, answered 413 in `shapePath`'s error shape
+   * (the rest of the body stays unread).
+   */
+  private async wholeBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    shapePath: string,
+  ): Promise<Buffer | undefined> {
+    const read = await readBody(req, this.env.MAX_BODY_BYTES).catch(() => undefined);
+    if (read === undefined) return undefined; // the client went away mid-body
+    if (read === 'too-large') {
+      const { status, code, message } = tooLarge(this.env.MAX_BODY_BYTES);
+      sendError(res, shapePath, status, code, message, this.docsUrl, { req, linger: this.linger });
+      return undefined;
+    }
+    return read;
+  }
+
+  /**
+   * Answers a refusal in `shapePath`'s error shape, its headers already set: at once, or held when
+   * it says the key is bad (BadKeyDelay). A body still on the wire stays unread and the answer
+   * closes the connection (see endLastAnswer); without one, it does when the delay sends it early
+   * (too many answers held).
+   */
+  private refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    framing: BodyFraming,
+    shapePath: string,
+    refusal: Refusal,
+  ): void {
+    const { status, code, message } = refusal;
+    const answer = (close: boolean): void => {
+      const last = framing.kind === 'body' ? { req, linger: this.linger } : undefined;
+      if (close && !last) res.setHeader('connection', 'close');
+      sendError(res, shapePath, status, code, message, this.docsUrl, last);
+    };
+    if (refusal.badKeyFrom !== undefined) this.badKeyDelay.hold(res, answer, req.socket, refusal.badKeyFrom);
+    else answer(false);
   }
 
   /**
