@@ -6,22 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Compression, FeedDecompressError, compressionOf, decompressed, readFeedFile } from './decompress';
 import { readAllPrices } from './mtgjson/all-prices';
+import { chunksOf, collect } from '../testing/byte-streams';
 
 const FIXTURES = join(__dirname, 'fixtures', 'mtgjson');
 const fixture = (name: string) => join(FIXTURES, name);
 
-/** `bytes` in chunks of `size` bytes. */
-async function* chunksOf(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-}
-
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-const joined = async (chunks: AsyncIterable<Buffer>) => Buffer.concat(await all(chunks));
+const joined = async (chunks: AsyncIterable<Buffer>) => Buffer.concat(await collect(chunks));
 
 /** `promise`, or a failure if it has not settled within 5 s (nothing here may hang). */
 async function within5s<T>(promise: Promise<T>): Promise<T> {
@@ -38,7 +28,7 @@ async function within5s<T>(promise: Promise<T>): Promise<T> {
 
 /** The error `items` rejects with (a truncated stream must end, not hang). */
 async function rejection(items: AsyncIterable<unknown>): Promise<unknown> {
-  return within5s(all(items)).then(
+  return within5s(collect(items)).then(
     () => new Error('expected a rejection, got the whole file'),
     (error: unknown) => error,
   );
@@ -214,8 +204,10 @@ describe('a decompression bomb', () => {
 
 describe('readAllPrices over a decompressed feed', () => {
   it('reads the same prices from AllPrices.json.xz as from AllPrices.json', async () => {
-    const plain = await all(readAllPrices('AllPrices.json', createReadStream(fixture('AllPrices.json'))));
-    const fromXz = await all(readAllPrices('AllPrices.json.xz', readFeedFile(fixture('AllPrices.json.xz'))));
+    const plain = await collect(readAllPrices('AllPrices.json', createReadStream(fixture('AllPrices.json'))));
+    const fromXz = await collect(
+      readAllPrices('AllPrices.json.xz', readFeedFile(fixture('AllPrices.json.xz'))),
+    );
     expect(plain.length).toBeGreaterThan(0);
     expect(fromXz).toEqual(plain);
   });

@@ -1,16 +1,6 @@
 import fc from 'fast-check';
 import { boundedLines, csvRecords, ndjsonRecords, NumberedRecord } from './read-records';
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
-
-async function* chunksOf(text: string, size: number): AsyncGenerator<Buffer> {
-  const bytes = Buffer.from(text);
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-}
+import { chunksOf, collect } from '../testing/byte-streams';
 
 const row = (price: string) =>
   JSON.stringify({ variant_id: 'v', region: 'NA', time: 1, price, currency: 'USD' });

@@ -7,6 +7,7 @@ import { FeedParseError } from '../json-stream';
 import { FeedPrice, readAllPrices } from './all-prices';
 import { FeedCard, FeedPrintingsItem, readAllPrintings } from './all-printings';
 import { readTcgplayerSkus } from './tcgplayer-skus';
+import { chunksOf, collect } from '../../testing/byte-streams';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'mtgjson');
 
@@ -14,20 +15,9 @@ const FIXTURES = join(__dirname, '..', 'fixtures', 'mtgjson');
 const gzipped = (name: string) => createReadStream(join(FIXTURES, `${name}.gz`)).pipe(createGunzip());
 
 /** `text` in chunks of `size` bytes: a value split across chunks must parse the same. */
-async function* chunksOf(text: string | Buffer, size: number): AsyncGenerator<Buffer> {
-  const bytes = Buffer.from(text);
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-}
-
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
 describe('MTGJSON AllPrices reader', () => {
   it('reads every published price of the fixture, with its card, provider, side, finish and currency', async () => {
-    const prices = await all(readAllPrices('AllPrices.json.gz', gzipped('AllPrices.json')));
+    const prices = await collect(readAllPrices('AllPrices.json.gz', gzipped('AllPrices.json')));
     expect(prices).toHaveLength(37);
     const key = (p: FeedPrice) => `${p.uuid.slice(0, 8)} ${p.platform}.${p.provider}.${p.side}.${p.finish}`;
     const count = (prefix: string) => prices.filter((p) => key(p).startsWith(prefix)).length;
@@ -54,22 +44,22 @@ describe('MTGJSON AllPrices reader', () => {
 
   it('reads the same prices whatever the chunking, down to one byte at a time', async () => {
     const text = await readFile(join(FIXTURES, 'AllPrices.json'));
-    const whole = await all(readAllPrices('AllPrices.json', chunksOf(text, 1 << 16)));
-    expect(await all(readAllPrices('AllPrices.json', chunksOf(text, 1)))).toEqual(whole);
-    expect(await all(readAllPrices('AllPrices.json', chunksOf(text, 7)))).toEqual(whole);
+    const whole = await collect(readAllPrices('AllPrices.json', chunksOf(text, 1 << 16)));
+    expect(await collect(readAllPrices('AllPrices.json', chunksOf(text, 1)))).toEqual(whole);
+    expect(await collect(readAllPrices('AllPrices.json', chunksOf(text, 7)))).toEqual(whole);
   });
 
   it('refuses a truncated file, naming the byte where it ended', async () => {
     const text = await readFile(join(FIXTURES, 'AllPrices.json'));
     const cut = text.subarray(0, 1500);
-    const error = await all(readAllPrices('AllPrices.json', chunksOf(cut, 256))).catch((e: unknown) => e);
+    const error = await collect(readAllPrices('AllPrices.json', chunksOf(cut, 256))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FeedParseError);
     expect(error).toMatchObject({ file: 'AllPrices.json', offset: 1500 });
   });
 
   it('refuses bytes that are not JSON, naming their offset', async () => {
     const text = Buffer.from('{"data": {"x": {"paper": }}}');
-    const error = await all(readAllPrices('bad.json', chunksOf(text, 4))).catch((e: unknown) => e);
+    const error = await collect(readAllPrices('bad.json', chunksOf(text, 4))).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'FeedParseError', offset: 25 });
     expect((error as Error).message).toMatch(/^bad\.json: byte 25: /);
   });
@@ -97,20 +87,20 @@ describe('MTGJSON AllPrices reader', () => {
     ],
   ])('refuses %s, naming the card', async (_case, card, reason) => {
     const text = `{"data": {"c1": ${card}}, "meta": {}}`;
-    const error = await all(readAllPrices('AllPrices.json', chunksOf(text, 64))).catch((e: unknown) => e);
+    const error = await collect(readAllPrices('AllPrices.json', chunksOf(text, 64))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FeedParseError);
     expect((error as Error).message).toMatch(/card c1: /);
     expect((error as Error).message).toMatch(reason);
   });
 
   it('refuses an empty file', async () => {
-    await expect(all(readAllPrices('empty.json', chunksOf('', 1)))).rejects.toThrow(/empty/);
+    await expect(collect(readAllPrices('empty.json', chunksOf('', 1)))).rejects.toThrow(/empty/);
   });
 });
 
 describe('MTGJSON TcgplayerSkus reader', () => {
   it('reads every SKU of the fixture with its real ids, condition, printing, finish and language', async () => {
-    const skus = await all(readTcgplayerSkus('TcgplayerSkus.json.gz', gzipped('TcgplayerSkus.json')));
+    const skus = await collect(readTcgplayerSkus('TcgplayerSkus.json.gz', gzipped('TcgplayerSkus.json')));
     expect(skus).toHaveLength(10);
     expect(skus.find((s) => s.skuId === '5230101')).toEqual({
       uuid: '3c2b9e47-8a1f-5d60-b2e4-7f915a0c6d22',
@@ -128,13 +118,13 @@ describe('MTGJSON TcgplayerSkus reader', () => {
   it('reads numeric ids as text, and refuses a SKU without one', async () => {
     const ok =
       '{"data": {"c1": [{"condition": "NEAR_MINT", "language": "ENGLISH", "printing": "FOIL", "productId": 5, "skuId": 6}]}}';
-    expect((await all(readTcgplayerSkus('s.json', chunksOf(ok, 9))))[0]).toMatchObject({
+    expect((await collect(readTcgplayerSkus('s.json', chunksOf(ok, 9))))[0]).toMatchObject({
       productId: '5',
       skuId: '6',
     });
     const bad =
       '{"data": {"c1": [{"condition": "NEAR_MINT", "language": "ENGLISH", "printing": "FOIL", "productId": "5"}]}}';
-    await expect(all(readTcgplayerSkus('s.json', chunksOf(bad, 9)))).rejects.toThrow(
+    await expect(collect(readTcgplayerSkus('s.json', chunksOf(bad, 9)))).rejects.toThrow(
       /card c1, SKU 0: skuId: expected text/,
     );
   });
@@ -155,7 +145,7 @@ describe('MTGJSON fixtures', () => {
 
 describe('MTGJSON AllPrintings reader', () => {
   const read = async (chunks: AsyncIterable<Buffer | Uint8Array>) =>
-    all(readAllPrintings('AllPrintings.json', chunks));
+    collect(readAllPrintings('AllPrintings.json', chunks));
   const cards = (items: FeedPrintingsItem[]) => items.flatMap((i) => (i.kind === 'card' ? [i.card] : []));
 
   it('reads every set, card face and sealed product of the fixture, each set after its cards', async () => {

@@ -12,16 +12,11 @@ import {
 import { readAllPrices } from './all-prices';
 import { FeedCard, FeedSealedProduct, FeedSet, readAllPrintings } from './all-printings';
 import { FeedSku, readTcgplayerSkus } from './tcgplayer-skus';
+import { collect } from '../../testing/byte-streams';
 
 /** Excerpts of files MTGJSON published, and files in its code's shape: fixtures/real/README.md. */
 const REAL = join(__dirname, '..', 'fixtures', 'real', 'mtgjson');
 const read = (name: string) => createReadStream(join(REAL, name));
-
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
   yield bytes;
@@ -41,7 +36,7 @@ describe('a genuine MTGJSON 5.2.0 AllPrintings (2022-04-25 set files of 3ED and 
   let cards: FeedCard[];
   let sealed: FeedSealedProduct[];
   beforeAll(async () => {
-    const items = await all(
+    const items = await collect(
       readAllPrintings('AllPrintings-5.2.0-3ED-LEA.json', read('AllPrintings-5.2.0-3ED-LEA.json')),
     );
     sets = items.flatMap((i) => (i.kind === 'set' ? [i.set] : []));
@@ -119,7 +114,7 @@ describe('a genuine MTGJSON 5.2.0 AllPrintings (2022-04-25 set files of 3ED and 
       { ...wall, uuid: 'f0f0f0f0-0000-5000-8000-000000000001', hasFoil: true },
     ];
     file.data['3ED']!.cards = [];
-    const items = await all(readAllPrintings('v5.1.json', once(Buffer.from(JSON.stringify(file)))));
+    const items = await collect(readAllPrintings('v5.1.json', once(Buffer.from(JSON.stringify(file)))));
     const read = items.flatMap((i) => (i.kind === 'card' ? [i.card] : []));
     expect(read.map((c) => [c.name, c.language, c.finishes])).toEqual([
       ['Animate Wall', 'English', ['nonfoil']],
@@ -136,7 +131,7 @@ describe('a genuine MTGJSON 5.2.0 AllPrintings (2022-04-25 set files of 3ED and 
 
 describe('a genuine MTGJSON 5.2.2 set file (MH2, 2024-01-01)', () => {
   it('reads `language`, an etched finish with its own product id, and a split card’s two faces', async () => {
-    const items = await all(
+    const items = await collect(
       readAllPrintings('AllPrintings-5.2.2-MH2.json', read('AllPrintings-5.2.2-MH2.json')),
     );
     const cards = items.flatMap((i) => (i.kind === 'card' ? [i.card] : []));
@@ -163,7 +158,7 @@ describe('a genuine MTGJSON 5.2.2 set file (MH2, 2024-01-01)', () => {
   });
 
   it('maps the SKUs the 5.2.2 code writes for it, `FOIL ETCHED` to Etched Foil', async () => {
-    const skus = await all(
+    const skus = await collect(
       readTcgplayerSkus(
         'TcgplayerSkus-5.2.2-code-shape-MH2.json',
         read('TcgplayerSkus-5.2.2-code-shape-MH2.json'),
@@ -183,7 +178,7 @@ describe('a genuine MTGJSON 5.2.2 set file (MH2, 2024-01-01)', () => {
 describe('a copy of a published TcgplayerSkus (5.2.2+20250920)', () => {
   let skus: FeedSku[];
   beforeAll(async () => {
-    skus = await all(
+    skus = await collect(
       readTcgplayerSkus('TcgplayerSkus-5.2.2-excerpt.json', read('TcgplayerSkus-5.2.2-excerpt.json')),
     );
   });
@@ -223,7 +218,7 @@ describe('a copy of a published TcgplayerSkus (5.2.2+20250920)', () => {
 
 describe('TcgplayerSkus and AllPricesToday in the shape of MTGJSON 5.3 code', () => {
   it('reads the sealed product SKU as `UNOPENED`, `NON FOIL`: our Sealed, Normal', async () => {
-    const skus = await all(
+    const skus = await collect(
       readTcgplayerSkus(
         'TcgplayerSkus-code-shape-3ED-LEA.json',
         read('TcgplayerSkus-code-shape-3ED-LEA.json'),
@@ -248,7 +243,7 @@ describe('TcgplayerSkus and AllPricesToday in the shape of MTGJSON 5.3 code', ()
   });
 
   it('reads the prices the code writes beside an empty `buylist`', async () => {
-    const prices = await all(
+    const prices = await collect(
       readAllPrices('AllPricesToday-code-shape-LEA.json', read('AllPricesToday-code-shape-LEA.json')),
     );
     expect(
@@ -315,7 +310,7 @@ describe('AllPrices as the legacy build (5.2.2) wrote it', () => {
         },
       },
     };
-    const prices = await all(readAllPrices('legacy.json', once(Buffer.from(JSON.stringify(legacy)))));
+    const prices = await collect(readAllPrices('legacy.json', once(Buffer.from(JSON.stringify(legacy)))));
     expect(prices.map((p) => [p.finish, p.price])).toEqual([['normal', 1450]]);
   });
 });

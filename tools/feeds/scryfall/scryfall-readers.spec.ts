@@ -4,23 +4,13 @@ import { join } from 'node:path';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { FeedParseError } from '../json-stream';
 import { FeedScryfallCard, readScryfallCards } from './default-cards';
+import { chunksOf, collect } from '../../testing/byte-streams';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'scryfall');
 
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-async function* chunksOf(text: string | Buffer, size: number): AsyncGenerator<Buffer> {
-  const bytes = Buffer.from(text);
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-}
-
 describe('Scryfall default_cards reader', () => {
   it('reads every card with its ids, today’s prices and its image', async () => {
-    const cards = await all(
+    const cards = await collect(
       readScryfallCards(
         'default-cards.json.gz',
         createReadStream(join(FIXTURES, 'default-cards.json.gz')).pipe(createGunzip()),
@@ -65,7 +55,7 @@ describe('Scryfall default_cards reader', () => {
     ['no prices', 'null', /prices: expected an object/],
   ])('refuses %s, naming the card', async (_case, prices, reason) => {
     const text = `[{"object": "card", "id": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "lang": "en", "name": "N", "set": "s", "collector_number": "1", "prices": ${prices}}]`;
-    const error = await all(readScryfallCards('d.json', chunksOf(text, 16))).catch((e: unknown) => e);
+    const error = await collect(readScryfallCards('d.json', chunksOf(text, 16))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FeedParseError);
     expect((error as Error).message).toMatch(/card 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d: /);
     expect((error as Error).message).toMatch(reason);
@@ -73,7 +63,7 @@ describe('Scryfall default_cards reader', () => {
 
   it('refuses a file that is not an array of cards', async () => {
     await expect(
-      all(readScryfallCards('d.json', chunksOf('{"object": "list", "data": []}', 8))),
+      collect(readScryfallCards('d.json', chunksOf('{"object": "list", "data": []}', 8))),
     ).rejects.toThrow(/expected the file to be an array of card objects/);
   });
 });
