@@ -8,7 +8,7 @@ describe('progress', () => {
     return { writes, stream: { isTTY, columns: 120, write: (s: string) => writes.push(s) > 0 } };
   };
 
-  /** A bar of `total` units whose clock the test sets (`clock.t`, in ms). */
+  /** A bar of `total` units whose clock the test sets: `at(ms, done)` updates it to `done` at `ms`. */
   const clocked = (on: ProgressOptions['stream'], total: number, unit: string, t = 0) => {
     const clock = { t };
     const bar = progress({
@@ -19,7 +19,11 @@ describe('progress', () => {
       stream: on,
       now: () => clock.t,
     });
-    return { bar, clock };
+    const at = (ms: number, done: number, fields?: Record<string, unknown>) => {
+      clock.t = ms;
+      bar.update(done, fields);
+    };
+    return { bar, at };
   };
 
   /** What `run` writes to stderr, where the structured lines go. */
@@ -39,15 +43,11 @@ describe('progress', () => {
 
   it('redraws one terminal line in place at most every 100 ms, and ends it at the total', () => {
     const { writes, stream: terminal } = stream(true);
-    const { bar, clock } = clocked(terminal, 1000, 'variants');
-    clock.t = 1000;
-    bar.update(250);
-    clock.t = 1050;
-    bar.update(300); // within 100 ms of the last redraw: skipped
-    clock.t = 2000;
-    bar.update(500);
-    clock.t = 3000;
-    bar.update(1000);
+    const { bar, at } = clocked(terminal, 1000, 'variants');
+    at(1000, 250);
+    at(1050, 300); // within 100 ms of the last redraw: skipped
+    at(2000, 500);
+    at(3000, 1000);
     bar.end(); // already ended: nothing more
     expect(writes.every((w) => w.startsWith('\r') || w === '\n')).toBe(true);
     expect(writes.map((w) => w.trim())).toEqual([
@@ -61,13 +61,10 @@ describe('progress', () => {
 
   it('shows the most done so far when batches finish out of order, and nothing after its end', () => {
     const { writes, stream: terminal } = stream(true);
-    const { bar, clock } = clocked(terminal, 100, 'rows');
-    clock.t = 1000;
-    bar.update(60);
-    clock.t = 1010;
-    bar.update(80); // throttled
-    clock.t = 2000;
-    bar.update(70); // an earlier batch finishing late
+    const { bar, at } = clocked(terminal, 100, 'rows');
+    at(1000, 60);
+    at(1010, 80); // throttled
+    at(2000, 70); // an earlier batch finishing late
     bar.end(); // draws the last count, 80
     bar.update(90);
     const lines = writes.map((w) => w.trim()).filter((w) => w !== '');
@@ -78,11 +75,10 @@ describe('progress', () => {
   it('lets a log line written while the bar is open start on a line of its own', () => {
     const { writes, stream: terminal } = stream(true);
     const stderr = stderrOf(() => {
-      const { bar, clock } = clocked(terminal, 100, 'rows', 1000);
+      const { bar, at } = clocked(terminal, 100, 'rows', 1000);
       bar.update(10);
       log('error', 'load failed');
-      clock.t = 2000;
-      bar.update(20); // a new line for the bar, below the log line
+      at(2000, 20); // a new line for the bar, below the log line
       bar.end();
     });
     expect(writes.filter((w) => w === '\n')).toHaveLength(2);
@@ -92,9 +88,8 @@ describe('progress', () => {
 
   it('writes structured lines when not on a terminal', () => {
     const lines = stderrOf(() => {
-      const { bar, clock } = clocked(stream(false).stream, 200, 'rows');
-      clock.t = 2000;
-      bar.update(100, { batches: 1 });
+      const { at } = clocked(stream(false).stream, 200, 'rows');
+      at(2000, 100, { batches: 1 });
     });
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
       expect.objectContaining({
