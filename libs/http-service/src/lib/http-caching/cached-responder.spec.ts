@@ -52,6 +52,17 @@ describe('CachedResponder', () => {
       req.end();
     });
 
+  /** Makes the computation wait until the function returned is called, then answer `{ data: [value] }`. */
+  const holdCompute = (value: string): (() => void) => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    compute = async () => {
+      await gate;
+      return { body: { data: [value] } };
+    };
+    return () => release();
+  };
+
   /** One GET's status, coding and body decoded from that coding. */
   const decoded = (path: string, headers: Record<string, string>) =>
     new Promise<{ coding: string | undefined; text: string }>((done, fail) => {
@@ -133,12 +144,7 @@ describe('CachedResponder', () => {
   });
 
   it('shares one computation among concurrent identical requests', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    compute = async () => {
-      await gate;
-      return { body: { data: ['slow'] } };
-    };
+    const release = holdCompute('slow');
     const replies = Promise.all([send('/a'), send('/a'), send('/a')]);
     await new Promise((r) => setTimeout(r, 50));
     release();
@@ -148,12 +154,7 @@ describe('CachedResponder', () => {
   });
 
   it('counts a computation shared by concurrent requests once toward a place in the cache', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    compute = async () => {
-      await gate;
-      return { body: { data: ['shared'] } };
-    };
+    const release = holdCompute('shared');
     const both = Promise.all([send('/a'), send('/a')]);
     await new Promise((r) => setTimeout(r, 50));
     release();
