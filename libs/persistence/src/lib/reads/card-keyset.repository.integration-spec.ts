@@ -1,6 +1,6 @@
 import { Card, cardSlug, KeysetQuery, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { useTestDatabase } from '../../testing';
+import { useTestDatabase, walkKeyset } from '../../testing';
 import { writeCatalogue } from '../catalogue';
 import { PriceIngestRepository } from '../prices';
 import { refreshSummaries } from '../summaries';
@@ -53,15 +53,7 @@ describe('CardKeysetRepository (PostgreSQL)', () => {
   };
   const names = (uuids: string[]) => uuids.map((u) => ORDERED.find((c) => c.uuid === u)!.name);
 
-  async function walk(query: KeysetQuery, limit: number): Promise<string[]> {
-    const seen: string[] = [];
-    let page = await repo.page(query, limit);
-    for (;;) {
-      seen.push(...page.rows.map((r) => r.cardUuid));
-      if (!page.more) return seen;
-      page = await repo.page(query, limit, { key: page.rows.at(-1)!.key, backward: false });
-    }
-  }
+  const walk = (query: KeysetQuery, limit: number) => walkKeyset(repo, query, limit);
 
   useTestDatabase((opened) => (ds = opened), { truncate: 'once' });
   beforeAll(async () => {

@@ -11,7 +11,7 @@ import {
   variantSlug,
 } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { seriesCards, seriesRead, useTestDatabase } from '../../testing';
+import { seriesCards, seriesRead, useTestDatabase, walkKeyset } from '../../testing';
 import { writeCatalogue } from '../catalogue';
 import { PriceIngestRepository } from '../prices';
 import { refreshSummaries } from '../summaries';
@@ -220,14 +220,7 @@ describe('browses from the summaries (PostgreSQL)', () => {
         direction,
       };
       const expected = await reference(filter, region, { by: orderBy, direction }, 'uuid');
-      const seen: string[] = [];
-      let page = await v2.page(query, 2);
-      for (;;) {
-        seen.push(...page.rows.map((r) => nameOf(r.cardUuid)));
-        if (!page.more) break;
-        page = await v2.page(query, 2, { key: page.rows.at(-1)!.key, backward: false });
-      }
-      expect(seen).toEqual(expected);
+      expect((await walkKeyset(v2, query, 2)).map(nameOf)).toEqual(expected);
       expect(await v2.count(query, 5_000)).toBe(expected.length);
     });
   });

@@ -1,6 +1,6 @@
 import { Card, cardSlug, KeysetQuery, uuidV5, Variant, variantSlug } from '@tcg/domain';
 import { DataSource } from 'typeorm';
-import { seriesCards, seriesRead, useTestDatabase } from '../../testing';
+import { seriesCards, seriesRead, useTestDatabase, walkKeyset } from '../../testing';
 import { writeCatalogue } from '../catalogue';
 import { CardKeysetRepository } from './card-keyset.repository';
 import { CardQueryRepository } from './card-query.repository';
@@ -84,14 +84,7 @@ describe('search relevance (PostgreSQL)', () => {
         region: 'NA',
         direction: 'desc',
       };
-      const seen: string[] = [];
-      let page = await repo.page(query, 2);
-      for (;;) {
-        seen.push(...page.rows.map((r) => nameOf(r.cardUuid)));
-        if (!page.more) break;
-        page = await repo.page(query, 2, { key: page.rows.at(-1)!.key, backward: false });
-      }
-      expect(seen).toEqual(expected);
+      expect((await walkKeyset(repo, query, 2)).map(nameOf)).toEqual(expected);
     },
   );
 });
