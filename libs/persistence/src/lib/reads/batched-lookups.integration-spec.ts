@@ -5,6 +5,7 @@ import { writeCatalogue } from '../catalogue';
 import { createDataSource } from '../db/data-source';
 import { CardQueryRepository } from './card-query.repository';
 import { LOOKUPS_PER_STATEMENT } from './batched-lookups';
+import { sql } from 'kysely';
 
 const RAW = { includeNullPrices: true };
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -50,6 +51,31 @@ describe('card lookups by UUID, batched (PostgreSQL)', () => {
     expect(together.map((c) => c?.card.uuid)).toEqual([...uuids, uuids[5], undefined, undefined]);
     const alone = await repo.findJoinedCard(slugs[7]!, RAW, 'NA', json);
     expect(together[7]).toEqual(alone);
+  });
+
+  it('keeps a hot shape compiled while a client varies a filter value past the shapes kept', async () => {
+    const repo = new CardQueryRepository(ds);
+    await repo.findJoinedCard(uuids[0]!, RAW, 'NA', json);
+    // Every statement a lookup compiles is an `sql` fragment compiled whole.
+    const compiles = jest.spyOn(Object.getPrototypeOf(sql`SELECT 1`) as { compile(): unknown }, 'compile');
+    try {
+      // 300 shapes asked for once each, one at a time, among lookups of the hot shape: each
+      // compiles its one-card statement only, and the hot shape is never compiled again.
+      for (let second = 1; second <= 300; second++) {
+        const card = await repo.findJoinedCard(uuids[1]!, { ...RAW, updatedAfter: second }, 'NA', json);
+        expect(card?.card.uuid).toBe(uuids[1]);
+        if (second % 10 === 0) await repo.findJoinedCard(uuids[0]!, RAW, 'NA', json);
+      }
+      expect(compiles).toHaveBeenCalledTimes(300);
+      compiles.mockClear();
+      await repo.findJoinedCard(uuids[0]!, RAW, 'NA', json);
+      expect(compiles).not.toHaveBeenCalled();
+      // The shape unused the longest was forgotten.
+      await repo.findJoinedCard(uuids[1]!, { ...RAW, updatedAfter: 1 }, 'NA', json);
+      expect(compiles).toHaveBeenCalledTimes(1);
+    } finally {
+      compiles.mockRestore();
+    }
   });
 
   it('keeps the generic plan of the statement that reads several', async () => {

@@ -69,7 +69,10 @@ const STAND_INS: Readonly<Record<RefKind, { one: string; many: readonly string[]
   },
   slug: { one: '\u0000card reference\u0000', many: ['\u0000card reference\u0000', '\u0000another\u0000'] },
 };
-/** Shapes kept per joined form: the parsed filters a lookup may take are few, but not bounded. */
+/**
+ * Shapes kept per joined form, the least recently used forgotten first: the parsed filters a
+ * lookup may take are few, but not bounded (v1's `updated_after` is any second).
+ */
 const SHAPES_KEPT = 256;
 
 interface LookupShape extends CompiledSql {
@@ -121,7 +124,11 @@ export async function readJoinedCardByRef(
   const kind: RefKind = isUuid(ref) ? 'uuid' : 'slug';
   const key = `${kind}\u0000${region}\u0000${withVariant}\u0000${JSON.stringify(scope)}`;
   let batcher = batchers.get(key);
-  if (!batcher) {
+  if (batcher) {
+    // Most recently used last: a full map forgets the shape unused the longest, never the hot one.
+    batchers.delete(key);
+    batchers.set(key, batcher);
+  } else {
     const query = { json, scope, region: regionParam(region) };
     // A card of a v1 page has a variant the scope returns; the condition's parameters are the
     // shape's (filter, region), never the reference's.
@@ -132,16 +139,20 @@ export async function readJoinedCardByRef(
       oneStandIn,
       joinedCardsStatement({ ...query, cards: cards(refClause(oneStandIn, 'c')) }),
     );
-    const many = compileShape(
-      manyStandIn,
-      joinedCardsStatement({ ...query, cards: cards(refsByPosition(kind, manyStandIn)) }),
-    );
+    // Compiled when two lookups of the shape first arrive together: a shape asked for once (a
+    // filter value a client varies) never needs it.
+    let many: LookupShape | undefined;
+    const manyShape = () =>
+      (many ??= compileShape(
+        manyStandIn,
+        joinedCardsStatement({ ...query, cards: cards(refsByPosition(kind, manyStandIn)) }),
+      ));
     batcher = new LookupBatcher(async (refs) => {
-      const statement = refs.length === 1 ? bound(one, refs[0]) : bound(many, refs);
+      const statement = refs.length === 1 ? bound(one, refs[0]) : bound(manyShape(), refs);
       const rows = await runRead(source, JOINED_CARD_ROW, statement);
       return new Map(rows.map((row) => [kind === 'uuid' ? row.uuid : row.id, toJoinedCard(row)]));
     });
-    if (batchers.size >= SHAPES_KEPT) batchers.clear();
+    if (batchers.size >= SHAPES_KEPT) batchers.delete(batchers.keys().next().value!);
     batchers.set(key, batcher);
   }
   return batcher.load(kind === 'uuid' ? ref.toLowerCase() : ref);
