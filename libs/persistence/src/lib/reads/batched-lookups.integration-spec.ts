@@ -1,3 +1,4 @@
+import type { VariantFilter } from '@tcg/domain';
 import { v2JoinedJson } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { rawVariant, testCard, tinyCatalogue, useTestDatabase, workerDatabaseUrl } from '../../testing';
@@ -5,6 +6,7 @@ import { writeCatalogue } from '../catalogue';
 import { createDataSource } from '../db/data-source';
 import { CardQueryRepository } from './card-query.repository';
 import { LOOKUPS_PER_STATEMENT } from './batched-lookups';
+import { POSITIONS } from '../sql/variant-conditions';
 import { sql } from 'kysely';
 
 const RAW = { includeNullPrices: true };
@@ -109,5 +111,28 @@ describe('card lookups by UUID, batched (PostgreSQL)', () => {
     } finally {
       await one.destroy();
     }
+  });
+
+  it('reads a filtered lookup with its lists by position, and one too long for that as before', async () => {
+    const repo = new CardQueryRepository(ds);
+    const nearMint = (card: Awaited<ReturnType<typeof repo.findJoinedCard>>) =>
+      card?.variantsJson.includes('Near Mint') ?? false;
+    // The matching value second in its list, the language list too (v2 reads languages).
+    const second: VariantFilter = {
+      ...RAW,
+      conditions: ['Damaged', 'Near Mint'],
+      languages: ['Japanese', 'English'],
+    };
+    const found = await Promise.all(uuids.slice(0, 3).map((u) => repo.findJoinedCard(u, second, 'NA', json)));
+    expect(found.map(nearMint)).toEqual([true, true, true]);
+    const alone = await repo.findJoinedCard(uuids[4]!, second, 'NA', json);
+    expect(nearMint(alone)).toBe(true);
+    // No value that matches: the card, without the variant.
+    const damaged = await repo.findJoinedCard(uuids[4]!, { ...RAW, conditions: ['Damaged'] }, 'NA', json);
+    expect([damaged?.card.uuid, nearMint(damaged)]).toEqual([uuids[4], false]);
+    // More values than POSITIONS: `= ANY`, the match last.
+    const printings = [...Array.from({ length: POSITIONS }, (_, i) => `printing ${i}`), 'normal'];
+    const long = await repo.findJoinedCard(uuids[4]!, { ...RAW, printings }, 'NA', json);
+    expect(nearMint(long)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import type { BrowseSelector, CardIdentifier, VariantFilter } from '@tcg/domain'
 import { sql } from 'kysely';
 import { and, shared, type Sql } from '../sql/compile';
 import { escapeLike } from '../sql/like-pattern';
-import { variantConditions } from '../sql/variant-conditions';
+import { type ListForm, variantConditions } from '../sql/variant-conditions';
 
 // The conditions the card reads share, as Kysely fragments over fixed aliases: `c` cards, `s`
 // sets, `g` games, `v` variants, `vp` their prices in the read's region, `top` card_tops (or the
@@ -117,8 +117,13 @@ export function relevance(search: SearchText, name: Sql = sql`lower(c.name)`): S
  * The variants `v` (with their prices `vp`) a read returns: the filter's, or the one variant an
  * identifier names, to which the language rule does not apply (docs/spec/interface.md rule 4).
  */
-export function variantWhere(filter: VariantFilter, onlyVariant?: string, onlySku?: string): Sql {
-  const conditions = variantConditions(filter, !onlyVariant, onlySku);
+export function variantWhere(
+  filter: VariantFilter,
+  onlyVariant?: string,
+  onlySku?: string,
+  lists: ListForm = 'any',
+): Sql {
+  const conditions = variantConditions(filter, !onlyVariant, onlySku, lists);
   return onlyVariant ? sql`${conditions} AND ${refClause(onlyVariant, 'v')}` : conditions;
 }
 
@@ -212,11 +217,16 @@ export function existenceSummarised(filter: VariantFilter, region: string, looku
  * answers: one index probe per card instead of a join over its variants. Else `hasVariant`;
  * `lookup` for a card an identifier names (the one variant or SKU it names, if any).
  */
-export function cardHasVariant(filter: ResolvedFilter, region: RegionParam, lookup?: VariantLookup): Sql {
+export function cardHasVariant(
+  filter: ResolvedFilter,
+  region: RegionParam,
+  lookup?: VariantLookup,
+  lists: ListForm = 'any',
+): Sql {
   return existenceSummarised(filter, region.value, lookup)
     ? // The summaries hold NA prices; saying so also gives the region parameter its type.
       sql`${region.sql}::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid)`
-    : hasVariant(filter, region.sql, lookup);
+    : hasVariant(filter, region.sql, lookup, lists);
 }
 
 /**
@@ -226,7 +236,12 @@ export function cardHasVariant(filter: ResolvedFilter, region: RegionParam, look
  * committed. A lookup's checks its one card's variants: with `onlyVariant` (a UUID or slug) or
  * `onlySku`, that variant.
  */
-export function hasVariant(filter: ResolvedFilter, region: Sql, lookup?: VariantLookup): Sql {
+export function hasVariant(
+  filter: ResolvedFilter,
+  region: Sql,
+  lookup?: VariantLookup,
+  lists: ListForm = 'any',
+): Sql {
   if (!lookup && answeredByFacets(filter)) {
     // OFFSET 0 keeps the test a probe per card the other conditions leave (a search's few
     // matches, a page's walk in order) rather than a join the planner may build over every
@@ -244,7 +259,7 @@ export function hasVariant(filter: ResolvedFilter, region: Sql, lookup?: Variant
   const onlyVariant = lookup?.onlyVariant ? sql` AND ${refClause(lookup.onlyVariant, 'v')}` : EMPTY;
   const priced = filter.includeNullPrices ? EMPTY : sql` AND vp.variant_uuid IS NOT NULL`;
   return sql`EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = ${region}
-                  WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, false, lookup?.onlySku)}${onlyVariant}${priced})`;
+                  WHERE v.card_uuid = c.uuid AND ${variantConditions(filter, false, lookup?.onlySku, lists)}${onlyVariant}${priced})`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { storedDocument, variantsAggregateSql, type VariantScope } from '../documents';
 import { variantWhere, type RegionParam } from './card-fragments';
 import type { Sql } from '../sql/compile';
+import type { ListForm } from '../sql/variant-conditions';
 import { rowSchema, type RowOf } from '../sql/row-schema';
 
 // A card as the card reads select it: its columns with its set's and game's names, and (joined
@@ -67,10 +68,15 @@ export function toJoinedCard(r: JoinedCardRow): JoinedCard {
  * (`CARD_DOCUMENTS`: the raw variants with those options' parts) is read from it, one text per
  * card; a card whose document is missing is joined from its variants' parts.
  */
-export function joinedVariantsSql(json: JoinedVariantJson, scope: VariantScope, region: RegionParam): Sql {
+export function joinedVariantsSql(
+  json: JoinedVariantJson,
+  scope: VariantScope,
+  region: RegionParam,
+  lists: ListForm = 'any',
+): Sql {
   const joined = variantsAggregateSql(
     json,
-    variantWhere(scope.filter, scope.onlyVariant, scope.onlySku),
+    variantWhere(scope.filter, scope.onlyVariant, scope.onlySku, lists),
     region.sql,
   );
   const document = storedDocument(json, scope, region.value);

@@ -7,6 +7,7 @@ import { cardHasVariant, refClause, regionParam, type RegionParam } from './card
 import { CARD_COLUMNS, CARD_FROM, JOINED_CARD_ROW, joinedVariantsSql, toJoinedCard } from './card-rows';
 import { and, compile, type CompiledSql, type Sql } from '../sql/compile';
 import { runRead } from './run-read';
+import { listsFit, type ListForm } from '../sql/variant-conditions';
 import { LookupBatcher, LOOKUPS_PER_STATEMENT } from './batched-lookups';
 
 export interface JoinedCardsQuery {
@@ -17,6 +18,8 @@ export interface JoinedCardsQuery {
   readonly scope: VariantScope;
   /** The region of the series joined (the statement's shared region parameter). */
   readonly region: RegionParam;
+  /** How the filter's lists are named (`ListForm`): by position in a statement compiled once per shape. */
+  readonly lists?: ListForm;
 }
 
 /**
@@ -24,8 +27,8 @@ export interface JoinedCardsQuery {
  * joined in SQL from stored text: one statement and one row per card, the cheapest read there is
  * for the server and the driver alike.
  */
-export function joinedCardsStatement({ cards, json, scope, region }: JoinedCardsQuery) {
-  return sql`SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, scope, region)} AS variants
+export function joinedCardsStatement({ cards, json, scope, region, lists }: JoinedCardsQuery) {
+  return sql`SELECT ${CARD_COLUMNS}, ${joinedVariantsSql(json, scope, region, lists)} AS variants
           FROM ${CARD_FROM}
           WHERE ${cards}`;
 }
@@ -129,10 +132,13 @@ export async function readJoinedCardByRef(
     batchers.delete(key);
     batchers.set(key, batcher);
   } else {
-    const query = { json, scope, region: regionParam(region) };
+    // The filter's lists by position when they fit: the statements run again and again with the
+    // same values, and PostgreSQL then keeps their generic plan.
+    const lists: ListForm = listsFit(scope.filter) ? 'byPosition' : 'any';
+    const query = { json, scope, region: regionParam(region), lists };
     // A card of a v1 page has a variant the scope returns; the condition's parameters are the
     // shape's (filter, region), never the reference's.
-    const also = withVariant ? cardHasVariant(scope.filter, query.region, {}) : undefined;
+    const also = withVariant ? cardHasVariant(scope.filter, query.region, {}, lists) : undefined;
     const cards = (refs: Sql) => (also ? and([refs, also]) : refs);
     const { one: oneStandIn, many: manyStandIn } = STAND_INS[kind];
     const one = compileShape(

@@ -26,7 +26,7 @@ SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS s
   c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed, (SELECT string_agg(v.v2_head || $1 || COALESCE(vp.v2_price, $2) || ',' || COALESCE(vp.v2_periods, $3) || ',' || COALESCE(vp.v2_history, $4) || $5, ',' ORDER BY v.id)
            FROM variants v
            LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $6
-           WHERE v.card_uuid = c.uuid AND v.type = 'graded' AND (v.type = 'raw' OR v.grading_company = $7) AND (v.type = 'raw' OR v.grade = ANY($8::numeric[]) OR v.grade IS NULL)) AS variants
+           WHERE v.card_uuid = c.uuid AND v.type = 'graded' AND (v.type = 'raw' OR v.grading_company = $7) AND (v.type = 'raw' OR v.grade IN (SELECT ($8::numeric[])[p.i] FROM generate_series(1, 16) AS p(i)) OR v.grade IS NULL)) AS variants
           FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
           WHERE c.uuid = $9::uuid;
 

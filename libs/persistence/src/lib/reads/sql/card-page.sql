@@ -36,10 +36,10 @@ SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS s
   c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed, (SELECT string_agg(v.v1_head || $1 || COALESCE(vp.v1_stats, $2) || ',' || COALESCE(vp.v1_history, $3) || $4, ',' ORDER BY v.id)
            FROM variants v
            LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $5
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition = ANY($6::text[])) AS variants
+           WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition IN (SELECT ($6::text[])[p.i] FROM generate_series(1, 16) AS p(i))) AS variants
           FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
           WHERE c.uuid = $7::uuid AND EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $5
-                  WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition = ANY($8::text[]) AND vp.variant_uuid IS NOT NULL);
+                  WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.condition IN (SELECT ($8::text[])[p.i] FROM generate_series(1, 16) AS p(i)) AND vp.variant_uuid IS NOT NULL);
 
 -- lookup by variant id
 -- 1/2 parameters: ["2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf","NA","2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf",2,0,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}","2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf"]
