@@ -311,6 +311,20 @@ const LOOKUP_ROWS: readonly RowSpec[] = [
     requests: (c) => lookups(c.full, v),
     note: anyOf('cards'),
   })),
+  {
+    // A filtered lookup: PostgreSQL plans its statement for its values unless the filter's list is
+    // read by position (207a76c).
+    kind: 'load',
+    select: 'v1-condition',
+    id: 'v1-condition',
+    label: 'v1 lookup, uniform, condition=NM',
+    cache: 'v1',
+    requests: (c) => ({
+      ...lookups(c.full, 'v1'),
+      paths: c.full.cards.map((card) => `${v1Lookup(card)}&condition=NM`),
+    }),
+    note: anyOf('cards'),
+  },
   ...VERSIONS.map((v): LoadRow => ({
     kind: 'load',
     select: `${v}-gzip`,
