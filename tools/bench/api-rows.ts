@@ -319,10 +319,10 @@ const LOOKUP_ROWS: readonly RowSpec[] = [
     id: 'v1-condition',
     label: 'v1 lookup, uniform, condition=NM',
     cache: 'v1',
-    requests: (c) => ({
-      ...lookups(c.full, 'v1'),
-      paths: c.full.cards.map((card) => `${v1Lookup(card)}&condition=NM`),
-    }),
+    requests: (c) => {
+      const requests = lookups(c.full, 'v1');
+      return { ...requests, paths: requests.paths.map((path) => `${path}&condition=NM`) };
+    },
     note: anyOf('cards'),
   },
   ...VERSIONS.map((v): LoadRow => ({

@@ -76,6 +76,16 @@ export function and(parts: readonly Sql[]): Sql {
   return sql.join(parts, sql` AND `);
 }
 
+/**
+ * `column` is one of the first `positions` elements of `array`, read by position. Its estimate does
+ * not depend on the array's values, so PostgreSQL keeps a statement's generic plan, where with
+ * `= ANY(array)` it plans every execution anew for them. Positions past the array's end are NULL
+ * and match nothing (in a condition that is never negated).
+ */
+export function inByPosition(column: Sql, array: Sql, positions: number): Sql {
+  return sql`${column} IN (SELECT (${array})[p.i] FROM generate_series(1, ${sql.lit(positions)}) AS p(i))`;
+}
+
 /** A query builder's statement or an `sql` fragment, compiled for PostgreSQL. */
 export function compile(query: { compile(provider: QueryExecutorProvider): CompiledQuery }): CompiledSql {
   const { sql: text, parameters } = query.compile(db);

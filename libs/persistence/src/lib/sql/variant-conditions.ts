@@ -1,6 +1,6 @@
 import type { VariantFilter } from '@tcg/domain';
 import { sql } from 'kysely';
-import { and, type Sql } from './compile';
+import { and, inByPosition, type Sql } from './compile';
 
 // The variant filters as SQL, the one form both the reads that return a card's variants and the
 // stored card documents (documents/card-documents.ts: the scope they hold) are built from.
@@ -8,8 +8,7 @@ import { and, type Sql } from './compile';
 /**
  * How a statement names a filter's lists of values. `any`: `= ANY($n)`, which PostgreSQL plans
  * for the values at each execution. `byPosition`: each list read by position over a fixed count
- * (`POSITIONS`), whose estimate does not depend on the values, so a statement run again and again
- * keeps one generic plan: a card lookup with `condition=NM` took 0.65-0.86 ms in `= ANY` form,
+ * (`POSITIONS`, `inByPosition`), so a statement run again and again keeps one generic plan: a card lookup with `condition=NM` took 0.65-0.86 ms in `= ANY` form,
  * planned every time, and 0.24-0.31 ms by position on `tcg_bench_full`. Only for lists of at most
  * POSITIONS values (`listsFit`).
  */
@@ -27,9 +26,7 @@ export function listsFit(filter: VariantFilter): boolean {
 /** `column` is one of `values` (of SQL type `type`), in the list form asked for. */
 function oneOf(column: Sql, values: readonly unknown[], type: 'text' | 'numeric', form: ListForm): Sql {
   const array = sql`${values}::${sql.raw(type)}[]`;
-  return form === 'any'
-    ? sql`${column} = ANY(${array})`
-    : sql`${column} IN (SELECT (${array})[p.i] FROM generate_series(1, ${sql.lit(POSITIONS)}) AS p(i))`;
+  return form === 'any' ? sql`${column} = ANY(${array})` : inByPosition(column, array, POSITIONS);
 }
 
 /** SQL over `v` (variants) and `vp` (its prices in the primary region) for the variant filters. */

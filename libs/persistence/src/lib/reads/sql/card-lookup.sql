@@ -48,7 +48,7 @@ SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS s
            LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $6
            WHERE v.card_uuid = c.uuid AND v.type = 'raw')) AS variants
           FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
-          WHERE c.uuid IN (SELECT ($7::uuid[])[r.i] FROM generate_series(1, 32) AS r(i));
+          WHERE c.uuid IN (SELECT ($7::uuid[])[p.i] FROM generate_series(1, 32) AS p(i));
 
 -- v2 cards by slug, two lookups at once
 -- 1/1 parameters: ["{\"region\":\"NA\",\"currency\":\"USD\",","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","}]}","NA",["lightning-bolt-lea","black-lotus-lea"]]
@@ -58,7 +58,7 @@ SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS s
            LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $6
            WHERE v.card_uuid = c.uuid AND v.type = 'raw')) AS variants
           FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
-          WHERE c.id IN (SELECT ($7::text[])[r.i] FROM generate_series(1, 32) AS r(i));
+          WHERE c.id IN (SELECT ($7::text[])[p.i] FROM generate_series(1, 32) AS p(i));
 
 -- v2 page of cards
 -- 1/1 parameters: ["{\"region\":\"NA\",\"currency\":\"USD\",","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","}]}","NA",["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"]]

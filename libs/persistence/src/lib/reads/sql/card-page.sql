@@ -28,7 +28,7 @@ SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS s
            LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $5
            WHERE v.card_uuid = c.uuid AND v.type = 'raw')) AS variants
           FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
-          WHERE c.uuid IN (SELECT ($6::uuid[])[r.i] FROM generate_series(1, 32) AS r(i)) AND $5::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid);
+          WHERE c.uuid IN (SELECT ($6::uuid[])[p.i] FROM generate_series(1, 32) AS p(i)) AND $5::text = 'NA' AND EXISTS (SELECT 1 FROM card_values t WHERE t.card_uuid = c.uuid);
 
 -- lookup by card id, condition
 -- 1/1 parameters: ["","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}","NA",["Near Mint"],"0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d",["Near Mint"]]
