@@ -4,6 +4,7 @@ import {
   dragon,
   GAME,
   goblinNm,
+  knight,
   knightNm,
   lp,
   nm,
@@ -70,7 +71,7 @@ describe('response caching, validators and compression through the gateway', () 
   const health = async (url: string) =>
     (await (await fetch(url)).json()) as {
       dataVersion: number | null;
-      responseCache: { enabled: boolean; hits: number; misses: number };
+      responseCache: { enabled: boolean; hits: number; misses: number; carried: number };
     };
 
   it('answers a repeated lookup from the cache, with this request’s own usage in v1 `_metadata`', async () => {
@@ -229,5 +230,43 @@ describe('response caching, validators and compression through the gateway', () 
     expect(v2After.text).toContain('123456.78');
     expect(v1After.headers['etag']).not.toBe(v1Before.headers['etag']);
     expect(Number(v1After.headers['x-data-version'])).toBeGreaterThan(versionBefore!);
+  });
+
+  it('keeps serving from the cache the lookups of cards an import did not touch', async () => {
+    const targets = { v1: `/v1/cards?cardId=${knight.id}`, v2: `/v2/cards/${knight.uuid}` } as const;
+    const send = (target: string) => get(`${stack.gatewayUrl}${target}`, { 'x-api-key': key });
+    for (const target of [targets.v1, targets.v2, targets.v1, targets.v2, lookup, v2Lookup, lookup, v2Lookup])
+      expect((await send(target)).status).toBe(200);
+    const before = { v1: await health(stack.healthUrls.v1), v2: await health(stack.healthUrls.v2) };
+    const knightBefore = { v1: await send(targets.v1), v2: await send(targets.v2) };
+    expect(
+      await importPrices([
+        { variant_id: nm.uuid, region: 'NA', time: T_NOW + 7200, price: '2345.67', currency: 'USD' },
+      ]),
+    ).toBe(0);
+    // Both services have learnt of the import's version and moved their caches to it.
+    for (const service of ['v1', 'v2'] as const) {
+      for (let i = 0; ; i++) {
+        const now = await health(stack.healthUrls[service]);
+        if (
+          now.dataVersion! > before[service].dataVersion! &&
+          now.responseCache.carried > before[service].responseCache.carried
+        )
+          break;
+        if (i === 100) throw new Error(`${service} did not move its cache to the import's version`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    for (const service of ['v1', 'v2'] as const) {
+      const hitsBefore = (await health(stack.healthUrls[service])).responseCache.hits;
+      const again = await send(targets[service]);
+      expect(again.status).toBe(200);
+      expect(Number(again.headers['x-data-version'])).toBeGreaterThan(before[service].dataVersion!);
+      expect(again.headers['etag']).toBe(knightBefore[service].headers['etag']);
+      expect((await health(stack.healthUrls[service])).responseCache.hits).toBe(hitsBefore + 1);
+    }
+    // The card the import priced is read again.
+    expect((await send(v2Lookup)).text).toContain('2345.67');
+    expect((await send(lookup)).text).toContain('2345.67');
   });
 });

@@ -3,6 +3,7 @@ export * from './lib/sql/copy';
 export * from './lib/sql/month-chunks';
 export type { Connection } from './lib/sql/run';
 export * from './lib/db/data-source';
+export * from './lib/db/card-changes';
 export * from './lib/db/data-version';
 export * from './lib/db/statement-cancellations';
 export * from './lib/entities';

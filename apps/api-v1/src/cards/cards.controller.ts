@@ -24,9 +24,7 @@ export class CardsController {
     @Res() res: Response,
   ): Promise<void> {
     const parsed = parseCardsQuery(query, planOf(usage).maxLimit);
-    await this.responses.send(req, res, v1SendOptions(req, usage, parsed), async () => ({
-      json: await this.cards.search(parsed),
-    }));
+    await this.responses.send(req, res, v1SendOptions(req, usage, parsed), () => this.cards.search(parsed));
   }
 
   @Post()

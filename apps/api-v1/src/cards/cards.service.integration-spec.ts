@@ -70,7 +70,7 @@ describe('api-v1 card service (in process, PostgreSQL)', () => {
   /** The body the service writes for GET /v1/cards?<query> on the enterprise plan. */
   const search = async (query: Record<string, string>): Promise<V1Page> =>
     JSON.parse(
-      (await app.get(CardsService).search(parseCardsQuery(query, PLANS.enterprise.maxLimit))).join(''),
+      (await app.get(CardsService).search(parseCardsQuery(query, PLANS.enterprise.maxLimit))).json.join(''),
     ) as V1Page;
   const ids = (page: V1Page) => page.data.map((c) => c.id);
 

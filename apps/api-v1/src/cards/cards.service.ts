@@ -20,14 +20,20 @@ export class CardsService {
    * for options that need other statistics windows or another history duration, beside their
    * statistics and history, rendered per request.
    */
-  async search(query: CardsQuery): Promise<string[]> {
+  async search(query: CardsQuery): Promise<{ json: string[]; cards?: readonly string[] }> {
     const view = v1CardsView(query);
     let selector = query.selector;
     if (selector.by === 'browse' && query.game)
       selector = { ...selector, gameId: (await requireGame(this.catalogue, query.game)).id };
     const range = { limit: query.limit, offset: query.offset };
-    const { total, cards } = await view.search(this.cards, selector, query.filter, range, query.order);
-    return view.page(total, cards);
+    const { total, cards, madeOf } = await view.search(
+      this.cards,
+      selector,
+      query.filter,
+      range,
+      query.order,
+    );
+    return { json: view.page(total, cards), cards: madeOf };
   }
 
   /**

@@ -42,8 +42,9 @@ export class CardsController {
   ): Promise<void> {
     // One card: nothing in it depends on the plan.
     const parsed = parseCardV2Query(query);
-    await this.responses.send(req, res, { key: requestCacheKey(req, '*', parsed) }, async () => ({
-      json: await this.conversion.one(parsed.currency, this.cards.one(id, parsed)),
-    }));
+    await this.responses.send(req, res, { key: requestCacheKey(req, '*', parsed) }, async () => {
+      const { json, cards } = await this.cards.one(id, parsed);
+      return { json: await this.conversion.one(parsed.currency, json), cards };
+    });
   }
 }

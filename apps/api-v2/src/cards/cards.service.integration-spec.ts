@@ -78,7 +78,7 @@ describe('api-v2 card service (in process, PostgreSQL)', () => {
         return { body: JSON.parse(answer.json.join('')) as V2Page, headers: answer.headers };
       },
       one: async (id: string, query: Record<string, string> = {}) =>
-        JSON.parse(await service.one(id, parseCardV2Query(query))) as Record<string, unknown>,
+        JSON.parse((await service.one(id, parseCardV2Query(query))).json) as Record<string, unknown>,
     };
   };
 

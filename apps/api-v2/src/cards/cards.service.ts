@@ -26,11 +26,12 @@ export class CardsService {
     return view.lookup(await view.byIdentifier(this.cards, query.selector, query.filter));
   }
 
-  /** GET /v2/cards/{id}: one card by UUID or legacy slug; 404 when there is none. */
-  async one(id: string, query: CardShape): Promise<string> {
+  /** GET /v2/cards/{id}: one card by UUID or legacy slug, and what it is made of; 404 when there is none. */
+  async one(id: string, query: CardShape): Promise<{ json: string; cards?: readonly string[] }> {
     const view = v2CardView(query);
-    const [card] = await view.byIdentifier(this.cards, { by: 'cardId', value: id }, query.filter);
+    const found = await view.byIdentifier(this.cards, { by: 'cardId', value: id }, query.filter);
+    const [card] = found.cards;
     if (card === undefined) throw new NotFoundError(`Card '${id}'`);
-    return view.one(card);
+    return { json: view.one(card), cards: found.madeOf };
   }
 }

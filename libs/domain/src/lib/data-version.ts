@@ -8,4 +8,11 @@ export interface DataVersionSource {
   current(): number | null;
   /** Called whenever `current()` changes (to a new version or to null); returns an unsubscribe. */
   onChange(listener: (version: number | null) => void): () => void;
+  /**
+   * The cards whose rows the versions after `after`, up to `upTo`, wrote (by UUID): an answer made
+   * of other cards only is the same at `upTo` as at `after`. Null when any answer may have changed
+   * (a write to what many cards share, a range no longer logged, a failed read). A source without
+   * it is treated as always answering null.
+   */
+  changedCards?(after: number, upTo: number): Promise<ReadonlySet<string> | null>;
 }

@@ -1,6 +1,9 @@
 import type { DataVersionSource } from '@tcg/domain';
 
-/** A data version source a test moves by hand (`set`), telling its listeners as the real one does. */
+/**
+ * A data version source a test moves by hand (`set`), telling its listeners as the real one does;
+ * the cards each range changed are what `changes` says.
+ */
 export class ManualVersions implements DataVersionSource {
   private readonly listeners = new Set<(version: number | null) => void>();
 
@@ -18,6 +21,16 @@ export class ManualVersions implements DataVersionSource {
   onChange(listener: (version: number | null) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** What `changedCards` answers: null (anything may have changed) unless a test says otherwise. */
+  changes: (after: number, upTo: number) => Promise<ReadonlySet<string> | null> = async () => null;
+  /** The ranges `changedCards` was asked for, in order. */
+  readonly asked: [number, number][] = [];
+
+  changedCards(after: number, upTo: number): Promise<ReadonlySet<string> | null> {
+    this.asked.push([after, upTo]);
+    return this.changes(after, upTo);
   }
 
   set(version: number | null): void {

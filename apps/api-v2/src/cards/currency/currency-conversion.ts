@@ -22,8 +22,7 @@ export class CurrencyConversion {
     return { ...rendered, json: [convertCardsBody(rendered.json.join(''), currency, book)] };
   }
 
-  async one(currency: ConvertibleCurrency | undefined, answer: Promise<string>): Promise<string> {
-    const rendered = await answer;
+  async one(currency: ConvertibleCurrency | undefined, rendered: string): Promise<string> {
     if (currency === undefined) return rendered;
     return convertCardsBody(rendered, currency, await this.rates.current());
   }

@@ -123,6 +123,86 @@ describe('CachedResponder', () => {
     expect(computed).toBe(4);
   });
 
+  describe('across versions, with the cards each one changed', () => {
+    /** '/a' is made of card-a, '/b' of card-b, '/page' of no card alone: each warmed (kept). */
+    const warm = async () => {
+      compute = async (req) => {
+        const path = req.url!;
+        const cards = path === '/a' ? ['card-a'] : path === '/b' ? ['card-b'] : undefined;
+        return { body: { data: [path, computed] }, cards };
+      };
+      for (const path of ['/a', '/b', '/page', '/a', '/b', '/page']) await send(path);
+      expect(computed).toBe(6);
+    };
+    /** Lets the responder read the log and move its cache. */
+    const settled = () => new Promise((r) => setImmediate(r));
+
+    it('keeps the answers of cards the version did not change, and computes the others again', async () => {
+      await warm();
+      const before = await send('/a');
+      versions.changes = async () => new Set(['card-b']);
+      versions.set(2);
+      await settled();
+      const a = await send('/a');
+      expect(computed).toBe(6);
+      expect(a.body).toBe(before.body);
+      expect(a.headers['etag']).toBe(before.headers['etag']);
+      expect(a.headers['x-data-version']).toBe('2');
+      await send('/b');
+      await send('/page');
+      expect(computed).toBe(8);
+      expect(versions.asked).toEqual([[1, 2]]);
+      expect(responder.stats()).toMatchObject({ version: 2, carried: 1, outdated: 2 });
+    });
+
+    it('drops every answer when the log cannot tell what changed', async () => {
+      await warm();
+      versions.set(2);
+      await settled();
+      await send('/a');
+      expect(computed).toBe(7);
+    });
+
+    it('keeps nothing while it reads the log, then catches up with every version that came meanwhile', async () => {
+      await warm();
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      versions.changes = async () => {
+        await gate;
+        return new Set(['card-b']);
+      };
+      versions.set(2);
+      // Not yet known to be unchanged: computed, and not kept under version 2 (it would empty the cache).
+      await send('/a');
+      await send('/a');
+      expect(computed).toBe(8);
+      versions.set(3);
+      release();
+      await settled();
+      await settled();
+      expect(versions.asked).toEqual([
+        [1, 2],
+        [2, 3],
+      ]);
+      const a = await send('/a');
+      expect(computed).toBe(8);
+      expect(a.headers['x-data-version']).toBe('3');
+    });
+
+    it('keeps the answers through a time the version was unknown if the log covers the gap', async () => {
+      await warm();
+      versions.set(null);
+      await send('/a');
+      expect(computed).toBe(7);
+      versions.changes = async () => new Set();
+      versions.set(5);
+      await settled();
+      await send('/a');
+      expect(computed).toBe(7);
+      expect(versions.asked).toEqual([[1, 5]]);
+    });
+  });
+
   it('caches nothing while the version is unknown, but still tags and validates', async () => {
     versions.set(null);
     compute = async () => ({ body: { data: ['same'] } });

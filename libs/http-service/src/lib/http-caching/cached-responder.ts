@@ -17,6 +17,12 @@ import { ServiceMetrics } from '../observability/metrics';
  */
 export type Answer = ({ readonly body: object } | { readonly json: string | readonly string[] }) & {
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The cards (by UUID) the answer is made of, when it is made of them alone: their rows and what
+   * a version changing no card leaves as it is. Such an answer outlives versions that write other
+   * cards. Left out, the answer is dropped at every new version (a page, a search, a miss).
+   */
+  readonly cards?: readonly string[];
 };
 
 export interface SendOptions {
@@ -60,16 +66,47 @@ const EMPTY = Buffer.alloc(0);
  * While the data version is unknown nothing is cached or served from the cache.
  */
 export class CachedResponder {
-  private readonly inflight = new Map<string, Promise<Representation>>();
+  private readonly inflight = new Map<string, Promise<Computed>>();
   private readonly doorkeeper = new Doorkeeper();
+  /** The cache is being moved to the current version: nothing is kept until it is there. */
+  private catchingUp = false;
 
   constructor(
     private readonly cache: ResponseCache | null,
     private readonly versions: DataVersionSource,
   ) {
-    // An answer of an older version can never be served (ResponseCache checks the version); this
-    // only gives its memory back at once.
-    versions.onChange(() => cache?.clear());
+    // An answer of an older version is never served (ResponseCache checks the version): this moves
+    // the cache to the new one with the answers whose cards it did not change, or empties it.
+    versions.onChange(() => void this.catchUp());
+  }
+
+  /**
+   * Moves the cache to the current version, one read of the change log per step
+   * (`changedCards`), until it is there. While the version is unknown the entries wait (none is
+   * served); once it is known again they are carried over only if the log still covers the gap.
+   */
+  private async catchUp(): Promise<void> {
+    const cache = this.cache;
+    if (cache === null || this.catchingUp) return;
+    this.catchingUp = true;
+    try {
+      for (;;) {
+        const from = cache.at;
+        const to = this.versions.current();
+        if (from === null || to === null || to === from) return;
+        if (to < from) {
+          // Another database, or one restored: nothing cached can be compared with it.
+          cache.clear();
+          return;
+        }
+        const changed = this.versions.changedCards
+          ? await this.versions.changedCards(from, to).catch(() => null)
+          : null;
+        cache.advance(from, to, changed);
+      }
+    } finally {
+      this.catchingUp = false;
+    }
   }
 
   async send(
@@ -82,7 +119,7 @@ export class CachedResponder {
     const key = readOnly ? options.key : null;
     const version = this.versions.current();
     const perRequest = options.perRequest;
-    const build = async (policy: CompressionPolicy): Promise<Representation> => {
+    const build = async (policy: CompressionPolicy): Promise<Computed> => {
       const answer = await compute();
       let parts: string[];
       if ('json' in answer) parts = typeof answer.json === 'string' ? [answer.json] : [...answer.json];
@@ -96,7 +133,13 @@ export class CachedResponder {
       }
       // The tail closes the object: the text's last part ends with its `}`.
       if (perRequest !== undefined) parts[parts.length - 1] = parts[parts.length - 1]!.slice(0, -1);
-      return new Representation(utf8Concat(parts), answer.headers ?? {}, perRequest !== undefined, policy);
+      const rep = new Representation(
+        utf8Concat(parts),
+        answer.headers ?? {},
+        perRequest !== undefined,
+        policy,
+      );
+      return { rep, cards: answer.cards ?? null };
     };
 
     let rep: Representation | undefined;
@@ -112,15 +155,16 @@ export class CachedResponder {
           const admitted = this.doorkeeper.admit(key!);
           pending = build(COMPRESSION)
             .then((computed) => {
-              if (admitted && this.versions.current() === version) cache.set(key!, version!, computed);
+              if (admitted && !this.catchingUp && this.versions.current() === version)
+                cache.set(key!, version!, computed.rep, computed.cards);
               return computed;
             })
             .finally(() => this.inflight.delete(flight));
           this.inflight.set(flight, pending);
         }
-        rep = await pending;
+        rep = (await pending).rep;
       } else {
-        rep = await build(key === null ? ONCE : COMPRESSION);
+        rep = (await build(key === null ? ONCE : COMPRESSION)).rep;
       }
     }
     const coding0 = negotiateCoding(req.headers['accept-encoding']);
@@ -157,6 +201,12 @@ export class CachedResponder {
   stats(): (ResponseCacheStats & { enabled: true }) | { enabled: false } {
     return this.cache ? { enabled: true, ...this.cache.stats() } : { enabled: false };
   }
+}
+
+/** An answer as computed: its bytes, and the cards it is made of (`Answer.cards`). */
+interface Computed {
+  readonly rep: Representation;
+  readonly cards: readonly string[] | null;
 }
 
 /** Request targets per doorkeeper generation (two are kept: about 4 MB at most). */
@@ -289,6 +339,16 @@ function registerCacheMetrics(
     'response_cache_evictions_total',
     'Answers evicted from the response cache for room.',
     () => stats()?.evictions,
+  );
+  metrics.counterAtScrape(
+    'response_cache_carried_total',
+    'Answers kept across a new data version: it changed none of their cards.',
+    () => stats()?.carried,
+  );
+  metrics.counterAtScrape(
+    'response_cache_outdated_total',
+    'Answers dropped at a new data version: it changed their cards, or they are not made of cards alone.',
+    () => stats()?.outdated,
   );
   gauge(
     'response_cache_hit_ratio',

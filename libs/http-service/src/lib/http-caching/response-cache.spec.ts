@@ -58,4 +58,35 @@ describe('ResponseCache', () => {
     cache.grew('k', r, size);
     expect(cache.stats().bytes).toBe(before + (r.bytes - size));
   });
+
+  it('carries to a newer version the entries made of cards it did not change, and only those', () => {
+    const cache = new ResponseCache(100_000);
+    const [a, b, page] = [rep(100), rep(100), rep(100)];
+    cache.set('a', 1, a, ['card-a']);
+    cache.set('b', 1, b, ['card-b', 'card-c']);
+    cache.set('page', 1, page);
+    cache.advance(1, 3, new Set(['card-c']));
+    expect(cache.get('a', 3)).toBe(a);
+    expect(cache.get('b', 3)).toBeUndefined();
+    expect(cache.get('page', 3)).toBeUndefined();
+    expect(cache.get('a', 1)).toBeUndefined();
+    expect(cache.stats()).toMatchObject({
+      entries: 1,
+      bytes: a.bytes + 'a'.length,
+      version: 3,
+      carried: 1,
+      outdated: 2,
+    });
+  });
+
+  it('empties itself when anything may have changed, and ignores a move from another version', () => {
+    const cache = new ResponseCache(100_000);
+    cache.set('a', 2, rep(100), ['card-a']);
+    cache.advance(1, 3, new Set());
+    expect(cache.stats()).toMatchObject({ entries: 1, version: 2 });
+    cache.advance(2, 3, null);
+    expect(cache.get('a', 3)).toBeUndefined();
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0, version: null, outdated: 1 });
+    expect(cache.at).toBeNull();
+  });
 });

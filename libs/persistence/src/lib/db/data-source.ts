@@ -52,6 +52,7 @@ import { BulkSnapshotsWrittenInSteps1765900000000 } from '../migrations/17659000
 import { PriceSeriesChanges1765910000000 } from '../migrations/1765910000000-price-series-changes';
 import { ExchangeRates1765920000000 } from '../migrations/1765920000000-exchange-rates';
 import { IdCrosswalk1765930000000 } from '../migrations/1765930000000-id-crosswalk';
+import { CardChanges1765940000000 } from '../migrations/1765940000000-card-changes';
 
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -104,6 +105,7 @@ export const MIGRATIONS = [
   PriceSeriesChanges1765910000000,
   ExchangeRates1765920000000,
   IdCrosswalk1765930000000,
+  CardChanges1765940000000,
 ];
 
 export interface DataSourceConfig {

@@ -1,6 +1,7 @@
 import { DataVersionSource } from '@tcg/domain';
 import { sql } from 'kysely';
 import { Client, Notification } from 'pg';
+import { readChangedCards } from './card-changes';
 import { compile, db } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
 import { execute, rowOf, type Connection } from '../sql/run';
@@ -72,6 +73,17 @@ export class DataVersionWatcher implements DataVersionSource {
   onChange(listener: (version: number | null) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Read on the watcher's own connection, the primary's: the log of a version is committed with
+   * it, and a request pool that is full must not hold a cache back. Null while disconnected or
+   * when the read fails (the watcher's checks notice a dead connection).
+   */
+  async changedCards(after: number, upTo: number): Promise<ReadonlySet<string> | null> {
+    const client = this.client;
+    if (client === null || this.version === null) return null;
+    return readChangedCards(client, after, upTo).catch(() => null);
   }
 
   /** Connects; resolves after the first attempt, successful or not (it keeps retrying). */

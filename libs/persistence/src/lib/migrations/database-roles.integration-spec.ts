@@ -106,11 +106,12 @@ describe('database roles (DatabaseRoles migration)', () => {
   it('lets the services read the catalogue, and write nothing but bulk snapshots', async () => {
     const reads = new TypeOrmCatalogueRepository(as.tcg_reader);
     expect(await reads.listGameSummaries()).toHaveLength(1);
-    // The bulk worker also prunes the change log of price_series its history files are past.
+    // The bulk worker also prunes the change log of price_series its history files are past, and
+    // the worker the card change log (leaving a mark: INSERT).
     const writable: Record<(typeof WRITES)[number], string[]> = {
-      INSERT: ['bulk_chunks', 'bulk_snapshots'],
+      INSERT: ['bulk_chunks', 'bulk_snapshots', 'card_changes'],
       UPDATE: ['bulk_chunks', 'bulk_snapshots'],
-      DELETE: ['bulk_chunks', 'bulk_snapshots', 'price_series_changes'],
+      DELETE: ['bulk_chunks', 'bulk_snapshots', 'card_changes', 'price_series_changes'],
       TRUNCATE: [],
     };
     for (const privilege of WRITES)

@@ -85,6 +85,8 @@ export interface Database {
     version: string;
     from_month: Date | null;
   };
+  /** Which cards each data version wrote (by triggers); no card: any card's answer may have changed. */
+  card_changes: { version: string; card_uuid: string | null };
   /** The distinct kinds of variant (type, condition, printing, grading) that card_facets refers to. */
   variant_kinds: {
     id: number;

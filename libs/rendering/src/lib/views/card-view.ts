@@ -101,6 +101,23 @@ export function joinedOf(format: CardFormat, market: Market): JoinedVariantJson 
   };
 }
 
+/** Cards as a view writes them. */
+export interface WrittenCards {
+  readonly cards: string[];
+  /**
+   * The UUIDs of the cards the answer is made of, when it is made of their stored rows alone: a
+   * card named by UUID or slug (unique), found, read joined (its set's and game's names, its
+   * variants, their stored prices and documents; no series, no history). An answer that names no
+   * such card, or reads more, leaves it out: it may depend on any row.
+   */
+  readonly madeOf?: readonly string[];
+}
+
+function madeOf(selector: CardSelector, found: LoadedCards): readonly string[] | undefined {
+  if (selector.by !== 'cardId' || found.kind !== 'joined' || found.cards.length === 0) return undefined;
+  return found.cards.map((c) => c.card.uuid);
+}
+
 /** Reads variants' observations in a region after their own instants: the port's `priceHistory`. */
 export type HistoryReads = Pick<RenderedCardReads, 'priceHistory'>;
 
@@ -148,16 +165,16 @@ export class CardView {
     return this.regions[0]!;
   }
 
-  /** A page of cards and its total, as the view writes them. */
+  /** A page of cards and its total, as the view writes them, and what it is made of (`WrittenCards`). */
   async search(
     reads: RenderedCardReads,
     selector: CardSelector,
     filter: VariantFilter,
     page: { limit: number; offset: number },
     order: CardOrder,
-  ): Promise<{ total: number; cards: string[] }> {
+  ): Promise<WrittenCards & { total: number }> {
     const { total, found } = await reads.findCards(selector, filter, page, order, this.variants);
-    return { total, cards: await this.write(found, reads) };
+    return { total, cards: await this.write(found, reads), madeOf: madeOf(selector, found) };
   }
 
   /**
@@ -169,16 +186,17 @@ export class CardView {
     reads: RenderedCardReads,
     selector: IdentifierSelector,
     filter: VariantFilter,
-  ): Promise<string[]> {
+  ): Promise<WrittenCards> {
     // A card by UUID or slug whose parts are stored: found and joined in one statement.
     if (selector.by === 'cardId' && this.joined) {
       const card = await reads.findJoinedCard(selector.value, filter, this.region, this.joined);
-      return this.joinedCards(card ? [card] : []);
+      const found: LoadedCards = { kind: 'joined', cards: card ? [card] : [] };
+      return { cards: this.joinedCards(found.cards), madeOf: madeOf(selector, found) };
     }
     const [match] = await reads.resolveIdentifiers([{ ordinal: 0, ...selector }]);
-    if (!match) return [];
+    if (!match) return { cards: [] };
     const scope = match.variantUuid ? { includeNullPrices: true, graded: 'include' as const } : filter;
-    return this.load(reads, [match.cardUuid], scope, match.variantUuid ?? undefined);
+    return { cards: await this.load(reads, [match.cardUuid], scope, match.variantUuid ?? undefined) };
   }
 
   /** Cards by UUID, in the order given, with the variants `filter` returns (or the one variant). */

@@ -305,8 +305,9 @@ describe('the envelopes', () => {
       { regions: [na], include: v2Default, limit: 5 },
       { set: 's', include: ['a', 'b'], cursor: 'old' },
     );
-    const lookup = view.lookup(['{}']);
+    const lookup = view.lookup({ cards: ['{}'], madeOf: ['c1'] });
     expect(lookup.headers).toEqual({ 'X-Total-Count': '1' });
+    expect(lookup.cards).toEqual(['c1']);
     expect(JSON.parse(lookup.json.join('')).meta).toEqual({
       count: 1,
       total: 1,

@@ -11,7 +11,7 @@ import {
   v2VariantHead,
 } from '../v2';
 import { DEFAULT_HISTORY_SECONDS, PERIOD_WINDOWS, PeriodWindow } from '../windows';
-import { CardFormat, CardView, joinedOf, Market, Member, storedParts } from './card-view';
+import { CardFormat, CardView, joinedOf, Market, Member, storedParts, type WrittenCards } from './card-view';
 
 /** What each market of each variant carries besides its price (docs/spec/interface.md "Include"). */
 export interface V2Include {
@@ -32,6 +32,8 @@ export interface V2Shape {
 export interface JsonWithHeaders {
   readonly json: readonly string[];
   readonly headers: Record<string, string>;
+  /** The cards the answer is made of, alone (`WrittenCards.madeOf`). */
+  readonly cards?: readonly string[];
 }
 
 const V2: CardFormat = {
@@ -155,7 +157,7 @@ export class V2CardsView extends V2View {
   }
 
   /** The cards an identifier names: one page, nothing before or after it. */
-  lookup(cards: readonly string[]): JsonWithHeaders {
+  lookup({ cards, madeOf }: WrittenCards): JsonWithHeaders {
     const total = cards.length;
     const meta = {
       count: total,
@@ -164,7 +166,7 @@ export class V2CardsView extends V2View {
       has_more: false,
       cursor: { next: null, prev: null },
     };
-    return { json: listJson(cards, meta), headers: { 'X-Total-Count': String(total) } };
+    return { json: listJson(cards, meta), headers: { 'X-Total-Count': String(total) }, cards: madeOf };
   }
 
   /** A page of a browse or search; `total` null when counting took too long. */
