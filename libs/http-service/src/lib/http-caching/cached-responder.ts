@@ -325,31 +325,22 @@ function registerCacheMetrics(
       const s = stats();
       return s && [{ labels: {}, value: read(s) ?? Number.NaN }];
     });
-  metrics.counterAtScrape(
-    'response_cache_hits_total',
-    'GET answers served from the response cache.',
-    () => stats()?.hits,
-  );
-  metrics.counterAtScrape(
-    'response_cache_misses_total',
-    'GET answers looked up in the response cache and computed.',
-    () => stats()?.misses,
-  );
-  metrics.counterAtScrape(
-    'response_cache_evictions_total',
-    'Answers evicted from the response cache for room.',
-    () => stats()?.evictions,
-  );
-  metrics.counterAtScrape(
-    'response_cache_carried_total',
-    'Answers kept across a new data version: it changed none of their cards.',
-    () => stats()?.carried,
-  );
-  metrics.counterAtScrape(
-    'response_cache_outdated_total',
-    'Answers dropped at a new data version: it changed their cards, or they are not made of cards alone.',
-    () => stats()?.outdated,
-  );
+  const counters: readonly [string, string, (s: ResponseCacheStats) => number][] = [
+    ['hits', 'GET answers served from the response cache.', (s) => s.hits],
+    ['misses', 'GET answers looked up in the response cache and computed.', (s) => s.misses],
+    ['evictions', 'Answers evicted from the response cache for room.', (s) => s.evictions],
+    ['carried', 'Answers kept across a new data version: it changed none of their cards.', (s) => s.carried],
+    [
+      'outdated',
+      'Answers dropped at a new data version: it changed their cards, or they are not made of cards alone.',
+      (s) => s.outdated,
+    ],
+  ];
+  for (const [name, help, read] of counters)
+    metrics.counterAtScrape(`response_cache_${name}_total`, help, () => {
+      const s = stats();
+      return s && read(s);
+    });
   gauge(
     'response_cache_hit_ratio',
     'Hits over lookups since start (NaN before the first).',

@@ -1,6 +1,34 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
+ * A trigger function that logs the cards of the rows a statement wrote to a table whose rows name
+ * their card (`card`), rows matched by `key`: `changed` holds the rows inserted, deleted or (for an
+ * UPDATE) as they became; `was`, for an UPDATE, as they were, and both a row's old and new card
+ * are logged (a variant moved). `compared`: an UPDATE that leaves a row as it was logs nothing.
+ */
+function notingCards(
+  name: string,
+  { key, card, compared }: { key: string; card: string; compared: boolean },
+) {
+  const differs = (side: 'o' | 'n') => (compared ? `${side}.${key} IS NULL OR o::text <> n::text` : 'true');
+  return `
+    CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      taken bigint := next_data_version();
+    BEGIN
+      IF TG_OP = 'UPDATE' THEN
+        INSERT INTO card_changes (version, card_uuid)
+        SELECT taken, n.${card} FROM changed n LEFT JOIN was o ON o.${key} = n.${key} WHERE ${differs('o')}
+        UNION
+        SELECT taken, o.${card} FROM was o LEFT JOIN changed n ON n.${key} = o.${key} WHERE ${differs('n')};
+      ELSE
+        INSERT INTO card_changes (version, card_uuid) SELECT DISTINCT taken, r.${card} FROM changed r;
+      END IF;
+      RETURN NULL;
+    END $$`;
+}
+
+/**
  * `card_changes`: which cards each data version changed, so that a service's response cache keeps,
  * across a version, the answers made of cards the version did not touch (issue 38, item 3: every
  * committed import batch used to empty every cache).
@@ -31,55 +59,14 @@ export class CardChanges1765940000000 implements MigrationInterface {
     // Nothing written before this was logged: a cache of an earlier version is not carried over.
     await q.query(`INSERT INTO card_changes (version) SELECT version FROM data_version`);
 
-    // The cards of the rows written: `changed` holds the rows inserted, deleted or (UPDATE) as
-    // they became; `was`, for an UPDATE, as they were. A row left as it was is not a change.
-    await q.query(`
-      CREATE FUNCTION note_cards_written() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        taken bigint := next_data_version();
-      BEGIN
-        IF TG_OP = 'UPDATE' THEN
-          INSERT INTO card_changes (version, card_uuid)
-          SELECT taken, n.uuid FROM changed n LEFT JOIN was o ON o.uuid = n.uuid
-           WHERE o.uuid IS NULL OR o::text <> n::text
-          UNION
-          SELECT taken, o.uuid FROM was o LEFT JOIN changed n ON n.uuid = o.uuid WHERE n.uuid IS NULL;
-        ELSE
-          INSERT INTO card_changes (version, card_uuid) SELECT taken, c.uuid FROM changed c;
-        END IF;
-        RETURN NULL;
-      END $$`);
-    await q.query(`
-      CREATE FUNCTION note_variants_written() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        taken bigint := next_data_version();
-      BEGIN
-        IF TG_OP = 'UPDATE' THEN
-          INSERT INTO card_changes (version, card_uuid)
-          SELECT taken, n.card_uuid FROM changed n LEFT JOIN was o ON o.uuid = n.uuid
-           WHERE o.uuid IS NULL OR o::text <> n::text
-          UNION
-          SELECT taken, o.card_uuid FROM was o LEFT JOIN changed n ON n.uuid = o.uuid
-           WHERE n.uuid IS NULL OR o::text <> n::text;
-        ELSE
-          INSERT INTO card_changes (version, card_uuid) SELECT DISTINCT taken, v.card_uuid FROM changed v;
-        END IF;
-        RETURN NULL;
-      END $$`);
-    // Rendered documents and prices change with every write of a price: no comparison, the card of
-    // every row written (a price's through its variant).
-    await q.query(`
-      CREATE FUNCTION note_documents_written() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        taken bigint := next_data_version();
-      BEGIN
-        INSERT INTO card_changes (version, card_uuid) SELECT taken, d.card_uuid FROM changed d;
-        IF TG_OP = 'UPDATE' THEN
-          INSERT INTO card_changes (version, card_uuid)
-          SELECT taken, o.card_uuid FROM was o WHERE o.card_uuid NOT IN (SELECT card_uuid FROM changed);
-        END IF;
-        RETURN NULL;
-      END $$`);
+    // Tables whose rows name their card. Rendered documents change with every write of a price:
+    // they are not compared.
+    await q.query(notingCards('note_cards_written', { key: 'uuid', card: 'uuid', compared: true }));
+    await q.query(notingCards('note_variants_written', { key: 'uuid', card: 'card_uuid', compared: true }));
+    await q.query(
+      notingCards('note_documents_written', { key: 'card_uuid', card: 'card_uuid', compared: false }),
+    );
+    // A price names its card through its variant, and is not compared either.
     await q.query(`
       CREATE FUNCTION note_prices_written() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
