@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { db } from '../sql/compile';
 import { rowSchema } from '../sql/row-schema';
 import { rowOf, rowsOf, type Connection } from '../sql/run';
 
@@ -9,26 +8,29 @@ import { rowOf, rowsOf, type Connection } from '../sql/run';
  * large, and the answer stays a few hundred kilobytes.
  */
 export const CHANGED_CARDS_MAX = 20_000;
+/**
+ * The log's rows read at most for one range (a card written by several statements has several):
+ * past it, anything may have changed. Bounds the read, whatever one version wrote.
+ */
+export const CHANGED_ROWS_MAX = 100_000;
 
 const CHANGED = rowSchema('changed cards', { card_uuid: 'string?' });
 const PRUNED = rowSchema('card changes pruned', { rows: 'int' });
 
 /**
- * The cards the versions in (`after`, `upTo`] wrote (`card_changes`, CardChanges migration), at
- * most `limit` of them, a row with no card first. A row with no card above `upTo` counts too: a
- * prune that ran after `upTo` was read may have removed rows of the range and left its mark above.
+ * The log's rows of the versions in (`after`, `upTo`] (`card_changes`, CardChanges migration), at
+ * most `limit` of the cards' rows, and one row with no card if there is any above `after`: a mark
+ * above `upTo` counts too, since a prune that ran after `upTo` was read may have removed rows of
+ * the range and left its mark above. Both parts read an index range, the cards' cut at `limit`.
  */
 export function changedCardsStatement(after: number, upTo: number, limit: number) {
-  return db
-    .selectFrom('card_changes')
-    .select('card_uuid')
-    .distinct()
-    .where('version', '>', sql<string>`${String(after)}::bigint`)
-    .where((eb) =>
-      eb.or([eb('version', '<=', sql<string>`${String(upTo)}::bigint`), eb('card_uuid', 'is', null)]),
-    )
-    .orderBy(sql`card_uuid NULLS FIRST`)
-    .limit(limit);
+  const from = sql`${String(after)}::bigint`;
+  return sql<{ card_uuid: string | null }>`(SELECT card_uuid FROM card_changes
+       WHERE version > ${from} AND card_uuid IS NULL LIMIT 1)
+     UNION ALL
+     (SELECT card_uuid FROM card_changes
+       WHERE version > ${from} AND version <= ${String(upTo)}::bigint AND card_uuid IS NOT NULL
+       LIMIT ${limit})`;
 }
 
 /**
@@ -40,14 +42,14 @@ export async function readChangedCards(
   after: number,
   upTo: number,
 ): Promise<ReadonlySet<string> | null> {
-  const rows = await rowsOf(connection, CHANGED, changedCardsStatement(after, upTo, CHANGED_CARDS_MAX + 1));
-  if (rows.length > CHANGED_CARDS_MAX) return null;
+  const rows = await rowsOf(connection, CHANGED, changedCardsStatement(after, upTo, CHANGED_ROWS_MAX + 1));
+  if (rows.length > CHANGED_ROWS_MAX) return null;
   const cards = new Set<string>();
   for (const row of rows) {
     if (row.card_uuid === null) return null;
     cards.add(row.card_uuid);
   }
-  return cards;
+  return cards.size > CHANGED_CARDS_MAX ? null : cards;
 }
 
 /**

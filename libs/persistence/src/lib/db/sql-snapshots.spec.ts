@@ -10,7 +10,7 @@ import { advisoryLockStatement, advisoryUnlockStatement, tryAdvisoryLockStatemen
 describe('SQL of the data version, the card change log and the session locks', () => {
   itMatchesSqlSnapshots(join(__dirname, 'sql'), {
     'card-changes': [
-      statementCase('the cards versions 41 to 43 changed', changedCardsStatement(40, 43, 20_001)),
+      statementCase('the cards versions 41 to 43 changed', changedCardsStatement(40, 43, 100_001)),
       statementCase('the log pruned up to version 40', pruneCardChangesStatement(40)),
     ],
     'data-version': [

@@ -40,7 +40,9 @@ function notingCards(
  * statement, not per row. An update of `cards` or `variants` that leaves a row as it was logs
  * nothing (a feed re-sending the same catalogue keeps the cache). A write to the shared tables, a
  * TRUNCATE of any, and the migration itself append a row with no card: any answer may have
- * changed. Inserting a set or a game changes no answer that exists and logs nothing.
+ * changed. Inserting a set or a game changes no answer that exists and logs nothing. v1's lookup
+ * also asks the summaries (`card_values`, `card_tops`) whether its card has a priced variant: their
+ * refresh (`refreshSummaries`) logs a row with no card too.
  *
  * Whoever writes is logged: an import, a feed, the loader. The log is pruned by the worker
  * (`pruneCardChangesStatement`), which leaves a row with no card at the newest version it removed:
@@ -56,6 +58,8 @@ export class CardChanges1765940000000 implements MigrationInterface {
         card_uuid uuid
       )`);
     await q.query(`CREATE INDEX card_changes_version_idx ON card_changes (version)`);
+    // The marks, found without reading the cards' rows above a version.
+    await q.query(`CREATE INDEX card_changes_marks_idx ON card_changes (version) WHERE card_uuid IS NULL`);
     // Nothing written before this was logged: a cache of an earlier version is not carried over.
     await q.query(`INSERT INTO card_changes (version) SELECT version FROM data_version`);
 

@@ -72,8 +72,13 @@ export function refreshSummaryStatement(view: SummaryView) {
   return sql`SELECT tcg_refresh_summary(${view})`;
 }
 
+/**
+ * A refresh's own data version, logged as one that may have changed any answer (`card_changes`
+ * with no card): a v1 lookup asks `card_values` whether its card has a priced variant, and
+ * `min_price` reads `card_tops`, so no cached card answer outlives a refresh.
+ */
 export function nextDataVersionStatement() {
-  return sql`SELECT next_data_version()`;
+  return sql`INSERT INTO card_changes (version) VALUES (next_data_version())`;
 }
 
 export function clearSummaryMarksStatement(ids: readonly string[]) {
@@ -132,8 +137,8 @@ async function staleMarks(ds: DataSource): Promise<{ ids: string[]; views: reado
 
 /**
  * Refreshes `views` (in SUMMARY_VIEWS' order), then clears the marks `ids`, read before the refresh
- * started. The views order and filter browse answers, so their refresh takes a data version of its
- * own (no trigger fires on a materialized view).
+ * started. The views order and filter browse answers and v1 lookups, so their refresh takes a data
+ * version of its own (no trigger fires on a materialized view), logged as changing any answer.
  */
 async function refreshClearing(ds: DataSource, views: readonly SummaryView[], ids: string[]): Promise<void> {
   // Through the owner's function (DatabaseRoles migration): REFRESH needs the views' owner, and
