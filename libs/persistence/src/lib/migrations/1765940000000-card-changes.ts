@@ -86,15 +86,14 @@ export class CardChanges1765940000000 implements MigrationInterface {
         END IF;
         RETURN NULL;
       END $$`);
-    // Shared by many cards: any answer may have changed.
+    // Shared by many cards: any answer may have changed. The mark, also taken by what no trigger
+    // sees (a summary refresh: `refreshVersionStatement`).
     await q.query(`
-      CREATE FUNCTION note_all_cards_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO card_changes (version) VALUES (next_data_version());
-        RETURN NULL;
-      END $$`);
+      CREATE FUNCTION mark_any_card_changed() RETURNS void LANGUAGE sql AS $$
+        INSERT INTO card_changes (version) VALUES (next_data_version())
+      $$`);
     await q.query(`
-      CREATE FUNCTION note_shared_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE FUNCTION note_any_card_changed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         -- Separate tests: only an UPDATE's trigger has the transition tables.
         IF TG_OP = 'UPDATE' THEN
@@ -102,7 +101,7 @@ export class CardChanges1765940000000 implements MigrationInterface {
             RETURN NULL;
           END IF;
         END IF;
-        INSERT INTO card_changes (version) VALUES (next_data_version());
+        PERFORM mark_any_card_changed();
         RETURN NULL;
       END $$`);
 
@@ -127,19 +126,19 @@ export class CardChanges1765940000000 implements MigrationInterface {
       // An insert changes no answer that exists: a card refers to its set only once it is written.
       await q.query(`
         CREATE TRIGGER ${table}_updated_cards AFTER UPDATE ON ${table}
-        REFERENCING OLD TABLE AS was NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION note_shared_rows_changed()`);
+        REFERENCING OLD TABLE AS was NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION note_any_card_changed()`);
       await q.query(`
         CREATE TRIGGER ${table}_deleted_cards AFTER DELETE ON ${table}
-        FOR EACH STATEMENT EXECUTE FUNCTION note_shared_rows_changed()`);
+        FOR EACH STATEMENT EXECUTE FUNCTION note_any_card_changed()`);
     }
     // A new rate changes the conversions of the days it covers.
     await q.query(`
       CREATE TRIGGER exchange_rates_inserted_cards AFTER INSERT ON exchange_rates
-      FOR EACH STATEMENT EXECUTE FUNCTION note_all_cards_changed()`);
+      FOR EACH STATEMENT EXECUTE FUNCTION note_any_card_changed()`);
     for (const table of [...Object.keys(byCard), 'games', 'sets', 'exchange_rates'])
       await q.query(`
         CREATE TRIGGER ${table}_truncated_cards AFTER TRUNCATE ON ${table}
-        FOR EACH STATEMENT EXECUTE FUNCTION note_all_cards_changed()`);
+        FOR EACH STATEMENT EXECUTE FUNCTION note_any_card_changed()`);
 
     // The writers append; the services read, and api-v1's worker prunes (tcg_reader's role).
     await q.query(`GRANT SELECT, INSERT ON card_changes TO tcg_importer`);
@@ -163,8 +162,8 @@ export class CardChanges1765940000000 implements MigrationInterface {
       'note_variants_written',
       'note_documents_written',
       'note_prices_written',
-      'note_all_cards_changed',
-      'note_shared_rows_changed',
+      'note_any_card_changed',
+      'mark_any_card_changed',
     ])
       await q.query(`DROP FUNCTION IF EXISTS ${fn}()`);
     await q.query(`DROP TABLE IF EXISTS card_changes`);

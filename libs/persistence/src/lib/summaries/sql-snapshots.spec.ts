@@ -4,7 +4,7 @@ import {
   analyzeCatalogueStatement,
   clearSummaryMarksStatement,
   markPricesStaleStatement,
-  nextDataVersionStatement,
+  refreshVersionStatement,
   refreshSummaryStatement,
   summariesStaleStatement,
   summaryMarksStatement,
@@ -21,7 +21,7 @@ describe('SQL of the summaries', () => {
       statementCase('refresh: the marks', summaryMarksStatement()),
       statementCase('refresh: tables analysed first', analyzeCatalogueStatement()),
       statementCase('refresh: a view', refreshSummaryStatement('card_values')),
-      statementCase('refresh: a data version of its own', nextDataVersionStatement()),
+      statementCase('refresh: a data version of its own', refreshVersionStatement()),
       statementCase('refresh: the marks it saw cleared', clearSummaryMarksStatement(['41', '42'])),
     ],
   });

@@ -73,12 +73,12 @@ export function refreshSummaryStatement(view: SummaryView) {
 }
 
 /**
- * A refresh's own data version, logged as one that may have changed any answer (`card_changes`
- * with no card): a v1 lookup asks `card_values` whether its card has a priced variant, and
+ * A refresh's own data version, logged as one that may have changed any answer (CardChanges
+ * migration): a v1 lookup asks `card_values` whether its card has a priced variant, and
  * `min_price` reads `card_tops`, so no cached card answer outlives a refresh.
  */
-export function nextDataVersionStatement() {
-  return sql`INSERT INTO card_changes (version) VALUES (next_data_version())`;
+export function refreshVersionStatement() {
+  return sql`SELECT mark_any_card_changed()`;
 }
 
 export function clearSummaryMarksStatement(ids: readonly string[]) {
@@ -146,6 +146,6 @@ async function refreshClearing(ds: DataSource, views: readonly SummaryView[], id
   const pool = poolOf(ds);
   for (const view of SUMMARY_VIEWS.filter((v) => views.includes(v)))
     await execute(pool, refreshSummaryStatement(view));
-  await execute(pool, nextDataVersionStatement());
+  await execute(pool, refreshVersionStatement());
   if (ids.length > 0) await execute(pool, clearSummaryMarksStatement(ids));
 }

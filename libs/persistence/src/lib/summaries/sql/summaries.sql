@@ -22,7 +22,7 @@ SELECT tcg_refresh_summary($1);
 
 -- refresh: a data version of its own
 -- 1/1 parameters: []
-INSERT INTO card_changes (version) VALUES (next_data_version());
+SELECT mark_any_card_changed();
 
 -- refresh: the marks it saw cleared
 -- 1/1 parameters: [["41","42"]]
