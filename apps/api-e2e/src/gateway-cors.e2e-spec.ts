@@ -56,11 +56,11 @@ describe('CORS at the gateway (real HTTP to the real services)', () => {
       expect(tooLong.headers.get('access-control-allow-origin')).toBe('*');
     });
 
-    it('answers preflights for GET and the batch POST without a key, and they count for nothing', async () => {
+    it('answers preflights for GET, POST and DELETE without a key, and they count for nothing', async () => {
       const res = await preflight(`${stack.gatewayUrl}/v1/cards`, 'https://app.example');
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
+      expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, DELETE');
       expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
       expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
       expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);

@@ -48,8 +48,11 @@ const EXPOSED_HEADERS = [
   'ETag',
 ].join(', ');
 
-/** What a page may send: the API's methods (GET and the batch POST) and the headers it reads. */
-const ALLOWED_METHODS = 'GET, HEAD, POST';
+/**
+ * What a page may send: the API's methods (GET, the batch lookup's and an alert's POST, an alert's
+ * DELETE) and the headers it reads.
+ */
+const ALLOWED_METHODS = 'GET, HEAD, POST, DELETE';
 const ALLOWED_HEADERS = 'X-Api-Key, Content-Type, If-None-Match, X-Request-Id';
 /** How long a browser may reuse a preflight's answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
