@@ -1,5 +1,5 @@
 import { TypeOrmApiKeyRepository } from '@tcg/persistence';
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,7 +39,14 @@ import { LoadGenerator } from './load-client';
 import type { LoadResult, LoadScenario } from './load-generator';
 import { printReport, type ReportInput, type Row } from './report';
 import { shuffled } from './sampling';
-import { OTHER_KEYS_CLI, RunningService, residentBytes, startProcess, startService } from './services';
+import {
+  keysFromCli,
+  OTHER_KEYS_CLI,
+  RunningService,
+  residentBytes,
+  startProcess,
+  startService,
+} from './services';
 import { formatTable, ms, num, ratio } from './table';
 
 /**
@@ -177,7 +184,7 @@ async function openCatalogue(url: string, label: string, cleanups: Cleanups): Pr
   });
   const repo = new TypeOrmApiKeyRepository(ds);
   const keys = OTHER_KEYS_CLI
-    ? await keysFromCli(OTHER_KEYS_CLI, url, label)
+    ? await keysFromCli(OTHER_KEYS_CLI, url, label, KEYS)
     : await Promise.all(
         Array.from({ length: KEYS }, () => repo.create('enterprise', label).then((k) => k.key)),
       );
@@ -185,30 +192,6 @@ async function openCatalogue(url: string, label: string, cleanups: Cleanups): Pr
   if (cards.length === 0) throw new Error(`${url} has no cards`);
   await prewarm(ds);
   return { url, ds, label, keys, cards: shuffled(cards, SEED) };
-}
-
-/**
- * KEYS enterprise keys made by another checkout's keys CLI (`create --plan enterprise`), four at a
- * time, each printing its key on stdout.
- */
-async function keysFromCli(cli: string, url: string, label: string): Promise<string[]> {
-  log('info', "making the bench keys with the other checkout's keys CLI", { cli, keys: KEYS });
-  const keys: string[] = [];
-  const one = () =>
-    new Promise<string>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        [cli, 'create', '--plan', 'enterprise', '--label', label],
-        { env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: url, LOG_LEVEL: 'warn' }, timeout: 60_000 },
-        (error, stdout) => {
-          const key = stdout.trim().split('\n').pop() ?? '';
-          if (error || key === '') reject(error ?? new Error(`${cli} printed no key`));
-          else resolve(key);
-        },
-      ),
-    );
-  while (keys.length < KEYS) keys.push(...(await Promise.all(Array.from({ length: 4 }, one))));
-  return keys.slice(0, KEYS);
 }
 
 /**

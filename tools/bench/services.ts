@@ -1,9 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../common/files';
 import { freePort } from '@tcg/persistence/testing';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../common/service-runtime';
+import { log } from '../common/log';
 
 export interface RunningService {
   readonly name: string;
@@ -31,11 +32,48 @@ export const OTHER_KEYS_CLI: string | undefined = process.env['BENCH_APPS_DIST']
   : undefined;
 
 /**
+ * `count` enterprise keys made by another checkout's keys CLI (`create --plan enterprise`), four at a
+ * time, each printing its key on stdout.
+ */
+export async function keysFromCli(cli: string, url: string, label: string, count: number): Promise<string[]> {
+  log('info', "making the bench keys with the other checkout's keys CLI", { cli, keys: count });
+  const keys: string[] = [];
+  const one = () =>
+    new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [cli, 'create', '--plan', 'enterprise', '--label', label],
+        { env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: url, LOG_LEVEL: 'warn' }, timeout: 60_000 },
+        (error, stdout) => {
+          const key = stdout.trim().split('\n').pop() ?? '';
+          if (error || key === '') reject(error ?? new Error(`${cli} printed no key`));
+          else resolve(key);
+        },
+      ),
+    );
+  while (keys.length < count) keys.push(...(await Promise.all(Array.from({ length: 4 }, one))));
+  return keys.slice(0, count);
+}
+
+/**
  * Starts a built service (`<APPS_DIST>/<app>/src/main.js`) on a free port and waits for /health.
  * With BENCH_CPU_PROF=<dir> each service writes a V8 CPU profile there when it stops.
  */
-export function startService(app: string, env: Record<string, string>): Promise<RunningService> {
-  return startProcess(app, join(APPS_DIST, app, 'src/main.js'), [], env, '/health');
+export function startService(
+  app: string,
+  env: Record<string, string>,
+  launch: Launch = {},
+): Promise<RunningService> {
+  return startProcess(app, join(APPS_DIST, app, 'src/main.js'), [], env, '/health', launch);
+}
+
+/** How a process is started beyond its script: under a wrapper (valgrind), and how long it may take to be ready. */
+export interface Launch {
+  /** A command Node runs under, `['valgrind', '--tool=callgrind', …]`. */
+  readonly wrapper?: readonly string[];
+  /** Node flags beside the services' own. */
+  readonly nodeFlags?: readonly string[];
+  readonly readyTimeoutMs?: number;
 }
 
 /**
@@ -48,6 +86,7 @@ export async function startProcess(
   args: readonly string[],
   env: Record<string, string>,
   readyPath: string,
+  launch: Launch = {},
 ): Promise<RunningService> {
   const port = await freePort();
   const adminPort = await freePort();
@@ -60,8 +99,10 @@ export async function startProcess(
     // For instance `--perf-basic-prof`, so that `perf record -a` names the services' JavaScript,
     // or `--trace-gc` with BENCH_STDOUT=1 (the processes' stdout is dropped otherwise).
     ...(process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter((f) => f !== ''),
+    ...(launch.nodeFlags ?? []),
   ];
-  const child: ChildProcess = spawn(process.execPath, [...flags, script, ...args], {
+  const [command, ...wrapperArgs] = [...(launch.wrapper ?? []), process.execPath];
+  const child: ChildProcess = spawn(command!, [...wrapperArgs, ...flags, script, ...args], {
     env: {
       PATH: process.env['PATH'] ?? '',
       // `log` writes an access line per request in every process (BENCH_LOG_LEVEL=log measures them).
@@ -93,7 +134,7 @@ export async function startProcess(
     child.kill('SIGTERM');
     await exited;
   };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (launch.readyTimeoutMs ?? 30_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     try {
