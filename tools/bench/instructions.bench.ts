@@ -174,10 +174,13 @@ async function lookUp(gateway: string, paths: readonly string[], keys: readonly 
 /**
  * The gateway and `api-<version>` under callgrind (the other service runs as usual), each with
  * `--single-threaded` so that V8 compiles on the counted thread, not on helpers whose share would
- * vary; the warm-up lookups, then the counters zeroed, the measured lookups, a dump. Timers (the
- * limits' sweeper, the legacy keys' refresh, pool keep-alives) run by the clock, and under
- * callgrind a lookup takes 50 to 150 ms depending on what else the machine runs. So each process is
- * also counted idle for IDLE_MS, and that rate, over the lookups' time, is taken off their count.
+ * vary, and `--predictable-gc-schedule`, so that its collections do not follow the clock (two runs
+ * of v2 agreed within 0.2% in the gateway and 2% in api-v2 with it; without it, runs of one build
+ * spread by up to 16%). Then the warm-up lookups, the counters zeroed, the measured lookups, a
+ * dump. Timers (the limits' sweeper, the legacy keys' refresh, pool keep-alives) run by the
+ * clock, and under callgrind a lookup takes 50 to 150 ms depending on what else the machine runs.
+ * So each process is also counted idle for IDLE_MS, and that rate, over the lookups' time, is taken
+ * off their count.
  */
 async function measure(
   version: Version,
@@ -195,7 +198,7 @@ async function measure(
   const serviceCount = new Counted(dir, `${version}-api-${version}`);
   const counted = (c: Counted) => ({
     wrapper: c.wrapper,
-    nodeFlags: ['--single-threaded'],
+    nodeFlags: ['--single-threaded', '--predictable-gc-schedule'],
     readyTimeoutMs: READY_TIMEOUT_MS,
   });
   const started: RunningService[] = [];
