@@ -1,4 +1,3 @@
-import { TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { execFileSync, spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
@@ -31,17 +30,16 @@ import {
   type TaskRow,
   type WalkRow,
 } from './api-rows';
-import { databaseUrl, ensureBenchCatalogue } from './bench-databases';
+import { benchCards, databaseUrl, ensureBenchCatalogue } from './bench-databases';
 import { cacheCounters, closeBenchHttp, get, p95Bound, pool, routeHistogram } from './bench-http';
 import { CpuAccounting } from './cpu-time';
 import { FLOOR_PATH } from './floor-server';
 import { LoadGenerator } from './load-client';
 import type { LoadResult, LoadScenario } from './load-generator';
 import { printReport, type ReportInput, type Row } from './report';
-import { shuffled } from './sampling';
 import {
-  keysFromCli,
-  OTHER_KEYS_CLI,
+  makeBenchKeys,
+  revokeBenchKeys,
   RunningService,
   residentBytes,
   startProcess,
@@ -179,19 +177,14 @@ interface Catalogue {
 async function openCatalogue(url: string, label: string, cleanups: Cleanups): Promise<Catalogue> {
   const ds = await openDatabase(url, 4);
   cleanups.push(async () => {
-    await ds.query('UPDATE api_keys SET revoked_at = now() WHERE label = $1 AND revoked_at IS NULL', [label]);
+    await revokeBenchKeys(ds, label);
     await ds.destroy();
   });
-  const repo = new TypeOrmApiKeyRepository(ds);
-  const keys = OTHER_KEYS_CLI
-    ? await keysFromCli(OTHER_KEYS_CLI, url, label, KEYS)
-    : await Promise.all(
-        Array.from({ length: KEYS }, () => repo.create('enterprise', label).then((k) => k.key)),
-      );
-  const cards: BenchCard[] = await ds.query('SELECT id, uuid, name FROM cards ORDER BY uuid');
+  const keys = await makeBenchKeys(ds, url, label, KEYS);
+  const cards = await benchCards(ds);
   if (cards.length === 0) throw new Error(`${url} has no cards`);
   await prewarm(ds);
-  return { url, ds, label, keys, cards: shuffled(cards, SEED) };
+  return { url, ds, label, keys, cards };
 }
 
 /**

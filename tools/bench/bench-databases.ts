@@ -1,9 +1,20 @@
 import { sampleLoadState, withSampleLoadLock } from '@tcg/persistence';
 import { Client, type ClientConfig } from 'pg';
+import type { DataSource } from 'typeorm';
 import { openDatabase } from '../common/database';
 import { log } from '../common/log';
+import { type BenchCard, SEED } from './api-rows';
+import { shuffled } from './sampling';
 import { CatalogueSize } from '../loader/catalogue';
 import { currentHour, loadSample, loadProgressReporter, removeIfInterrupted } from '../loader/sample-loader';
+
+/**
+ * Every card of the catalogue of `ds`, in the benches' fixed random order (SEED): for Zipf, the
+ * first is the most popular; for a count, the same cards on every run.
+ */
+export async function benchCards(ds: DataSource): Promise<BenchCard[]> {
+  return shuffled<BenchCard>(await ds.query('SELECT id, uuid, name FROM cards ORDER BY uuid'), SEED);
+}
 
 /** `url` with its database replaced by `database`. */
 export function databaseUrl(url: string, database: string): string {

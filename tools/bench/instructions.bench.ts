@@ -1,4 +1,3 @@
-import { TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -7,20 +6,18 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { openDatabase, resolveDatabase } from '../common/database';
 import { log, parseArgs, runTool } from '../common/log';
-import { type BenchCard, SEED, v1Lookup, v2Lookup } from './api-rows';
-import { ensureBenchCatalogue } from './bench-databases';
+import { type BenchCard, v1Lookup, v2Lookup } from './api-rows';
+import { benchCards, ensureBenchCatalogue } from './bench-databases';
 import { closeBenchHttp, get } from './bench-http';
-import { shuffled } from './sampling';
-import { keysFromCli, OTHER_KEYS_CLI, type RunningService, startService } from './services';
+import { makeBenchKeys, revokeBenchKeys, type RunningService, SERVICE_HOST, startService } from './services';
 import { formatTable, num } from './table';
 
 /**
  * `npm run bench:instructions`: the instructions the gateway and a service execute per card
- * lookup, counted by valgrind's callgrind. A count, not a time: the same build, catalogue and
- * requests give the same figure (within 1% for a service, 5% for the gateway, whose timers run
- * beside the requests) however loaded or slow the machine is, where `bench:api`'s req/s drift by
- * more than a regression between two commits. The tool for an A/B or a bisection (with
- * BENCH_APPS_DIST); `bench:api` remains the measure of speed.
+ * lookup, counted by valgrind's callgrind. A count, not a time: on a quiet machine two runs of one
+ * build agree within a few percent (see measure), where `bench:api`'s req/s drift by more than a
+ * regression between two commits. The tool for an A/B or a bisection (with BENCH_APPS_DIST);
+ * `bench:api` remains the measure of speed.
  */
 const USAGE = `usage: npm run bench:instructions -- [--versions v1,v2] [--warmup 1500] [--requests 800]
   [--full-db tcg_bench_full]
@@ -129,7 +126,7 @@ class Counted {
         'callgrind_control',
         [`--vgdb-prefix=${join(this.dir, 'vgdb')}`, action, String(service.pid)],
         // vgdb finds the process's pipes by the user and host names valgrind saw in its environment.
-        { env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1' }, timeout: DUMP_TIMEOUT_MS },
+        { env: { PATH: process.env['PATH'] ?? '', HOST: SERVICE_HOST }, timeout: DUMP_TIMEOUT_MS },
         (error) => (error ? reject(error) : resolve()),
       ),
     );
@@ -269,15 +266,10 @@ async function main(): Promise<number> {
   const { url } = await ensureBenchCatalogue(server.url, o.fullDb, 'full');
   const ds = await openDatabase(url, 2);
   try {
-    const cards = shuffled<BenchCard>(await ds.query('SELECT id, uuid, name FROM cards ORDER BY uuid'), SEED);
+    const cards = await benchCards(ds);
     if (cards.length < o.warmup + o.requests)
       throw new Error(`${o.fullDb} has ${cards.length} cards: fewer than --warmup plus --requests`);
-    const repo = new TypeOrmApiKeyRepository(ds);
-    const keys = OTHER_KEYS_CLI
-      ? await keysFromCli(OTHER_KEYS_CLI, url, label, KEYS)
-      : await Promise.all(
-          Array.from({ length: KEYS }, () => repo.create('enterprise', label).then((k) => k.key)),
-        );
+    const keys = await makeBenchKeys(ds, url, label, KEYS);
     const results: Measured[] = [];
     for (const version of o.versions) {
       // Distinct cards for the warm-up and the count: none of the counted lookups is in a cache.
@@ -315,9 +307,7 @@ async function main(): Promise<number> {
     );
     return results.some((r) => r.failures > 0) ? 1 : 0;
   } finally {
-    await ds
-      .query('UPDATE api_keys SET revoked_at = now() WHERE label = $1 AND revoked_at IS NULL', [label])
-      .catch(() => undefined);
+    await revokeBenchKeys(ds, label).catch(() => undefined);
     await ds.destroy();
     closeBenchHttp();
     await server.stop();

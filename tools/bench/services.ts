@@ -1,4 +1,6 @@
+import { TypeOrmApiKeyRepository } from '@tcg/persistence';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import type { DataSource } from 'typeorm';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../common/files';
@@ -31,11 +33,31 @@ export const OTHER_KEYS_CLI: string | undefined = process.env['BENCH_APPS_DIST']
   ? join(process.env['BENCH_APPS_DIST'], '..', 'tools/keys/keys.js')
   : undefined;
 
+/** The address every started process listens on (also what vgdb needs to find a valgrind's pipes). */
+export const SERVICE_HOST = '127.0.0.1';
+
+/**
+ * `count` enterprise keys labelled `label` on the catalogue of `ds` (at `url`): made by this
+ * checkout's repository, or, when the services are another checkout's, by its keys CLI.
+ */
+export function makeBenchKeys(ds: DataSource, url: string, label: string, count: number): Promise<string[]> {
+  if (OTHER_KEYS_CLI) return keysFromCli(OTHER_KEYS_CLI, url, label, count);
+  const repo = new TypeOrmApiKeyRepository(ds);
+  return Promise.all(
+    Array.from({ length: count }, () => repo.create('enterprise', label).then((k) => k.key)),
+  );
+}
+
+/** Revokes the keys `makeBenchKeys` made under `label`. */
+export async function revokeBenchKeys(ds: DataSource, label: string): Promise<void> {
+  await ds.query('UPDATE api_keys SET revoked_at = now() WHERE label = $1 AND revoked_at IS NULL', [label]);
+}
+
 /**
  * `count` enterprise keys made by another checkout's keys CLI (`create --plan enterprise`), four at a
  * time, each printing its key on stdout.
  */
-export async function keysFromCli(cli: string, url: string, label: string, count: number): Promise<string[]> {
+async function keysFromCli(cli: string, url: string, label: string, count: number): Promise<string[]> {
   log('info', "making the bench keys with the other checkout's keys CLI", { cli, keys: count });
   const keys: string[] = [];
   const one = () =>
@@ -123,7 +145,7 @@ export async function startProcess(
       ),
       ...env,
       PORT: String(port),
-      HOST: '127.0.0.1',
+      HOST: SERVICE_HOST,
     },
     stdio: ['ignore', process.env['BENCH_STDOUT'] ? 'inherit' : 'ignore', 'inherit'],
   });
