@@ -297,14 +297,16 @@ SELECT count(*)::int AS n FROM card_tops top WHERE top.region = $1::text AND top
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (WITH m AS (
            SELECT n.folded FROM search_names n WHERE n.folded LIKE $1
            UNION
-           SELECT n.folded FROM search_names n WHERE n.folded % $2 OR $2 <% n.folded),
+           SELECT n.folded FROM search_names n WHERE n.folded % $2
+           UNION
+           SELECT n.folded FROM search_names n WHERE $2 <% n.folded),
          counted AS (
            SELECT x.folded, x.rel, x.cards FROM (
              SELECT m.folded, ((m.folded = $2)::int + (m.folded LIKE $3)::int
            + (m.folded LIKE $1)::int
            + greatest(similarity(m.folded, $2), word_similarity($2, m.folded)))::float8 AS rel,
                     (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[])::int AS cards
-             FROM m) x
+             FROM m OFFSET 0) x
            WHERE x.cards > 0),
          cut AS (
            SELECT x.rel FROM (SELECT rel, sum(cards) OVER (ORDER BY rel DESC) AS upto FROM counted) x
@@ -333,14 +335,16 @@ SELECT coalesce(array_agg(v.id), '{}') AS ids FROM variant_kinds v WHERE v.type 
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (WITH m AS (
            SELECT n.folded FROM search_names n WHERE n.folded LIKE $1
            UNION
-           SELECT n.folded FROM search_names n WHERE n.folded % $2 OR $2 <% n.folded),
+           SELECT n.folded FROM search_names n WHERE n.folded % $2
+           UNION
+           SELECT n.folded FROM search_names n WHERE $2 <% n.folded),
          counted AS (
            SELECT x.folded, x.rel, x.cards FROM (
              SELECT m.folded, ((m.folded = $2)::int + (m.folded LIKE $3)::int
            + (m.folded LIKE $1)::int
            + greatest(similarity(m.folded, $2), word_similarity($2, m.folded)))::float8 AS rel,
                     (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && $5::int[] AND f.game_id = $6)::int AS cards
-             FROM m) x
+             FROM m OFFSET 0) x
            WHERE x.cards > 0),
          cut AS (
            SELECT x.rel FROM (SELECT rel, sum(cards) OVER (ORDER BY rel DESC) AS upto FROM counted) x
@@ -366,14 +370,16 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (WITH m AS (
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (WITH m AS (
            SELECT n.folded FROM search_names n WHERE n.folded LIKE $1
            UNION
-           SELECT n.folded FROM search_names n WHERE n.folded % $2 OR $2 <% n.folded),
+           SELECT n.folded FROM search_names n WHERE n.folded % $2
+           UNION
+           SELECT n.folded FROM search_names n WHERE $2 <% n.folded),
          counted AS (
            SELECT x.folded, x.rel, x.cards FROM (
              SELECT m.folded, ((m.folded = $2)::int + (m.folded LIKE $3)::int
            + (m.folded LIKE $1)::int
            + greatest(similarity(m.folded, $2), word_similarity($2, m.folded)))::float8 AS rel,
                     (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[])::int AS cards
-             FROM m) x
+             FROM m OFFSET 0) x
            WHERE x.cards > 0),
          cut AS (
            SELECT x.rel FROM (SELECT rel, sum(cards) OVER (ORDER BY rel DESC) AS upto FROM counted) x
@@ -742,14 +748,16 @@ SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition,
 WITH m AS (
            SELECT n.folded FROM search_names n WHERE n.folded LIKE $1
            UNION
-           SELECT n.folded FROM search_names n WHERE n.folded % $2 OR $2 <% n.folded),
+           SELECT n.folded FROM search_names n WHERE n.folded % $2
+           UNION
+           SELECT n.folded FROM search_names n WHERE $2 <% n.folded),
          counted AS (
            SELECT x.folded, x.rel, x.cards FROM (
              SELECT m.folded, ((m.folded = $2)::int + (m.folded LIKE $3)::int
            + (m.folded LIKE $1)::int
            + greatest(similarity(m.folded, $2), word_similarity($2, m.folded)))::float8 AS rel,
                     (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[])::int AS cards
-             FROM m) x
+             FROM m OFFSET 0) x
            WHERE x.cards > 0),
          cut AS (
            SELECT x.rel FROM (SELECT rel, sum(cards) OVER (ORDER BY rel DESC) AS upto FROM counted) x
