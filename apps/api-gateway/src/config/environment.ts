@@ -1,19 +1,7 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
 import { MIN_API_KEY_SECRET_LENGTH, UNSET_API_KEY_SECRET } from '@tcg/domain';
-import { BaseEnvironment, readEnvironment } from '@tcg/http-service';
+import { BaseEnvironment, IsIntBetween, readEnvironment } from '@tcg/http-service';
 import {
   PROXY_HEADERS,
   type ProxyHeader,
@@ -38,10 +26,7 @@ export class Environment extends BaseEnvironment {
   HOST = '0.0.0.0';
 
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(50)
+  @IsIntBetween(1, 50)
   DATABASE_POOL_SIZE = 4;
 
   /**
@@ -67,34 +52,22 @@ export class Environment extends BaseEnvironment {
    * instance's in-memory share, a slow reply does not.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(10)
-  @Max(10_000)
+  @IsIntBetween(10, 10_000)
   REDIS_COMMAND_TIMEOUT_MS = 1_000;
 
   /** Longest a (re)connection to Redis may take. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(60_000)
+  @IsIntBetween(100, 60_000)
   REDIS_CONNECT_TIMEOUT_MS = 1_000;
 
   /** Without Redis: longest a quota statement on PostgreSQL may take before memory answers. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(10)
-  @Max(10_000)
+  @IsIntBetween(10, 10_000)
   QUOTA_DB_TIMEOUT_MS = 1_000;
 
   /** How long a key lookup is cached: a revoked key stops working within this time. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(60_000)
+  @IsIntBetween(0, 60_000)
   KEY_CACHE_TTL_MS = 5_000;
 
   /**
@@ -102,18 +75,12 @@ export class Environment extends BaseEnvironment {
    * (down or slower than KEY_LOOKUP_TIMEOUT_MS). 0: never served stale.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(86_400_000)
+  @IsIntBetween(0, 86_400_000)
   KEY_CACHE_STALE_MS = 300_000;
 
   /** Longest a request waits for a key lookup; past it: a stale entry, else 503. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(10)
-  @Max(30_000)
+  @IsIntBetween(10, 30_000)
   KEY_LOOKUP_TIMEOUT_MS = 1_000;
 
   /**
@@ -151,10 +118,7 @@ export class Environment extends BaseEnvironment {
    * a legacy key added meanwhile (`DEMO_API_KEY`) works from the next read.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_000)
-  @Max(3_600_000)
+  @IsIntBetween(1_000, 3_600_000)
   LEGACY_KEYS_REFRESH_MS = 60_000;
 
   /**
@@ -163,18 +127,12 @@ export class Environment extends BaseEnvironment {
    * succeeds it is not ready and answers legacy-shaped keys 503 with Retry-After.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IsIntBetween(100, 120_000)
   LEGACY_KEYS_LOAD_TIMEOUT_MS = 10_000;
 
   /** Missing or invalid keys one client address may send per minute before it gets 429s. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
+  @IsIntBetween(1, 100_000)
   AUTH_FAILURES_PER_MINUTE = 30;
 
   /**
@@ -184,10 +142,7 @@ export class Environment extends BaseEnvironment {
    * timer only, no CPU while it waits. 0: answered at once.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(10_000)
+  @IsIntBetween(0, 10_000)
   AUTH_FAILURE_DELAY_MS = 250;
 
   /**
@@ -195,10 +150,7 @@ export class Environment extends BaseEnvironment {
    * one is sent at once and closes its connection (the metric `gateway_bad_key_answers_undelayed_total`).
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @IsIntBetween(1, 1_000_000)
   AUTH_FAILURE_MAX_DELAYED = 2_000;
 
   /**
@@ -206,10 +158,7 @@ export class Environment extends BaseEnvironment {
    * however many connections it opens: past it they wait their turn. 32 per 250 ms: 128 a second.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @IsIntBetween(1, 1_000_000)
   AUTH_FAILURE_ANSWERS_PER_ADDRESS = 32;
 
   /**
@@ -249,44 +198,29 @@ export class Environment extends BaseEnvironment {
    * (TCG_API_TIMEOUT_MS there, 10 s), so longer than an API request's UPSTREAM_TIMEOUT_MS.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(300_000)
+  @IsIntBetween(100, 300_000)
   MCP_UPSTREAM_TIMEOUT_MS = 30_000;
 
   /** How long an upstream may take before the client gets a 504. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IsIntBetween(100, 120_000)
   UPSTREAM_TIMEOUT_MS = 10_000;
 
   // --- Proxy (issue 9): upstream deadlines and pool bounds, body cap, server timeouts. ---
 
   /** From an upstream's response headers to the end of its body; past it the response is cut. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IsIntBetween(100, 600_000)
   UPSTREAM_BODY_TIMEOUT_MS = 30_000;
 
   /** Keep-alive connections per service. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
+  @IsIntBetween(1, 10_000)
   UPSTREAM_MAX_SOCKETS = 64;
 
   /** Requests per service on a socket or waiting for one; beyond it a quick 503, not a queue. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
+  @IsIntBetween(1, 100_000)
   UPSTREAM_MAX_IN_FLIGHT = 256;
 
   /**
@@ -294,10 +228,7 @@ export class Environment extends BaseEnvironment {
    * gateway never reuses a socket the service is closing.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IsIntBetween(100, 600_000)
   UPSTREAM_FREE_SOCKET_TIMEOUT_MS = 4_000;
 
   // --- Slow clients and downloads (issue 22): write-idle deadline, the download pool and its bounds. ---
@@ -307,10 +238,7 @@ export class Environment extends BaseEnvironment {
    * static assets too); past it the connection is cut and the upstream socket closed at once.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IsIntBetween(100, 600_000)
   WRITE_IDLE_TIMEOUT_MS = 10_000;
 
   /**
@@ -318,10 +246,7 @@ export class Environment extends BaseEnvironment {
    * downloads past it get 503 at once, never a socket ordinary requests need.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000)
+  @IsIntBetween(1, 1_000)
   DOWNLOAD_MAX_SOCKETS = 8;
 
   /**
@@ -329,10 +254,7 @@ export class Environment extends BaseEnvironment {
    * `concurrentDownloads` is the limit across instances); past it: 429.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000)
+  @IsIntBetween(1, 1_000)
   DOWNLOAD_SOCKETS_PER_KEY = 2;
 
   /**
@@ -340,10 +262,7 @@ export class Environment extends BaseEnvironment {
    * instance: however many keys read slowly, a new one finds a connection (at most sockets − 1).
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000)
+  @IsIntBetween(0, 1_000)
   DOWNLOAD_RESERVED_SOCKETS = 2;
 
   /**
@@ -351,10 +270,7 @@ export class Environment extends BaseEnvironment {
    * being renewed (every third of it while it runs): an instance that died frees its places then.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_000)
-  @Max(3_600_000)
+  @IsIntBetween(1_000, 3_600_000)
   DOWNLOAD_LEASE_TTL_MS = 60_000;
 
   /**
@@ -362,10 +278,7 @@ export class Environment extends BaseEnvironment {
    * plan's own (`concurrentRequests`: free 4, starter 8, professional 16, enterprise 32).
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @IsIntBetween(1, 1_000_000)
   KEY_REQUESTS_AT_ONCE?: number;
 
   /**
@@ -373,58 +286,37 @@ export class Environment extends BaseEnvironment {
    * DOWNLOAD_GRACE_MS (at least 1 s) once those have passed; slower ones are cut.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_073_741_824)
+  @IsIntBetween(0, 1_073_741_824)
   DOWNLOAD_MIN_BYTES_PER_SECOND = 16_384;
 
   /** From a download's headers until its average rate is first checked. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(600_000)
+  @IsIntBetween(0, 600_000)
   DOWNLOAD_GRACE_MS = 10_000;
 
   /** Longest a download may take; past it the connection is cut (the client resumes with Range). */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_000)
-  @Max(86_400_000)
+  @IsIntBetween(1_000, 86_400_000)
   DOWNLOAD_MAX_DURATION_MS = 1_800_000;
 
   /** Largest request body (POST) the gateway accepts; larger gets 413. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100 * 1024 * 1024)
+  @IsIntBetween(1, 100 * 1024 * 1024)
   MAX_BODY_BYTES = 1_048_576;
 
   /** A client must send its request headers within this; slower ones get 408 and are closed. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IsIntBetween(100, 600_000)
   SERVER_HEADERS_TIMEOUT_MS = 10_000;
 
   /** A client must send its whole request (headers and body) within this. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IsIntBetween(100, 600_000)
   SERVER_REQUEST_TIMEOUT_MS = 30_000;
 
   /** An idle client keep-alive connection is closed after this. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IsIntBetween(100, 600_000)
   SERVER_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
   /** Base address of the problem-type documentation, for the gateway's own v2 errors. */

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { DEFAULT_ARCHIVE_DAYS } from '@tcg/domain';
-import { readServiceEnvironment, ServiceEnvironment } from '@tcg/http-service';
+import { IsIntBetween, readServiceEnvironment, ServiceEnvironment } from '@tcg/http-service';
 
 /** `<id>:<base64>`, as many as given, comma-separated (the key's length is checked when it is read). */
 const SECRET_KEYS =
@@ -26,10 +26,7 @@ export class Environment extends ServiceEnvironment {
 
   /** How long the data version must stay still (an import's last batch committed) before a generation. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(3_600_000)
+  @IsIntBetween(0, 3_600_000)
   BULK_SETTLE_MS = 10_000;
 
   /**
@@ -46,18 +43,12 @@ export class Environment extends ServiceEnvironment {
 
   /** Snapshots older than this are written again even when the data has not changed (daily). */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(24 * 30)
+  @IsIntBetween(1, 24 * 30)
   BULK_MAX_AGE_HOURS = 24;
 
   /** Days a day's archive of the bulk data (both formats and the full history) is kept. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
+  @IsIntBetween(1, 10_000)
   BULK_ARCHIVE_DAYS = DEFAULT_ARCHIVE_DAYS;
 
   /**
@@ -79,26 +70,17 @@ export class Environment extends ServiceEnvironment {
 
   /** How often the sender looks for due events (each one a cheap indexed statement). */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(50)
-  @Max(60_000)
+  @IsIntBetween(50, 60_000)
   ALERT_POLL_MS = 1_000;
 
   /** The gap after a first failed attempt; each next one doubles (capped at 2 h), with jitter. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(10)
-  @Max(3_600_000)
+  @IsIntBetween(10, 3_600_000)
   ALERT_RETRY_BASE_MS = 30_000;
 
   /** How long an event is retried from when it fired; then it fails and its alert is disabled. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_000)
-  @Max(7 * 86_400_000)
+  @IsIntBetween(1_000, 7 * 86_400_000)
   ALERT_RETRY_WINDOW_MS = 86_400_000;
 
   /**
@@ -106,10 +88,7 @@ export class Environment extends ServiceEnvironment {
    * event sent again by another (or by itself after a restart). Above an attempt's deadlines.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(500)
-  @Max(600_000)
+  @IsIntBetween(500, 600_000)
   ALERT_LEASE_MS = 60_000;
 
   /**

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { readServiceEnvironment, ServiceEnvironment } from '@tcg/http-service';
+import { IsOptional, IsString, MinLength } from 'class-validator';
+import { IsIntBetween, readServiceEnvironment, ServiceEnvironment } from '@tcg/http-service';
 
 /**
  * Every variable this service reads; validated once at boot (see .env.example). The shared ones
@@ -27,10 +26,7 @@ export class Environment extends ServiceEnvironment {
 
   /** Time a page may spend counting its total; past it `meta.total` is null. 0: never count. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(10_000)
+  @IsIntBetween(0, 10_000)
   TOTAL_COUNT_BUDGET_MS = 250;
 }
 

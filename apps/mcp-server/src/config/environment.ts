@@ -1,18 +1,6 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
-import { readEnvironment } from '@tcg/http-service';
+import { IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIntBetween, readEnvironment } from '@tcg/http-service';
 
 /** What an API key may look like here: printable ASCII, as the gateway reads the header. */
 const API_KEY_FORMAT = /^[!-~]{1,256}$/;
@@ -34,18 +22,12 @@ export class McpEnvironment {
    * rather than the gateway's 504.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IsIntBetween(100, 120_000)
   TCG_API_TIMEOUT_MS = 10_000;
 
   /** Largest API answer a tool reads; a larger one is a tool error (narrow the query). */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_024)
-  @Max(64 * 1024 * 1024)
+  @IsIntBetween(1_024, 64 * 1024 * 1024)
   TCG_API_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
   @IsOptional()
@@ -66,10 +48,7 @@ export class StdioEnvironment extends McpEnvironment {
  */
 export class HttpEnvironment extends McpEnvironment {
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IsIntBetween(1, 65535)
   PORT = 8083;
 
   /** Only the gateway calls it: loopback unless set (`0.0.0.0` in a container). */
@@ -84,18 +63,12 @@ export class HttpEnvironment extends McpEnvironment {
 
   /** Largest JSON-RPC request body; a tool's arguments are a few hundred bytes. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_024)
-  @Max(1_048_576)
+  @IsIntBetween(1_024, 1_048_576)
   MCP_MAX_BODY_BYTES = 65_536;
 
   /** MCP requests handled at once; past it a quick 503, not a queue. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
+  @IsIntBetween(1, 10_000)
   MCP_MAX_IN_FLIGHT = 64;
 }
 

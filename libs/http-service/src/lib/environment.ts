@@ -3,6 +3,18 @@ import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 
 /**
+ * A whole number from `min` to `max`, converted from the variable's text: what
+ * `@Type(() => Number) @IsInt() @Min(min) @Max(max)` declare, applied bottom first as TypeScript
+ * applies a stack, so an error lists the failed constraints in the same order.
+ */
+export function IsIntBetween(min: number, max: number): PropertyDecorator {
+  return (target, key) => {
+    for (const decorate of [Max(max), Min(min), IsInt()]) decorate(target, key);
+    Type(() => Number)(target, String(key));
+  };
+}
+
+/**
  * The variables every HTTP service reads, the gateway included: its database and how long to wait
  * for it, the internal credential and the log level. A service's own Environment extends this;
  * class-validator and class-transformer apply the base class's decorators to the subclass too.
@@ -18,10 +30,7 @@ export class BaseEnvironment {
 
   /** Longest wait to open a database connection, or for a pooled one when all are busy. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(60_000)
+  @IsIntBetween(100, 60_000)
   DATABASE_CONNECT_TIMEOUT_MS = 2_000;
 
   /**
@@ -29,18 +38,12 @@ export class BaseEnvironment {
    * later if the server does not answer at all. A lookup takes milliseconds.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IsIntBetween(100, 600_000)
   DATABASE_STATEMENT_TIMEOUT_MS = 5_000;
 
   /** The server ends a session idle inside a transaction this long, freeing its locks. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_000)
-  @Max(3_600_000)
+  @IsIntBetween(1_000, 3_600_000)
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
   /**
@@ -48,16 +51,10 @@ export class BaseEnvironment {
    * declares its own defaults (`override PORT = 8081`); not optional, so an app that forgot one
    * fails at boot rather than listening on a random port.
    */
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IsIntBetween(1, 65535)
   PORT!: number;
 
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IsIntBetween(0, 65535)
   METRICS_PORT!: number;
 
   @IsOptional()
@@ -91,10 +88,7 @@ export class ServiceEnvironment extends BaseEnvironment {
   HOST = '127.0.0.1';
 
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @IsIntBetween(1, 200)
   DATABASE_POOL_SIZE = 10;
 
   /**
@@ -111,26 +105,17 @@ export class ServiceEnvironment extends BaseEnvironment {
    * close idle sockets sooner, or it may send a request on a socket this side is closing.
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_000)
-  @Max(600_000)
+  @IsIntBetween(1_000, 600_000)
   SERVER_KEEP_ALIVE_TIMEOUT_MS = 30_000;
 
   /** Longest a client may take to send a request's headers. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_000)
-  @Max(120_000)
+  @IsIntBetween(1_000, 120_000)
   SERVER_HEADERS_TIMEOUT_MS = 10_000;
 
   /** Longest a client may take to send a whole request, body included; at least the headers'. */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1_000)
-  @Max(600_000)
+  @IsIntBetween(1_000, 600_000)
   SERVER_REQUEST_TIMEOUT_MS = 30_000;
 
   /**
@@ -138,10 +123,7 @@ export class ServiceEnvironment extends BaseEnvironment {
    * out first; 0 turns caching off (validators and compression stay).
    */
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(8 * 1024 ** 3)
+  @IsIntBetween(0, 8 * 1024 ** 3)
   RESPONSE_CACHE_MAX_BYTES = 64 * 1024 ** 2;
 }
 
