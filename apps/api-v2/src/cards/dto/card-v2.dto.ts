@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   CONDITIONS,
@@ -71,26 +72,32 @@ export class PeriodStatsV2 {
   max_date?: string | null;
 }
 
-/** The requested windows of `include` (all of them by default); windows not requested are omitted. */
-export class PeriodsV2 {
-  @ApiPropertyOptional({ type: () => PeriodStatsV2 })
-  '7d'?: PeriodStatsV2;
+/**
+ * The five windows, each with its statistics (`stats`): `periods` and its converted twin list the
+ * same windows. `allTime` says which statistics all_time carries.
+ */
+function Windows<T>(stats: Type<T>, allTime: string) {
+  class WindowsOfStats {
+    @ApiPropertyOptional({ type: () => stats })
+    '7d'?: T;
 
-  @ApiPropertyOptional({ type: () => PeriodStatsV2 })
-  '30d'?: PeriodStatsV2;
+    @ApiPropertyOptional({ type: () => stats })
+    '30d'?: T;
 
-  @ApiPropertyOptional({ type: () => PeriodStatsV2 })
-  '90d'?: PeriodStatsV2;
+    @ApiPropertyOptional({ type: () => stats })
+    '90d'?: T;
 
-  @ApiPropertyOptional({ type: () => PeriodStatsV2, description: '`min` and `max` only.' })
-  '1y'?: PeriodStatsV2;
+    @ApiPropertyOptional({ type: () => stats, description: '`min` and `max` only.' })
+    '1y'?: T;
 
-  @ApiPropertyOptional({
-    type: () => PeriodStatsV2,
-    description: '`min`, `max`, `min_date` and `max_date` only.',
-  })
-  all_time?: PeriodStatsV2;
+    @ApiPropertyOptional({ type: () => stats, description: allTime })
+    all_time?: T;
+  }
+  return WindowsOfStats;
 }
+
+/** The requested windows of `include` (all of them by default); windows not requested are omitted. */
+export class PeriodsV2 extends Windows(PeriodStatsV2, '`min`, `max`, `min_date` and `max_date` only.') {}
 
 /** A converted history point: its own day's rate (docs/currencies.md). */
 export class ConvertedPricePointV2 {
@@ -152,22 +159,7 @@ export class ConvertedPeriodStatsV2 {
 }
 
 /** The windows of `periods`, each with its money statistics converted. */
-export class ConvertedPeriodsV2 {
-  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2 })
-  '7d'?: ConvertedPeriodStatsV2;
-
-  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2 })
-  '30d'?: ConvertedPeriodStatsV2;
-
-  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2 })
-  '90d'?: ConvertedPeriodStatsV2;
-
-  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2, description: '`min` and `max` only.' })
-  '1y'?: ConvertedPeriodStatsV2;
-
-  @ApiPropertyOptional({ type: () => ConvertedPeriodStatsV2, description: '`min` and `max` only.' })
-  all_time?: ConvertedPeriodStatsV2;
-}
+export class ConvertedPeriodsV2 extends Windows(ConvertedPeriodStatsV2, '`min` and `max` only.') {}
 
 /**
  * `currency=`: the market's price in the asked currency beside the native one (docs/currencies.md),
