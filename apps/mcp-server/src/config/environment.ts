@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
-import { IsIntBetween, readEnvironment } from '@tcg/http-service';
+import { IsIntBetween, LOG_LEVELS, readEnvironment, type ServiceLogLevel } from '@tcg/http-service';
 
 /** What an API key may look like here: printable ASCII, as the gateway reads the header. */
 const API_KEY_FORMAT = /^[!-~]{1,256}$/;
@@ -31,8 +31,8 @@ export class McpEnvironment {
   TCG_API_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
   @IsOptional()
-  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
-  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: ServiceLogLevel = 'log';
 }
 
 /** stdio: one caller, whose key is the process's (a desktop client's config passes it). */

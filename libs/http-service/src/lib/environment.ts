@@ -1,6 +1,10 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import type { ServiceLogLevel } from './observability/logger';
+
+/** LOG_LEVEL's values, in Nest's names; each app's environment takes these. */
+export const LOG_LEVELS: readonly ServiceLogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * A whole number from `min` to `max`, converted from the variable's text: what
@@ -58,8 +62,8 @@ export class BaseEnvironment {
   METRICS_PORT!: number;
 
   @IsOptional()
-  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
-  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: ServiceLogLevel = 'log';
 
   /**
    * `json` (one object a line) or `pretty` (one readable line, for a person). Unset: pretty when
