@@ -4,6 +4,7 @@ import {
   itMatchesSqlSnapshots,
   SNAPSHOT_CARD_A,
   SNAPSHOT_VARIANT_A,
+  type SqlCase,
   statementCase,
 } from '../../testing/sql-snapshot';
 import {
@@ -52,7 +53,7 @@ const NEW_ALERT = testAlert({
   secret: 'v1.sealed-secret',
 });
 
-const FILES: Readonly<Record<string, readonly string[]>> = {
+const FILES: Readonly<Record<string, readonly SqlCase[]>> = {
   'alert.repository': [
     statementCase('create: the key lock', lockKeyAlertsStatement(KEY)),
     statementCase('create: count of the key', countKeyAlertsStatement(KEY)),

@@ -4,6 +4,7 @@ import {
   itMatchesSqlSnapshots,
   SNAPSHOT_CARD_A as CARD_A,
   SNAPSHOT_CARD_B as CARD_B,
+  type SqlCase,
   statementCase,
 } from '../../testing/sql-snapshot';
 import {
@@ -43,7 +44,7 @@ import { cardAfterStatement, truncatedSinceStatement } from './previous-history'
 const DAY = 86_400;
 const FILE = { bytes: 48_213, sha256: 'a'.repeat(64), chunks: 1 };
 
-const FILES: Readonly<Record<string, readonly string[]>> = {
+const FILES: Readonly<Record<string, readonly SqlCase[]>> = {
   'bulk-snapshot': [
     statementCase('latest snapshots', latestSnapshotsStatement(BULK_FORMATS)),
     statementCase('latest history files', latestSnapshotsStatement([HISTORY_FORMAT])),

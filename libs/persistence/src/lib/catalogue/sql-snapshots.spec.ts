@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import { itMatchesSqlSnapshots, type SqlCase, statementCase } from '../../testing/sql-snapshot';
 import {
   analyzeDatabaseStatement,
   countCardsStatement,
@@ -17,7 +17,7 @@ import {
 // compared with the files under `sql/` (see reads/sql-snapshots.spec.ts); those of the documents
 // the writer renders are with the reads' (reads/sql/card-documents.sql). `npm run sql:snapshots` rewrites the files.
 
-const FILES: Readonly<Record<string, readonly string[]>> = {
+const FILES: Readonly<Record<string, readonly SqlCase[]>> = {
   'catalogue-writer': [
     ...(['games', 'sets', 'cards', 'variants'] as const).flatMap((table) => [
       statementCase(`${table}: the temp table`, createLoadTableStatement(table)),

@@ -3,6 +3,7 @@ import {
   itMatchesSqlSnapshots,
   SNAPSHOT_CARD_A as CARD,
   SNAPSHOT_VARIANT_A as VARIANT,
+  type SqlCase,
   statementCase,
 } from '../../testing/sql-snapshot';
 import {
@@ -16,7 +17,7 @@ import {
 // The crosswalk's statements for fixed arguments, compared with the files under `sql/` (see
 // reads/sql-snapshots.spec.ts). `npm run sql:snapshots` rewrites the files.
 
-const FILES: Readonly<Record<string, readonly string[]>> = {
+const FILES: Readonly<Record<string, readonly SqlCase[]>> = {
   'id-crosswalk.repository': [
     statementCase(
       'a run’s ids, on the day its row started',

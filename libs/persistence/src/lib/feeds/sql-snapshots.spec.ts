@@ -5,6 +5,7 @@ import {
   SNAPSHOT_CARD_B as CARD_B,
   SNAPSHOT_VARIANT_A as VARIANT_A,
   SNAPSHOT_VARIANT_B as VARIANT_B,
+  type SqlCase,
   statementCase,
 } from '../../testing/sql-snapshot';
 import {
@@ -56,7 +57,7 @@ const COUNTS = {
   samples: { 'unknown condition': ['Heavily Played'] },
 };
 
-const FILES: Readonly<Record<string, readonly string[]>> = {
+const FILES: Readonly<Record<string, readonly SqlCase[]>> = {
   'feed-catalogue.repository': [
     statementCase('ensure game: is it stored', countGameStatement('flesh-and-blood')),
     statementCase('game index: its sets', setsOfGameStatement('flesh-and-blood')),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { hashApiKey } from '@tcg/domain';
-import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import { itMatchesSqlSnapshots, type SqlCase, statementCase } from '../../testing/sql-snapshot';
 import {
   ACTIVE_LEGACY_KEY_HASHES,
   apiKeyByHashStatement,
@@ -38,7 +38,7 @@ const MINUTE_END = new Date('2026-07-01T12:01:10.000Z');
 const DAY_END = new Date('2026-07-02T00:00:10.000Z');
 const MONTH_END = new Date('2026-08-01T00:00:10.000Z');
 
-const FILES: Readonly<Record<string, readonly string[]>> = {
+const FILES: Readonly<Record<string, readonly SqlCase[]>> = {
   'api-key.repository': [
     statementCase(
       'create',

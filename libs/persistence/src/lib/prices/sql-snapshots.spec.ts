@@ -3,6 +3,7 @@ import {
   itMatchesSqlSnapshots,
   SNAPSHOT_VARIANT_A as VARIANT_A,
   SNAPSHOT_VARIANT_B as VARIANT_B,
+  type SqlCase,
   statementCase,
 } from '../../testing/sql-snapshot';
 import {
@@ -27,7 +28,7 @@ const SERIES = [
   { variantUuid: VARIANT_B, region: 'EU', source: 'cardmarket', t: [1_790_000_000], p: [980] },
 ] as const;
 
-const FILES: Readonly<Record<string, readonly string[]>> = {
+const FILES: Readonly<Record<string, readonly SqlCase[]>> = {
   'price-ingest.repository': [
     statementCase('vendor SKUs resolved', vendorSkusStatement(['7003', '7004', '7003'])),
     statementCase(

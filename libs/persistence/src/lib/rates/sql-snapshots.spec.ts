@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { itMatchesSqlSnapshots, statementCase } from '../../testing/sql-snapshot';
+import { itMatchesSqlSnapshots, type SqlCase, statementCase } from '../../testing/sql-snapshot';
 import {
   countChangedRatesStatement,
   ratesOfSourceStatement,
@@ -15,7 +15,7 @@ const RATES = [
   { day: '2025-05-09', currency: 'GBP', rate: '0.84770' },
 ];
 
-const FILES: Readonly<Record<string, readonly string[]>> = {
+const FILES: Readonly<Record<string, readonly SqlCase[]>> = {
   'exchange-rate.repository': [
     statementCase('rates: how many are new or differ', countChangedRatesStatement('ecb', RATES)),
     statementCase('rates: those written', upsertRatesStatement('ecb', '42', RATES)),

@@ -6,12 +6,13 @@ import type { DataSource } from 'typeorm';
 import {
   expectSqlSnapshot,
   itMatchesSqlSnapshots,
-  renderCase,
+  type SentStatement,
   SNAPSHOT_CARD_A as CARD_A,
   SNAPSHOT_CARD_B as CARD_B,
   SNAPSHOT_VARIANT_A as VARIANT_A,
+  sqlCase,
+  type SqlCase,
   statementCase,
-  type SentStatement,
 } from '../../testing/sql-snapshot';
 import { systemIdentifierStatement, type ReadTarget } from './read-replicas';
 import { CardKeysetRepository } from './card-keyset.repository';
@@ -435,8 +436,8 @@ const GROUPS: Readonly<Record<string, readonly Case[]>> = {
 };
 
 /** A bound value in a snapshot: long texts (rendered JSON) cut, as they say nothing of the SQL. */
-async function render(cases: readonly Case[]): Promise<string[]> {
-  const parts: string[] = [];
+async function render(cases: readonly Case[]): Promise<SqlCase[]> {
+  const parts: SqlCase[] = [];
   for (const [name, run] of cases) {
     const statements: Statement[] = [];
     const source = recordingSource(statements);
@@ -452,7 +453,7 @@ async function render(cases: readonly Case[]): Promise<string[]> {
       catalogue: new TypeOrmCatalogueRepository(source),
       client,
     });
-    parts.push(renderCase(name, statements));
+    parts.push(sqlCase(name, statements));
   }
   return parts;
 }

@@ -45,18 +45,7 @@ SELECT g.id FROM games g
 
 -- games due a generation, no archive
 -- 1/1 parameters: [null,["ndjson.gz","csv.gz"],86400]
-SELECT g.id FROM games g
-     WHERE ($1::date IS NOT NULL AND NOT EXISTS (
-             SELECT 1 FROM bulk_snapshots a WHERE a.archive_date = $1::date AND a.game_id = g.id AND a.complete))
-        OR EXISTS (
-       SELECT 1 FROM unnest($2::text[]) AS f (format)
-       LEFT JOIN LATERAL (
-         SELECT b.data_version, b.generated_at FROM bulk_snapshots b
-         WHERE b.game_id = g.id AND b.format = f.format AND b.complete ORDER BY b.id DESC LIMIT 1) latest ON true
-       WHERE latest.data_version IS NULL
-          OR latest.data_version < (SELECT version FROM data_version)
-          OR latest.generated_at < now() - make_interval(secs => $3))
-     ORDER BY g.id;
+-- the statement of "games due a generation" 1/1
 
 -- the archive day
 -- 1/1 parameters: []

@@ -21,22 +21,7 @@ INSERT INTO card_id_assertions AS a
 
 -- a TCGCSV day’s ids
 -- 1/1 parameters: ["tcgcsv",["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d"],[null],["tcgplayer_product"],["558019"],"43","2026-11-25"]
-INSERT INTO card_id_assertions AS a
-         (card_uuid, variant_uuid, kind, value, feed, first_seen, last_seen, first_run, last_run)
-       SELECT k.card_uuid, k.variant_uuid, k.kind, k.value, $1, d.day, d.day, r.id, r.id
-       FROM unnest($2::uuid[], $3::uuid[],
-                   $4::text[], $5::text[])
-              AS k(card_uuid, variant_uuid, kind, value)
-       CROSS JOIN (SELECT $6::bigint AS id) r
-       CROSS JOIN LATERAL (
-         SELECT coalesce($7::date, (SELECT (f.started_at AT TIME ZONE 'UTC')::date FROM feed_runs f WHERE f.id = r.id)) AS day
-       ) d
-       ON CONFLICT ON CONSTRAINT card_id_assertions_key DO UPDATE SET
-         first_seen = CASE WHEN a.first_seen <= EXCLUDED.first_seen OR a.first_seen IS NULL THEN a.first_seen ELSE EXCLUDED.first_seen END,
-         first_run = CASE WHEN a.first_seen <= EXCLUDED.first_seen OR a.first_seen IS NULL THEN a.first_run ELSE EXCLUDED.first_run END,
-         last_seen = CASE WHEN a.last_seen > EXCLUDED.last_seen THEN a.last_seen ELSE EXCLUDED.last_seen END,
-         last_run = CASE WHEN a.last_seen > EXCLUDED.last_seen THEN a.last_run ELSE EXCLUDED.last_run END
-       WHERE a.last_run IS DISTINCT FROM EXCLUDED.last_run;
+-- the statement of "a run’s ids, on the day its row started" 1/1
 
 -- the card by UUID
 -- 1/1 parameters: ["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d"]

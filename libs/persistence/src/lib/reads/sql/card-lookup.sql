@@ -72,13 +72,7 @@ SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS s
 
 -- v2 one card
 -- 1/1 parameters: ["{\"region\":\"NA\",\"currency\":\"USD\",","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","}]}","NA","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d"]
-SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
-  c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed, COALESCE((SELECT d.v2_variants FROM card_documents d WHERE d.card_uuid = c.uuid), (SELECT string_agg(v.v2_head || $1 || COALESCE(vp.v2_price, $2) || ',' || COALESCE(vp.v2_periods, $3) || ',' || COALESCE(vp.v2_history, $4) || $5, ',' ORDER BY v.id)
-           FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $6
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw')) AS variants
-          FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
-          WHERE c.uuid = $7::uuid;
+-- the statement of "v2 card by UUID" 1/1
 
 -- v2 one card, by variant id
 -- 1/1 parameters: ["{\"region\":\"NA\",\"currency\":\"USD\",","\"price\":null,\"updated_at\":null,\"change_2… (66 chars)","\"periods\":{}","\"price_history\":[]","}]}","NA","2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf","0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d"]
@@ -120,10 +114,7 @@ SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition,
 
 -- v2 cards in several markets
 -- 1/2 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"]]
-SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
-  c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed
-         FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
-         WHERE c.uuid = ANY($1::uuid[]);
+-- the statement of "v1 batch, rendered per request" 1/2
 
 -- 2/2 parameters: [["EU","JP"],["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"],"NA"]
 SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition,
@@ -140,10 +131,7 @@ SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition,
 
 -- v2 card by variant id, rendered per request
 -- 1/2 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d"]]
-SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
-  c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed
-         FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
-         WHERE c.uuid = ANY($1::uuid[]);
+-- the statement of "v1 batch, rendered per request" 1/2
 
 -- 2/2 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d"],"NA","2d7e5eb0-a18f-5c3d-9e4f-5a6b7c8d9eaf"]
 SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition,

@@ -367,38 +367,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (WITH m AS (
 
 -- search, deep offset
 -- 1/1 parameters: ["%lightning bolt%","lightning bolt","lightning bolt%","NA",402,2,400,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}"]
-WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (WITH m AS (
-           SELECT n.folded FROM search_names n WHERE n.folded LIKE $1
-           UNION
-           SELECT n.folded FROM search_names n WHERE n.folded % $2
-           UNION
-           SELECT n.folded FROM search_names n WHERE $2 <% n.folded),
-         counted AS (
-           SELECT x.folded, x.rel, x.cards FROM (
-             SELECT m.folded, ((m.folded = $2)::int + (m.folded LIKE $3)::int
-           + (m.folded LIKE $1)::int
-           + greatest(similarity(m.folded, $2), word_similarity($2, m.folded)))::float8 AS rel,
-                    (SELECT sum(f.cards) FROM card_name_facets f WHERE f.folded = m.folded AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[])::int AS cards
-             FROM m OFFSET 0) x
-           WHERE x.cards > 0),
-         cut AS (
-           SELECT x.rel FROM (SELECT rel, sum(cards) OVER (ORDER BY rel DESC) AS upto FROM counted) x
-           WHERE x.upto >= $5::int ORDER BY x.rel DESC LIMIT 1)
-         SELECT pg.uuid, t.n AS total FROM (SELECT coalesce(sum(cards), 0)::int AS n FROM counted) t
-         LEFT JOIN (SELECT o.uuid, row_number() OVER () AS ord FROM (
-           SELECT c.uuid FROM counted n JOIN cards c ON lower(c.name) = n.folded
-           WHERE n.rel >= coalesce((SELECT rel FROM cut), '-Infinity'::float8) AND EXISTS (SELECT 1 FROM card_facets f WHERE f.card_uuid = c.uuid AND f.region = '*' AND $4::text IS NOT NULL AND f.kinds && '{-1}'::int[] OFFSET 0)
-           ORDER BY n.rel DESC, c.sort_key, c.uuid
-           LIMIT $6 OFFSET $7) o) pg ON true
-         ORDER BY pg.ord) q)
-           SELECT page.total, c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
-  c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed,
-                  COALESCE((SELECT d.v1_variants FROM card_documents d WHERE d.card_uuid = c.uuid), (SELECT string_agg(v.v1_head || $8 || COALESCE(vp.v1_stats, $9) || ',' || COALESCE(vp.v1_history, $10) || $11, ',' ORDER BY v.id)
-           FROM variants v
-           LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $4
-           WHERE v.card_uuid = c.uuid AND v.type = 'raw')) AS variants
-           FROM page LEFT JOIN (cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id) ON c.uuid = page.uuid
-           ORDER BY page.ord;
+-- the statement of "search" 1/1
 
 -- browse game, sorted by price
 -- 1/3 parameters: ["NA"]
@@ -490,8 +459,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uui
            ORDER BY page.ord;
 
 -- 3/3 parameters: ["NA",[3,7],"mtg","mtg-lea"]
-SELECT coalesce(sum(f.cards), 0)::int AS n FROM card_facet_counts f
-          WHERE f.region = $1 AND f.kinds && $2::int[] AND f.game_id = $3 AND f.set_uuid = (SELECT uuid FROM sets WHERE id = $4);
+-- the statement of "browse set, condition and printing" 3/3
 
 -- search, sorted by price
 -- 1/2 parameters: ["NA"]
@@ -538,8 +506,7 @@ WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT c.uuid AS uui
 
 -- browse game, updated_after, deep offset
 -- 1/2 parameters: [500,"NA",1790000000]
-SELECT count(*) > $1 AS over
-  FROM (SELECT 1 FROM variant_prices WHERE region = $2 AND updated_at > $3 LIMIT $1 + 1) r;
+-- the statement of "browse game, updated_after" 1/2
 
 -- 2/2 parameters: ["mtg","NA",1790000000,400,2,"","\"price\":null,\"lastUpdated\":null,\"priceCh… (814 chars)","\"priceHistory\":[],\"priceHistory30d\":[]","}",1790000000]
 WITH page AS (SELECT q.*, row_number() OVER () AS ord FROM (SELECT w.uuid, w.total, w.rn FROM (
@@ -723,14 +690,10 @@ SELECT c.uuid AS uuid
        LIMIT $4 OFFSET $5;
 
 -- 2/4 parameters: ["123456","NA","123456"]
-SELECT count(*)::int AS n FROM cards c WHERE c.uuid = (SELECT card_uuid FROM variants vr WHERE vr.vendor_sku_id = $1) AND EXISTS (SELECT 1 FROM variants v LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $2
-                  WHERE v.card_uuid = c.uuid AND v.type = 'raw' AND v.vendor_sku_id = $3 AND vp.variant_uuid IS NOT NULL);
+-- the statement of "lookup by vendor SKU" 2/2
 
 -- 3/4 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"]]
-SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
-  c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed
-         FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
-         WHERE c.uuid = ANY($1::uuid[]);
+-- the statement of "browse game, rendered per request" 4/5
 
 -- 4/4 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"],"NA","123456"]
 SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition,
@@ -771,18 +734,7 @@ WITH m AS (
          ORDER BY pg.ord;
 
 -- 2/3 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"]]
-SELECT c.uuid, c.id, c.game_id, g.name AS game_name, s.id AS set_id, s.name AS set_name,
-  c.name, c.number, c.rarity, c.details, c.vendor_id, c.openset_id, c.imagedb_id, c.sealed
-         FROM cards c JOIN sets s ON s.uuid = c.set_uuid JOIN games g ON g.id = c.game_id
-         WHERE c.uuid = ANY($1::uuid[]);
+-- the statement of "browse game, rendered per request" 4/5
 
 -- 3/3 parameters: [["0b5c3c9e-8f7d-5a1b-9c2d-3e4f5a6b7c8d","1c6d4daf-907e-5b2c-8d3e-4f5a6b7c8d9e"],"NA"]
-SELECT v.card_uuid AS "cardUuid", v.uuid, v.id, v.type, v.condition,
-          v.printing, v.language, v.vendor_sku_id AS "vendorSkuId",
-          v.grading_company AS "gradingCompany", v.grade, v.grade_label AS "gradeLabel",
-          v.grading_qualifier AS "gradingQualifier", vp.updated_at::float8 AS "updatedAt", vp.stats::text AS "stats", NULL AS others
-         FROM unnest($1::uuid[]) AS k(card_uuid)
-         JOIN variants v ON v.card_uuid = k.card_uuid
-         LEFT JOIN variant_prices vp ON vp.variant_uuid = v.uuid AND vp.region = $2
-         WHERE v.type = 'raw'
-         ORDER BY v.card_uuid, v.id;
+-- the statement of "browse game, rendered per request" 5/5
