@@ -220,6 +220,7 @@ describe('AccessService', () => {
       validKeys.add(legacy);
       secured = new AccessService(
         {
+          stop: () => undefined,
           lookup: (key: string, suspect: boolean) => {
             lookups.push({ key, suspect });
             return Promise.resolve(validKeys.has(key) ? { kind: 'found', record } : { kind: 'unknown' });
@@ -285,6 +286,7 @@ describe('AccessService', () => {
       let reads = 0;
       const unread = new AccessService(
         {
+          stop: () => undefined,
           lookup: (key: string, suspect: boolean) => {
             lookups.push({ key, suspect });
             return Promise.resolve({ kind: 'found', record });

@@ -157,6 +157,7 @@ export class AccessService implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.legacyKeys.stop();
+    this.keys.stop();
   }
 
   async admit(req: IncomingMessage, target: CostedTarget, beforeCharge?: BeforeCharge): Promise<Admission> {

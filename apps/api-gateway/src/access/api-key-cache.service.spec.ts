@@ -6,6 +6,7 @@ class FakeKeys {
   readonly valid = new Map<string, ApiKeyRecord>();
   mode: 'answer' | 'fail' | 'hold' = 'answer';
   queries = 0;
+  readonly batches: number[] = [];
   private readonly held: (() => void)[] = [];
 
   add(key: string, plan: ApiKeyRecord['plan'] = 'starter'): ApiKeyRecord {
@@ -25,9 +26,14 @@ class FakeKeys {
     this.valid.delete(hashApiKey(key).toString('hex'));
   }
 
-  find = (hash: Buffer): Promise<ApiKeyRecord | null> => {
+  findActiveByHash = (hash: Buffer): Promise<ApiKeyRecord | null> =>
+    this.findActiveByHashes([hash]).then(([record]) => record ?? null);
+
+  /** One query, whatever the number of keys; each batch's size is kept in `batches`. */
+  findActiveByHashes = (hashes: readonly Buffer[]): Promise<(ApiKeyRecord | null)[]> => {
     this.queries++;
-    const answer = (): ApiKeyRecord | null => this.valid.get(hash.toString('hex')) ?? null;
+    this.batches.push(hashes.length);
+    const answer = () => hashes.map((hash) => this.valid.get(hash.toString('hex')) ?? null);
     if (this.mode === 'fail') return Promise.reject(new Error('connection refused'));
     if (this.mode === 'hold') return new Promise((resolve) => this.held.push(() => resolve(answer())));
     return Promise.resolve(answer());
@@ -55,7 +61,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('finds a valid key, refuses an unknown one, and asks the database once per key within the TTL', async () => {
-    const cache = new ApiKeyCache(keys.find, options());
+    const cache = new ApiKeyCache(keys, options());
     const key = generateApiKey();
     const record = keys.add(key);
     const unknown = generateApiKey();
@@ -67,7 +73,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('shares one query between concurrent lookups of a key', async () => {
-    const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 1000 }));
+    const cache = new ApiKeyCache(keys, options({ lookupTimeoutMs: 1000 }));
     const key = generateApiKey();
     keys.add(key);
     keys.mode = 'hold';
@@ -79,7 +85,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('keeps valid keys when a flood of unknown ones overflows the unknown map', async () => {
-    const cache = new ApiKeyCache(keys.find, options({ maxValid: 10, maxUnknown: 10 }));
+    const cache = new ApiKeyCache(keys, options({ maxValid: 10, maxUnknown: 10 }));
     const valid = Array.from({ length: 5 }, () => generateApiKey());
     for (const k of valid) keys.add(k);
     for (const k of valid) await cache.lookup(k);
@@ -91,7 +97,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('evicts the least recently used valid key, not the oldest one', async () => {
-    const cache = new ApiKeyCache(keys.find, options({ maxValid: 2 }));
+    const cache = new ApiKeyCache(keys, options({ maxValid: 2 }));
     const [a, b, c] = [generateApiKey(), generateApiKey(), generateApiKey()];
     for (const k of [a, b, c]) keys.add(k);
     await cache.lookup(a);
@@ -106,7 +112,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('stops a revoked key once its entry expires and the database answers', async () => {
-    const cache = new ApiKeyCache(keys.find, options());
+    const cache = new ApiKeyCache(keys, options());
     const key = generateApiKey();
     keys.add(key);
     expect((await cache.lookup(key)).kind).toBe('found');
@@ -116,7 +122,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('serves a valid key stale while the database fails, for at most staleMs', async () => {
-    const cache = new ApiKeyCache(keys.find, options({ staleMs: 5000 }));
+    const cache = new ApiKeyCache(keys, options({ staleMs: 5000 }));
     const key = generateApiKey();
     keys.add(key);
     await cache.lookup(key);
@@ -128,7 +134,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('answers unavailable, not unknown and not a hang, when the database is slow and nothing is cached', async () => {
-    const cache = new ApiKeyCache(keys.find, options());
+    const cache = new ApiKeyCache(keys, options());
     const key = generateApiKey();
     keys.add(key);
     keys.mode = 'hold';
@@ -144,7 +150,7 @@ describe('ApiKeyCache', () => {
 
   it('tells how each lookup was answered: miss, hit, negative hit, stale, unavailable', async () => {
     const results: string[] = [];
-    const cache = new ApiKeyCache(keys.find, options({ staleMs: 5000, onLookup: (r) => results.push(r) }));
+    const cache = new ApiKeyCache(keys, options({ staleMs: 5000, onLookup: (r) => results.push(r) }));
     const key = generateApiKey();
     const unknown = generateApiKey();
     keys.add(key);
@@ -160,7 +166,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('runs at most maxPendingLookups lookups of keys not known valid; the next ones wait their turn', async () => {
-    const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 1000, maxPendingLookups: 3 }));
+    const cache = new ApiKeyCache(keys, options({ lookupTimeoutMs: 1000, maxPendingLookups: 3 }));
     keys.mode = 'hold';
     const running = Array.from({ length: 3 }, () => cache.lookup(generateApiKey()));
     const queued = cache.lookup(generateApiKey());
@@ -175,7 +181,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('keeps a quarter of the slots from suspects, serves a valid suspect in its turn, and bounds the line', async () => {
-    const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 1000, maxPendingLookups: 4 }));
+    const cache = new ApiKeyCache(keys, options({ lookupTimeoutMs: 1000, maxPendingLookups: 4 }));
     keys.mode = 'hold';
     const flood = Array.from({ length: 3 + 8 }, () => cache.lookup(generateApiKey(), true));
     const customer = generateApiKey();
@@ -201,7 +207,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('answers unavailable when the wait for a slot outlasts the lookup deadline', async () => {
-    const cache = new ApiKeyCache(keys.find, options({ lookupTimeoutMs: 20, maxPendingLookups: 1 }));
+    const cache = new ApiKeyCache(keys, options({ lookupTimeoutMs: 20, maxPendingLookups: 1 }));
     keys.mode = 'hold';
     void cache.lookup(generateApiKey()).catch(() => undefined);
     expect(await cache.lookup(generateApiKey())).toEqual({ kind: 'unavailable' });
@@ -209,19 +215,70 @@ describe('ApiKeyCache', () => {
     keys.release();
   });
 
+  /** Past the refresh interval (`refreshBatchMs: 0` in these tests): the due keys have been read. */
+  const afterInterval = () => new Promise((r) => setTimeout(r, 5));
+
   it('refreshes a key in use ahead of its expiry, so it never waits for the database', async () => {
-    const cache = new ApiKeyCache(keys.find, options());
+    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
     const key = generateApiKey();
     keys.add(key);
     await cache.lookup(key);
     clockMs += 600; // past half the TTL: served, and refreshed in the background
     keys.mode = 'hold';
     expect((await cache.lookup(key)).kind).toBe('found');
+    await afterInterval();
     expect(keys.queries).toBe(2);
     keys.release();
     await new Promise((r) => setImmediate(r));
     clockMs += 450; // past the first answer's TTL, early in the refreshed one
     keys.mode = 'fail';
+    expect((await cache.lookup(key)).kind).toBe('found');
+    expect(keys.queries).toBe(2);
+  });
+
+  it('refreshes the keys due within the interval with one statement, and drops those revoked since', async () => {
+    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
+    const clear = Array.from({ length: 5 }, () => generateApiKey());
+    for (const key of clear) keys.add(key);
+    for (const key of clear) await cache.lookup(key);
+    expect(keys.batches).toEqual([1, 1, 1, 1, 1]);
+    clockMs += 600;
+    keys.revoke(clear[0]!);
+    for (const key of clear) expect((await cache.lookup(key)).kind).toBe('found');
+    await afterInterval();
+    expect(keys.batches).toEqual([1, 1, 1, 1, 1, 5]);
+    clockMs += 450; // past the first answers' TTL: the refreshed entries answer, the revoked key is refused
+    expect(await cache.lookup(clear[0]!)).toEqual({ kind: 'unknown' });
+    for (const key of clear.slice(1)) expect((await cache.lookup(key)).kind).toBe('found');
+    expect(keys.queries).toBe(6);
+  });
+
+  it('reads a due key once when a request must wait for it before the interval ends', async () => {
+    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 50 }));
+    const key = generateApiKey();
+    keys.add(key);
+    await cache.lookup(key);
+    clockMs += 600; // due: its refresh waits for the interval
+    expect((await cache.lookup(key)).kind).toBe('found');
+    expect(keys.queries).toBe(1);
+    clockMs += 500; // expired before the interval ended: this request reads it now
+    expect((await cache.lookup(key)).kind).toBe('found');
+    expect(keys.queries).toBe(2);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(keys.queries).toBe(2);
+  });
+
+  it('sets the backoff when a refresh fails, and keeps serving the entries until they expire', async () => {
+    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
+    const key = generateApiKey();
+    keys.add(key);
+    await cache.lookup(key);
+    clockMs += 600;
+    keys.mode = 'fail';
+    expect((await cache.lookup(key)).kind).toBe('found');
+    await afterInterval();
+    expect(keys.queries).toBe(2);
+    clockMs += 500; // expired, the database failing: served stale, without another query
     expect((await cache.lookup(key)).kind).toBe('found');
     expect(keys.queries).toBe(2);
   });

@@ -1,4 +1,5 @@
 import { ApiKeyRecord, hashApiKey } from '@tcg/domain';
+import type { ApiKeyRepository } from '@tcg/persistence';
 import { StoreTimeoutError, withTimeout } from '../limits/failover';
 
 export type KeyLookup =
@@ -28,6 +29,12 @@ export interface ApiKeyCacheOptions {
    * (see LookupSlots), and past the queue's bound are `unavailable`.
    */
   readonly maxPendingLookups?: number;
+  /**
+   * How long a key due for its refresh ahead of expiry waits for others, so that the keys in use
+   * are refreshed by one statement per interval rather than one each (default REFRESH_BATCH_MS,
+   * at most a quarter of `ttlMs`).
+   */
+  readonly refreshBatchMs?: number;
   readonly clock?: () => number;
   /** Told how each lookup was answered (the gateway's metrics). */
   readonly onLookup?: (result: KeyLookupResult) => void;
@@ -41,6 +48,15 @@ interface ValidEntry {
 /** After a lookup failed or timed out, how long requests stop waiting on the database. */
 const BACKOFF_MS = 1000;
 
+/** See `ApiKeyCacheOptions.refreshBatchMs`. */
+const REFRESH_BATCH_MS = 100;
+
+/** Most keys one refresh statement reads; more wait for the next. */
+const REFRESH_BATCH_MAX = 1000;
+
+/** The reads the cache makes: one key when a request waits for it, many when refreshing ahead. */
+export type KeyReads = Pick<ApiKeyRepository, 'findActiveByHash' | 'findActiveByHashes'>;
+
 /**
  * Key lookups in front of the database, built so that guesses cannot hurt valid keys:
  *
@@ -49,7 +65,9 @@ const BACKOFF_MS = 1000;
  * - concurrent lookups of one key share one query, and lookups of keys not known valid are capped,
  *   so a flood cannot queue without bound on the gateway's small pool;
  * - a valid entry older than half its TTL is refreshed in the background while it is still served,
- *   so a key in steady use never waits for the database;
+ *   so a key in steady use never waits for the database; the keys due within `refreshBatchMs`
+ *   are read by one statement, so the refreshes cost one query per interval however many keys are
+ *   in use, not one per key every half TTL (docs/keys-and-limits.md, "The key cache");
  * - an expired valid entry waits for its refresh (a revoked key stops within the TTL), but if the
  *   database fails or is slower than `lookupTimeoutMs` it is served stale for up to `staleMs`;
  *   with nothing cached the answer is `unavailable` (the gateway's 503), never a hang or a 401.
@@ -60,6 +78,10 @@ export class ApiKeyCache {
   private readonly valid = new Map<string, ValidEntry>();
   private readonly unknown = new Map<string, number>();
   private readonly inflight = new Map<string, Promise<ApiKeyRecord | null>>();
+  /** Keys due for their refresh ahead of expiry, by id, waiting for `flushDue`. */
+  private readonly due = new Map<string, Buffer>();
+  private dueTimer: NodeJS.Timeout | undefined;
+  private readonly refreshBatchMs: number;
   private readonly slots: LookupSlots;
   private databaseFailingUntil = Number.NEGATIVE_INFINITY;
   private readonly maxValid: number;
@@ -67,9 +89,10 @@ export class ApiKeyCache {
   private readonly clock: () => number;
 
   constructor(
-    private readonly find: (keyHash: Buffer) => Promise<ApiKeyRecord | null>,
+    private readonly reads: KeyReads,
     private readonly options: ApiKeyCacheOptions,
   ) {
+    this.refreshBatchMs = Math.min(options.refreshBatchMs ?? REFRESH_BATCH_MS, options.ttlMs / 4);
     this.maxValid = options.maxValid ?? 50_000;
     this.maxUnknown = options.maxUnknown ?? 50_000;
     this.clock = options.clock ?? Date.now;
@@ -98,8 +121,7 @@ export class ApiKeyCache {
       const age = now - entry.fetchedMs;
       if (age < this.options.ttlMs) {
         // Refreshed ahead, unawaited: its outcome lands in the cache, and a failure only sets the backoff.
-        if (age >= this.options.ttlMs / 2 && now >= this.databaseFailingUntil)
-          this.query(id, hash, false).catch(() => undefined);
+        if (age >= this.options.ttlMs / 2 && now >= this.databaseFailingUntil) this.refreshAhead(id, hash);
         return [{ kind: 'found', record: entry.record }, 'hit'];
       }
       const usableStale = age < this.options.ttlMs + this.options.staleMs;
@@ -127,6 +149,13 @@ export class ApiKeyCache {
     const waitedMs = this.clock() - now;
     const answer = await this.wait(query, Math.max(1, this.options.lookupTimeoutMs - waitedMs));
     return answer ? [answer, 'miss'] : [{ kind: 'unavailable' }, 'unavailable'];
+  }
+
+  /** Stops the refresh timer (the gateway's shutdown); a refresh due then is not made. */
+  stop(): void {
+    clearTimeout(this.dueTimer);
+    this.dueTimer = undefined;
+    this.due.clear();
   }
 
   /** Entries held (tests, diagnostics). */
@@ -158,7 +187,53 @@ export class ApiKeyCache {
       if (holdsSlot) this.slots.release();
       return running;
     }
-    const query = this.find(hash).then(
+    // A request waits for this key now: its due refresh would read it again.
+    this.due.delete(id);
+    return this.track(id, this.reads.findActiveByHash(hash), holdsSlot);
+  }
+
+  /** Marks the key due for a refresh ahead of expiry: read with the others due within the interval. */
+  private refreshAhead(id: string, hash: Buffer): void {
+    if (this.inflight.has(id) || this.due.has(id)) return;
+    this.due.set(id, hash);
+    if (this.dueTimer === undefined) {
+      this.dueTimer = setTimeout(() => this.flushDue(), this.refreshBatchMs);
+      this.dueTimer.unref();
+    }
+  }
+
+  /** Reads the keys due (up to REFRESH_BATCH_MAX; the rest at the next interval) in one statement. */
+  private flushDue(): void {
+    this.dueTimer = undefined;
+    const batch: [string, Buffer][] = [];
+    for (const entry of this.due) {
+      if (batch.length === REFRESH_BATCH_MAX) break;
+      batch.push(entry);
+    }
+    for (const [id] of batch) this.due.delete(id);
+    if (this.due.size > 0) {
+      this.dueTimer = setTimeout(() => this.flushDue(), this.refreshBatchMs);
+      this.dueTimer.unref();
+    }
+    if (batch.length === 0) return;
+    const read = this.reads.findActiveByHashes(batch.map(([, hash]) => hash));
+    batch.forEach(([id], i) => {
+      // A failure only sets the backoff (in track): the entries are served until they expire.
+      this.track(
+        id,
+        read.then((records) => records[i] ?? null),
+        false,
+      ).catch(() => undefined);
+    });
+  }
+
+  /** The read of one key, as the one in flight for it: it updates the cache when it settles. */
+  private track(
+    id: string,
+    read: Promise<ApiKeyRecord | null>,
+    holdsSlot: boolean,
+  ): Promise<ApiKeyRecord | null> {
+    const query = read.then(
       (record) => {
         this.remember(id, record);
         return record;
@@ -170,7 +245,7 @@ export class ApiKeyCache {
     );
     this.inflight.set(id, query);
     const settle = (): void => {
-      this.inflight.delete(id);
+      if (this.inflight.get(id) === query) this.inflight.delete(id);
       if (holdsSlot) this.slots.release();
     };
     query.then(settle, settle);

@@ -19,7 +19,7 @@ import { ProxyService } from './proxy.service';
       provide: ApiKeyCache,
       inject: [API_KEYS, Environment, GatewayMetrics],
       useFactory: (keys: ApiKeyRepository, env: Environment, metrics: GatewayMetrics) => {
-        return new ApiKeyCache((hash) => keys.findActiveByHash(hash), {
+        return new ApiKeyCache(keys, {
           ttlMs: env.KEY_CACHE_TTL_MS,
           staleMs: env.KEY_CACHE_STALE_MS,
           lookupTimeoutMs: env.KEY_LOOKUP_TIMEOUT_MS,

@@ -42,6 +42,18 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
     expect(await keys.revoke('tcg_nothing')).toBe(false);
   });
 
+  it('finds many keys in one statement, each in its place: active, revoked or unknown', async () => {
+    const a = await keys.create('starter', 'a');
+    const b = await keys.create('enterprise', 'b');
+    const revoked = await keys.create('free', 'c');
+    await keys.revoke(revoked.record.id);
+    const hashes = [b.key, 'tcg_unknownAAAAAAAAAAAAAAAAAAAAAAAA', revoked.key, a.key, b.key].map(hashApiKey);
+    const found = await keys.findActiveByHashes(hashes);
+    expect(found.map((r) => r?.id ?? null)).toEqual([b.record.id, null, null, a.record.id, b.record.id]);
+    expect(found[3]).toMatchObject({ plan: 'starter', label: 'a', revokedAt: null });
+    expect(await keys.findActiveByHashes([])).toEqual([]);
+  });
+
   it('ensure creates a key once, and a revoked one stays revoked at the next ensure', async () => {
     const clear = 'tcg_DEMOkeyAAAAAAAAAAAAAAAAAAAAAAAAA';
     const created = await keys.ensure(clear, 'starter', 'demo');

@@ -28,6 +28,15 @@ const KEY = rowSchema('api key', {
 });
 type KeyRow = RowOf<typeof KEY>;
 
+const KEY_WITH_HASH = rowSchema('api key with its hash', {
+  id: 'string',
+  key_prefix: 'string',
+  plan: 'string',
+  label: 'string',
+  created_at: 'date',
+  revoked_at: 'date?',
+  key_hash: 'bytes',
+});
 const KEY_HASH = rowSchema('legacy key hashes', { key_hash: 'bytes' });
 const KEY_ID = rowSchema('api key id', { id: 'string' });
 
@@ -65,6 +74,17 @@ export function insertApiKeyStatement(key: {
 /** The key with this hash, revoked or not (`key_hash` is unique). */
 export function apiKeyByHashStatement(keyHash: Buffer) {
   return db.selectFrom('api_keys').select(KEY_COLUMNS).where('key_hash', '=', keyHash).limit(sql.lit(1));
+}
+
+/**
+ * The keys with these hashes, revoked or not: the gateway's refresh of the keys it holds, one
+ * statement for many (`key_hash`'s unique index, probed once per hash).
+ */
+export function apiKeysByHashesStatement(keyHashes: readonly Buffer[]) {
+  return db
+    .selectFrom('api_keys')
+    .select([...KEY_COLUMNS, 'key_hash'])
+    .where(sql<boolean>`key_hash = any(${keyHashes}::bytea[])`);
 }
 
 export function apiKeysStatement() {
@@ -151,6 +171,16 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
   async findActiveByHash(keyHash: Buffer): Promise<ApiKeyRecord | null> {
     const [row] = await rowsOf(poolOf(this.ds), KEY, apiKeyByHashStatement(keyHash));
     return row && !row.revoked_at ? toRecord(row) : null;
+  }
+
+  async findActiveByHashes(keyHashes: readonly Buffer[]): Promise<(ApiKeyRecord | null)[]> {
+    if (keyHashes.length === 0) return [];
+    const rows = await rowsOf(poolOf(this.ds), KEY_WITH_HASH, apiKeysByHashesStatement(keyHashes));
+    const byHash = new Map(rows.map((row) => [row.key_hash.toString('hex'), row]));
+    return keyHashes.map((hash) => {
+      const row = byHash.get(hash.toString('hex'));
+      return row && !row.revoked_at ? toRecord(row) : null;
+    });
   }
 
   /**

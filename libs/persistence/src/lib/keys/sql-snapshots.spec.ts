@@ -5,6 +5,7 @@ import {
   ACTIVE_LEGACY_KEY_HASHES,
   apiKeyByHashStatement,
   apiKeyIdsStatement,
+  apiKeysByHashesStatement,
   apiKeysStatement,
   changeApiKeyPlanStatement,
   disableAlertsOfRevokedKeyStatement,
@@ -53,6 +54,10 @@ const FILES: Readonly<Record<string, readonly SqlCase[]>> = {
       }),
     ),
     statementCase('find by hash (the gateway, ensure)', apiKeyByHashStatement(hashApiKey(CLEAR_KEY))),
+    statementCase(
+      'find by hashes (the gateway, refreshing the keys it holds)',
+      apiKeysByHashesStatement([hashApiKey(CLEAR_KEY), hashApiKey(`${CLEAR_KEY}2`)]),
+    ),
     statementCase('active legacy key hashes (the gateway, every minute)', ACTIVE_LEGACY_KEY_HASHES),
     statementCase('list', apiKeysStatement()),
     statementCase('resolve an id', apiKeyIdsStatement(KEY_ID)),

@@ -8,6 +8,10 @@ insert into "api_keys" ("id", "key_hash", "key_prefix", "plan", "label", "create
 -- 1/1 parameters: [{"type":"Buffer","data":[255,139,59,136,81,153,180,18,61,240,204,23,168,106,129,25,186,173,139,21,56,228,72,91,67,104,141,247,44,112,49,118]}]
 select "id", "key_prefix", "plan", "label", "created_at", "revoked_at" from "api_keys" where "key_hash" = $1 limit 1;
 
+-- find by hashes (the gateway, refreshing the keys it holds)
+-- 1/1 parameters: [[{"type":"Buffer","data":[255,139,59,136,81,153,180,18,61,240,204,23,168,106,129,25,186,173,139,21,56,228,72,91,67,104,141,247,44,112,49,118]},{"type":"Buffer","data":[57,223,4,212,240,143,149,71,43,129,199,15,115,8,0,148,206,88,90,38,68,168,207,37,142,166,54,236,73,212,214,204]}]]
+select "id", "key_prefix", "plan", "label", "created_at", "revoked_at", "key_hash" from "api_keys" where key_hash = any($1::bytea[]);
+
 -- active legacy key hashes (the gateway, every minute)
 -- 1/1 parameters: []
 select "key_hash" from "api_keys" where "legacy" and "revoked_at" is null;
