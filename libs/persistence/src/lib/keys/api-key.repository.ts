@@ -28,15 +28,7 @@ const KEY = rowSchema('api key', {
 });
 type KeyRow = RowOf<typeof KEY>;
 
-const KEY_WITH_HASH = rowSchema('api key with its hash', {
-  id: 'string',
-  key_prefix: 'string',
-  plan: 'string',
-  label: 'string',
-  created_at: 'date',
-  revoked_at: 'date?',
-  key_hash: 'bytes',
-});
+const KEY_WITH_HASH = rowSchema('api key with its hash', { ...KEY.columns, key_hash: 'bytes' });
 const KEY_HASH = rowSchema('legacy key hashes', { key_hash: 'bytes' });
 const KEY_ID = rowSchema('api key id', { id: 'string' });
 
