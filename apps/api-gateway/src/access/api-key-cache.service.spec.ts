@@ -26,14 +26,24 @@ class FakeKeys {
     this.valid.delete(hashApiKey(key).toString('hex'));
   }
 
+  /** Keys whose row the gateway cannot read (a plan it does not know): an Error in their place. */
+  readonly unreadable = new Set<string>();
+
   findActiveByHash = (hash: Buffer): Promise<ApiKeyRecord | null> =>
-    this.findActiveByHashes([hash]).then(([record]) => record ?? null);
+    this.findActiveByHashes([hash]).then(([record]) => {
+      if (record instanceof Error) throw record;
+      return record ?? null;
+    });
 
   /** One query, whatever the number of keys; each batch's size is kept in `batches`. */
-  findActiveByHashes = (hashes: readonly Buffer[]): Promise<(ApiKeyRecord | null)[]> => {
+  findActiveByHashes = (hashes: readonly Buffer[]): Promise<(ApiKeyRecord | null | Error)[]> => {
     this.queries++;
     this.batches.push(hashes.length);
-    const answer = () => hashes.map((hash) => this.valid.get(hash.toString('hex')) ?? null);
+    const answer = () =>
+      hashes.map((hash) => {
+        const hex = hash.toString('hex');
+        return this.unreadable.has(hex) ? new Error('unknown plan') : (this.valid.get(hex) ?? null);
+      });
     if (this.mode === 'fail') return Promise.reject(new Error('connection refused'));
     if (this.mode === 'hold') return new Promise((resolve) => this.held.push(() => resolve(answer())));
     return Promise.resolve(answer());
@@ -266,6 +276,52 @@ describe('ApiKeyCache', () => {
     expect(keys.queries).toBe(2);
     await new Promise((r) => setTimeout(r, 80));
     expect(keys.queries).toBe(2);
+  });
+
+  it('refreshes the others of a batch when one key of it cannot be read', async () => {
+    const results: string[] = [];
+    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0, onLookup: (r) => results.push(r) }));
+    const [bad, good] = [generateApiKey(), generateApiKey()];
+    keys.add(bad);
+    keys.add(good);
+    await cache.lookup(bad);
+    await cache.lookup(good);
+    clockMs += 600;
+    keys.unreadable.add(hashApiKey(bad).toString('hex'));
+    await cache.lookup(bad);
+    await cache.lookup(good);
+    await afterInterval();
+    expect(keys.batches).toEqual([1, 1, 2]);
+    clockMs += 450; // past the first answers' TTL: the good key's refreshed entry answers
+    keys.mode = 'fail';
+    expect((await cache.lookup(good)).kind).toBe('found');
+    expect(results.at(-1)).toBe('hit');
+    expect(keys.queries).toBe(3);
+  });
+
+  it('reads at most 1,000 due keys a statement, the rest at the next interval', async () => {
+    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
+    const clear = Array.from({ length: 1001 }, () => generateApiKey());
+    for (const key of clear) keys.add(key);
+    for (const key of clear) await cache.lookup(key);
+    clockMs += 600;
+    for (const key of clear) await cache.lookup(key);
+    await afterInterval();
+    await afterInterval();
+    expect(keys.batches.slice(1001)).toEqual([1000, 1]);
+  });
+
+  it('refreshes nothing ahead once stopped', async () => {
+    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
+    const key = generateApiKey();
+    keys.add(key);
+    await cache.lookup(key);
+    clockMs += 600;
+    await cache.lookup(key); // due, its timer set
+    cache.stop();
+    await cache.lookup(key); // after the stop: not due again
+    await afterInterval();
+    expect(keys.queries).toBe(1);
   });
 
   it('sets the backoff when a refresh fails, and keeps serving the entries until they expire', async () => {

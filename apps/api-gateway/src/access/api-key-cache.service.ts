@@ -51,7 +51,11 @@ const BACKOFF_MS = 1000;
 /** See `ApiKeyCacheOptions.refreshBatchMs`. */
 const REFRESH_BATCH_MS = 100;
 
-/** Most keys one refresh statement reads; more wait for the next. */
+/**
+ * Most keys one refresh statement reads; more wait for the next interval. With the defaults that
+ * is 10,000 keys falling due a second, 25,000 keys in steady use, before any waits; a key left
+ * waiting past its TTL is read when a request asks for it, as before it was refreshed ahead.
+ */
 const REFRESH_BATCH_MAX = 1000;
 
 /** The reads the cache makes: one key when a request waits for it, many when refreshing ahead. */
@@ -66,8 +70,8 @@ export type KeyReads = Pick<ApiKeyRepository, 'findActiveByHash' | 'findActiveBy
  *   so a flood cannot queue without bound on the gateway's small pool;
  * - a valid entry older than half its TTL is refreshed in the background while it is still served,
  *   so a key in steady use never waits for the database; the keys due within `refreshBatchMs`
- *   are read by one statement, so the refreshes cost one query per interval however many keys are
- *   in use, not one per key every half TTL (docs/keys-and-limits.md, "The key cache");
+ *   are read by one statement (up to REFRESH_BATCH_MAX keys), so the refreshes cost one query per
+ *   interval, not one per key every half TTL (docs/keys-and-limits.md, "The key cache");
  * - an expired valid entry waits for its refresh (a revoked key stops within the TTL), but if the
  *   database fails or is slower than `lookupTimeoutMs` it is served stale for up to `staleMs`;
  *   with nothing cached the answer is `unavailable` (the gateway's 503), never a hang or a 401.
@@ -81,6 +85,8 @@ export class ApiKeyCache {
   /** Keys due for their refresh ahead of expiry, by id, waiting for `flushDue`. */
   private readonly due = new Map<string, Buffer>();
   private dueTimer: NodeJS.Timeout | undefined;
+  /** Set by `stop`: no refresh ahead is made any more (requests still read what they wait for). */
+  private stopped = false;
   private readonly refreshBatchMs: number;
   private readonly slots: LookupSlots;
   private databaseFailingUntil = Number.NEGATIVE_INFINITY;
@@ -151,8 +157,12 @@ export class ApiKeyCache {
     return answer ? [answer, 'miss'] : [{ kind: 'unavailable' }, 'unavailable'];
   }
 
-  /** Stops the refresh timer (the gateway's shutdown); a refresh due then is not made. */
+  /**
+   * Stops refreshing ahead (the gateway's shutdown, while the last requests drain): a refresh due
+   * then is not made, and none is scheduled after.
+   */
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.dueTimer);
     this.dueTimer = undefined;
     this.due.clear();
@@ -194,7 +204,7 @@ export class ApiKeyCache {
 
   /** Marks the key due for a refresh ahead of expiry: read with the others due within the interval. */
   private refreshAhead(id: string, hash: Buffer): void {
-    if (this.inflight.has(id) || this.due.has(id)) return;
+    if (this.stopped || this.inflight.has(id) || this.due.has(id)) return;
     this.due.set(id, hash);
     if (this.dueTimer === undefined) {
       this.dueTimer = setTimeout(() => this.flushDue(), this.refreshBatchMs);
@@ -205,6 +215,7 @@ export class ApiKeyCache {
   /** Reads the keys due (up to REFRESH_BATCH_MAX; the rest at the next interval) in one statement. */
   private flushDue(): void {
     this.dueTimer = undefined;
+    if (this.stopped) return;
     const batch: [string, Buffer][] = [];
     for (const entry of this.due) {
       if (batch.length === REFRESH_BATCH_MAX) break;
@@ -216,14 +227,19 @@ export class ApiKeyCache {
       this.dueTimer.unref();
     }
     if (batch.length === 0) return;
-    const read = this.reads.findActiveByHashes(batch.map(([, hash]) => hash));
+    // Called in a promise, so that a reader throwing at once rejects like one failing later.
+    const read = Promise.resolve(batch.map(([, hash]) => hash)).then((hashes) =>
+      this.reads.findActiveByHashes(hashes),
+    );
     batch.forEach(([id], i) => {
-      // A failure only sets the backoff (in track): the entries are served until they expire.
-      this.track(
-        id,
-        read.then((records) => records[i] ?? null),
-        false,
-      ).catch(() => undefined);
+      // A failure only sets the backoff (in track): the entries are served until they expire. A
+      // key the batch could not read (an Error in its place) fails alone, as its own read would.
+      const one = read.then((records) => {
+        const record = records[i] ?? null;
+        if (record instanceof Error) throw record;
+        return record;
+      });
+      this.track(id, one, false).catch(() => undefined);
     });
   }
 

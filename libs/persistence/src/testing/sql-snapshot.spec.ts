@@ -11,7 +11,7 @@ describe('renderSqlCases', () => {
         { text: COUNT, values: [] },
       ]),
       sqlCase('browse, another game', [
-        { text: `${PAGE}   `, values: ['pkm'] },
+        { text: PAGE, values: ['pkm'] },
         { text: COUNT, values: [] },
       ]),
     ]);
@@ -30,19 +30,24 @@ describe('renderSqlCases', () => {
       '-- 1/2 parameters: ["pkm"]',
       '-- the statement of "browse" 1/2',
       '',
-      // One line is shorter than its reference: printed again.
+      // A statement of one line is always printed.
       '-- 2/2 parameters: []',
       'SELECT count(*) FROM cards;',
       '',
     ]);
   });
 
-  it('prints a statement that differs in any letter', () => {
+  it('prints a statement that differs in any letter, trailing spaces included', () => {
     const text = renderSqlCases([
       sqlCase('a', [{ text: PAGE, values: [] }]),
       sqlCase('b', [{ text: PAGE.replace('$1', '$2'), values: [] }]),
+      sqlCase('c', [{ text: `${PAGE}  `, values: [] }]),
     ]);
     expect(text).toContain('WHERE c.game_id = $2;');
     expect(text).not.toContain('-- the statement of');
+  });
+
+  it('refuses two cases of one name, which a reference could not tell apart', () => {
+    expect(() => renderSqlCases([sqlCase('a', []), sqlCase('a', [])])).toThrow('share a name');
   });
 });

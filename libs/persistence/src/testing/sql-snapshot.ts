@@ -51,16 +51,18 @@ export function statementCase(name: string, statement: Statement | CompiledSql):
  * in review, and the file shows each distinct statement once.
  */
 export function renderSqlCases(cases: readonly SqlCase[]): string {
+  const names = new Set(cases.map((c) => c.name));
+  if (names.size !== cases.length) throw new Error('two cases of one snapshot file share a name');
   const firstSent = new Map<string, string>();
   const rendered = cases.map(({ name, statements }) => {
     const shown = statements.map((s, i) => {
       const place = `${i + 1}/${statements.length}`;
-      const text = s.text.replace(/[ \t]+$/gm, '');
       const head = `-- ${place} parameters: ${shownValue(s.values)}\n`;
-      const first = firstSent.get(text);
+      // Keyed by the text as sent: one space more is another prepared statement.
+      const first = firstSent.get(s.text);
       if (first !== undefined) return `${head}-- the statement of ${first}\n`;
-      if (text.includes('\n')) firstSent.set(text, `"${name}" ${place}`);
-      return `${head}${text};\n`;
+      if (s.text.includes('\n')) firstSent.set(s.text, `"${name}" ${place}`);
+      return `${head}${s.text.replace(/[ \t]+$/gm, '')};\n`;
     });
     return `-- ${name}\n${shown.join('\n')}`;
   });

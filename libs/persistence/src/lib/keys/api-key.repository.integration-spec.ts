@@ -49,9 +49,28 @@ describe('TypeOrmApiKeyRepository (PostgreSQL)', () => {
     await keys.revoke(revoked.record.id);
     const hashes = [b.key, 'tcg_unknownAAAAAAAAAAAAAAAAAAAAAAAA', revoked.key, a.key, b.key].map(hashApiKey);
     const found = await keys.findActiveByHashes(hashes);
-    expect(found.map((r) => r?.id ?? null)).toEqual([b.record.id, null, null, a.record.id, b.record.id]);
+    expect(found.map((r) => (r instanceof Error ? r : (r?.id ?? null)))).toEqual([
+      b.record.id,
+      null,
+      null,
+      a.record.id,
+      b.record.id,
+    ]);
     expect(found[3]).toMatchObject({ plan: 'starter', label: 'a', revokedAt: null });
     expect(await keys.findActiveByHashes([])).toEqual([]);
+  });
+
+  it('gives a key of a plan this build does not know as an Error in its place, the others as found', async () => {
+    const known = await keys.create('starter', 'known');
+    await ds.query(
+      `INSERT INTO plans (name, per_minute, per_day, per_month, max_limit, max_batch) VALUES ('platinum', 1, 1, 1, 1, 1)`,
+    );
+    const newer = await keys.create('starter', 'newer');
+    await ds.query(`UPDATE api_keys SET plan = 'platinum' WHERE id = $1`, [newer.record.id]);
+    const [a, b] = await keys.findActiveByHashes([hashApiKey(newer.key), hashApiKey(known.key)]);
+    expect(a).toBeInstanceOf(Error);
+    expect((a as Error).message).toContain('unknown plan platinum');
+    expect(b).toMatchObject({ id: known.record.id, plan: 'starter' });
   });
 
   it('ensure creates a key once, and a revoked one stays revoked at the next ensure', async () => {

@@ -9,8 +9,12 @@ export interface ApiKeyRepository {
   create(plan: PlanName, label: string, clearKey?: string): Promise<{ key: string; record: ApiKeyRecord }>;
   /** The key whose digest (`hashApiKey`) this is, unless revoked: the gateway's cache is keyed by the digest. */
   findActiveByHash(keyHash: Buffer): Promise<ApiKeyRecord | null>;
-  /** `findActiveByHash` of each digest, in their order, in one statement: the gateway's refresh of the keys it holds. */
-  findActiveByHashes(keyHashes: readonly Buffer[]): Promise<(ApiKeyRecord | null)[]>;
+  /**
+   * `findActiveByHash` of each digest, in their order, in one statement: the gateway's refresh of
+   * the keys it holds. A key whose row this build cannot read (a plan it does not know) is an
+   * `Error` in its place, failing that key alone.
+   */
+  findActiveByHashes(keyHashes: readonly Buffer[]): Promise<(ApiKeyRecord | null | Error)[]>;
   /** Creates the key with this clear value unless it exists; sets its plan either way (a revoked key stays revoked). */
   ensure(clearKey: string, plan: PlanName, label: string): Promise<ApiKeyRecord>;
   /**

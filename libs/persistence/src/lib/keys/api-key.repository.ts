@@ -165,13 +165,18 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     return row && !row.revoked_at ? toRecord(row) : null;
   }
 
-  async findActiveByHashes(keyHashes: readonly Buffer[]): Promise<(ApiKeyRecord | null)[]> {
+  async findActiveByHashes(keyHashes: readonly Buffer[]): Promise<(ApiKeyRecord | null | Error)[]> {
     if (keyHashes.length === 0) return [];
     const rows = await rowsOf(poolOf(this.ds), KEY_WITH_HASH, apiKeysByHashesStatement(keyHashes));
     const byHash = new Map(rows.map((row) => [row.key_hash.toString('hex'), row]));
     return keyHashes.map((hash) => {
       const row = byHash.get(hash.toString('hex'));
-      return row && !row.revoked_at ? toRecord(row) : null;
+      if (!row || row.revoked_at) return null;
+      try {
+        return toRecord(row);
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
     });
   }
 
