@@ -228,11 +228,22 @@ describe('ApiKeyCache', () => {
   /** Past the refresh interval (`refreshBatchMs: 0` in these tests): the due keys have been read. */
   const afterInterval = () => new Promise((r) => setTimeout(r, 5));
 
+  /** A cache holding `count` valid keys, each read once (one query each). */
+  const cacheWithKeys = async (count: number, o: Partial<ApiKeyCacheOptions> = {}) => {
+    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0, ...o }));
+    const clear = Array.from({ length: count }, () => generateApiKey());
+    for (const key of clear) keys.add(key);
+    for (const key of clear) await cache.lookup(key);
+    return { cache, clear };
+  };
+
+  const cacheWithOneKey = async (o: Partial<ApiKeyCacheOptions> = {}) => {
+    const { cache, clear } = await cacheWithKeys(1, o);
+    return { cache, key: clear[0]! };
+  };
+
   it('refreshes a key in use ahead of its expiry, so it never waits for the database', async () => {
-    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
-    const key = generateApiKey();
-    keys.add(key);
-    await cache.lookup(key);
+    const { cache, key } = await cacheWithOneKey();
     clockMs += 600; // past half the TTL: served, and refreshed in the background
     keys.mode = 'hold';
     expect((await cache.lookup(key)).kind).toBe('found');
@@ -247,10 +258,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('refreshes the keys due within the interval with one statement, and drops those revoked since', async () => {
-    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
-    const clear = Array.from({ length: 5 }, () => generateApiKey());
-    for (const key of clear) keys.add(key);
-    for (const key of clear) await cache.lookup(key);
+    const { cache, clear } = await cacheWithKeys(5);
     expect(keys.batches).toEqual([1, 1, 1, 1, 1]);
     clockMs += 600;
     keys.revoke(clear[0]!);
@@ -264,10 +272,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('reads a due key once when a request must wait for it before the interval ends', async () => {
-    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 50 }));
-    const key = generateApiKey();
-    keys.add(key);
-    await cache.lookup(key);
+    const { cache, key } = await cacheWithOneKey({ refreshBatchMs: 50 });
     clockMs += 600; // due: its refresh waits for the interval
     expect((await cache.lookup(key)).kind).toBe('found');
     expect(keys.queries).toBe(1);
@@ -300,10 +305,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('reads at most 1,000 due keys a statement, the rest at the next interval', async () => {
-    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
-    const clear = Array.from({ length: 1001 }, () => generateApiKey());
-    for (const key of clear) keys.add(key);
-    for (const key of clear) await cache.lookup(key);
+    const { cache, clear } = await cacheWithKeys(1001);
     clockMs += 600;
     for (const key of clear) await cache.lookup(key);
     await afterInterval();
@@ -312,10 +314,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('refreshes nothing ahead once stopped', async () => {
-    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
-    const key = generateApiKey();
-    keys.add(key);
-    await cache.lookup(key);
+    const { cache, key } = await cacheWithOneKey();
     clockMs += 600;
     await cache.lookup(key); // due, its timer set
     cache.stop();
@@ -325,10 +324,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('sets the backoff when a refresh fails, and keeps serving the entries until they expire', async () => {
-    const cache = new ApiKeyCache(keys, options({ refreshBatchMs: 0 }));
-    const key = generateApiKey();
-    keys.add(key);
-    await cache.lookup(key);
+    const { cache, key } = await cacheWithOneKey();
     clockMs += 600;
     keys.mode = 'fail';
     expect((await cache.lookup(key)).kind).toBe('found');

@@ -206,10 +206,14 @@ export class ApiKeyCache {
   private refreshAhead(id: string, hash: Buffer): void {
     if (this.stopped || this.inflight.has(id) || this.due.has(id)) return;
     this.due.set(id, hash);
-    if (this.dueTimer === undefined) {
-      this.dueTimer = setTimeout(() => this.flushDue(), this.refreshBatchMs);
-      this.dueTimer.unref();
-    }
+    this.scheduleFlush();
+  }
+
+  /** Reads the keys due at the end of the interval, unless a read is already scheduled. */
+  private scheduleFlush(): void {
+    if (this.dueTimer !== undefined) return;
+    this.dueTimer = setTimeout(() => this.flushDue(), this.refreshBatchMs);
+    this.dueTimer.unref();
   }
 
   /** Reads the keys due (up to REFRESH_BATCH_MAX; the rest at the next interval) in one statement. */
@@ -222,10 +226,7 @@ export class ApiKeyCache {
       batch.push(entry);
     }
     for (const [id] of batch) this.due.delete(id);
-    if (this.due.size > 0) {
-      this.dueTimer = setTimeout(() => this.flushDue(), this.refreshBatchMs);
-      this.dueTimer.unref();
-    }
+    if (this.due.size > 0) this.scheduleFlush();
     if (batch.length === 0) return;
     // Called in a promise, so that a reader throwing at once rejects like one failing later.
     const read = Promise.resolve(batch.map(([, hash]) => hash)).then((hashes) =>
@@ -261,7 +262,7 @@ export class ApiKeyCache {
     );
     this.inflight.set(id, query);
     const settle = (): void => {
-      if (this.inflight.get(id) === query) this.inflight.delete(id);
+      this.inflight.delete(id);
       if (holdsSlot) this.slots.release();
     };
     query.then(settle, settle);
