@@ -1,15 +1,13 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { credentialMatches, INTERNAL_HEADERS } from '@tcg/http-service';
+import { credentialMatches, HEALTH_PATHS, INTERNAL_HEADERS } from '@tcg/http-service';
 import { ClientTcgApi } from '../api/client-tcg-api';
 import type { HttpEnvironment } from '../config/environment';
 import { createMcpServer } from '../tools/mcp-server.factory';
 
 /** The MCP endpoint's path, the same behind the gateway (`/mcp`) as here. */
 export const MCP_PATH = '/mcp';
-
-const OPEN_PATHS = new Set(['/health', '/health/live', '/health/ready']);
 
 /** JSON-RPC messages one POST may carry (the 2025-03-26 transport's batches; later ones send one). */
 const MAX_BATCH = 8;
@@ -26,7 +24,7 @@ export function startHttpServer(env: HttpEnvironment, logger: Logger): Promise<S
   let inFlight = 0;
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?', 1)[0]!;
-    if (OPEN_PATHS.has(path) && req.method === 'GET') return sendJson(res, 200, { status: 'ok' });
+    if (HEALTH_PATHS.has(path) && req.method === 'GET') return sendJson(res, 200, { status: 'ok' });
     if (path !== MCP_PATH) return sendRpcError(res, 404, `No route for ${req.method} ${path}.`);
     if (!credentialMatches(env.INTERNAL_TOKEN, header(req, INTERNAL_HEADERS.credential)))
       return sendRpcError(res, 403, 'Requests must come through the API gateway.');

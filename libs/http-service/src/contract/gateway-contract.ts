@@ -18,6 +18,13 @@ export const INTERNAL_HEADERS = {
   cost: 'x-tcg-cost',
 } as const;
 
+/**
+ * The open probe paths every service answers without a key or the internal credential, for
+ * orchestrators and `npm start`; they reveal nothing. Their access lines are at `debug`: a probe
+ * every few seconds would otherwise bury the requests in the log.
+ */
+export const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health', '/health/live', '/health/ready']);
+
 export interface UsageWindow {
   readonly limit: number;
   readonly used: number;

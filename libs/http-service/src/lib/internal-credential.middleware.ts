@@ -1,15 +1,14 @@
 import { DomainError } from '@tcg/domain';
-import { credentialMatches, INTERNAL_HEADERS } from '../contract';
+import { credentialMatches, HEALTH_PATHS, INTERNAL_HEADERS } from '../contract';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { observationOf } from './observability/observability.module';
 
 /**
  * The service trusts the gateway and nothing else: any request without the gateway's internal
  * credential is refused (403) — known path or not — so nobody can bypass keys and quotas by
- * calling the service directly. `/health` and its `live` and `ready` forms stay open for
- * orchestrators' probes; they reveal nothing.
+ * calling the service directly. `/health` and its `live` and `ready` forms (`HEALTH_PATHS`) stay
+ * open for orchestrators' probes.
  */
-const OPEN_PATHS = new Set(['/health', '/health/live', '/health/ready']);
 
 /**
  * The check as a plain Express middleware, which configureService mounts ahead of the body
@@ -20,7 +19,7 @@ export function requireInternalCredential(credential: string): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction): void => {
     // req.path is relative to the middleware's mount point; the original URL is the real path.
     const path = req.originalUrl.split('?', 1)[0]!;
-    if (!OPEN_PATHS.has(path) && !credentialMatches(credential, req.header(INTERNAL_HEADERS.credential))) {
+    if (!HEALTH_PATHS.has(path) && !credentialMatches(credential, req.header(INTERNAL_HEADERS.credential))) {
       next(new DomainError('FORBIDDEN', 'Requests must come through the API gateway.'));
       return;
     }

@@ -18,12 +18,13 @@ function exchange(method: string, headers: Record<string, string> = {}) {
 
 describe('RequestObserver', () => {
   let lines: Record<string, unknown>[];
+  let sink: Writable;
   let metrics: ServiceMetrics;
   let observer: RequestObserver;
 
   beforeEach(() => {
     lines = [];
-    const sink = new Writable({
+    sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         for (const l of chunk.toString().split('\n').filter(Boolean))
           lines.push(JSON.parse(l) as Record<string, unknown>);
@@ -77,5 +78,22 @@ describe('RequestObserver', () => {
     close();
     expect(await count({ route: 'unmatched' })).toBe(1);
     expect(lines).toEqual([]);
+  });
+
+  it('writes a health probe’s access line at debug only, and counts it', async () => {
+    const probe = (o: RequestObserver): void => {
+      const { req, res, close } = exchange('GET');
+      o.observe(req as unknown as IncomingMessage, res as unknown as ServerResponse, 'none');
+      req.route = { path: '/health/ready' };
+      close();
+    };
+    probe(observer);
+    expect(await count({ route: '/health/ready', status: '200' })).toBe(1);
+    expect(lines).toEqual([]);
+
+    probe(new RequestObserver(metrics, createPinoLogger('api-test', 'debug', 'json', sink)));
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'debug', msg: 'request', route: '/health/ready' }),
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { HEALTH_PATHS } from '../../contract';
 import { methodLabel, ServiceMetrics, UNMATCHED_ROUTE } from './metrics';
 
 /**
@@ -19,9 +20,10 @@ const MAX_REQUEST_ID = 128;
 /**
  * Records every request once, when its response closes (answered, or the client gone): the HTTP
  * metrics by route template, version and status, and one access line — request id, method, route
- * template, status, duration, key id (never the key) and cost. A response closed before it was
- * finished is counted under status `aborted`. The route falls back to `routeOf(req)` (Express's
- * matched route on a service), then to `unmatched`: a raw path never becomes a label or a route.
+ * template, status, duration, key id (never the key) and cost — at `info`, a probe of one of the
+ * `HEALTH_PATHS` at `debug`. A response closed before it was finished is counted under status
+ * `aborted`. The route falls back to `routeOf(req)` (Express's matched route on a service), then
+ * to `unmatched`: a raw path never becomes a label or a route.
  */
 export class RequestObserver {
   constructor(
@@ -43,8 +45,9 @@ export class RequestObserver {
     const method = methodLabel(req.method);
     const status = res.writableFinished ? String(res.statusCode) : 'aborted';
     this.metrics.observeRequest(route, method, o.version, status, seconds);
-    if (!this.log.isLevelEnabled('info')) return;
-    this.log.info({
+    const level = HEALTH_PATHS.has(route) ? 'debug' : 'info';
+    if (!this.log.isLevelEnabled(level)) return;
+    this.log[level]({
       msg: 'request',
       reqId: requestIdOf(req, res),
       method,
