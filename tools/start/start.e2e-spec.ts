@@ -280,8 +280,17 @@ describe('npm start killed during its first load', () => {
       });
       expect(cards.status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${String(moved!['port'])}/metrics`)).status).toBe(200);
-      process.kill(run.child.pid!, 'SIGINT');
-      expect(await run.exited).toBe(0);
+      // kill -9 of npm start alone (not its group): its services stop too, leaving no port held.
+      // (The embedded server outlives it, as after a kill during the load; the next start takes it.)
+      const services = childrenOf(run.child.pid!).filter((pid) => commandOf(pid).includes('/dist/apps/'));
+      expect(services).toHaveLength(5);
+      process.kill(run.child.pid!, 'SIGKILL');
+      expect(await run.exited).toBe('SIGKILL');
+      const deadline = Date.now() + 30_000;
+      while (services.some(running) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(services.filter(running).map(commandOf)).toEqual([]);
+      const ports = [gatewayPort, ...['API_V1_PORT', 'API_V2_PORT', 'MCP_PORT'].map((v) => Number(env[v]))];
+      expect(await Promise.all(ports.map(portOpen))).toEqual(ports.map(() => false));
     } finally {
       holder?.close();
     }
@@ -495,6 +504,16 @@ function nicenessOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // After `pid (comm) `: state is field 3, so nice (19) is the 17th from there.
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
+/** Whether the process runs (neither gone nor a zombie waiting for its new parent to reap it). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 /** The pids whose parent is `pid`, from /proc. */

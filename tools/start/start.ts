@@ -199,10 +199,12 @@ async function main(): Promise<void> {
   };
   const run = (spec: ServiceSpec): void => {
     // stderr passes through (the services' errors and fatal lines), kept to read why one stopped.
+    // The IPC channel carries nothing: it closes when this process ends, by `kill -9` too, and
+    // the service then stops (`stopWithParent`) rather than keep its ports.
     const child = spawn(
       process.execPath,
       [...SERVICE_NODE_FLAGS, '--enable-source-maps', join(REPO_ROOT, 'dist', spec.script)],
-      { env: { ...SERVICE_ENV, ...spec.env() }, stdio: ['ignore', 'inherit', 'pipe'] },
+      { env: { ...SERVICE_ENV, ...spec.env() }, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] },
     );
     if (spec.niceness !== undefined && child.pid !== undefined) lowerPriority(spec, child.pid);
     let tail = '';

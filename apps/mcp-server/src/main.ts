@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import pino from 'pino';
-import { createPinoLogger } from '@tcg/http-service';
+import { createPinoLogger, stopWithParent } from '@tcg/http-service';
 import { ClientTcgApi } from './api/client-tcg-api';
 import { readHttpEnvironment, readStdioEnvironment, transportOf } from './config/environment';
 import { createMcpServer } from './tools/mcp-server.factory';
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     const stop = () => server.close(() => process.exit(0));
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
+    stopWithParent();
     return;
   }
   const env = readStdioEnvironment(process.env);

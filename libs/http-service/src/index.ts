@@ -7,6 +7,7 @@ export * from './lib/request-body-error';
 export * from './lib/request-target-limit.middleware';
 export * from './lib/run-service';
 export * from './lib/run-worker';
+export { stopWithParent } from './lib/boot';
 export * from './lib/observability/logger';
 export * from './lib/observability/metrics';
 export * from './lib/observability/metrics-server';
