@@ -3,8 +3,17 @@ import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 import type { ServiceLogLevel } from './observability/logger';
 
+/** Every level, as a record so that the compiler refuses a list missing one of Nest's. */
+const LEVELS: Record<ServiceLogLevel, true> = {
+  error: true,
+  warn: true,
+  log: true,
+  debug: true,
+  verbose: true,
+};
+
 /** LOG_LEVEL's values, in Nest's names; each app's environment takes these. */
-export const LOG_LEVELS: readonly ServiceLogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+export const LOG_LEVELS = Object.keys(LEVELS) as readonly ServiceLogLevel[];
 
 /**
  * A whole number from `min` to `max`, converted from the variable's text: what
