@@ -8,10 +8,8 @@ import { observationOf } from './observability/observability.module';
  * credential is refused (403) — known path or not — so nobody can bypass keys and quotas by
  * calling the service directly. `/health` and its `live` and `ready` forms (`HEALTH_PATHS`) stay
  * open for orchestrators' probes.
- */
-
-/**
- * The check as a plain Express middleware, which configureService mounts ahead of the body
+ *
+ * The check is a plain Express middleware, which configureService mounts ahead of the body
  * parsers: a Nest module's middlewares run only after every `app.use`, so a stranger's body would
  * otherwise be read, inflated and parsed (up to the body limit, a 413 or a 400 before the 403).
  */
