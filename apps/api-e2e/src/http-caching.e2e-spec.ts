@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { PriceIngestRepository } from '@tcg/persistence';
+import { PriceIngestRepository, refreshSummaries } from '@tcg/persistence';
 import { withTestDatabase } from '@tcg/persistence/testing';
 import {
   dragon,
@@ -73,7 +73,13 @@ describe('response caching, validators and compression through the gateway', () 
   const health = async (url: string) =>
     (await (await fetch(url)).json()) as {
       dataVersion: number | null;
-      responseCache: { enabled: boolean; hits: number; misses: number; carried: number };
+      responseCache: {
+        enabled: boolean;
+        hits: number;
+        misses: number;
+        carried: number;
+        version: number | null;
+      };
     };
 
   it('answers a repeated lookup from the cache, with this request’s own usage in v1 `_metadata`', async () => {
@@ -242,7 +248,7 @@ describe('response caching, validators and compression through the gateway', () 
     const before = { v1: await health(stack.healthUrls.v1), v2: await health(stack.healthUrls.v2) };
     const knightBefore = { v1: await send(targets.v1), v2: await send(targets.v2) };
     // One batch of an import, as it commits: the importer's run refreshes the summaries only after
-    // its last batch, and that refresh empties the caches (v1 lookups read the summaries).
+    // its last batch, and that refresh drops v1's lookups (they read the summaries; see below).
     await withTestDatabase((ds) =>
       new PriceIngestRepository(ds).ingest([
         { variantUuid: nm.uuid, region: 'NA', t: T_NOW + 7200, price: 234_567 },
@@ -272,5 +278,34 @@ describe('response caching, validators and compression through the gateway', () 
     // The card the import priced is read again.
     expect((await send(v2Lookup)).text).toContain('2345.67');
     expect((await send(lookup)).text).toContain('2345.67');
+  });
+
+  it('keeps v2 lookups through a summary refresh, and reads v1 lookups (which ask the summaries) again', async () => {
+    const targets = { v1: `/v1/cards?cardId=${knight.id}`, v2: `/v2/cards/${knight.uuid}` } as const;
+    const send = (target: string) => get(`${stack.gatewayUrl}${target}`, { 'x-api-key': key });
+    // Twice each: an answer is kept from its second request on.
+    for (const target of [targets.v1, targets.v2, targets.v1, targets.v2])
+      expect((await send(target)).status).toBe(200);
+    const before = { v1: await health(stack.healthUrls.v1), v2: await health(stack.healthUrls.v2) };
+    // What an import or a feed runs after its last batch; npm start too, when the summaries are stale.
+    await withTestDatabase((ds) => refreshSummaries(ds));
+    for (const service of ['v1', 'v2'] as const) {
+      for (let i = 0; ; i++) {
+        const now = await health(stack.healthUrls[service]);
+        // Moved: to the new version, or emptied (null) when no entry was carried.
+        const moved = now.responseCache.version !== before[service].responseCache.version;
+        if (now.dataVersion! > before[service].dataVersion! && moved) break;
+        if (i === 100) throw new Error(`${service} did not move its cache to the refresh's version`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const counts = async (service: 'v1' | 'v2', target: string) => {
+      const was = (await health(stack.healthUrls[service])).responseCache;
+      expect((await send(target)).status).toBe(200);
+      const now = (await health(stack.healthUrls[service])).responseCache;
+      return { hits: now.hits - was.hits, misses: now.misses - was.misses };
+    };
+    expect(await counts('v2', targets.v2)).toEqual({ hits: 1, misses: 0 });
+    expect(await counts('v1', targets.v1)).toEqual({ hits: 0, misses: 1 });
   });
 });

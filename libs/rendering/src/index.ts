@@ -14,7 +14,7 @@ export {
   ndjsonLines,
   toBulkRow,
 } from './lib/views/bulk-rows';
-export { CardView, type HistoryReads, type WrittenCards } from './lib/views/card-view';
+export { CardView, type HistoryReads, SUMMARIES_DEPENDENCY, type WrittenCards } from './lib/views/card-view';
 export {
   type BatchCard,
   type BatchLookup,

@@ -1,3 +1,4 @@
+import { SUMMARIES_DEPENDENCY } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import {
   observed,
@@ -118,8 +119,8 @@ describe('card change log (PostgreSQL)', () => {
     expect(await changedBy(() => ds.query(`TRUNCATE card_documents`))).toBeNull();
   });
 
-  it('tells that anything may have changed when the summaries are refreshed (v1 lookups read them)', async () => {
-    expect(await changedBy(() => refreshSummaries(ds))).toBeNull();
+  it('tells that the summaries changed, and no card, when they are refreshed (v1 lookups read them)', async () => {
+    expect(await changedBy(() => refreshSummaries(ds))).toEqual([SUMMARIES_DEPENDENCY]);
   });
 
   it('names nothing for a new set: no answer refers to it yet', async () => {

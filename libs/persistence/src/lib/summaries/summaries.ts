@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { SUMMARIES_DEPENDENCY } from '@tcg/rendering';
 import { DataSource } from 'typeorm';
 import { poolOf } from '../db/data-source';
 import { db } from '../sql/compile';
@@ -73,12 +74,18 @@ export function refreshSummaryStatement(view: SummaryView) {
 }
 
 /**
- * A refresh's own data version, logged as one that may have changed any answer (CardChanges
- * migration): a v1 lookup asks `card_values` whether its card has a priced variant, and
- * `min_price` reads `card_tops`, so no cached card answer outlives a refresh.
+ * A refresh's own data version, logged (CardChanges migration) as changing the card
+ * SUMMARIES_DEPENDENCY: a v1 lookup asks `card_values` whether its card has a priced variant, and
+ * `min_price` reads `card_tops`, so a cached answer that read them (its `madeOf` names that
+ * dependency) does not outlive a refresh; one that did not (a v2 lookup) is kept.
  */
 export function refreshVersionStatement() {
-  return sql`SELECT mark_any_card_changed()`;
+  return db
+    .insertInto('card_changes')
+    .values({
+      version: sql<string>`next_data_version()`,
+      card_uuid: sql<string>`${SUMMARIES_DEPENDENCY}::uuid`,
+    });
 }
 
 export function clearSummaryMarksStatement(ids: readonly string[]) {

@@ -101,14 +101,22 @@ export function joinedOf(format: CardFormat, market: Market): JoinedVariantJson 
   };
 }
 
+/**
+ * Where `madeOf` names the summaries (`card_values`, `card_tops`): the nil UUID, which no card
+ * has. Their refresh logs it in the change log as if it were a card, so a response cache drops
+ * the answers that read them and keeps the others.
+ */
+export const SUMMARIES_DEPENDENCY = '00000000-0000-0000-0000-000000000000';
+
 /** Cards as a view writes them. */
 export interface WrittenCards {
   readonly cards: string[];
   /**
    * The UUIDs of the cards the answer is made of, when it is made of their stored rows alone: a
    * card named by UUID or slug (unique), found, read joined (its set's and game's names, its
-   * variants, their stored prices and documents; no series, no history). An answer that names no
-   * such card, or reads more, leaves it out: it may depend on any row.
+   * variants, their stored prices and documents; no series, no history), and
+   * SUMMARIES_DEPENDENCY when the read also asked the summaries. An answer that names no such
+   * card, or reads more, leaves it out: it may depend on any row.
    */
   readonly madeOf?: readonly string[];
 }
@@ -174,7 +182,13 @@ export class CardView {
     order: CardOrder,
   ): Promise<WrittenCards & { total: number }> {
     const { total, found } = await reads.findCards(selector, filter, page, order, this.variants);
-    return { total, cards: await this.write(found, reads), madeOf: madeOf(selector, found) };
+    // A page's statement asks the summaries which cards have a priced variant (card_values).
+    const cards = madeOf(selector, found);
+    return {
+      total,
+      cards: await this.write(found, reads),
+      madeOf: cards && [...cards, SUMMARIES_DEPENDENCY],
+    };
   }
 
   /**

@@ -21,8 +21,8 @@ SELECT tcg_analyze_catalogue();
 SELECT tcg_refresh_summary($1);
 
 -- refresh: a data version of its own
--- 1/1 parameters: []
-SELECT mark_any_card_changed();
+-- 1/1 parameters: ["00000000-0000-0000-0000-000000000000"]
+insert into "card_changes" ("version", "card_uuid") values (next_data_version(), $1::uuid);
 
 -- refresh: the marks it saw cleared
 -- 1/1 parameters: [["41","42"]]
