@@ -80,12 +80,10 @@ export function refreshSummaryStatement(view: SummaryView) {
  * dependency) does not outlive a refresh; one that did not (a v2 lookup) is kept.
  */
 export function refreshVersionStatement() {
-  return db
-    .insertInto('card_changes')
-    .values({
-      version: sql<string>`next_data_version()`,
-      card_uuid: sql<string>`${SUMMARIES_DEPENDENCY}::uuid`,
-    });
+  return db.insertInto('card_changes').values({
+    version: sql<string>`next_data_version()`,
+    card_uuid: sql<string>`${SUMMARIES_DEPENDENCY}::uuid`,
+  });
 }
 
 export function clearSummaryMarksStatement(ids: readonly string[]) {
