@@ -499,35 +499,33 @@ function commandOf(pid: number): string {
   }
 }
 
-/** A process's niceness, from /proc/<pid>/stat (the 19th field). */
+/**
+ * The fields of /proc/<pid>/stat after `pid (comm) ` — state, ppid, … — or undefined when the
+ * process is gone. comm may hold spaces, so they are read after its closing parenthesis.
+ */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's niceness (stat's 19th field, the 17th after comm). */
 function nicenessOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // After `pid (comm) `: state is field 3, so nice (19) is the 17th from there.
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  return Number(statFields(pid)![16]);
 }
 
 /** Whether the process runs (neither gone nor a zombie waiting for its new parent to reap it). */
 function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = statFields(pid)?.[0];
+  return state !== undefined && state !== 'Z';
 }
 
 /** The pids whose parent is `pid`, from /proc. */
 function childrenOf(pid: number): number[] {
   return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        // `pid (comm) state ppid …`: comm may hold spaces, so read after its closing parenthesis.
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
+    .filter((d) => /^\d+$/.test(d) && Number(statFields(d)?.[1]) === pid)
     .map(Number);
 }

@@ -240,9 +240,31 @@ describe('response caching, validators and compression through the gateway', () 
     expect(Number(v1After.headers['x-data-version'])).toBeGreaterThan(versionBefore!);
   });
 
+  const targets = { v1: `/v1/cards?cardId=${knight.id}`, v2: `/v2/cards/${knight.uuid}` } as const;
+  const send = (target: string) => get(`${stack.gatewayUrl}${target}`, { 'x-api-key': key });
+  type Health = Awaited<ReturnType<typeof health>>;
+
+  /**
+   * Waits until both services have learnt of a version newer than `before` and moved their
+   * response caches to it, as `moved` (now against before) tells.
+   */
+  async function untilMoved(
+    before: Record<'v1' | 'v2', Health>,
+    what: string,
+    moved: (now: Health['responseCache'], was: Health['responseCache']) => boolean,
+  ): Promise<void> {
+    for (const service of ['v1', 'v2'] as const) {
+      for (let i = 0; ; i++) {
+        const now = await health(stack.healthUrls[service]);
+        const was = before[service];
+        if (now.dataVersion! > was.dataVersion! && moved(now.responseCache, was.responseCache)) break;
+        if (i === 100) throw new Error(`${service} did not move its cache to ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  }
+
   it('keeps serving from the cache the lookups of cards an import did not touch', async () => {
-    const targets = { v1: `/v1/cards?cardId=${knight.id}`, v2: `/v2/cards/${knight.uuid}` } as const;
-    const send = (target: string) => get(`${stack.gatewayUrl}${target}`, { 'x-api-key': key });
     for (const target of [targets.v1, targets.v2, targets.v1, targets.v2, lookup, v2Lookup, lookup, v2Lookup])
       expect((await send(target)).status).toBe(200);
     const before = { v1: await health(stack.healthUrls.v1), v2: await health(stack.healthUrls.v2) };
@@ -255,18 +277,7 @@ describe('response caching, validators and compression through the gateway', () 
       ]),
     );
     // Both services have learnt of the batch's version and moved their caches to it.
-    for (const service of ['v1', 'v2'] as const) {
-      for (let i = 0; ; i++) {
-        const now = await health(stack.healthUrls[service]);
-        if (
-          now.dataVersion! > before[service].dataVersion! &&
-          now.responseCache.carried > before[service].responseCache.carried
-        )
-          break;
-        if (i === 100) throw new Error(`${service} did not move its cache to the import's version`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    await untilMoved(before, "the import's version", (now, was) => now.carried > was.carried);
     for (const service of ['v1', 'v2'] as const) {
       const hitsBefore = (await health(stack.healthUrls[service])).responseCache.hits;
       const again = await send(targets[service]);
@@ -281,24 +292,14 @@ describe('response caching, validators and compression through the gateway', () 
   });
 
   it('keeps v2 lookups through a summary refresh, and reads v1 lookups (which ask the summaries) again', async () => {
-    const targets = { v1: `/v1/cards?cardId=${knight.id}`, v2: `/v2/cards/${knight.uuid}` } as const;
-    const send = (target: string) => get(`${stack.gatewayUrl}${target}`, { 'x-api-key': key });
     // Twice each: an answer is kept from its second request on.
     for (const target of [targets.v1, targets.v2, targets.v1, targets.v2])
       expect((await send(target)).status).toBe(200);
     const before = { v1: await health(stack.healthUrls.v1), v2: await health(stack.healthUrls.v2) };
     // What an import or a feed runs after its last batch; npm start too, when the summaries are stale.
     await withTestDatabase((ds) => refreshSummaries(ds));
-    for (const service of ['v1', 'v2'] as const) {
-      for (let i = 0; ; i++) {
-        const now = await health(stack.healthUrls[service]);
-        // Moved: to the new version, or emptied (null) when no entry was carried.
-        const moved = now.responseCache.version !== before[service].responseCache.version;
-        if (now.dataVersion! > before[service].dataVersion! && moved) break;
-        if (i === 100) throw new Error(`${service} did not move its cache to the refresh's version`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    // Moved: to the new version, or emptied (null) when no entry was carried.
+    await untilMoved(before, "the refresh's version", (now, was) => now.version !== was.version);
     const counts = async (service: 'v1' | 'v2', target: string) => {
       const was = (await health(stack.healthUrls[service])).responseCache;
       expect((await send(target)).status).toBe(200);

@@ -121,6 +121,10 @@ function toRecord(r: KeyRow): ApiKeyRecord {
   };
 }
 
+/** The key of a row, unless there is none or it is revoked (`findActiveByHash`). */
+const activeRecord = (r: KeyRow | undefined): ApiKeyRecord | null =>
+  r && !r.revoked_at ? toRecord(r) : null;
+
 export class TypeOrmApiKeyRepository implements ApiKeyRepository {
   /**
    * `signer`: makes the check of the keys `create` generates; it must hold the gateway's
@@ -162,7 +166,7 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
 
   async findActiveByHash(keyHash: Buffer): Promise<ApiKeyRecord | null> {
     const [row] = await rowsOf(poolOf(this.ds), KEY, apiKeyByHashStatement(keyHash));
-    return row && !row.revoked_at ? toRecord(row) : null;
+    return activeRecord(row);
   }
 
   async findActiveByHashes(keyHashes: readonly Buffer[]): Promise<(ApiKeyRecord | null | Error)[]> {
@@ -170,10 +174,8 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     const rows = await rowsOf(poolOf(this.ds), KEY_WITH_HASH, apiKeysByHashesStatement(keyHashes));
     const byHash = new Map(rows.map((row) => [row.key_hash.toString('hex'), row]));
     return keyHashes.map((hash) => {
-      const row = byHash.get(hash.toString('hex'));
-      if (!row || row.revoked_at) return null;
       try {
-        return toRecord(row);
+        return activeRecord(byHash.get(hash.toString('hex')));
       } catch (error) {
         return error instanceof Error ? error : new Error(String(error));
       }
